@@ -1,0 +1,2 @@
+// Public face of the apiserver layer (filled in by its issue).
+export {};

@@ -1,0 +1,2 @@
+// Public face of the cache layer (filled in by its issue).
+export {};

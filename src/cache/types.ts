@@ -1,0 +1,54 @@
+/**
+ * The cache's contract: what controllers and the manager may rely on. Written first so the layers can
+ * be built side by side; this folder implements it. Invariants: objects handed out are deep-frozen;
+ * handlers of one registration see events in order; `hasSynced()` is true only after the first full
+ * population has been delivered to the store (and, per registration, to that handler).
+ */
+import type { KubeObject } from '../meta/index.js';
+
+/** What a handler receives for an object that vanished while the watch was down. */
+export interface DeletedFinalStateUnknown<T extends KubeObject = KubeObject> {
+  readonly key: string;
+  /** The last state the cache knew. */
+  readonly obj: T;
+  readonly deletedFinalStateUnknown: true;
+}
+
+export interface ResourceEventHandler<T extends KubeObject = KubeObject> {
+  onAdd?(obj: T, isInInitialList: boolean): void;
+  onUpdate?(oldObj: T, newObj: T): void;
+  onDelete?(obj: T | DeletedFinalStateUnknown<T>): void;
+}
+
+export interface HandlerRegistration {
+  /** True once every object of the initial list was delivered to this handler. */
+  hasSynced(): boolean;
+  /** Stops delivery to this handler. */
+  remove(): void;
+}
+
+export type IndexFunc<T extends KubeObject = KubeObject> = (obj: T) => readonly string[];
+
+/** Read side of a store with secondary indexes. All returned objects are frozen. */
+export interface Indexer<T extends KubeObject = KubeObject> {
+  getByKey(key: string): T | undefined;
+  list(): T[];
+  listKeys(): string[];
+  byIndex(indexName: string, indexedValue: string): T[];
+  indexKeys(indexName: string, indexedValue: string): string[];
+  listIndexFuncValues(indexName: string): string[];
+  /** Adds indexes; existing items are indexed at once. Throws if a name is already taken. */
+  addIndexers(indexers: Record<string, IndexFunc<T>>): void;
+}
+
+export interface SharedIndexInformer<T extends KubeObject = KubeObject> {
+  addEventHandler(handler: ResourceEventHandler<T>, options?: { resyncMs?: number }): HandlerRegistration;
+  getIndexer(): Indexer<T>;
+  addIndexers(indexers: Record<string, IndexFunc<T>>): void;
+  hasSynced(): boolean;
+  /** Resolves when synced; rejects with the signal's reason if it aborts first. */
+  waitForSync(options?: { signal?: AbortSignal }): Promise<void>;
+  lastSyncResourceVersion(): string;
+  /** Starts list/watch; resolves when `signal` aborts and everything stopped. */
+  run(signal: AbortSignal): Promise<void>;
+}

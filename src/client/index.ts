@@ -1,0 +1,2 @@
+// Public face of the client layer (filled in by its issue).
+export {};

@@ -1,0 +1,87 @@
+/**
+ * The client's contract: what every other layer (cache, controller, manager, testing) may call. It is
+ * written first so that layers can be built side by side; `createClient` in this folder implements it
+ * over HTTP. Invariants: every non-2xx response rejects with a `StatusError` carrying the server's
+ * `Status`; network failures reject with a `NetworkError` naming the request; nothing is retried
+ * silently except as documented (429 with Retry-After, transient errors on idempotent verbs).
+ */
+import type { KubeList, KubeObject, NamespacedName, ResourceDescriptor, Status } from '../meta/index.js';
+
+export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
+
+export const PATCH_CONTENT_TYPES: Readonly<Record<PatchType, string>> = Object.freeze({
+  json: 'application/json-patch+json',
+  merge: 'application/merge-patch+json',
+  strategic: 'application/strategic-merge-patch+json',
+  apply: 'application/apply-patch+yaml',
+});
+
+export interface RequestOptions {
+  signal?: AbortSignal;
+}
+
+export interface WriteOptions extends RequestOptions {
+  dryRun?: boolean;
+  fieldManager?: string;
+  fieldValidation?: 'Ignore' | 'Warn' | 'Strict';
+}
+
+export interface ListOptions extends RequestOptions {
+  /** Omit (or '') for all namespaces / cluster-scoped kinds. */
+  namespace?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+  limit?: number;
+  continue?: string;
+  resourceVersion?: string;
+  resourceVersionMatch?: 'Exact' | 'NotOlderThan';
+}
+
+export interface WatchOptions extends RequestOptions {
+  namespace?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+  resourceVersion?: string;
+  resourceVersionMatch?: 'Exact' | 'NotOlderThan';
+  allowWatchBookmarks?: boolean;
+  sendInitialEvents?: boolean;
+  timeoutSeconds?: number;
+  /** Watchdog: the stream is failed with a NetworkError if no bytes arrive for this long. */
+  inactivityTimeoutMs?: number;
+}
+
+export type WatchEvent<T extends KubeObject = KubeObject> =
+  | { type: 'ADDED' | 'MODIFIED' | 'DELETED'; object: T }
+  | { type: 'BOOKMARK'; object: KubeObject }
+  | { type: 'ERROR'; object: Status };
+
+/** An open watch: iterate events; `close()` (or breaking out, or aborting the signal) frees the socket. */
+export interface WatchStream<T extends KubeObject = KubeObject> extends AsyncIterable<WatchEvent<T>> {
+  close(): void;
+}
+
+export interface DeleteOptions extends WriteOptions {
+  propagationPolicy?: 'Foreground' | 'Background' | 'Orphan';
+  gracePeriodSeconds?: number;
+  preconditions?: { uid?: string; resourceVersion?: string };
+}
+
+export interface PatchOptions extends WriteOptions {
+  /** Server-side apply only: take ownership of conflicting fields. */
+  force?: boolean;
+  subresource?: string;
+}
+
+/** Any resource, addressed by descriptor. Reads and writes go to the API server (no cache here). */
+export interface Client {
+  get<T extends KubeObject>(r: ResourceDescriptor<T>, nn: NamespacedName, o?: RequestOptions & { subresource?: string }): Promise<T>;
+  list<T extends KubeObject>(r: ResourceDescriptor<T>, o?: ListOptions): Promise<KubeList<T>>;
+  watch<T extends KubeObject>(r: ResourceDescriptor<T>, o?: WatchOptions): Promise<WatchStream<T>>;
+  create<T extends KubeObject>(r: ResourceDescriptor<T>, obj: T, o?: WriteOptions): Promise<T>;
+  update<T extends KubeObject>(r: ResourceDescriptor<T>, obj: T, o?: WriteOptions): Promise<T>;
+  updateStatus<T extends KubeObject>(r: ResourceDescriptor<T>, obj: T, o?: WriteOptions): Promise<T>;
+  patch<T extends KubeObject>(r: ResourceDescriptor<T>, nn: NamespacedName, patch: unknown, type: PatchType, o?: PatchOptions): Promise<T>;
+  /** Returns the object as the server last saw it (with deletionTimestamp) or the Status when gone at once. */
+  delete<T extends KubeObject>(r: ResourceDescriptor<T>, nn: NamespacedName, o?: DeleteOptions): Promise<T | Status>;
+  deleteCollection<T extends KubeObject>(r: ResourceDescriptor<T>, o?: ListOptions & DeleteOptions): Promise<KubeList<T> | Status>;
+}

@@ -1,0 +1,2 @@
+// Public face of the manager layer (filled in by its issue).
+export {};

@@ -1,0 +1,20 @@
+// The object model: types and helpers every other layer builds on. Imports nothing of ours.
+export { realClock, FakeClock } from './clock.js';
+export type { Clock, Timer } from './clock.js';
+export { ConvergeError, InvalidOptionError, InvalidKeyError, UnknownResourceError, requireInt, requireDuration } from './errors.js';
+export type { ErrorCode } from './errors.js';
+export { INITIAL_EVENTS_END_ANNOTATION } from './object.js';
+export type {
+  KubeObject, Resource, KubeList, PartialObjectMetadata, WatchEventType, DeepReadonly,
+  ObjectMeta, Status, ListMeta, OwnerReference, Condition, LabelSelector, LabelSelectorRequirement,
+} from './object.js';
+export { keyOf, objectKey, splitKey, namespacedNameOf } from './keys.js';
+export type { NamespacedName } from './keys.js';
+export { parseGroupVersion, formatGroupVersion, gvkOf, formatGVK, formatGVR } from './gvk.js';
+export type { GroupVersion, GroupVersionKind, GroupVersionResource } from './gvk.js';
+export {
+  defineResource, gvkOfResource, gvrOfResource, builtinResources,
+  NamespaceResource, ConfigMapResource, SecretResource, ServiceResource, ServiceAccountResource, PodResource,
+  CoreEventResource, DeploymentResource, ReplicaSetResource, LeaseResource, EventResource, CustomResourceDefinitionResource,
+} from './resource.js';
+export type { ResourceDescriptor, ResourceDefinition, ObjectOf } from './resource.js';
