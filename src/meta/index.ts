@@ -8,6 +8,8 @@ export type {
   KubeObject, Resource, KubeList, PartialObjectMetadata, WatchEventType, DeepReadonly,
   ObjectMeta, Status, ListMeta, OwnerReference, Condition, LabelSelector, LabelSelectorRequirement,
 } from './object.js';
+export { jsonLogger, noopLogger } from './logger.js';
+export type { Logger, LogLevel, LogFields, JsonLoggerOptions } from './logger.js';
 export { keyOf, objectKey, splitKey, namespacedNameOf } from './keys.js';
 export type { NamespacedName } from './keys.js';
 export { parseGroupVersion, formatGroupVersion, gvkOf, formatGVK, formatGVR } from './gvk.js';
