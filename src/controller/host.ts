@@ -1,0 +1,47 @@
+/**
+ * ControllerHost: what a controller needs from the process that runs it (in practice the Manager),
+ * written as an interface so `src/controller` never imports `src/manager`. The manager implements it;
+ * tests may implement it over a bare informer factory. Invariant: informers handed out by
+ * `getInformer` come from one shared cache (one list/watch per kind and options), and runnables added
+ * with `add` are started by the host in controller-runtime's order.
+ */
+import type { Clock, KubeObject, Logger, ResourceDescriptor } from '../meta/index.js';
+import type { SharedIndexInformer } from '../cache/index.js';
+import type { WorkqueueMetricsProvider } from '../workqueue/index.js';
+
+/** Something the host starts and stops. `start` resolves when `signal` aborts and the work ended. */
+export interface Runnable {
+  start(signal: AbortSignal): Promise<void>;
+  /** Default true: only the elected leader runs it. */
+  needLeaderElection?(): boolean;
+}
+
+/** Metrics a controller reports (controller-runtime's names; the manager backs them with prom-client). */
+export interface ControllerMetrics {
+  reconcileTotal(controller: string, result: 'success' | 'error' | 'requeue' | 'requeue_after'): void;
+  reconcileErrors(controller: string): void;
+  terminalReconcileErrors(controller: string): void;
+  reconcilePanics(controller: string): void;
+  reconcileTimeouts(controller: string): void;
+  reconcileTime(controller: string, seconds: number): void;
+  maxConcurrentReconciles(controller: string, n: number): void;
+  activeWorkers(controller: string, delta: 1 | -1): void;
+}
+
+export interface ControllerHost<C = unknown> {
+  /** The client reconcilers receive (the manager's split client: cached reads, direct writes). */
+  readonly client: C;
+  readonly logger: Logger;
+  readonly clock: Clock;
+  readonly controllerMetrics?: ControllerMetrics;
+  readonly workqueueMetrics?: WorkqueueMetricsProvider;
+  /**
+   * The shared informer for a kind; created on first use and started with the cache. Rejects (to be
+   * retried by the source) when the kind is not served yet, e.g. a CRD not installed.
+   */
+  getInformer<T extends KubeObject>(resource: ResourceDescriptor<T>, options?: { signal?: AbortSignal }): Promise<SharedIndexInformer<T>>;
+  /** Registers a runnable; started at once if the host already runs. */
+  add(runnable: Runnable): void;
+  /** Reserves a controller name; throws if it is taken (names are unique per host unless skipped). */
+  registerControllerName(name: string): void;
+}
