@@ -17,7 +17,8 @@ export type ErrorCode =
   | 'CONVERGE_QUEUE_SHUT_DOWN'
   | 'CONVERGE_ALREADY_OWNED'
   | 'CONVERGE_TERMINAL'
-  | 'CONVERGE_UNKNOWN_RESOURCE';
+  | 'CONVERGE_UNKNOWN_RESOURCE'
+  | 'CONVERGE_PATCH';
 
 const brand = Symbol.for('converge.error');
 
