@@ -68,3 +68,16 @@ export function requireDuration(path: string, value: number): void {
     throw new InvalidOptionError(path, `must be a finite number of milliseconds >= 0, got ${String(value)}`);
   }
 }
+
+/**
+ * A label or field selector did not parse or validate. `position` is the 0-based offset in the selector
+ * text where the offending token starts (undefined for the struct form, which has no text); `reason`
+ * is the Kubernetes-style explanation without the selector, and `message` reads like the API server's.
+ */
+export class SelectorParseError extends ConvergeError {
+  readonly code = 'CONVERGE_SELECTOR_PARSE';
+  override readonly name = 'SelectorParseError';
+  constructor(message: string, readonly reason: string, readonly position: number | undefined) {
+    super(message);
+  }
+}

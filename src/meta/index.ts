@@ -1,7 +1,9 @@
 // The object model: types and helpers every other layer builds on. Imports nothing of ours.
 export { realClock, FakeClock } from './clock.js';
 export type { Clock, Timer } from './clock.js';
-export { ConvergeError, InvalidOptionError, InvalidKeyError, UnknownResourceError, requireInt, requireDuration } from './errors.js';
+export {
+  ConvergeError, InvalidOptionError, InvalidKeyError, UnknownResourceError, SelectorParseError, requireInt, requireDuration,
+} from './errors.js';
 export type { ErrorCode } from './errors.js';
 export { INITIAL_EVENTS_END_ANNOTATION } from './object.js';
 export type {
@@ -20,3 +22,6 @@ export {
   CoreEventResource, DeploymentResource, ReplicaSetResource, LeaseResource, EventResource, CustomResourceDefinitionResource,
 } from './resource.js';
 export type { ResourceDescriptor, ResourceDefinition, ObjectOf } from './resource.js';
+export { qualifiedNameErrors, labelValueErrors, dns1123SubdomainErrors } from './validation.js';
+export { parseLabelSelector, selectorFromLabelSelector, selectorFromSet, everything, nothing } from './label-selector.js';
+export type { Selector, Requirement, LabelOperator } from './label-selector.js';
