@@ -35,12 +35,14 @@ function sleepOn(clock: Clock, ms: number, signal?: AbortSignal): Promise<void> 
   });
 }
 
-/** The process clock. Timers are unref'd so that a pending delay never keeps the process alive. */
+/**
+ * The process clock. Its timers keep the process alive like any `setTimeout`: an awaited delay must
+ * not let the process exit under the caller; whoever owns a timer cancels it on stop.
+ */
 export const realClock: Clock = Object.freeze({
   now: () => Date.now(),
   setTimer(fn: () => void, ms: number): Timer {
     const t = setTimeout(fn, Math.max(0, ms));
-    t.unref?.();
     return { cancel: () => clearTimeout(t) };
   },
   sleep(ms: number, options?: { signal?: AbortSignal }): Promise<void> {

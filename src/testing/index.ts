@@ -1,2 +1,3 @@
-// Public face of the testing layer (filled in by its issue).
-export {};
+// Test support for operator authors: the in-process API server environment and polling assertions.
+export { eventually, EventuallyTimeoutError } from './eventually.js';
+export type { EventuallyOptions } from './eventually.js';
