@@ -18,7 +18,10 @@ export type ErrorCode =
   | 'CONVERGE_ALREADY_OWNED'
   | 'CONVERGE_TERMINAL'
   | 'CONVERGE_UNKNOWN_RESOURCE'
-  | 'CONVERGE_PATCH';
+  | 'CONVERGE_PATCH'
+  | 'CONVERGE_INDEXER'
+  | 'CONVERGE_INFORMER_STOPPED'
+  | 'CONVERGE_WATCH_INTERRUPTED';
 
 const brand = Symbol.for('converge.error');
 
