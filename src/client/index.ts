@@ -1,2 +1,5 @@
 // Public face of the client layer (filled in by its issue).
-export {};
+export { PATCH_CONTENT_TYPES } from './types.js';
+export type {
+  Client, PatchType, RequestOptions, WriteOptions, ListOptions, WatchOptions, WatchEvent, WatchStream, DeleteOptions, PatchOptions,
+} from './types.js';
