@@ -25,3 +25,5 @@ export type { ResourceDescriptor, ResourceDefinition, ObjectOf } from './resourc
 export { qualifiedNameErrors, labelValueErrors, dns1123SubdomainErrors } from './validation.js';
 export { parseLabelSelector, selectorFromLabelSelector, selectorFromSet, everything, nothing } from './label-selector.js';
 export type { Selector, Requirement, LabelOperator } from './label-selector.js';
+export { parseFieldSelector, fieldSelectorFromSet, escapeFieldValue, getFieldPath, fieldsOf } from './field-selector.js';
+export type { FieldSelector, FieldRequirement, FieldOperator } from './field-selector.js';
