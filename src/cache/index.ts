@@ -1,2 +1,2 @@
 // Public face of the cache layer (filled in by its issue).
-export {};
+export type { SharedIndexInformer, ResourceEventHandler, DeletedFinalStateUnknown, HandlerRegistration, Indexer, IndexFunc } from './types.js';
