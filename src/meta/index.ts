@@ -27,3 +27,4 @@ export { parseLabelSelector, selectorFromLabelSelector, selectorFromSet, everyth
 export type { Selector, Requirement, LabelOperator } from './label-selector.js';
 export { parseFieldSelector, fieldSelectorFromSet, escapeFieldValue, getFieldPath, fieldsOf } from './field-selector.js';
 export type { FieldSelector, FieldRequirement, FieldOperator } from './field-selector.js';
+export { getControllerOf, isControlledBy, hasControllerReference, ownerReferencesByUid, hasOwnerReference, newControllerRef } from './owners.js';
