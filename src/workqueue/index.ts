@@ -1,2 +1,27 @@
-// Public face of the workqueue layer (filled in by its issue).
-export {};
+// Public face of the workqueue layer: client-go's queues and rate limiters, controller-runtime's
+// priority queue, and the metrics hooks they report through.
+export { Queue } from './queue.js';
+export { DelayingQueue } from './delaying-queue.js';
+export { RateLimitingQueue } from './rate-limiting-queue.js';
+export { defaultKeyOf } from './key.js';
+export type { KeyOf } from './key.js';
+export type { RateLimiter, ItemRateLimiterOptions } from './rate-limiter.js';
+export { ItemExponentialFailureRateLimiter, itemExponentialFailureRateLimiter } from './item-exponential-failure-rate-limiter.js';
+export type { ItemExponentialFailureRateLimiterOptions } from './item-exponential-failure-rate-limiter.js';
+export { ItemFastSlowRateLimiter, itemFastSlowRateLimiter } from './item-fast-slow-rate-limiter.js';
+export type { ItemFastSlowRateLimiterOptions } from './item-fast-slow-rate-limiter.js';
+export { MaxOfRateLimiter, maxOfRateLimiter } from './max-of-rate-limiter.js';
+export { BucketRateLimiter, bucketRateLimiter } from './bucket-rate-limiter.js';
+export type { BucketRateLimiterOptions } from './bucket-rate-limiter.js';
+export { WithMaxWaitRateLimiter, withMaxWaitRateLimiter } from './with-max-wait-rate-limiter.js';
+export type { WithMaxWaitRateLimiterOptions } from './with-max-wait-rate-limiter.js';
+export { defaultControllerRateLimiter, defaultItemBasedRateLimiter, defaultPriorityQueueRateLimiter } from './default-rate-limiters.js';
+export type { DefaultRateLimiterOptions } from './default-rate-limiters.js';
+export { noopMetricsProvider, UNFINISHED_WORK_UPDATE_PERIOD_MS } from './metrics.js';
+export type {
+  WorkqueueMetricsProvider, GaugeMetric, PriorityGaugeMetric, CounterMetric, HistogramMetric, SettableGaugeMetric,
+} from './metrics.js';
+export type {
+  QueueInterface, DelayingInterface, RateLimitingInterface, PriorityInterface, AddOpts,
+  GetResult, GetWithPriorityResult, QueueOptions, RateLimitingQueueOptions,
+} from './interfaces.js';

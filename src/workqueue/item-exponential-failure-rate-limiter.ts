@@ -1,0 +1,51 @@
+/**
+ * ItemExponentialFailureRateLimiter: per-item exponential backoff, `baseDelayMs · 2^failures`
+ * capped at `maxDelayMs`. The first `when` returns the base delay. Invariant: an item's delay grows
+ * only through `when` and goes back to the base only through `forget`.
+ */
+import { InvalidOptionError, requireDuration } from '../meta/index.js';
+import { defaultKeyOf } from './key.js';
+import type { KeyOf } from './key.js';
+import type { ItemRateLimiterOptions, RateLimiter } from './rate-limiter.js';
+
+export interface ItemExponentialFailureRateLimiterOptions<T> extends ItemRateLimiterOptions<T> {
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
+export class ItemExponentialFailureRateLimiter<T> implements RateLimiter<T> {
+  readonly #failures = new Map<string, number>();
+  readonly #baseDelayMs: number;
+  readonly #maxDelayMs: number;
+  readonly #keyOf: KeyOf<T>;
+
+  constructor(options: ItemExponentialFailureRateLimiterOptions<T>) {
+    requireDuration('baseDelayMs', options.baseDelayMs);
+    requireDuration('maxDelayMs', options.maxDelayMs);
+    if (options.maxDelayMs < options.baseDelayMs) throw new InvalidOptionError('maxDelayMs', 'must be >= baseDelayMs');
+    this.#baseDelayMs = options.baseDelayMs;
+    this.#maxDelayMs = options.maxDelayMs;
+    this.#keyOf = options.keyOf ?? (defaultKeyOf as KeyOf<T>);
+  }
+
+  when(item: T): number {
+    const key = this.#keyOf(item);
+    const exp = this.#failures.get(key) ?? 0;
+    this.#failures.set(key, exp + 1);
+    // 2 ** exp becomes Infinity after ~1024 failures; the cap handles that like Go's overflow check.
+    return Math.min(this.#baseDelayMs * 2 ** exp, this.#maxDelayMs);
+  }
+
+  forget(item: T): void {
+    this.#failures.delete(this.#keyOf(item));
+  }
+
+  numRequeues(item: T): number {
+    return this.#failures.get(this.#keyOf(item)) ?? 0;
+  }
+}
+
+/** `baseDelayMs · 2^failures` per item, capped at `maxDelayMs`. */
+export function itemExponentialFailureRateLimiter<T>(options: ItemExponentialFailureRateLimiterOptions<T>): RateLimiter<T> {
+  return new ItemExponentialFailureRateLimiter(options);
+}

@@ -1,0 +1,53 @@
+/**
+ * ItemFastSlowRateLimiter: retries an item quickly a few times, then slowly. Returns `fastDelayMs`
+ * while the item's failure count (including this one) is at most `maxFastAttempts`, then
+ * `slowDelayMs`. Invariant: the count only grows through `when` and resets through `forget`.
+ */
+import { requireDuration, requireInt } from '../meta/index.js';
+import { defaultKeyOf } from './key.js';
+import type { KeyOf } from './key.js';
+import type { ItemRateLimiterOptions, RateLimiter } from './rate-limiter.js';
+
+export interface ItemFastSlowRateLimiterOptions<T> extends ItemRateLimiterOptions<T> {
+  fastDelayMs: number;
+  slowDelayMs: number;
+  maxFastAttempts: number;
+}
+
+export class ItemFastSlowRateLimiter<T> implements RateLimiter<T> {
+  readonly #failures = new Map<string, number>();
+  readonly #fastDelayMs: number;
+  readonly #slowDelayMs: number;
+  readonly #maxFastAttempts: number;
+  readonly #keyOf: KeyOf<T>;
+
+  constructor(options: ItemFastSlowRateLimiterOptions<T>) {
+    requireDuration('fastDelayMs', options.fastDelayMs);
+    requireDuration('slowDelayMs', options.slowDelayMs);
+    requireInt('maxFastAttempts', options.maxFastAttempts);
+    this.#fastDelayMs = options.fastDelayMs;
+    this.#slowDelayMs = options.slowDelayMs;
+    this.#maxFastAttempts = options.maxFastAttempts;
+    this.#keyOf = options.keyOf ?? (defaultKeyOf as KeyOf<T>);
+  }
+
+  when(item: T): number {
+    const key = this.#keyOf(item);
+    const failures = (this.#failures.get(key) ?? 0) + 1;
+    this.#failures.set(key, failures);
+    return failures <= this.#maxFastAttempts ? this.#fastDelayMs : this.#slowDelayMs;
+  }
+
+  forget(item: T): void {
+    this.#failures.delete(this.#keyOf(item));
+  }
+
+  numRequeues(item: T): number {
+    return this.#failures.get(this.#keyOf(item)) ?? 0;
+  }
+}
+
+/** `fastDelayMs` for the first `maxFastAttempts` failures of an item, `slowDelayMs` after. */
+export function itemFastSlowRateLimiter<T>(options: ItemFastSlowRateLimiterOptions<T>): RateLimiter<T> {
+  return new ItemFastSlowRateLimiter(options);
+}
