@@ -1,5 +1,25 @@
-// Public face of the client layer (filled in by its issue).
+// Public face of the client layer: kubeconfig and auth, the HTTP transport, typed errors, resource
+// operations, watch streams, patches, discovery and REST mapping.
+export { createClient } from './rest-client.js';
+export type { CreateClientOptions, RestClient } from './rest-client.js';
+export { Transport } from './transport.js';
+export type { TransportOptions, TransportRequest, TransportResponse, StreamingResponse, RequestMetric } from './transport.js';
+export { TokenBucketRateLimiter, createRateLimiter, unlimited } from './rate-limiter.js';
+export type { RateLimiter, TokenBucketOptions } from './rate-limiter.js';
+export {
+  StatusError, NetworkError, KubeConfigError, WatchDecodeError, statusErrorFromResponse, statusOf, isStatusObject,
+  isNotFound, isAlreadyExists, isConflict, isInvalid, isGone, isResourceExpired, isTooManyRequests, isForbidden,
+  isUnauthorized, isServerTimeout, isTimeout,
+} from './errors.js';
+export { WatchDecoder } from './watch-decoder.js';
+export { HttpWatchStream } from './watch-stream.js';
+export type { HttpWatchStreamOptions } from './watch-stream.js';
+export { createMergePatch } from './merge-patch.js';
+export type { MergePatchOptions } from './merge-patch.js';
+export { resourcePath } from './resource-path.js';
+export type { RestConfig, TlsConfig, AuthProvider, Credentials } from './rest-config.js';
 export { PATCH_CONTENT_TYPES } from './types.js';
 export type {
-  Client, PatchType, RequestOptions, WriteOptions, ListOptions, WatchOptions, WatchEvent, WatchStream, DeleteOptions, PatchOptions,
+  Client, PatchType, RequestOptions, WriteOptions, UpdateOptions, ListOptions, WatchOptions, WatchEvent, WatchStream,
+  DeleteOptions, PatchOptions,
 } from './types.js';

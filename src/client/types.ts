@@ -60,6 +60,11 @@ export interface WatchStream<T extends KubeObject = KubeObject> extends AsyncIte
   close(): void;
 }
 
+export interface UpdateOptions extends WriteOptions {
+  /** PUT to a subresource (`status`, `scale`) instead of the object itself. */
+  subresource?: string;
+}
+
 export interface DeleteOptions extends WriteOptions {
   propagationPolicy?: 'Foreground' | 'Background' | 'Orphan';
   gracePeriodSeconds?: number;
@@ -78,7 +83,7 @@ export interface Client {
   list<T extends KubeObject>(r: ResourceDescriptor<T>, o?: ListOptions): Promise<KubeList<T>>;
   watch<T extends KubeObject>(r: ResourceDescriptor<T>, o?: WatchOptions): Promise<WatchStream<T>>;
   create<T extends KubeObject>(r: ResourceDescriptor<T>, obj: T, o?: WriteOptions): Promise<T>;
-  update<T extends KubeObject>(r: ResourceDescriptor<T>, obj: T, o?: WriteOptions): Promise<T>;
+  update<T extends KubeObject>(r: ResourceDescriptor<T>, obj: T, o?: UpdateOptions): Promise<T>;
   updateStatus<T extends KubeObject>(r: ResourceDescriptor<T>, obj: T, o?: WriteOptions): Promise<T>;
   patch<T extends KubeObject>(r: ResourceDescriptor<T>, nn: NamespacedName, patch: unknown, type: PatchType, o?: PatchOptions): Promise<T>;
   /** Returns the object as the server last saw it (with deletionTimestamp) or the Status when gone at once. */

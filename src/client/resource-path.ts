@@ -1,0 +1,33 @@
+/**
+ * REST paths for a resource descriptor (the URL layout of the API server): `/api/v1` for the core
+ * group, `/apis/{group}/{version}` otherwise, then `namespaces/{ns}/` for namespaced kinds addressed
+ * in one namespace, the plural, the name and the subresource. Invariant: every segment is
+ * percent-encoded, so a name can never escape its path position.
+ */
+import { InvalidOptionError, type KubeObject, type ResourceDescriptor } from '../meta/index.js';
+
+export interface PathParts {
+  namespace?: string;
+  name?: string;
+  subresource?: string;
+}
+
+export function resourcePath(r: ResourceDescriptor<KubeObject>, { namespace, name, subresource }: PathParts = {}): string {
+  let p = r.group ? `/apis/${r.group}/${r.version}` : `/api/${r.version}`;
+  if (r.namespaced && namespace) p += `/namespaces/${encodeURIComponent(namespace)}`;
+  p += `/${r.plural}`;
+  if (name !== undefined) {
+    if (name === '') throw new InvalidOptionError('name', `must not be empty (${r.kind})`);
+    p += `/${encodeURIComponent(name)}`;
+    if (subresource) p += `/${subresource.split('/').map(encodeURIComponent).join('/')}`;
+  }
+  return p;
+}
+
+/** `?a=b&…` from the defined entries (booleans as `true`/`false`), or '' when none. */
+export function queryString(params: Record<string, string | number | boolean | undefined>): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '') q.append(k, String(v));
+  const s = q.toString();
+  return s ? `?${s}` : '';
+}
