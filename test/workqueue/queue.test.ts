@@ -223,10 +223,10 @@ describe('Queue', () => {
     assert.deepEqual(m.longestRunning.at(-1), 0.5);
     q.done(a);
     assert.deepEqual(m.workDuration, [0.5]);
-    const again = await item(q.get());
-    assert.deepEqual(m.latency, [2, 0], 'queue duration runs from the add made while processing');
-    assert.equal(again, 'a');
-    assert.equal(m.depth, 1);
+    assert.equal(await item(q.get()), 'b');
+    assert.equal(await item(q.get()), 'a');
+    assert.deepEqual(m.latency, [2, 2.5, 0.5], 'the second pass of a waited from the add made while it was processing');
+    assert.equal(m.depth, 0);
   });
 
   it('keeps no metrics and arms no timer without a provider or without a name', () => {
