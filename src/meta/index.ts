@@ -28,3 +28,9 @@ export type { Selector, Requirement, LabelOperator } from './label-selector.js';
 export { parseFieldSelector, fieldSelectorFromSet, escapeFieldValue, getFieldPath, fieldsOf } from './field-selector.js';
 export type { FieldSelector, FieldRequirement, FieldOperator } from './field-selector.js';
 export { getControllerOf, isControlledBy, hasControllerReference, ownerReferencesByUid, hasOwnerReference, newControllerRef } from './owners.js';
+export { formatTimestamp } from './timestamp.js';
+export {
+  setStatusCondition, findStatusCondition, removeStatusCondition,
+  isStatusConditionPresentAndEqual, isStatusConditionTrue, isStatusConditionFalse,
+} from './conditions.js';
+export type { NewCondition, ConditionStatus } from './conditions.js';
