@@ -1,2 +1,2 @@
 // Public face of the controller layer (filled in by its issue).
-export {};
+export type { ControllerHost, Runnable, ControllerMetrics } from './host.js';
