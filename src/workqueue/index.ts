@@ -3,6 +3,8 @@
 export { Queue } from './queue.js';
 export { DelayingQueue } from './delaying-queue.js';
 export { RateLimitingQueue } from './rate-limiting-queue.js';
+export { PriorityQueue } from './priority-queue.js';
+export { withPriority } from './with-priority.js';
 export { defaultKeyOf } from './key.js';
 export type { KeyOf } from './key.js';
 export type { RateLimiter, ItemRateLimiterOptions } from './rate-limiter.js';

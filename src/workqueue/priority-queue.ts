@@ -1,0 +1,298 @@
+/**
+ * PriorityQueue: controller-runtime's priority queue, the default queue of controllers. Every key
+ * has at most one entry, which is either waiting (has a ready time), ready, or parked (ready, but
+ * its key is being processed). Ready entries come out highest priority first and, within a
+ * priority, in the order they became ready.
+ *
+ *     addWithOpts ──▶ waiting (min-heap by readyAt) ──one timer──▶ ready (heap by priority, then age)
+ *                                                                     │ get
+ *            add while the key is processing ──▶ parked ──done──▶ ready ▼
+ *                                                                 processing (locked)
+ *
+ * Invariants: a key in `locked` has no entry in the ready heap (so no key is ever handed to two
+ * workers); `get` waiters exist only while the ready heap is empty; the one clock timer is due at
+ * the earliest waiting entry's ready time.
+ */
+import assert from 'node:assert';
+import { InvalidOptionError, realClock } from '../meta/index.js';
+import type { Clock, Timer } from '../meta/index.js';
+import { defaultPriorityQueueRateLimiter } from './default-rate-limiters.js';
+import { Fifo } from './fifo.js';
+import { Heap } from './heap.js';
+import { defaultKeyOf } from './key.js';
+import type { KeyOf } from './key.js';
+import { QueueMetrics } from './metrics.js';
+import type { AddOpts, GetResult, GetWithPriorityResult, PriorityInterface, RateLimitingQueueOptions } from './interfaces.js';
+import type { RateLimiter } from './rate-limiter.js';
+
+interface Entry<T> {
+  key: string;
+  item: T;
+  priority: number;
+  /** When the entry became ready (or was raised in priority); orders FIFO within a priority. */
+  addedCounter: number;
+  /** Set while waiting; undefined once ready. */
+  readyAt: number | undefined;
+  heapIndex: number;
+}
+
+const SHUTDOWN: GetWithPriorityResult<never> = Object.freeze({ item: undefined, priority: 0, shutdown: true });
+
+const readyFirst = <T>(a: Entry<T>, b: Entry<T>): boolean =>
+  a.priority > b.priority || (a.priority === b.priority && a.addedCounter < b.addedCounter);
+
+const dueFirst = <T>(a: Entry<T>, b: Entry<T>): boolean =>
+  a.readyAt! < b.readyAt! || (a.readyAt === b.readyAt && readyFirst(a, b));
+
+/**
+ * controller-runtime's `priorityqueue.New`: a rate-limiting queue with priorities.
+ *
+ * Merge rules when a key that is already queued is added again:
+ * - **ready time**: a ready entry stays ready (a later `after` is ignored); an immediate add makes a
+ *   waiting entry ready now; between two ready times the earlier wins;
+ * - **priority**: the higher of the old and the new one. A raise moves the entry to the end of its
+ *   new priority level; an equal or lower priority keeps its place.
+ *
+ * A waiting entry that becomes ready goes to the end of its priority level (items are ordered by
+ * when they became ready, not when they were first added). A key added while it is being processed
+ * gets a new entry that is handed out only after `done`.
+ *
+ * Differences from controller-runtime, on purpose:
+ * - adds take effect synchronously (controller-runtime buffers them for a background goroutine), so
+ *   `len()` and the next `get()` see them at once;
+ * - `shutDownWithDrain()` really waits for in-flight items (controller-runtime's is `shutDown()`).
+ *
+ * As in controller-runtime, `get()` reports shutdown as soon as the queue is shut down, even if
+ * items are still queued, and the default rate limiter is per-item exponential backoff from 5 ms to
+ * 1000 s with no token bucket.
+ */
+export class PriorityQueue<T> implements PriorityInterface<T> {
+  readonly #clock: Clock;
+  readonly #keyOf: KeyOf<T>;
+  readonly #limiter: RateLimiter<T>;
+  readonly #metrics: QueueMetrics | undefined;
+  /** Every entry not handed out yet: waiting, ready or parked. */
+  readonly #items = new Map<string, Entry<T>>();
+  readonly #ready = new Heap<Entry<T>>(readyFirst);
+  readonly #waiting = new Heap<Entry<T>>(dueFirst);
+  /** Ready entries whose key is locked; they join the ready heap on `done`. */
+  readonly #parked = new Map<string, Entry<T>>();
+  /** Keys handed out by `get` and not yet `done`. */
+  readonly #locked = new Set<string>();
+  readonly #waiters = new Fifo<(r: GetWithPriorityResult<T>) => void>();
+  #drainWaiters: (() => void)[] = [];
+  #addedCounter = 0;
+  #shuttingDown = false;
+  #timer: Timer | undefined;
+  #timerAt = Infinity;
+
+  constructor(options: RateLimitingQueueOptions<T> = {}) {
+    this.#clock = options.clock ?? realClock;
+    this.#keyOf = options.keyOf ?? (defaultKeyOf as KeyOf<T>);
+    this.#limiter = options.rateLimiter ?? defaultPriorityQueueRateLimiter<T>({ keyOf: this.#keyOf });
+    this.#metrics = QueueMetrics.create({
+      name: options.name, provider: options.metricsProvider, clock: this.#clock, withPriority: true,
+    });
+  }
+
+  /**
+   * Adds `items` with the given options (all optional):
+   * - `after`: milliseconds until the items become ready (≤ 0: now); counts a retry when > 0;
+   * - `rateLimited`: ask the rate limiter too (counting one failure per item); the shorter of its
+   *   delay and `after` wins;
+   * - `priority`: higher is more urgent; default 0.
+   * Ignored once the queue is shutting down.
+   */
+  addWithOpts(opts: AddOpts, ...items: T[]): void {
+    const after = opts.after ?? 0;
+    if (!Number.isFinite(after)) throw new InvalidOptionError('after', `must be a finite number of milliseconds, got ${after}`);
+    const priority = opts.priority ?? 0;
+    if (!Number.isFinite(priority)) throw new InvalidOptionError('priority', `must be a finite number, got ${priority}`);
+    if (this.#shuttingDown || items.length === 0) return;
+    for (const item of items) this.#addOne(item, after, opts.rateLimited ?? false, priority);
+    this.#armTimer();
+    this.#dispatch();
+  }
+
+  /** Adds `item` now with priority 0 (keeping a higher priority it is already queued with). */
+  add(item: T): void {
+    this.addWithOpts({}, item);
+  }
+
+  /** Adds `item` after `delayMs`; the earlier ready time wins if it is already waiting. */
+  addAfter(item: T, delayMs: number): void {
+    this.addWithOpts({ after: delayMs }, item);
+  }
+
+  /** Adds `item` after the rate limiter's delay for it (counting one failure). */
+  addRateLimited(item: T): void {
+    this.addWithOpts({ rateLimited: true }, item);
+  }
+
+  /** Clears `item`'s failure history in the rate limiter. Does not call `done`. */
+  forget(item: T): void {
+    this.#limiter.forget(item);
+  }
+
+  numRequeues(item: T): number {
+    return this.#limiter.numRequeues(item);
+  }
+
+  /** Ready items, including ones parked behind an in-flight item of the same key; waiting items are not counted. */
+  len(): number {
+    return this.#ready.size + this.#parked.size;
+  }
+
+  /** Like `getWithPriority`, without the priority. */
+  async get(): Promise<GetResult<T>> {
+    const r = await this.getWithPriority();
+    return r.shutdown ? r : { item: r.item, shutdown: false };
+  }
+
+  /**
+   * Resolves with the most urgent ready item whose key is not being processed, and that item's
+   * priority (requeue it with the same priority to keep its urgency), waiting if none is ready.
+   * Resolves with `shutdown: true` once the queue is shut down, even if items are queued.
+   */
+  getWithPriority(): Promise<GetWithPriorityResult<T>> {
+    if (this.#shuttingDown) return Promise.resolve(SHUTDOWN);
+    const e = this.#ready.pop();
+    if (e) return Promise.resolve(this.#claim(e));
+    return new Promise((resolve) => this.#waiters.push(resolve));
+  }
+
+  /** Ends the processing of an item handed out by `get`; a re-add made meanwhile becomes available. */
+  done(item: T): void {
+    const key = this.#keyOf(item);
+    assert(this.#locked.delete(key), `workqueue: done(${key}) for an item that is not being processed`);
+    this.#metrics?.done(key);
+    const parked = this.#parked.get(key);
+    if (parked) {
+      this.#parked.delete(key);
+      this.#ready.push(parked);
+      this.#dispatch();
+    }
+    if (this.#locked.size === 0) this.#releaseDrain();
+  }
+
+  /** Stops adds, drops the delay timer and answers every waiting and future `get` with shutdown. */
+  shutDown(): void {
+    this.#beginShutdown();
+    this.#releaseDrain();
+  }
+
+  /** Like `shutDown`, then resolves once no item is being processed (a later `shutDown` releases it). */
+  shutDownWithDrain(): Promise<void> {
+    this.#beginShutdown();
+    if (this.#locked.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#drainWaiters.push(resolve));
+  }
+
+  shuttingDown(): boolean {
+    return this.#shuttingDown;
+  }
+
+  #addOne(item: T, afterOpt: number, rateLimited: boolean, priority: number): void {
+    const key = this.#keyOf(item);
+    let after = afterOpt;
+    if (rateLimited) {
+      const rl = this.#limiter.when(item);
+      if (after <= 0 || rl < after) after = rl;
+    }
+    let readyAt: number | undefined;
+    if (after > 0) {
+      readyAt = this.#clock.now() + after;
+      this.#metrics?.retry();
+    }
+
+    const e = this.#items.get(key);
+    if (!e) {
+      const entry: Entry<T> = { key, item, priority, addedCounter: this.#addedCounter++, readyAt, heapIndex: -1 };
+      this.#items.set(key, entry);
+      if (readyAt === undefined) this.#makeReady(entry);
+      else this.#waiting.push(entry);
+      return;
+    }
+
+    if (e.readyAt !== undefined) {
+      if (readyAt === undefined) {
+        this.#waiting.remove(e);
+        e.readyAt = undefined;
+        this.#makeReady(e);
+      } else if (readyAt < e.readyAt) {
+        e.readyAt = readyAt;
+        this.#waiting.update(e);
+      }
+    }
+
+    if (priority > e.priority) {
+      const wasReady = e.readyAt === undefined;
+      if (wasReady) this.#metrics?.movePriority(e.priority, priority);
+      e.priority = priority;
+      e.addedCounter = this.#addedCounter++;
+      if (e.heapIndex >= 0) (wasReady ? this.#ready : this.#waiting).update(e);
+    }
+  }
+
+  /** Counts `e` as added and puts it where `get` can find it (parked if its key is in flight). */
+  #makeReady(e: Entry<T>): void {
+    this.#metrics?.add(e.key, e.priority);
+    if (this.#locked.has(e.key)) this.#parked.set(e.key, e);
+    else this.#ready.push(e);
+  }
+
+  #claim(e: Entry<T>): GetWithPriorityResult<T> {
+    this.#items.delete(e.key);
+    this.#locked.add(e.key);
+    this.#metrics?.get(e.key, e.priority);
+    return { item: e.item, priority: e.priority, shutdown: false };
+  }
+
+  /** Hands ready entries to waiting `get` callers, oldest caller first. */
+  #dispatch(): void {
+    while (this.#waiters.length > 0 && this.#ready.size > 0) {
+      this.#waiters.shift()!(this.#claim(this.#ready.pop()!));
+    }
+  }
+
+  #armTimer(): void {
+    const head = this.#waiting.peek();
+    const at = head?.readyAt ?? Infinity;
+    if (at === this.#timerAt) return;
+    this.#timer?.cancel();
+    this.#timer = undefined;
+    this.#timerAt = at;
+    if (head) this.#timer = this.#clock.setTimer(() => this.#promote(), at - this.#clock.now());
+  }
+
+  /** Moves every due waiting entry to ready, each to the end of its priority level. */
+  #promote(): void {
+    this.#timer = undefined;
+    this.#timerAt = Infinity;
+    const now = this.#clock.now();
+    for (let head = this.#waiting.peek(); head && head.readyAt! <= now; head = this.#waiting.peek()) {
+      this.#waiting.pop();
+      head.readyAt = undefined;
+      head.addedCounter = this.#addedCounter++;
+      this.#makeReady(head);
+    }
+    this.#armTimer();
+    this.#dispatch();
+  }
+
+  #beginShutdown(): void {
+    if (this.#shuttingDown) return;
+    this.#shuttingDown = true;
+    this.#timer?.cancel();
+    this.#timer = undefined;
+    this.#timerAt = Infinity;
+    this.#metrics?.stop();
+    for (let w = this.#waiters.shift(); w; w = this.#waiters.shift()) w(SHUTDOWN);
+  }
+
+  #releaseDrain(): void {
+    const waiters = this.#drainWaiters;
+    this.#drainWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+}
