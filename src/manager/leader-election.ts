@@ -1,0 +1,273 @@
+/**
+ * Leader election: client-go's `leaderelection` algorithm over a `LeaseLock`, timed on the injected
+ * clock. A candidate tries every `retryPeriodMs` to create the lock or take it over once the holder's
+ * lease has not been renewed for its lease duration (measured on OUR clock from when we last saw the
+ * record change, never by comparing clocks across machines). A leader renews every `retryPeriodMs`;
+ * if no renewal succeeds within `renewDeadlineMs` it stops leading at once. Every write carries the
+ * version it was computed from, so two candidates racing get one success and one conflict.
+ *
+ *     idle ──run()──▶ acquiring ──won──▶ leading ──renew deadline passed──▶ stopped('lost')
+ *                         │                  │
+ *                         └──signal aborts───┴──────────────────────────▶ stopped('cancelled')
+ *
+ * Invariant: `leading` ends (and the leader signal aborts) no later than `renewDeadlineMs` after the
+ * last successful renewal, which is before any other candidate may take over
+ * (`leaseDurationMs > renewDeadlineMs`): two leaders never overlap, provided clocks run at the same rate.
+ * Waits are exact multiples of `retryPeriodMs` (client-go adds jitter); the fake clock stays exact.
+ */
+import { InvalidOptionError, requireDuration, type Clock, type Logger } from '../meta/index.js';
+
+/** What a lock stores (the fields of a Lease spec that election uses). Times are epoch ms. */
+export interface LeaderElectionRecord {
+  /** '' when released. */
+  holderIdentity: string;
+  leaseDurationSeconds: number;
+  acquireTimeMs: number;
+  renewTimeMs: number;
+  leaderTransitions: number;
+}
+
+/** A record plus the opaque version (resourceVersion) that a conditional update must quote. */
+export interface LockSnapshot {
+  record: LeaderElectionRecord;
+  version: string;
+}
+
+/**
+ * Storage for one election. `update` must fail when `version` is stale and `create` when the lock
+ * exists (the API server's 409s); the elector treats any failure as "not this time".
+ */
+export interface LeaseLock {
+  /** For logs: `namespace/name`. */
+  readonly description: string;
+  /** The current record, or undefined when the lock does not exist. */
+  get(options: { signal: AbortSignal }): Promise<LockSnapshot | undefined>;
+  create(record: LeaderElectionRecord, options: { signal: AbortSignal }): Promise<LockSnapshot>;
+  update(record: LeaderElectionRecord, version: string, options: { signal: AbortSignal }): Promise<LockSnapshot>;
+}
+
+export type ElectorState =
+  | { kind: 'idle' }
+  | { kind: 'acquiring' }
+  | { kind: 'leading'; sinceMs: number }
+  | { kind: 'stopped'; reason: 'cancelled' | 'lost' };
+
+export interface LeaderElectorOptions {
+  lock: LeaseLock;
+  identity: string;
+  leaseDurationMs: number;
+  renewDeadlineMs: number;
+  retryPeriodMs: number;
+  /** Give the lock up (holder '') when the signal aborts while leading, so a successor need not wait. */
+  releaseOnCancel: boolean;
+  clock: Clock;
+  logger: Logger;
+  /** Called once leadership is won; `signal` aborts the moment leadership ends for any reason. */
+  onStartedLeading(signal: AbortSignal): void;
+  /** Called when the observed holder changes (including to ourselves). */
+  onNewLeader?(identity: string): void;
+}
+
+/** client-go's validation: the lease outlives the renew deadline, which outlives a retry period. */
+export function validateLeaderElectionTimings(path: string, t: { leaseDurationMs: number; renewDeadlineMs: number; retryPeriodMs: number }): void {
+  requireDuration(`${path}.leaseDurationMs`, t.leaseDurationMs);
+  requireDuration(`${path}.renewDeadlineMs`, t.renewDeadlineMs);
+  requireDuration(`${path}.retryPeriodMs`, t.retryPeriodMs);
+  if (t.retryPeriodMs <= 0) throw new InvalidOptionError(`${path}.retryPeriodMs`, 'must be > 0');
+  if (t.leaseDurationMs <= t.renewDeadlineMs) throw new InvalidOptionError(`${path}.leaseDurationMs`, 'must be greater than renewDeadlineMs');
+  if (t.renewDeadlineMs <= t.retryPeriodMs) throw new InvalidOptionError(`${path}.renewDeadlineMs`, 'must be greater than retryPeriodMs');
+}
+
+const recordText = (r: LeaderElectionRecord): string =>
+  `${r.holderIdentity}|${r.leaseDurationSeconds}|${r.acquireTimeMs}|${r.renewTimeMs}|${r.leaderTransitions}`;
+
+export class LeaderElector {
+  readonly #o: LeaderElectorOptions;
+  readonly #leaseSeconds: number;
+  #state: ElectorState = { kind: 'idle' };
+  /** The last record we saw or wrote, its version, and when (on our clock) it last changed. */
+  #observed: { snapshot: LockSnapshot; atMs: number } | undefined;
+  #reportedLeader: string | undefined;
+
+  constructor(options: LeaderElectorOptions) {
+    validateLeaderElectionTimings('leaderElection', options);
+    if (!options.identity) throw new InvalidOptionError('leaderElection.identity', 'must not be empty');
+    this.#o = options;
+    // A Lease stores whole seconds; round up so a lease is never shorter than asked for.
+    this.#leaseSeconds = Math.max(1, Math.ceil(options.leaseDurationMs / 1000));
+  }
+
+  get state(): ElectorState {
+    return this.#state;
+  }
+
+  isLeader(): boolean {
+    return this.#observed?.snapshot.record.holderIdentity === this.#o.identity;
+  }
+
+  /** The holder we last observed ('' when released or unknown). */
+  getLeader(): string {
+    return this.#observed?.snapshot.record.holderIdentity ?? '';
+  }
+
+  /**
+   * Campaigns until `signal` aborts or leadership, once won, is lost. Resolves with why it ended;
+   * never rejects (failed attempts are logged and retried).
+   */
+  async run(signal: AbortSignal): Promise<'cancelled' | 'lost'> {
+    if (this.#state.kind !== 'idle') throw new InvalidOptionError('leaderElection', 'an elector runs once');
+    const log = this.#o.logger.child({ lock: this.#o.lock.description, identity: this.#o.identity });
+    this.#state = { kind: 'acquiring' };
+    log.info({}, 'attempting to acquire leader lease');
+    if (!(await this.#acquire(signal, log))) return this.#stop('cancelled');
+    const leading = new AbortController();
+    this.#state = { kind: 'leading', sinceMs: this.#o.clock.now() };
+    log.info({}, 'successfully acquired lease');
+    this.#o.onStartedLeading(leading.signal);
+    const outcome = await this.#renewLoop(signal, log, leading);
+    leading.abort(new Error(outcome === 'lost' ? 'leader election lost' : 'leader election cancelled'));
+    if (outcome === 'lost') log.error({}, 'failed to renew lease: leader election lost');
+    else if (this.#o.releaseOnCancel) await this.#release(log);
+    return this.#stop(outcome);
+  }
+
+  #stop(reason: 'cancelled' | 'lost'): 'cancelled' | 'lost' {
+    this.#state = { kind: 'stopped', reason };
+    return reason;
+  }
+
+  async #acquire(signal: AbortSignal, log: Logger): Promise<boolean> {
+    for (;;) {
+      if (signal.aborted) return false;
+      if (await this.#tryAcquireOrRenew(signal, log)) return true;
+      try {
+        await this.#o.clock.sleep(this.#o.retryPeriodMs, { signal });
+      } catch {
+        return false;
+      }
+    }
+  }
+
+  /** Renews every retry period; one renewal may retry until its deadline passes. */
+  async #renewLoop(signal: AbortSignal, log: Logger, leading: AbortController): Promise<'cancelled' | 'lost'> {
+    for (;;) {
+      try {
+        await this.#o.clock.sleep(this.#o.retryPeriodMs, { signal });
+      } catch {
+        return 'cancelled';
+      }
+      const deadline = new AbortController();
+      const timer = this.#o.clock.setTimer(() => {
+        // Leadership ends at the deadline itself, not when a hung request finally gives up.
+        leading.abort(new Error('leader election lost'));
+        deadline.abort(new Error('renew deadline passed'));
+      }, this.#o.renewDeadlineMs);
+      const attempt = AbortSignal.any([signal, deadline.signal]);
+      try {
+        for (;;) {
+          if (signal.aborted) return 'cancelled';
+          if (deadline.signal.aborted) return 'lost';
+          if (await this.#tryAcquireOrRenew(attempt, log)) {
+            if (deadline.signal.aborted) return 'lost';
+            break;
+          }
+          try {
+            await this.#o.clock.sleep(this.#o.retryPeriodMs, { signal: attempt });
+          } catch {
+            // Loop head tells cancellation from the deadline.
+          }
+        }
+      } finally {
+        timer.cancel();
+      }
+    }
+  }
+
+  #leaseValid(nowMs: number): boolean {
+    const o = this.#observed;
+    return o !== undefined && o.atMs + o.snapshot.record.leaseDurationSeconds * 1000 > nowMs;
+  }
+
+  #observe(snapshot: LockSnapshot, nowMs: number): void {
+    const prev = this.#observed;
+    if (!prev || recordText(prev.snapshot.record) !== recordText(snapshot.record)) this.#observed = { snapshot, atMs: nowMs };
+    else this.#observed = { snapshot, atMs: prev.atMs };
+    const holder = snapshot.record.holderIdentity;
+    if (holder !== this.#reportedLeader) {
+      this.#reportedLeader = holder;
+      if (holder !== '') this.#o.onNewLeader?.(holder);
+    }
+  }
+
+  async #tryAcquireOrRenew(signal: AbortSignal, log: Logger): Promise<boolean> {
+    const { lock, identity, clock } = this.#o;
+    const now = clock.now();
+    const desired: LeaderElectionRecord = {
+      holderIdentity: identity,
+      leaseDurationSeconds: this.#leaseSeconds,
+      acquireTimeMs: now,
+      renewTimeMs: now,
+      leaderTransitions: 0,
+    };
+    try {
+      // Fast path: a leader renews from what it last wrote, without a read.
+      if (this.isLeader() && this.#leaseValid(now)) {
+        const old = this.#observed!.snapshot;
+        try {
+          const written = await lock.update(
+            { ...desired, acquireTimeMs: old.record.acquireTimeMs, leaderTransitions: old.record.leaderTransitions },
+            old.version,
+            { signal },
+          );
+          this.#observe(written, clock.now());
+          return true;
+        } catch (err) {
+          if (signal.aborted) return false;
+          log.debug({ err }, 'lease renewal fast path failed; re-reading the lock');
+        }
+      }
+      const current = await lock.get({ signal });
+      if (!current) {
+        const created = await lock.create(desired, { signal });
+        this.#observe(created, clock.now());
+        return true;
+      }
+      this.#observe(current, now);
+      const holder = current.record.holderIdentity;
+      if (holder !== '' && holder !== identity && this.#leaseValid(now)) return false;
+      const next =
+        holder === identity
+          ? { ...desired, acquireTimeMs: current.record.acquireTimeMs, leaderTransitions: current.record.leaderTransitions }
+          : { ...desired, leaderTransitions: current.record.leaderTransitions + 1 };
+      const written = await lock.update(next, current.version, { signal });
+      this.#observe(written, clock.now());
+      return true;
+    } catch (err) {
+      if (!signal.aborted) log.debug({ err }, 'failed to acquire or renew lease');
+      return false;
+    }
+  }
+
+  async #release(log: Logger): Promise<void> {
+    const o = this.#observed;
+    if (!o || o.snapshot.record.holderIdentity !== this.#o.identity) return;
+    const now = this.#o.clock.now();
+    const released: LeaderElectionRecord = {
+      holderIdentity: '',
+      leaseDurationSeconds: 1,
+      acquireTimeMs: now,
+      renewTimeMs: now,
+      leaderTransitions: o.snapshot.record.leaderTransitions,
+    };
+    const deadline = new AbortController();
+    const timer = this.#o.clock.setTimer(() => deadline.abort(new Error('release deadline passed')), this.#o.renewDeadlineMs);
+    try {
+      this.#observe(await this.#o.lock.update(released, o.snapshot.version, { signal: deadline.signal }), this.#o.clock.now());
+      log.info({}, 'released leader lease');
+    } catch (err) {
+      log.error({ err }, 'failed to release leader lease');
+    } finally {
+      timer.cancel();
+    }
+  }
+}

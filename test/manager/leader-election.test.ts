@@ -1,0 +1,178 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { LeaderElector, type LeaderElectionRecord, type LeaseLock, type LockSnapshot } from 'kube-converge/manager';
+import { FakeClock, noopLogger } from 'kube-converge/meta';
+
+/** An in-memory lock with the API server's optimistic concurrency; `mode` injects failures. */
+class MemoryLock implements LeaseLock {
+  readonly description = 'test/lock';
+  snapshot: LockSnapshot | undefined;
+  mode: 'ok' | 'fail' | 'hang' = 'ok';
+  #rv = 0;
+  async get(o: { signal: AbortSignal }): Promise<LockSnapshot | undefined> {
+    await this.#gate(o.signal);
+    return this.snapshot && structuredClone(this.snapshot);
+  }
+  async create(record: LeaderElectionRecord, o: { signal: AbortSignal }): Promise<LockSnapshot> {
+    await this.#gate(o.signal);
+    if (this.snapshot) throw new Error('409 AlreadyExists');
+    return this.write(record);
+  }
+  async update(record: LeaderElectionRecord, version: string, o: { signal: AbortSignal }): Promise<LockSnapshot> {
+    await this.#gate(o.signal);
+    if (!this.snapshot || this.snapshot.version !== version) throw new Error('409 Conflict');
+    return this.write(record);
+  }
+  write(record: LeaderElectionRecord): LockSnapshot {
+    this.snapshot = { record: { ...record }, version: String(++this.#rv) };
+    return structuredClone(this.snapshot);
+  }
+  async #gate(signal: AbortSignal): Promise<void> {
+    signal.throwIfAborted();
+    if (this.mode === 'fail') throw new Error('503 ServiceUnavailable');
+    if (this.mode === 'hang') {
+      await new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
+    }
+  }
+}
+
+const timings = { leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 };
+
+function candidate(lock: LeaseLock, clock: FakeClock, identity: string, extra: { releaseOnCancel?: boolean } = {}) {
+  const events: string[] = [];
+  let leaderSignal: AbortSignal | undefined;
+  const elector = new LeaderElector({
+    lock, identity, clock, logger: noopLogger, releaseOnCancel: extra.releaseOnCancel ?? false, ...timings,
+    onStartedLeading: (signal) => {
+      leaderSignal = signal;
+      events.push(`started@${clock.now()}`);
+      signal.addEventListener('abort', () => events.push(`stopped@${clock.now()}`));
+    },
+  });
+  const ctl = new AbortController();
+  const done = elector.run(ctl.signal);
+  return { elector, events, ctl, done, leader: () => leaderSignal };
+}
+
+describe('leader election', () => {
+  it('creates a missing lock and leads at once, with zero transitions', async () => {
+    const clock = new FakeClock(0);
+    const lock = new MemoryLock();
+    const a = candidate(lock, clock, 'a');
+    await clock.advance(0);
+    assert.deepEqual(a.events, ['started@0']);
+    assert.equal(a.elector.isLeader(), true);
+    assert.deepEqual(lock.snapshot!.record, { holderIdentity: 'a', leaseDurationSeconds: 15, acquireTimeMs: 0, renewTimeMs: 0, leaderTransitions: 0 });
+    a.ctl.abort();
+    assert.equal(await a.done, 'cancelled');
+  });
+
+  it('renews every retry period, keeping the acquire time', async () => {
+    const clock = new FakeClock(0);
+    const lock = new MemoryLock();
+    const a = candidate(lock, clock, 'a');
+    await clock.advance(2_000);
+    assert.equal(lock.snapshot!.record.renewTimeMs, 2_000);
+    await clock.advance(2_000);
+    assert.equal(lock.snapshot!.record.renewTimeMs, 4_000);
+    assert.equal(lock.snapshot!.record.acquireTimeMs, 0);
+    a.ctl.abort();
+    await a.done;
+  });
+
+  it('stops leading exactly at the renew deadline when renewals fail, before the lease could be taken over', async () => {
+    const clock = new FakeClock(0);
+    const lock = new MemoryLock();
+    const a = candidate(lock, clock, 'a');
+    await clock.advance(0);
+    lock.mode = 'fail';
+    // The renewal that starts at 2 s retries until 2 s + 10 s; the lease written at 0 is valid until 15 s.
+    await clock.advance(11_999);
+    assert.equal(a.leader()!.aborted, false);
+    await clock.advance(1);
+    assert.equal(a.leader()!.aborted, true);
+    assert.deepEqual(a.events, ['started@0', 'stopped@12000']);
+    assert.equal(await a.done, 'lost');
+    assert.deepEqual(a.elector.state, { kind: 'stopped', reason: 'lost' });
+  });
+
+  it('stops leading at the deadline even while a renewal request hangs', async () => {
+    const clock = new FakeClock(0);
+    const lock = new MemoryLock();
+    const a = candidate(lock, clock, 'a');
+    await clock.advance(0);
+    lock.mode = 'hang';
+    await clock.advance(12_000);
+    assert.deepEqual(a.events, ['started@0', 'stopped@12000']);
+    assert.equal(await a.done, 'lost');
+  });
+
+  it('keeps a candidate waiting while the holder renews, and lets it take over one lease duration after renewals stop', async () => {
+    const clock = new FakeClock(0);
+    const lock = new MemoryLock();
+    const a = candidate(lock, clock, 'a');
+    await clock.advance(0);
+    const b = candidate(lock, clock, 'b');
+    await clock.advance(20_000);
+    assert.deepEqual(b.events, []);
+    assert.equal(b.elector.getLeader(), 'a');
+    // a's process freezes: it stops renewing without releasing (abort without releaseOnCancel).
+    a.ctl.abort();
+    await a.done;
+    const lastRenew = lock.snapshot!.record.renewTimeMs;
+    await clock.advance(30_000);
+    const takenAt = lock.snapshot!.record.acquireTimeMs;
+    assert.deepEqual(b.events, [`started@${takenAt}`]);
+    // b notices the record stopped changing at its next poll and waits one lease duration from then.
+    assert.ok(takenAt > lastRenew + 15_000 && takenAt <= lastRenew + 15_000 + 2 * 2_000, `took over at ${takenAt}, last renew ${lastRenew}`);
+    assert.equal(lock.snapshot!.record.holderIdentity, 'b');
+    assert.equal(lock.snapshot!.record.leaderTransitions, 1);
+    b.ctl.abort();
+    await b.done;
+  });
+
+  it('lets exactly one of two racing candidates win a fresh lock', async () => {
+    const clock = new FakeClock(0);
+    const lock = new MemoryLock();
+    const a = candidate(lock, clock, 'a');
+    const b = candidate(lock, clock, 'b');
+    await clock.advance(10_000);
+    assert.equal([a, b].filter((c) => c.events.length > 0).length, 1);
+    a.ctl.abort();
+    b.ctl.abort();
+    await Promise.all([a.done, b.done]);
+  });
+
+  it('releases the lock on cancel when asked, so a successor takes over at its next retry', async () => {
+    const clock = new FakeClock(0);
+    const lock = new MemoryLock();
+    const a = candidate(lock, clock, 'a', { releaseOnCancel: true });
+    await clock.advance(0);
+    const b = candidate(lock, clock, 'b');
+    await clock.advance(1_000);
+    a.ctl.abort();
+    assert.equal(await a.done, 'cancelled');
+    assert.equal(lock.snapshot!.record.holderIdentity, '');
+    await clock.advance(1_000);
+    assert.deepEqual(b.events, ['started@2000']);
+    b.ctl.abort();
+    await b.done;
+  });
+
+  it('ends a candidate that never won with cancelled, without calling onStartedLeading', async () => {
+    const clock = new FakeClock(0);
+    const lock = new MemoryLock();
+    lock.mode = 'fail';
+    const a = candidate(lock, clock, 'a');
+    await clock.advance(10_000);
+    a.ctl.abort();
+    assert.equal(await a.done, 'cancelled');
+    assert.deepEqual(a.events, []);
+  });
+
+  it('rejects timings where the lease does not outlive the renew deadline, or the deadline a retry period', () => {
+    const base = { lock: new MemoryLock(), identity: 'a', clock: new FakeClock(0), logger: noopLogger, releaseOnCancel: false, onStartedLeading: () => {} };
+    assert.throws(() => new LeaderElector({ ...base, leaseDurationMs: 10_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 }), { code: 'CONVERGE_INVALID_OPTION' });
+    assert.throws(() => new LeaderElector({ ...base, leaseDurationMs: 15_000, renewDeadlineMs: 2_000, retryPeriodMs: 2_000 }), { code: 'CONVERGE_INVALID_OPTION' });
+  });
+});
