@@ -37,6 +37,7 @@ interface Entry<T> {
 }
 
 const SHUTDOWN: GetWithPriorityResult<never> = Object.freeze({ item: undefined, priority: 0, shutdown: true });
+const GET_SHUTDOWN: GetResult<never> = Object.freeze({ item: undefined, shutdown: true });
 
 const readyFirst = <T>(a: Entry<T>, b: Entry<T>): boolean =>
   a.priority > b.priority || (a.priority === b.priority && a.addedCounter < b.addedCounter);
@@ -146,7 +147,7 @@ export class PriorityQueue<T> implements PriorityInterface<T> {
   /** Like `getWithPriority`, without the priority. */
   async get(): Promise<GetResult<T>> {
     const r = await this.getWithPriority();
-    return r.shutdown ? r : { item: r.item, shutdown: false };
+    return r.shutdown ? GET_SHUTDOWN : { item: r.item, shutdown: false };
   }
 
   /**
