@@ -1,0 +1,73 @@
+/**
+ * Deep freeze and deep clone for JSON-shaped values: what caches hand out is frozen (reads are
+ * zero-copy and a stray write throws instead of corrupting the cache), and `clone` is how a
+ * reconciler gets a mutable copy to edit and send back.
+ *
+ * Invariant: every value `deepFreeze` returns is frozen all the way down. To keep repeated freezes
+ * O(1) without trusting objects that someone else froze only shallowly, deepFreeze remembers the
+ * roots it has frozen (in a WeakSet, so they are not kept alive) and skips exactly those subtrees.
+ *
+ * `clone` copies plain objects and arrays recursively and shares nothing with its input; it never
+ * returns frozen objects. Measured in `bench/meta/clone.bench.ts` against `structuredClone` and a JSON
+ * round trip: the hand-written copy wins several times over on 2–4 KiB objects, because it skips the
+ * serialisation the other two do. Values must be JSON-shaped (no Dates, Maps, class instances or
+ * cycles); `undefined` properties are kept, unlike a JSON round trip.
+ */
+import type { DeepReadonly } from './object.js';
+
+/** The mutable form of a deep-readonly type: what `clone` gives back. */
+export type DeepMutable<T> = T extends ReadonlyArray<infer E>
+  ? DeepMutable<E>[]
+  : T extends object
+    ? { -readonly [K in keyof T]: DeepMutable<T[K]> }
+    : T;
+
+const frozenRoots = new WeakSet<object>();
+
+function freezeWalk(v: unknown): void {
+  if (typeof v !== 'object' || v === null || frozenRoots.has(v)) return;
+  Object.freeze(v);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) freezeWalk(v[i]);
+  } else {
+    const o = v as Record<string, unknown>;
+    for (const k in o) freezeWalk(o[k]);
+  }
+}
+
+/** Freezes `obj` and everything reachable from it, in place, and returns it typed as deep-readonly. */
+export function deepFreeze<T>(obj: T): DeepReadonly<T> {
+  if (typeof obj === 'object' && obj !== null && !frozenRoots.has(obj)) {
+    freezeWalk(obj);
+    frozenRoots.add(obj);
+  }
+  return obj as DeepReadonly<T>;
+}
+
+/** A mutable deep copy of a JSON-shaped value (frozen or not). */
+export function clone<T>(obj: T): DeepMutable<T> {
+  return copy(obj) as DeepMutable<T>;
+}
+
+function copy(v: unknown): unknown {
+  if (typeof v !== 'object' || v === null) return v;
+  if (Array.isArray(v)) {
+    const n = v.length;
+    const out = new Array<unknown>(n);
+    for (let i = 0; i < n; i++) {
+      const e: unknown = v[i];
+      out[i] = typeof e === 'object' && e !== null ? copy(e) : e;
+    }
+    return out;
+  }
+  const src = v as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const k in src) {
+    const e = src[k];
+    const c = typeof e === 'object' && e !== null ? copy(e) : e;
+    // Assigning `__proto__` would replace the copy's prototype; JSON.parse makes it an own property.
+    if (k === '__proto__') Object.defineProperty(out, k, { value: c, enumerable: true, writable: true, configurable: true });
+    else out[k] = c;
+  }
+  return out;
+}
