@@ -1,0 +1,9 @@
+// Structural schemas of custom resources as pure functions: structural checks, pruning, defaulting, validation.
+export { validateStructuralSchema } from './structural.js';
+export { pruneUnknownFields } from './prune.js';
+export { applyDefaults } from './defaults.js';
+export { validateAgainstSchema } from './validate.js';
+export { fieldCause, renderValue } from './field-cause.js';
+export type { FieldCause } from './field-cause.js';
+export { extensionsOf } from './extensions.js';
+export type { SchemaExtensions } from './extensions.js';
