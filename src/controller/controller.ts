@@ -1,0 +1,263 @@
+/**
+ * Controller: one work queue, the sources that feed it, and `maxConcurrentReconciles` async workers
+ * that call the reconciler (controller-runtime's internal controller). It is a `Runnable`: the host
+ * starts it with a signal and it runs until that signal aborts.
+ *
+ *     sources ──events──▶ predicates ──▶ handlers ──requests──▶ queue ──get──▶ workers ──▶ reconciler
+ *                                                                  ▲                          │
+ *                                                                  └── rate-limited / after ──┘
+ *
+ * Invariants:
+ * - a request is never reconciled twice at once (the queue hands a key to one worker until `done`);
+ * - workers start only after every source has started and synced, within `cacheSyncTimeoutMs`;
+ * - what happens after a reconcile follows controller-runtime's order of checks exactly (see
+ *   `#afterReconcile`), and every outcome is counted in one `controller_runtime_reconcile_total` result;
+ * - a reconciler that throws or rejects, with anything, never stops the controller or the process.
+ *
+ * Stopping: when the start signal aborts, the queue shuts down and queued requests are not started.
+ * Reconciles in flight see their `ctx.signal` abort (as controller-runtime cancels their context), and
+ * `start` resolves only once every one of them has settled: a reconciler that ignores the signal runs
+ * to completion; one that honours it stops early, which is safe because reconciling is level-triggered
+ * and whoever runs next redoes the work.
+ */
+import { randomUUID } from 'node:crypto';
+import { InvalidOptionError } from '../meta/index.js';
+import type { Logger } from '../meta/index.js';
+import { PriorityQueue, RateLimitingQueue, withPriority } from '../workqueue/index.js';
+import type { PriorityInterface } from '../workqueue/index.js';
+import { AlreadyStartedError, CacheSyncTimeoutError } from './errors.js';
+import type { RequestQueue } from './handler.js';
+import type { ControllerHost, ControllerMetrics, Runnable } from './host.js';
+import { resolveControllerOptions } from './options.js';
+import type { ControllerOptions, ResolvedControllerOptions } from './options.js';
+import type { Reconciler, Request, Result } from './reconciler.js';
+import type { Source, SourceContext } from './source.js';
+import { isTerminalError } from './terminal-error.js';
+
+export interface NewControllerOptions<C> extends ControllerOptions {
+  /** Unique per host (unless `skipNameValidation`); labels metrics and logs and names the queue. */
+  name: string;
+  reconciler: Reconciler<C>;
+}
+
+/**
+ * Creates a controller and adds it to `host` as a runnable (controller-runtime's `controller.New`).
+ * Reserves the name on the host first, unless `skipNameValidation`.
+ */
+export function newController<C>(host: ControllerHost<C>, options: NewControllerOptions<C>): Controller<C> {
+  const controller = newUnmanagedController(host, options);
+  host.add(controller);
+  return controller;
+}
+
+/** Creates a controller without adding it to the host; the caller starts it (`controller.NewUnmanaged`). */
+export function newUnmanagedController<C>(host: ControllerHost<C>, options: NewControllerOptions<C>): Controller<C> {
+  const { name, reconciler, ...rest } = options;
+  if (!name) throw new InvalidOptionError('name', 'a controller needs a non-empty name');
+  const resolved = resolveControllerOptions(rest);
+  if (!resolved.skipNameValidation) host.registerControllerName(name);
+  return new Controller(host, name, reconciler, resolved);
+}
+
+export class Controller<C = unknown> implements Runnable {
+  readonly name: string;
+  readonly options: ResolvedControllerOptions;
+  readonly #host: ControllerHost<C>;
+  readonly #reconciler: Reconciler<C>;
+  readonly #log: Logger;
+  readonly #metrics: ControllerMetrics | undefined;
+  readonly #sources: Source[] = [];
+  /** Set by `start`: what sources added later are started with. */
+  #running: SourceContext | undefined;
+  #started = false;
+
+  /** Use `newController` (or the builder), which validate the name and options. */
+  constructor(host: ControllerHost<C>, name: string, reconciler: Reconciler<C>, options: ResolvedControllerOptions) {
+    this.name = name;
+    this.options = options;
+    this.#host = host;
+    this.#reconciler = reconciler;
+    this.#log = host.logger.child({ controller: name });
+    this.#metrics = host.controllerMetrics;
+  }
+
+  needLeaderElection(): boolean {
+    return this.options.needLeaderElection;
+  }
+
+  /**
+   * Adds a source. Before `start` it is kept and started (and synced) with the others; once the
+   * controller runs it is started at once, without waiting for it to sync. Rejects if it cannot start.
+   */
+  async watch(source: Source): Promise<void> {
+    if (this.#running) await source.start(this.#running);
+    else this.#sources.push(source);
+  }
+
+  /**
+   * Runs the controller until `signal` aborts; resolves once every in-flight reconcile settled.
+   * Rejects if called twice, or if a source fails to start or sync in time (naming its kind).
+   */
+  async start(signal: AbortSignal): Promise<void> {
+    if (this.#started) throw new AlreadyStartedError(`controller ${this.name}`);
+    this.#started = true;
+    this.#metrics?.maxConcurrentReconciles(this.name, this.options.maxConcurrentReconciles);
+    const queue = this.#newQueue();
+    // `life` also ends when start fails, so that sources already registered stop feeding a dead queue.
+    const failed = new AbortController();
+    const life = AbortSignal.any([signal, failed.signal]);
+    const stop = (): void => queue.shutDown();
+    if (life.aborted) stop();
+    else life.addEventListener('abort', stop, { once: true });
+    try {
+      const ctx: SourceContext = { signal: life, queue, host: this.#host as ControllerHost<unknown>, log: this.#log };
+      const sources = [...this.#sources];
+      this.#running = ctx; // from here on, watch() starts sources itself
+      await Promise.all(sources.map((s) => this.#startSource(s, ctx)));
+      if (life.aborted) return;
+      this.#log.info({ workerCount: this.options.maxConcurrentReconciles }, 'Starting workers');
+      const workers = Array.from({ length: this.options.maxConcurrentReconciles }, () => this.#worker(queue, life));
+      await Promise.all(workers);
+      this.#log.info({}, 'All workers finished');
+    } catch (err) {
+      failed.abort(err);
+      throw err;
+    } finally {
+      life.removeEventListener('abort', stop);
+    }
+  }
+
+  #newQueue(): PriorityInterface<Request> {
+    const common = {
+      name: this.name,
+      clock: this.#host.clock,
+      metricsProvider: this.#host.workqueueMetrics,
+      rateLimiter: this.options.rateLimiter,
+    };
+    return this.options.usePriorityQueue
+      ? new PriorityQueue<Request>(common)
+      : withPriority(new RateLimitingQueue<Request>(common));
+  }
+
+  /** Starts one source and waits for it to sync, bounded by `cacheSyncTimeoutMs`. Stopping is not an error. */
+  async #startSource(source: Source, ctx: SourceContext): Promise<void> {
+    const timeoutMs = this.options.cacheSyncTimeoutMs;
+    const timeout = new AbortController();
+    const timer = this.#host.clock.setTimer(
+      () => timeout.abort(new CacheSyncTimeoutError(this.name, String(source), timeoutMs)),
+      timeoutMs,
+    );
+    try {
+      this.#log.info({ source: String(source) }, 'Starting EventSource');
+      await source.start(ctx);
+      await source.waitForSync?.({ signal: AbortSignal.any([ctx.signal, timeout.signal]) });
+    } catch (err) {
+      if (timeout.signal.aborted) {
+        this.#log.error({ source: String(source), timeoutMs }, 'Could not wait for Cache to sync');
+        throw timeout.signal.reason;
+      }
+      if (ctx.signal.aborted) return;
+      throw err;
+    } finally {
+      timer.cancel();
+    }
+  }
+
+  async #worker(queue: RequestQueue, life: AbortSignal): Promise<void> {
+    for (;;) {
+      const next = await queue.getWithPriority();
+      if (next.shutdown) return;
+      try {
+        // A client-go queue still hands out queued items after shutdown: they must not start.
+        if (life.aborted) continue;
+        this.#metrics?.activeWorkers(this.name, 1);
+        try {
+          await this.#reconcileHandler(queue, next.item, next.priority, life);
+        } finally {
+          this.#metrics?.activeWorkers(this.name, -1);
+        }
+      } finally {
+        queue.done(next.item);
+      }
+    }
+  }
+
+  /** One reconcile of `req`, then the bookkeeping of its outcome. Never throws. */
+  async #reconcileHandler(queue: RequestQueue, req: Request, dequeuedPriority: number, life: AbortSignal): Promise<void> {
+    const clock = this.#host.clock;
+    const startedAt = clock.now();
+    const reconcileID = randomUUID();
+    const log = this.#log.child({ namespace: req.namespace ?? '', name: req.name, reconcileID });
+    const timeoutMs = this.options.reconciliationTimeoutMs;
+    let timedOut = false;
+    let signal = life;
+    let timer: { cancel(): void } | undefined;
+    if (timeoutMs > 0) {
+      const timeout = new AbortController();
+      timer = clock.setTimer(() => {
+        timedOut = true;
+        timeout.abort(new DOMException(`reconcile timed out after ${timeoutMs}ms`, 'TimeoutError'));
+      }, timeoutMs);
+      signal = AbortSignal.any([life, timeout.signal]);
+    }
+
+    let outcome: { ok: true; result: Result } | { ok: false; err: unknown; panic: boolean };
+    log.debug({}, 'Reconciling');
+    try {
+      const result = await this.#reconciler(req, { client: this.#host.client, log, signal, reconcileID });
+      outcome = { ok: true, result: result ?? {} };
+    } catch (err) {
+      outcome = { ok: false, err, panic: !(err instanceof Error) };
+    } finally {
+      timer?.cancel();
+    }
+    if (timedOut) this.#metrics?.reconcileTimeouts(this.name);
+    this.#afterReconcile(queue, req, dequeuedPriority, outcome, log);
+    this.#metrics?.reconcileTime(this.name, (clock.now() - startedAt) / 1000);
+  }
+
+  /**
+   * controller-runtime's order of checks. A thrown value that is not an `Error` is what Go would call a
+   * panic: it is counted in `reconcile_panics_total` too, then handled like any other error.
+   * (Go's deprecated `Requeue` has no equivalent: throw, or return `requeueAfter`.)
+   */
+  #afterReconcile(
+    queue: RequestQueue,
+    req: Request,
+    dequeuedPriority: number,
+    outcome: { ok: true; result: Result } | { ok: false; err: unknown; panic: boolean },
+    log: Logger,
+  ): void {
+    const name = this.name;
+    const m = this.#metrics;
+    if (!outcome.ok) {
+      const { err } = outcome;
+      if (outcome.panic) {
+        m?.reconcilePanics(name);
+        log.error({ panic: String(err) }, `Observed a panic: ${String(err)} [recovered]`);
+      }
+      if (isTerminalError(err)) {
+        m?.terminalReconcileErrors(name);
+        log.error({ err, terminal: true }, 'Reconciler error (terminal: not retried)');
+      } else {
+        queue.addWithOpts({ rateLimited: true, priority: dequeuedPriority }, req);
+        log.error({ err }, 'Reconciler error');
+      }
+      m?.reconcileErrors(name);
+      m?.reconcileTotal(name, 'error');
+      return;
+    }
+    const { result } = outcome;
+    const priority = result.priority ?? dequeuedPriority;
+    if (result.requeueAfter !== undefined && result.requeueAfter > 0) {
+      queue.forget(req);
+      queue.addWithOpts({ after: result.requeueAfter, priority }, req);
+      log.debug({ requeueAfterMs: result.requeueAfter }, 'Reconcile done, requeueing after delay');
+      m?.reconcileTotal(name, 'requeue_after');
+      return;
+    }
+    queue.forget(req);
+    log.debug({}, 'Reconcile successful');
+    m?.reconcileTotal(name, 'success');
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * `kindSource`: events of one kind from the host's shared informer cache (controller-runtime's
+ * `source.Kind`). Starting returns at once; in the background it asks the host for the informer and,
+ * while the kind is not served (a CRD not installed yet), logs and retries every 10 s on the host's
+ * clock instead of failing. Then it registers its handler; the informer replays the objects it
+ * already holds as initial-list creates.
+ *
+ * Synced means: the informer has synced AND this handler has been handed every object of the initial
+ * list (the registration's `hasSynced`), so the first reconciles see a complete cache.
+ */
+import { formatGVK, gvkOfResource } from '../meta/index.js';
+import type { Clock, KubeObject, ResourceDescriptor } from '../meta/index.js';
+import type { DeletedFinalStateUnknown, HandlerRegistration, SharedIndexInformer } from '../cache/index.js';
+import { AlreadyStartedError } from './errors.js';
+import type { EventHandler } from './handler.js';
+import type { Predicate } from './predicate.js';
+import { EventDispatcher } from './source.js';
+import type { Source, SourceContext } from './source.js';
+
+/** How often a kind that is not served yet is asked for again (controller-runtime's 10 s). */
+export const KIND_RETRY_INTERVAL_MS = 10_000;
+/** How often the handler registration is checked once the informer has synced (client-go's 100 ms poll). */
+const REGISTRATION_SYNC_POLL_MS = 100;
+
+export function kindSource<T extends KubeObject>(
+  resource: ResourceDescriptor<T>,
+  handler: EventHandler<T>,
+  ...predicates: Predicate<T>[]
+): Source {
+  return new KindSource(resource, handler, predicates);
+}
+
+interface Registered<T extends KubeObject> {
+  informer: SharedIndexInformer<T>;
+  registration: HandlerRegistration;
+  clock: Clock;
+}
+
+class KindSource<T extends KubeObject> implements Source {
+  readonly #resource: ResourceDescriptor<T>;
+  readonly #handler: EventHandler<T>;
+  readonly #predicates: readonly Predicate<T>[];
+  #started = false;
+  /** Settles once the handler is registered (never, if the source stops first). */
+  readonly #registered: Promise<Registered<T>>;
+  #resolveRegistered!: (r: Registered<T>) => void;
+
+  constructor(resource: ResourceDescriptor<T>, handler: EventHandler<T>, predicates: readonly Predicate<T>[]) {
+    this.#resource = resource;
+    this.#handler = handler;
+    this.#predicates = predicates;
+    this.#registered = new Promise((resolve) => (this.#resolveRegistered = resolve));
+  }
+
+  toString(): string {
+    return `kind source: ${formatGVK(gvkOfResource(this.#resource))}`;
+  }
+
+  async start(ctx: SourceContext): Promise<void> {
+    if (this.#started) throw new AlreadyStartedError(String(this));
+    this.#started = true;
+    void this.#run(ctx);
+  }
+
+  async waitForSync({ signal }: { signal: AbortSignal }): Promise<void> {
+    const { informer, registration, clock } = await untilAborted(this.#registered, signal);
+    await informer.waitForSync({ signal });
+    while (!registration.hasSynced()) await clock.sleep(REGISTRATION_SYNC_POLL_MS, { signal });
+  }
+
+  /** Never rejects: every failure is logged and retried until the signal aborts. */
+  async #run({ signal, queue, host, log }: SourceContext): Promise<void> {
+    const kind = formatGVK(gvkOfResource(this.#resource));
+    const sourceLog = log.child({ source: String(this) });
+    let informer: SharedIndexInformer<T> | undefined;
+    while (!informer) {
+      try {
+        informer = await host.getInformer(this.#resource, { signal });
+      } catch (err) {
+        if (signal.aborted) return;
+        sourceLog.error({ err, kind, retryInMs: KIND_RETRY_INTERVAL_MS }, 'kind is not served yet (if it is a CRD, install it); retrying');
+        try {
+          await host.clock.sleep(KIND_RETRY_INTERVAL_MS, { signal });
+        } catch {
+          return; // aborted while waiting: the controller is stopping
+        }
+      }
+    }
+    if (signal.aborted) return;
+    const dispatcher = new EventDispatcher(this.#handler, this.#predicates, queue, sourceLog);
+    const registration = informer.addEventHandler({
+      onAdd: (object, isInInitialList) => dispatcher.create({ object, isInInitialList }),
+      onUpdate: (objectOld, objectNew) => dispatcher.update({ objectOld, objectNew }),
+      onDelete: (obj) =>
+        isTombstone(obj)
+          ? dispatcher.delete({ object: obj.obj, deleteStateUnknown: true })
+          : dispatcher.delete({ object: obj, deleteStateUnknown: false }),
+    });
+    signal.addEventListener('abort', () => registration.remove(), { once: true });
+    this.#resolveRegistered({ informer, registration, clock: host.clock });
+  }
+}
+
+/** A tombstone: the delete was missed while the watch was down; `obj` is the last state known. */
+function isTombstone<T extends KubeObject>(v: T | DeletedFinalStateUnknown<T>): v is DeletedFinalStateUnknown<T> {
+  return (v as Partial<DeletedFinalStateUnknown<T>>).deletedFinalStateUnknown === true;
+}
+
+/** `p`, or a rejection with the signal's reason once it aborts (the listener is removed either way). */
+function untilAborted<V>(p: Promise<V>, signal: AbortSignal): Promise<V> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  let onAbort = (): void => {};
+  return new Promise<V>((resolve, reject) => {
+    onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(resolve, reject);
+  }).finally(() => signal.removeEventListener('abort', onAbort));
+}

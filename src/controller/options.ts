@@ -1,0 +1,72 @@
+/**
+ * Controller options and their defaults (controller-runtime's `controller.Options`), resolved once by
+ * one pure function into a frozen value. Durations are milliseconds and say so in their names.
+ */
+import { requireDuration, requireInt } from '../meta/index.js';
+import type { RateLimiter } from '../workqueue/index.js';
+import type { Request } from './reconciler.js';
+
+export interface ControllerOptions {
+  /** Reconciles running at once (each on a different request). Default 1. */
+  maxConcurrentReconciles?: number;
+  /** How long every source may take to start and sync before `start` fails naming the kind. Default 2 min. */
+  cacheSyncTimeoutMs?: number;
+  /**
+   * Use controller-runtime's priority queue (default true): initial-list and resync events go in at low
+   * priority. `false` gives client-go's rate-limiting queue, where priorities are ignored.
+   */
+  usePriorityQueue?: boolean;
+  /**
+   * Backoff of failed requests. Default: per-key exponential 5 ms … 1000 s, plus (without the priority
+   * queue) client-go's overall 10 qps / burst 100 bucket.
+   */
+  rateLimiter?: RateLimiter<Request>;
+  /** Run only on the elected leader. Default true. */
+  needLeaderElection?: boolean;
+  /** Allow a name already used on the same host. Default false. */
+  skipNameValidation?: boolean;
+  /**
+   * Abort each reconcile's signal after this many ms (0 = never, the default). A reconcile that ends
+   * after its timeout fired counts in `controller_runtime_reconcile_timeouts_total`.
+   */
+  reconciliationTimeoutMs?: number;
+}
+
+export interface ResolvedControllerOptions {
+  readonly maxConcurrentReconciles: number;
+  readonly cacheSyncTimeoutMs: number;
+  readonly usePriorityQueue: boolean;
+  readonly rateLimiter: RateLimiter<Request> | undefined;
+  readonly needLeaderElection: boolean;
+  readonly skipNameValidation: boolean;
+  readonly reconciliationTimeoutMs: number;
+}
+
+export const CONTROLLER_DEFAULTS = Object.freeze({
+  maxConcurrentReconciles: 1,
+  cacheSyncTimeoutMs: 2 * 60_000,
+  usePriorityQueue: true,
+  needLeaderElection: true,
+  skipNameValidation: false,
+  reconciliationTimeoutMs: 0,
+});
+
+/**
+ * Fills in defaults and validates. Unlike controller-runtime, `maxConcurrentReconciles: 0` is an error
+ * rather than silently 1: an explicit zero is a bug in the caller, not a request for the default.
+ */
+export function resolveControllerOptions(o: ControllerOptions = {}): ResolvedControllerOptions {
+  const r: ResolvedControllerOptions = {
+    maxConcurrentReconciles: o.maxConcurrentReconciles ?? CONTROLLER_DEFAULTS.maxConcurrentReconciles,
+    cacheSyncTimeoutMs: o.cacheSyncTimeoutMs ?? CONTROLLER_DEFAULTS.cacheSyncTimeoutMs,
+    usePriorityQueue: o.usePriorityQueue ?? CONTROLLER_DEFAULTS.usePriorityQueue,
+    rateLimiter: o.rateLimiter,
+    needLeaderElection: o.needLeaderElection ?? CONTROLLER_DEFAULTS.needLeaderElection,
+    skipNameValidation: o.skipNameValidation ?? CONTROLLER_DEFAULTS.skipNameValidation,
+    reconciliationTimeoutMs: o.reconciliationTimeoutMs ?? CONTROLLER_DEFAULTS.reconciliationTimeoutMs,
+  };
+  requireInt('maxConcurrentReconciles', r.maxConcurrentReconciles, { min: 1 });
+  requireDuration('cacheSyncTimeoutMs', r.cacheSyncTimeoutMs);
+  requireDuration('reconciliationTimeoutMs', r.reconciliationTimeoutMs);
+  return Object.freeze(r);
+}
