@@ -28,6 +28,11 @@ export interface FieldSelector {
   matches(get: (field: string) => string | undefined): boolean;
   /** True when the selector has no terms (it matches everything). */
   empty(): boolean;
+  /**
+   * The value `field` must equal for the selector to match (a `field=value` term), or undefined. The
+   * API server uses this to scope a list or watch pinned to one `metadata.name` or `metadata.namespace`.
+   */
+  requiresExactMatch(field: string): string | undefined;
   /** Canonical form with values escaped; parseable by `parseFieldSelector`. */
   toString(): string;
 }
@@ -79,6 +84,9 @@ function splitTerms(text: string): { term: string; pos: number }[] {
 
 const OPERATORS = ['!=', '==', '='] as const;
 
+const termString = (r: FieldRequirement): string => `${r.field}${r.operator}${escapeFieldValue(r.value)}`;
+const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
 class TermsSelector implements FieldSelector {
   constructor(readonly requirements: readonly FieldRequirement[]) {}
   matches(get: (field: string) => string | undefined): boolean {
@@ -91,8 +99,11 @@ class TermsSelector implements FieldSelector {
   empty(): boolean {
     return this.requirements.length === 0;
   }
+  requiresExactMatch(field: string): string | undefined {
+    return this.requirements.find((r) => r.field === field && r.operator === '=')?.value;
+  }
   toString(): string {
-    return this.requirements.map((r) => `${r.field}${r.operator}${escapeFieldValue(r.value)}`).join(',');
+    return this.requirements.map(termString).join(',');
   }
 }
 
@@ -102,7 +113,7 @@ class TermsSelector implements FieldSelector {
  */
 export function parseFieldSelector(text: string): FieldSelector {
   if (text === '') return new TermsSelector(Object.freeze([]));
-  const terms = splitTerms(text).sort((a, b) => (a.term < b.term ? -1 : a.term > b.term ? 1 : 0));
+  const terms = splitTerms(text).sort((a, b) => byText(a.term, b.term));
   const reqs: FieldRequirement[] = [];
   for (const { term, pos } of terms) {
     if (term === '') continue;
@@ -125,12 +136,10 @@ export function parseFieldSelector(text: string): FieldSelector {
   return new TermsSelector(Object.freeze(reqs));
 }
 
-/** The selector `f1=v1,f2=v2,…` for a set of exact field values. */
+/** The selector `f1=v1,f2=v2,…` for a set of exact field values, its terms ordered as parsing would order them. */
 export function fieldSelectorFromSet(fields: Readonly<Record<string, string>>): FieldSelector {
-  const reqs = Object.entries(fields)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([field, value]) => Object.freeze({ field, operator: '=' as const, value }));
-  return new TermsSelector(Object.freeze(reqs));
+  const reqs: FieldRequirement[] = Object.entries(fields).map(([field, value]) => Object.freeze({ field, operator: '=' as const, value }));
+  return new TermsSelector(Object.freeze(reqs.sort((a, b) => byText(termString(a), termString(b)))));
 }
 
 /**

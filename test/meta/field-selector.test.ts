@@ -91,6 +91,17 @@ describe('field selectors', () => {
     const s = fieldSelectorFromSet({ 'metadata.namespace': 'default', 'metadata.name': 'web-1' });
     assert.equal(s.toString(), 'metadata.name=web-1,metadata.namespace=default');
     assert.equal(s.matches(on(pod)), true);
+    const prefixed = fieldSelectorFromSet({ a: '2', 'a.b': '1' });
+    assert.equal(prefixed.toString(), 'a.b=1,a=2');
+    assert.deepEqual(parseFieldSelector(prefixed.toString()).requirements, prefixed.requirements);
+  });
+
+  it('tells which value a field is pinned to by an equality term', () => {
+    const s = parseFieldSelector('metadata.name=web-1,metadata.namespace!=kube-system');
+    assert.equal(s.requiresExactMatch('metadata.name'), 'web-1');
+    assert.equal(s.requiresExactMatch('metadata.namespace'), undefined);
+    assert.equal(s.requiresExactMatch('spec.nodeName'), undefined);
+    assert.equal(parseFieldSelector('metadata.name==').requiresExactMatch('metadata.name'), '');
   });
 
   it('hands out immutable requirements', () => {
