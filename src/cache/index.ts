@@ -1,2 +1,24 @@
-// Public face of the cache layer (filled in by its issue).
-export type { SharedIndexInformer, ResourceEventHandler, DeletedFinalStateUnknown, HandlerRegistration, Indexer, IndexFunc } from './types.js';
+// Public face of the cache layer: ListerWatcher, Reflector, the FIFO, Store/Indexer, SharedIndexInformer,
+// the informer factory and listers, and the cache's metrics hooks.
+export { createListerWatcher } from './list-watcher.js';
+export type { ListerWatcher, ListerWatcherOptions, ListCallOptions, WatchCallOptions } from './list-watcher.js';
+export { Reflector, REFLECTOR_DEFAULTS } from './reflector.js';
+export type { ReflectorOptions, ReflectorStore } from './reflector.js';
+export { transition, classifyFailure, initialMemory, relistResourceVersion, rewatchResourceVersion } from './reflector-state.js';
+export type { ReflectorState, ReflectorInput, ReflectorMemory, FailureKind } from './reflector-state.js';
+export { Backoff, BACKOFF_DEFAULTS } from './backoff.js';
+export type { BackoffOptions } from './backoff.js';
+export { RealFIFO } from './fifo.js';
+export type { Delta, DeltaType, RealFIFOOptions } from './fifo.js';
+export { IndexedStore, NAMESPACE_INDEX, metaNamespaceIndexFunc } from './indexer.js';
+export type { IndexedStoreOptions } from './indexer.js';
+export { deletedFinalStateUnknown, isDeletedFinalStateUnknown, deletionHandlingKey, deletedObject } from './tombstone.js';
+export { createSharedIndexInformer } from './shared-informer.js';
+export type { SharedIndexInformerOptions, AddEventHandlerOptions } from './shared-informer.js';
+export { noopCacheMetricsProvider } from './metrics.js';
+export type { CacheMetricsProvider, CounterMetric, GaugeMetric, HistogramMetric } from './metrics.js';
+export { IndexerError, InformerStoppedError, WatchInterruptedError } from './errors.js';
+export type {
+  DeletedFinalStateUnknown, ResourceEventHandler, HandlerRegistration, IndexFunc, Indexer, SharedIndexInformer,
+  WatchErrorReason, ReflectorPhase, ReflectorStatus,
+} from './types.js';

@@ -25,6 +25,10 @@ export interface HandlerRegistration {
   hasSynced(): boolean;
   /** Stops delivery to this handler. */
   remove(): void;
+  /** Notifications queued for this handler and not yet delivered. */
+  pending(): number;
+  /** Calls of this handler that threw or rejected (each was logged and skipped). */
+  errors(): number;
 }
 
 export type IndexFunc<T extends KubeObject = KubeObject> = (obj: T) => readonly string[];
@@ -37,6 +41,13 @@ export interface Indexer<T extends KubeObject = KubeObject> {
   byIndex(indexName: string, indexedValue: string): T[];
   indexKeys(indexName: string, indexedValue: string): string[];
   listIndexFuncValues(indexName: string): string[];
+  /** Objects whose values in the named index intersect `indexFunc(obj)`; each object once. */
+  index(indexName: string, obj: T): T[];
+  /**
+   * The resourceVersion the store last reflected: from adds, updates, deletes, relists and bookmarks
+   * (client-go's `LastStoreSyncResourceVersion`). `''` before anything arrived.
+   */
+  lastStoreSyncResourceVersion(): string;
   /** Adds indexes; existing items are indexed at once. Throws if a name is already taken. */
   addIndexers(indexers: Record<string, IndexFunc<T>>): void;
 }
@@ -49,6 +60,30 @@ export interface SharedIndexInformer<T extends KubeObject = KubeObject> {
   /** Resolves when synced; rejects with the signal's reason if it aborts first. */
   waitForSync(options?: { signal?: AbortSignal }): Promise<void>;
   lastSyncResourceVersion(): string;
+  /** What the list/watch loop is doing and how it has fared: never throws, always current. */
+  status(): ReflectorStatus;
   /** Starts list/watch; resolves when `signal` aborts and everything stopped. */
   run(signal: AbortSignal): Promise<void>;
+}
+
+
+/** Why a list or watch failed, as counted in metrics and status. */
+export type WatchErrorReason = 'gone' | 'tooManyRequests' | 'network' | 'other';
+
+/** The reflector's phases; see reflector-state.ts for the transitions. */
+export type ReflectorPhase = 'idle' | 'streaming' | 'listing' | 'watching' | 'backoff' | 'stopped';
+
+export interface ReflectorStatus {
+  phase: ReflectorPhase;
+  /** The resourceVersion the next watch (or relist) starts from. */
+  lastSyncResourceVersion: string;
+  /** Watches opened after the first one. */
+  reconnects: number;
+  /** Full relists (list or streaming) after the first population. */
+  relists: number;
+  /** Failures by reason since start. */
+  errors: Readonly<Record<WatchErrorReason, number>>;
+  lastError?: { reason: WatchErrorReason; message: string; atMs: number };
+  /** Set while in backoff: when the next attempt starts (clock ms). */
+  retryAtMs?: number;
 }

@@ -1,0 +1,170 @@
+/**
+ * The FIFO between the reflector and the informer: client-go's `RealFIFO` in atomic mode (the default
+ * since 1.36, reference §3.4). Every notification is kept as its own delta, in arrival order, with no
+ * per-key merging; a relist is one `ReplacedAll` delta and a resync one `SyncAll` delta, so the
+ * informer applies each atomically and can diff a relist against its store to produce tombstones.
+ *
+ *   reflector ── add/update/delete/replace/resync/bookmark ──▶ [ d0 d1 d2 … ] ──▶ drain(process)
+ *                 (transform + deep-freeze happen here,                            (the informer)
+ *                  once per object, before anything stores it)
+ *
+ * Invariants: deltas reach `process` exactly once and in the order they were queued; `hasSynced()` is
+ * true only once the deltas queued up to and including the first `replace` have been processed
+ * (the reflector always populates with a `replace` before any watch event); a `SyncAll` is processed after every delta queued before it, so a resync never carries state older
+ * than an event already queued.
+ */
+import type { KubeObject } from '../meta/index.js';
+import { deletionHandlingKey } from './tombstone.js';
+import type { DeletedFinalStateUnknown } from './types.js';
+
+/** client-go's delta types. `ReplacedAll`, `SyncAll` and `Bookmark` are the atomic FIFO's forms. */
+export type DeltaType = 'Added' | 'Updated' | 'Deleted' | 'Replaced' | 'Sync' | 'ReplacedAll' | 'SyncAll' | 'Bookmark';
+
+export type Delta<T extends KubeObject = KubeObject> =
+  | { readonly type: 'Added' | 'Updated' | 'Replaced' | 'Sync'; readonly key: string; readonly object: T }
+  | { readonly type: 'Deleted'; readonly key: string; readonly object: T | DeletedFinalStateUnknown<T> }
+  | { readonly type: 'ReplacedAll'; readonly resourceVersion: string; readonly objects: Map<string, T> }
+  | { readonly type: 'SyncAll' }
+  | { readonly type: 'Bookmark'; readonly resourceVersion: string };
+
+export interface RealFIFOOptions<T extends KubeObject> {
+  /** Applied to every incoming object before it is frozen and queued (e.g. strip managedFields). */
+  transform?: (obj: T) => T;
+  /** Makes an object immutable; applied after `transform`. */
+  freeze: (obj: T) => T;
+}
+
+/** Compact the backing array once this many consumed slots sit at its front. */
+const COMPACT_AFTER = 4096;
+
+export class RealFIFO<T extends KubeObject = KubeObject> {
+  #queue: Delta<T>[] = [];
+  #head = 0;
+  #populated = false;
+  #initialPopulationCount = 0;
+  #closed = false;
+  #wake: (() => void) | undefined;
+  readonly #prepare: (obj: T) => T;
+
+  constructor(o: RealFIFOOptions<T>) {
+    const { transform, freeze } = o;
+    this.#prepare = transform ? (obj) => freeze(transform(obj)) : freeze;
+  }
+
+  /** Deltas queued and not yet processed. */
+  get length(): number {
+    return this.#queue.length - this.#head;
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  hasSynced(): boolean {
+    return this.#populated && this.#initialPopulationCount === 0;
+  }
+
+  // ---- producer side (the reflector) -------------------------------------------------------------
+
+  add(obj: T): void {
+    const object = this.#prepare(obj);
+    this.#push({ type: 'Added', key: deletionHandlingKey(object), object });
+  }
+
+  update(obj: T): void {
+    const object = this.#prepare(obj);
+    this.#push({ type: 'Updated', key: deletionHandlingKey(object), object });
+  }
+
+  delete(obj: T): void {
+    const object = this.#prepare(obj);
+    this.#push({ type: 'Deleted', key: deletionHandlingKey(object), object });
+  }
+
+  /** A full relist: the complete content at `resourceVersion`, applied by the informer in one step. */
+  replace(list: readonly T[], resourceVersion: string): void {
+    const objects = new Map<string, T>();
+    for (const raw of list) {
+      const obj = this.#prepare(raw);
+      objects.set(deletionHandlingKey(obj), obj);
+    }
+    this.#push({ type: 'ReplacedAll', resourceVersion, objects });
+    if (!this.#populated) {
+      this.#populated = true;
+      // Atomic mode: the initial population is everything queued up to and including the first relist.
+      this.#initialPopulationCount = this.length;
+    }
+  }
+
+  /** Asks the informer to re-deliver its store (as it is when this delta is processed). */
+  resync(): void {
+    this.#push({ type: 'SyncAll' });
+  }
+
+  bookmark(resourceVersion: string): void {
+    this.#push({ type: 'Bookmark', resourceVersion });
+  }
+
+  /** Stops intake; `waitForDeltas` resolves at once from now on. Queued deltas may still be drained. */
+  close(): void {
+    this.#closed = true;
+    this.#wakeUp();
+  }
+
+  // ---- consumer side (the informer; one consumer) ------------------------------------------------
+
+  /** Resolves once a delta is queued or the FIFO is closed. */
+  waitForDeltas(): Promise<void> {
+    if (this.length > 0 || this.#closed) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.#wake = resolve;
+    });
+  }
+
+  /**
+   * Hands up to `max` queued deltas to `process` in order. `isInInitialList` is `!hasSynced()` at the
+   * time each delta is handed over. An exception from `process` goes to `onError` and the next delta
+   * is processed: nothing queued is ever lost. Returns how many deltas were processed.
+   */
+  drain(
+    process: (delta: Delta<T>, isInInitialList: boolean) => void,
+    onError: (error: unknown, delta: Delta<T>) => void,
+    max: number,
+  ): number {
+    const end = Math.min(this.#queue.length, this.#head + max);
+    const start = this.#head;
+    for (let i = start; i < end; i++) {
+      const delta = this.#queue[i]!;
+      this.#head = i + 1;
+      try {
+        process(delta, !this.hasSynced());
+      } catch (error) {
+        onError(error, delta);
+      }
+      if (this.#initialPopulationCount > 0) this.#initialPopulationCount--;
+    }
+    if (this.#head === this.#queue.length) {
+      this.#queue = [];
+      this.#head = 0;
+    } else if (this.#head > COMPACT_AFTER && this.#head * 2 > this.#queue.length) {
+      this.#queue = this.#queue.slice(this.#head);
+      this.#head = 0;
+    }
+    return end - start;
+  }
+
+  // ---- internals ---------------------------------------------------------------------------------
+
+  #push(delta: Delta<T>): void {
+    this.#queue.push(delta);
+    this.#wakeUp();
+  }
+
+  #wakeUp(): void {
+    const wake = this.#wake;
+    if (wake) {
+      this.#wake = undefined;
+      wake();
+    }
+  }
+}

@@ -1,0 +1,417 @@
+/**
+ * Reflector: keeps a FIFO fed with the state of one collection on the API server, forever. It lists
+ * (in pages, or as a streaming list) and then watches from the list's resourceVersion, with bookmarks.
+ * This file is the runner: it performs what the current state of the machine in reflector-state.ts
+ * asks for and reports the outcome back; it makes no policy decision of its own.
+ *
+ * Invariants: `run()` never returns before its signal aborts (every error is classified, counted,
+ * logged and retried); every wait goes through the injected `Clock`; each successful (re)population
+ * reaches the FIFO as exactly one `replace`, and watch events reach it in the order the server sent
+ * them; a store error on one event (e.g. an object without a name) is logged and skips that event only.
+ */
+import { StatusError, type WatchEvent, type WatchStream } from '../client/index.js';
+import { INITIAL_EVENTS_END_ANNOTATION, noopLogger, objectKey, requireDuration, requireInt, type Clock, type KubeObject, type Logger, type Timer } from '../meta/index.js';
+import { Backoff, type BackoffOptions } from './backoff.js';
+import { WatchInterruptedError } from './errors.js';
+import type { ListerWatcher } from './list-watcher.js';
+import { noopCacheMetricsProvider, type CacheMetricsProvider, type CounterMetric } from './metrics.js';
+import {
+  classifyFailure, initialMemory, transition, type ReflectorInput, type ReflectorMemory, type ReflectorState,
+} from './reflector-state.js';
+import type { ReflectorStatus, WatchErrorReason } from './types.js';
+
+/** Where the reflector writes: the FIFO. */
+export interface ReflectorStore<T extends KubeObject> {
+  add(obj: T): void;
+  update(obj: T): void;
+  delete(obj: T): void;
+  replace(list: readonly T[], resourceVersion: string): void;
+  bookmark(resourceVersion: string): void;
+}
+
+export interface ReflectorOptions<T extends KubeObject> {
+  listerWatcher: ListerWatcher<T>;
+  store: ReflectorStore<T>;
+  clock: Clock;
+  /** Names this reflector in logs and metrics; default the ListerWatcher's description. */
+  name?: string;
+  logger?: Logger;
+  metrics?: CacheMetricsProvider;
+  /** Page size of lists. Default 500, and (as client-go) unpaginated for lists at an exact RV. */
+  pageSize?: number;
+  /** Populate with a streaming list (`sendInitialEvents`); falls back to LIST if the server refuses. Default false. */
+  watchList?: boolean;
+  backoff?: Omit<BackoffOptions, 'clock'>;
+  /** Watches ask the server to end after a random time in [min, 2 × min]; default min 5 min. */
+  minWatchTimeoutMs?: number;
+  /** A watch with no event (bookmarks count) for this long is presumed dead; default 11 min. */
+  inactivityTimeoutMs?: number;
+  /** Uniform [0, 1) source for watch timeouts (and backoff jitter unless given there); default Math.random. */
+  random?: () => number;
+}
+
+export const REFLECTOR_DEFAULTS = Object.freeze({
+  pageSize: 500,
+  watchList: false,
+  minWatchTimeoutMs: 300_000,
+  inactivityTimeoutMs: 660_000,
+  veryShortWatchMs: 1_000,
+  initialEventsWarnMs: 10_000,
+});
+
+interface OpenWatch<T extends KubeObject> {
+  stream: WatchStream<T>;
+  iterator: AsyncIterator<WatchEvent<T>>;
+}
+
+type Input<T extends KubeObject> = ReflectorInput<OpenWatch<T>>;
+type State<T extends KubeObject> = ReflectorState<OpenWatch<T>>;
+
+const REASONS: readonly WatchErrorReason[] = ['gone', 'tooManyRequests', 'network', 'other'];
+
+export class Reflector<T extends KubeObject = KubeObject> {
+  readonly name: string;
+  readonly #lw: ListerWatcher<T>;
+  readonly #store: ReflectorStore<T>;
+  readonly #clock: Clock;
+  readonly #log: Logger;
+  readonly #backoff: Backoff;
+  readonly #random: () => number;
+  readonly #explicitPageSize: number | undefined;
+  readonly #minWatchTimeoutMs: number;
+  readonly #inactivityTimeoutMs: number;
+  readonly #connects: CounterMetric;
+  readonly #errorMetrics: Record<WatchErrorReason, CounterMetric>;
+
+  #state: State<T> = { kind: 'idle' };
+  #memory: ReflectorMemory;
+  /** The last RV seen on the current watch; ahead of `#memory` while a watch is running. */
+  #liveResourceVersion = '';
+  #watchesOpened = 0;
+  #populations = 0;
+  #errors: Record<WatchErrorReason, number> = { gone: 0, tooManyRequests: 0, network: 0, other: 0 };
+  #lastError: ReflectorStatus['lastError'];
+  #retryAtMs: number | undefined;
+  #running = false;
+
+  constructor(o: ReflectorOptions<T>) {
+    this.#lw = o.listerWatcher;
+    this.#store = o.store;
+    this.#clock = o.clock;
+    this.name = o.name ?? o.listerWatcher.description;
+    this.#log = (o.logger ?? noopLogger).child({ reflector: this.name });
+    this.#random = o.random ?? Math.random;
+    this.#backoff = new Backoff({ random: this.#random, ...o.backoff, clock: o.clock });
+    this.#explicitPageSize = o.pageSize;
+    if (o.pageSize !== undefined) requireInt('pageSize', o.pageSize, { min: 1 });
+    this.#minWatchTimeoutMs = Math.max(o.minWatchTimeoutMs ?? REFLECTOR_DEFAULTS.minWatchTimeoutMs, REFLECTOR_DEFAULTS.minWatchTimeoutMs);
+    this.#inactivityTimeoutMs = o.inactivityTimeoutMs ?? REFLECTOR_DEFAULTS.inactivityTimeoutMs;
+    requireDuration('inactivityTimeoutMs', this.#inactivityTimeoutMs);
+    this.#memory = initialMemory(o.watchList ?? REFLECTOR_DEFAULTS.watchList);
+    const metrics = o.metrics ?? noopCacheMetricsProvider;
+    this.#connects = metrics.newWatchConnectsMetric(this.name);
+    this.#errorMetrics = Object.fromEntries(REASONS.map((r) => [r, metrics.newWatchErrorsMetric(this.name, r)])) as Record<WatchErrorReason, CounterMetric>;
+  }
+
+  /** The resourceVersion the store is synced to: the last list's, then the last watch event's or bookmark's. */
+  lastSyncResourceVersion(): string {
+    return this.#state.kind === 'watching' ? this.#liveResourceVersion : this.#memory.lastSyncResourceVersion;
+  }
+
+  status(): ReflectorStatus {
+    const s: ReflectorStatus = {
+      phase: this.#state.kind,
+      lastSyncResourceVersion: this.lastSyncResourceVersion(),
+      reconnects: Math.max(0, this.#watchesOpened - 1),
+      relists: Math.max(0, this.#populations - 1),
+      errors: { ...this.#errors },
+    };
+    if (this.#lastError) s.lastError = { ...this.#lastError };
+    if (this.#state.kind === 'backoff' && this.#retryAtMs !== undefined) s.retryAtMs = this.#retryAtMs;
+    return s;
+  }
+
+  /** Lists and watches until `signal` aborts; never rejects. A second concurrent call is an error. */
+  async run(signal: AbortSignal): Promise<void> {
+    if (this.#running) throw new Error(`reflector ${this.name} is already running`);
+    this.#running = true;
+    let input: Input<T> = { kind: 'start' };
+    try {
+      for (;;) {
+        [this.#state, this.#memory] = transition(this.#state, input, this.#memory);
+        if (this.#state.kind === 'stopped') return;
+        input = signal.aborted ? { kind: 'stop' } : await this.#perform(this.#state, signal);
+      }
+    } finally {
+      this.#state = { kind: 'stopped' };
+      this.#running = false;
+    }
+  }
+
+  #perform(s: State<T>, signal: AbortSignal): Promise<Input<T>> {
+    switch (s.kind) {
+      case 'listing':
+        return this.#list(s.resourceVersion, signal);
+      case 'streaming':
+        return this.#streamingList(s.resourceVersion, signal);
+      case 'watching':
+        return this.#watch(s.resourceVersion, s.handover, signal);
+      case 'backoff':
+        return this.#wait(s.retryAfterMs, signal);
+      case 'idle':
+      case 'stopped':
+        throw new Error(`reflector: nothing to perform in state ${s.kind}`);
+    }
+  }
+
+  // ---- LIST --------------------------------------------------------------------------------------
+
+  async #list(resourceVersion: string, signal: AbortSignal): Promise<Input<T>> {
+    const limit = this.#pageSizeFor(resourceVersion);
+    const items: T[] = [];
+    let listRV = '';
+    let paginated = false;
+    let cont: string | undefined;
+    try {
+      do {
+        // A continue token carries its own snapshot; the API rejects a resourceVersion beside it.
+        const page = await this.#lw.list(cont ? { limit, continue: cont, signal } : { limit, resourceVersion, signal });
+        for (const item of page.items) items.push(this.#withKind(item));
+        listRV = page.metadata.resourceVersion ?? '';
+        cont = page.metadata.continue ? page.metadata.continue : undefined;
+        if (cont) paginated = true;
+      } while (cont);
+    } catch (error) {
+      return this.#failed(error, signal, 'list');
+    }
+    this.#store.replace(items, listRV);
+    this.#populated('list', listRV, items.length);
+    return { kind: 'listed', resourceVersion: listRV, paginated };
+  }
+
+  #pageSizeFor(resourceVersion: string): number | undefined {
+    if (this.#explicitPageSize !== undefined) return this.#explicitPageSize;
+    if (this.#memory.paginatedResult) return REFLECTOR_DEFAULTS.pageSize;
+    // An exact-RV list can be served whole from the server's watch cache; paging would bypass it.
+    if (resourceVersion !== '' && resourceVersion !== '0') return undefined;
+    return REFLECTOR_DEFAULTS.pageSize;
+  }
+
+  /** List items come without apiVersion/kind; handlers should see the same shape as from a watch. */
+  #withKind(item: T): T {
+    if (item.kind === undefined) {
+      item.apiVersion = this.#lw.resource.apiVersion;
+      item.kind = this.#lw.resource.kind;
+    }
+    return item;
+  }
+
+  // ---- streaming list ----------------------------------------------------------------------------
+
+  async #streamingList(resourceVersion: string, signal: AbortSignal): Promise<Input<T>> {
+    let open: OpenWatch<T>;
+    try {
+      open = await this.#openWatch(signal, {
+        resourceVersion: resourceVersion === '' ? undefined : resourceVersion,
+        resourceVersionMatch: 'NotOlderThan',
+        sendInitialEvents: true,
+      });
+    } catch (error) {
+      return this.#failed(error, signal, 'stream');
+    }
+    const temp = new Map<string, T>();
+    const onAbort = (): void => open.stream.close();
+    signal.addEventListener('abort', onAbort, { once: true });
+    let warnTimer: Timer | undefined;
+    const startedAt = this.#clock.now();
+    const scheduleWarning = (): void => {
+      warnTimer = this.#clock.setTimer(() => {
+        this.#log.warn({ objects: temp.size, waitedMs: this.#clock.now() - startedAt }, 'initial-events-end bookmark not received yet');
+        scheduleWarning();
+      }, REFLECTOR_DEFAULTS.initialEventsWarnMs);
+    };
+    scheduleWarning();
+    let handedOver = false;
+    try {
+      for (;;) {
+        const r = await open.iterator.next();
+        if (r.done) {
+          if (signal.aborted) return { kind: 'stop' };
+          throw new WatchInterruptedError('incomplete', `streaming list of ${this.name} ended before the initial-events-end bookmark`);
+        }
+        const ev = r.value;
+        switch (ev.type) {
+          case 'ADDED':
+          case 'MODIFIED':
+            this.#tryKeyed(ev.object, (key) => temp.set(key, ev.object));
+            break;
+          case 'DELETED':
+            this.#tryKeyed(ev.object, (key) => temp.delete(key));
+            break;
+          case 'BOOKMARK': {
+            if (ev.object.metadata?.annotations?.[INITIAL_EVENTS_END_ANNOTATION] !== 'true') break;
+            const rv = ev.object.metadata.resourceVersion ?? '';
+            this.#store.replace(Array.from(temp.values()), rv);
+            this.#populated('stream', rv, temp.size);
+            handedOver = true;
+            return { kind: 'streamed', resourceVersion: rv, stream: open };
+          }
+          case 'ERROR':
+            throw new StatusError(ev.object);
+        }
+      }
+    } catch (error) {
+      return this.#failed(error, signal, 'stream');
+    } finally {
+      warnTimer?.cancel();
+      signal.removeEventListener('abort', onAbort);
+      if (!handedOver) open.stream.close();
+    }
+  }
+
+  // ---- WATCH -------------------------------------------------------------------------------------
+
+  async #watch(resourceVersion: string, handover: OpenWatch<T> | undefined, signal: AbortSignal): Promise<Input<T>> {
+    this.#liveResourceVersion = resourceVersion;
+    let open = handover;
+    if (!open) {
+      try {
+        open = await this.#openWatch(signal, { resourceVersion });
+      } catch (error) {
+        return this.#failed(error, signal, 'watch');
+      }
+    }
+    const { stream, iterator } = open;
+    const store = this.#store;
+    const onAbort = (): void => stream.close();
+    signal.addEventListener('abort', onAbort, { once: true });
+
+    // Inactivity watchdog: one timer per period, not one per event. It fires when a whole period
+    // passed without the event counter moving.
+    let events = 0;
+    let inactive = false;
+    let seen = 0;
+    const period = this.#inactivityTimeoutMs;
+    const check = (): void => {
+      if (events === seen) {
+        inactive = true;
+        stream.close();
+        return;
+      }
+      seen = events;
+      watchdog = this.#clock.setTimer(check, period);
+    };
+    let watchdog = this.#clock.setTimer(check, period);
+    const startedAt = this.#clock.now();
+    try {
+      for (;;) {
+        const r = await iterator.next();
+        if (r.done) break;
+        events++;
+        const ev = r.value;
+        const obj = ev.object;
+        try {
+          switch (ev.type) {
+            case 'MODIFIED':
+              store.update(obj as T);
+              break;
+            case 'ADDED':
+              store.add(obj as T);
+              break;
+            case 'DELETED':
+              store.delete(obj as T);
+              break;
+            case 'BOOKMARK':
+              store.bookmark(obj.metadata?.resourceVersion ?? this.#liveResourceVersion);
+              break;
+            case 'ERROR':
+              throw new StatusError(ev.object);
+          }
+        } catch (error) {
+          if (ev.type === 'ERROR') throw error;
+          this.#log.warn({ type: ev.type, error }, 'watch event skipped: the store rejected it');
+        }
+        const rv = obj.metadata?.resourceVersion;
+        if (rv) this.#liveResourceVersion = rv;
+      }
+    } catch (error) {
+      return this.#failed(error, signal, 'watch', this.#liveResourceVersion);
+    } finally {
+      watchdog.cancel();
+      signal.removeEventListener('abort', onAbort);
+      stream.close();
+    }
+    if (signal.aborted) return { kind: 'stop' };
+    if (inactive) {
+      const error = new WatchInterruptedError('inactive', `watch of ${this.name} sent nothing for ${period} ms`);
+      return this.#failed(error, signal, 'watch', this.#liveResourceVersion);
+    }
+    if (events === 0 && this.#clock.now() - startedAt < REFLECTOR_DEFAULTS.veryShortWatchMs) {
+      const error = new WatchInterruptedError('tooShort', `watch of ${this.name} closed at once without any event`);
+      return this.#failed(error, signal, 'watch', this.#liveResourceVersion);
+    }
+    this.#log.debug({ resourceVersion: this.#liveResourceVersion, events }, 'watch closed; watching again from the last resourceVersion');
+    return { kind: 'watchEnded', resourceVersion: this.#liveResourceVersion };
+  }
+
+  async #openWatch(
+    signal: AbortSignal,
+    extra: { resourceVersion?: string; resourceVersionMatch?: 'NotOlderThan'; sendInitialEvents?: boolean },
+  ): Promise<OpenWatch<T>> {
+    const min = this.#minWatchTimeoutMs;
+    const timeoutSeconds = Math.floor((min + this.#random() * min) / 1000);
+    const stream = await this.#lw.watch({ ...extra, allowWatchBookmarks: true, timeoutSeconds, signal });
+    this.#watchesOpened++;
+    this.#connects.inc();
+    if (this.#watchesOpened > 1) this.#log.debug({ resourceVersion: extra.resourceVersion, reconnects: this.#watchesOpened - 1 }, 'watch reconnected');
+    return { stream, iterator: stream[Symbol.asyncIterator]() };
+  }
+
+  // ---- waiting and bookkeeping -------------------------------------------------------------------
+
+  async #wait(retryAfterMs: number, signal: AbortSignal): Promise<Input<T>> {
+    const delay = Math.max(this.#backoff.next(), retryAfterMs);
+    this.#retryAtMs = this.#clock.now() + delay;
+    try {
+      await this.#clock.sleep(delay, { signal });
+      return { kind: 'waited' };
+    } catch {
+      return { kind: 'stop' };
+    } finally {
+      this.#retryAtMs = undefined;
+    }
+  }
+
+  #failed(error: unknown, signal: AbortSignal, during: 'list' | 'stream' | 'watch', resourceVersion?: string): Input<T> {
+    if (signal.aborted) return { kind: 'stop' };
+    const { failure, reason, retryAfterMs } = classifyFailure(error);
+    this.#errors[reason]++;
+    this.#errorMetrics[reason].inc();
+    const message = error instanceof Error ? error.message : String(error);
+    this.#lastError = { reason, message, atMs: this.#clock.now() };
+    const fields = { during, reason, error, resourceVersion: resourceVersion ?? this.#memory.lastSyncResourceVersion };
+    // As client-go: an expired resourceVersion is routine; anything else deserves a warning.
+    if (reason === 'gone') this.#log.debug(fields, 'resourceVersion expired; relisting');
+    else this.#log.warn(fields, `${during} failed; retrying`);
+    const input: Input<T> = resourceVersion === undefined
+      ? { kind: 'failed', failure, retryAfterMs }
+      : { kind: 'failed', failure, retryAfterMs, resourceVersion };
+    return input;
+  }
+
+  #populated(how: 'list' | 'stream', resourceVersion: string, objects: number): void {
+    this.#populations++;
+    this.#log.debug({ how, resourceVersion, objects, relist: this.#populations > 1 }, 'store populated');
+  }
+
+  #tryKeyed(obj: T, fn: (key: string) => void): void {
+    let key: string;
+    try {
+      key = objectKey(obj);
+    } catch (error) {
+      this.#log.warn({ error }, 'watch event skipped: object has no name');
+      return;
+    }
+    fn(key);
+  }
+}
