@@ -18,6 +18,14 @@ export { createMergePatch } from './merge-patch.js';
 export type { MergePatchOptions } from './merge-patch.js';
 export { resourcePath } from './resource-path.js';
 export type { RestConfig, TlsConfig, AuthProvider, Credentials } from './rest-config.js';
+export { loadKubeConfig } from './kubeconfig.js';
+export type { LoadKubeConfigOptions } from './kubeconfig.js';
+export { inClusterConfig, getConfig, SERVICE_ACCOUNT_DIR } from './in-cluster.js';
+export type { InClusterConfigOptions, GetConfigOptions } from './in-cluster.js';
+export { bearerTokenAuth, basicAuth, tokenFileAuth, withImpersonation, TOKEN_FILE_REREAD_MS } from './auth-providers.js';
+export type { TokenFileAuthOptions, Impersonation } from './auth-providers.js';
+export { execCredentialAuth, EXEC_API_VERSIONS } from './exec-credential.js';
+export type { ExecConfig, ExecClusterInfo, ExecAuthOptions } from './exec-credential.js';
 export { PATCH_CONTENT_TYPES } from './types.js';
 export type {
   Client, PatchType, RequestOptions, WriteOptions, UpdateOptions, ListOptions, WatchOptions, WatchEvent, WatchStream,

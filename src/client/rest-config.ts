@@ -20,7 +20,7 @@ export interface TlsConfig {
 
 /** Per-request credentials an auth provider adds. */
 export interface Credentials {
-  headers?: Record<string, string>;
+  headers?: Record<string, string | string[]>;
   /** Client certificate/key from an exec plugin (PEM); overrides the config's. */
   cert?: string;
   key?: string;

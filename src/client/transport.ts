@@ -233,7 +233,7 @@ export class Transport {
     creds: Credentials | undefined,
     signal: AbortSignal,
   ): Promise<{ req: http.ClientRequest; res: http.IncomingMessage }> {
-    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.#userAgent, ...creds?.headers };
+    const headers: Record<string, string | string[]> = { accept: 'application/json', 'user-agent': this.#userAgent, ...creds?.headers };
     if (r.body !== undefined) {
       headers['content-type'] = r.contentType ?? 'application/json';
       headers['content-length'] = String(Buffer.byteLength(r.body));
