@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { FakeClock, InvalidOptionError } from 'kube-converge/meta';
 import { DelayingQueue } from 'kube-converge/workqueue';
-import { recordingProvider } from './recording-metrics.js';
+import { prng, recordingProvider } from './recording-metrics.js';
 
 function setup() {
   const clock = new FakeClock();
@@ -106,5 +106,28 @@ describe('DelayingQueue', () => {
     assert.equal(m.retries, 3);
     assert.equal(m.adds, 1, 'waiting items are not added yet');
     q.shutDown();
+  });
+  it('releases thousands of random delayed adds in the order of a reference model', async () => {
+    const rand = prng(3);
+    const { clock, q } = setup();
+    const model = new Map<string, { at: number; seq: number }>();
+    let seq = 0;
+    for (let i = 0; i < 3000; i++) {
+      const key = `k${Math.floor(rand() * 800)}`;
+      const delay = 1 + Math.floor(rand() * 500);
+      q.addAfter(key, delay);
+      const at = clock.now() + delay;
+      const prev = model.get(key);
+      if (!prev) model.set(key, { at, seq: seq++ });
+      else if (at < prev.at) prev.at = at;
+    }
+    assert.equal(q.waitingLen(), model.size);
+    const expected = [...model].sort(([, a], [, b]) => a.at - b.at || a.seq - b.seq).map(([k]) => k);
+    const released: string[] = [];
+    while (released.length < expected.length) {
+      await clock.advance(1);
+      while (q.len() > 0) released.push((await q.get()).item!);
+    }
+    assert.deepEqual(released, expected);
   });
 });

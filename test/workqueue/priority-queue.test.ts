@@ -281,4 +281,22 @@ describe('PriorityQueue', () => {
     assert.equal(m.depth, 2);
     q.shutDown();
   });
+  it('hands out thousands of random prioritised adds in the order of a reference model', async () => {
+    const rand = prng(11);
+    const { q } = setup();
+    const model = new Map<string, { priority: number; counter: number }>();
+    let counter = 0;
+    for (let i = 0; i < 3000; i++) {
+      const key = `k${Math.floor(rand() * 700)}`;
+      const priority = Math.floor(rand() * 7) - 3;
+      q.addWithOpts({ priority }, key);
+      const prev = model.get(key);
+      if (!prev) model.set(key, { priority, counter: counter++ });
+      else if (priority > prev.priority) Object.assign(prev, { priority, counter: counter++ });
+    }
+    const expected = [...model]
+      .sort(([, a], [, b]) => b.priority - a.priority || a.counter - b.counter)
+      .map(([k, v]) => `${k}@${v.priority}`);
+    assert.deepEqual(await drainReady(q), expected);
+  });
 });
