@@ -97,14 +97,16 @@ function requirementString(r: Requirement): string {
 }
 
 class RequirementsSelector implements Selector {
-  readonly requirements: readonly CompiledRequirement[];
-  constructor(requirements: CompiledRequirement[]) {
+  readonly requirements: readonly Requirement[];
+  readonly #compiled: readonly CompiledRequirement[];
+  constructor(compiled: CompiledRequirement[]) {
     // Array.prototype.sort is stable, so requirements with equal keys keep their written order.
-    this.requirements = Object.freeze(requirements.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)));
+    this.#compiled = compiled.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    this.requirements = Object.freeze(this.#compiled.map(({ key, operator, values }) => Object.freeze({ key, operator, values })));
   }
   matches(labels: Labels | undefined): boolean {
     const ls = labels ?? {};
-    for (const r of this.requirements) if (!requirementMatches(r, ls)) return false;
+    for (const r of this.#compiled) if (!requirementMatches(r, ls)) return false;
     return true;
   }
   empty(): boolean {
@@ -175,7 +177,7 @@ function compileRequirement(key: string, operator: LabelOperator, vals: readonly
   });
   const values = Object.freeze([...new Set(vals.map((v) => v.value))].sort());
   const bound = operator === 'gt' || operator === 'lt' ? parseInt64(values[0]!) : undefined;
-  return Object.freeze({ key, operator, values, set: new Set(values), bound });
+  return { key, operator, values, set: new Set(values), bound };
 }
 
 // --- the string grammar -------------------------------------------------------------------------

@@ -94,6 +94,7 @@ describe('label selector string grammar', () => {
     const s = sel('z in (b,a,b), a!=1, !m, k, n notin (y,x), g>3, h<4, e==2');
     assert.equal(s.toString(), 'a!=1,e==2,g>3,h<4,k,!m,n notin (x,y),z in (a,b)');
     assert.deepEqual(s.requirements.map((r) => r.operator), ['!=', '==', 'gt', 'lt', 'exists', '!', 'notin', 'in']);
+    assert.deepEqual(s.requirements[7], { key: 'z', operator: 'in', values: ['a', 'b'] });
     assert.equal(sel(s.toString()).toString(), s.toString());
   });
 
@@ -213,5 +214,6 @@ describe('LabelSelector struct form', () => {
     const s = sel('a in (x,y)');
     assert.throws(() => (s.requirements as unknown[]).push({}), TypeError);
     assert.throws(() => (s.requirements[0]!.values as string[]).push('z'), TypeError);
+    assert.throws(() => { (s.requirements[0] as { key: string }).key = 'b'; }, TypeError);
   });
 });
