@@ -34,6 +34,11 @@ export interface QueueOptions<T> {
 
 /** Options of the rate-limiting and priority queues. */
 export interface RateLimitingQueueOptions<T> extends QueueOptions<T> {
+  /**
+   * Spaces `addRateLimited` retries. Default: `defaultControllerRateLimiter()` for `RateLimitingQueue`,
+   * `defaultPriorityQueueRateLimiter()` for `PriorityQueue`, both using the queue's `keyOf` (and the
+   * bucket the queue's clock). A limiter passed here compares items with its own `keyOf` option.
+   */
   rateLimiter?: RateLimiter<T>;
 }
 
