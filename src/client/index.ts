@@ -31,3 +31,7 @@ export type {
   Client, PatchType, RequestOptions, WriteOptions, UpdateOptions, ListOptions, WatchOptions, WatchEvent, WatchStream,
   DeleteOptions, PatchOptions,
 } from './types.js';
+export { DiscoveryClient } from './discovery.js';
+export type { DiscoveryClientOptions, APIGroup, APIGroupList, APIResource, APIResourceList, APIVersions } from './discovery.js';
+export { RestMapper } from './rest-mapper.js';
+export type { RestMapping, KindQuery, ResourceQuery, RestMapperOptions } from './rest-mapper.js';
