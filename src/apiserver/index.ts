@@ -1,2 +1,9 @@
-// Public face of the apiserver layer (filled in by its issue).
-export {};
+// Public face of the apiserver layer: the local Kubernetes-compatible API server.
+export { startApiServer, kubeconfigFor } from './start.js';
+export type { StartApiServerOptions, RunningApiServer, Kubeconfig } from './start.js';
+export { createApiServer } from './api-server.js';
+export type { ApiServer, ApiServerOptions } from './api-server.js';
+export { listen, MAX_BODY_BYTES } from './http-adapter.js';
+export type { Listening } from './http-adapter.js';
+export type { ApiRequest, ApiResponse, ResponseStream, StreamSink } from './request.js';
+export type { ServedResource, ServedSubresource } from './served-resource.js';

@@ -1,0 +1,188 @@
+/**
+ * The socket-free core: `createApiServer()` wires storage, registry, watch hub and lifecycles, and
+ * returns `handle(request) → response`, a plain function over the internal request type. It maps a
+ * route and method to a verb handler, and turns every failure into a Status response, so no input
+ * can make it throw.
+ */
+import { noopLogger, realClock, requireInt, type Clock, type Logger } from '../meta/index.js';
+import { defaultUid, type Scope, type ServerContext, type TableConverter } from './context.js';
+import { defaultTable } from './default-table.js';
+import { aggregatedDiscovery, legacyApiGroup, legacyApiGroupList, legacyApiVersions, legacyResourceList, versionInfo } from './discovery.js';
+import { createHandler } from './handlers/create.js';
+import { deleteCollectionHandler, deleteHandler, deleteParams } from './handlers/delete.js';
+import { patchHandler } from './handlers/patch.js';
+import { getObject, listObjects } from './handlers/read.js';
+import { updateHandler } from './handlers/update.js';
+import { watchObjects } from './handlers/watch.js';
+import { createObject } from './handlers/write-pipeline.js';
+import { NamespaceLifecycle } from './namespace-lifecycle.js';
+import { wantsAggregatedDiscovery } from './negotiation.js';
+import { builtinStrategies } from './registry/builtins.js';
+import { Registry } from './registry/registry.js';
+import type { Strategy } from './registry/strategy.js';
+import { headerOf, type ApiRequest, type ApiResponse } from './request.js';
+import { errorResponse, textResponse } from './response.js';
+import { route } from './router.js';
+import { methodNotAllowed } from './status.js';
+import { Store } from './storage/store.js';
+import { WatchHub } from './watch-hub.js';
+
+export interface ApiServerOptions {
+  clock?: Clock;
+  /** Events kept for watch replay, Exact reads and continue tokens (default 10 000). */
+  historySize?: number;
+  /** Period of watch bookmarks (default 60 000 ms, like kube-apiserver). */
+  bookmarkIntervalMs?: number;
+  /** Live events queued for a slow watcher before it is closed (default 1 000). */
+  watchBufferSize?: number;
+  logger?: Logger;
+  /** Renders Tables (default: the registry's printer columns). */
+  table?: TableConverter;
+}
+
+export interface ApiServer {
+  handle(req: ApiRequest): Promise<ApiResponse>;
+  /** Drops all event history: reads and watches from older revisions then get 410 Expired. */
+  compact(): void;
+  /** Closes every watch and stops timers. */
+  stop(): void;
+  /** `host:port` advertised in `/api` (set by the HTTP adapter once listening). */
+  serverAddress: string;
+}
+
+const BOOTSTRAP_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
+
+/** A scope for writes the server makes itself (bootstrap, controllers). */
+export function internalScope(ctx: ServerContext, strategy: Strategy, namespace = '', name = ''): Scope {
+  const version = strategy.versions.find((v) => v.storage)?.name ?? strategy.versions[0]!.name;
+  return { ctx, req: { method: 'POST', path: '', headers: { 'user-agent': 'converge-apiserver' } }, query: new URLSearchParams(), strategy, version, namespace, name, subresource: '' };
+}
+
+const PARAMS = { dryRun: false, manager: 'converge-apiserver', fieldValidation: 'Ignore' as const };
+
+export function createApiServer(options: ApiServerOptions = {}): ApiServer {
+  const clock = options.clock ?? realClock;
+  const log = options.logger ?? noopLogger;
+  const historySize = options.historySize ?? 10_000;
+  const bookmarkIntervalMs = options.bookmarkIntervalMs ?? 60_000;
+  const bufferSize = options.watchBufferSize ?? 1_000;
+  requireInt('historySize', historySize, { min: 1 });
+  requireInt('bookmarkIntervalMs', bookmarkIntervalMs, { min: 1 });
+  requireInt('watchBufferSize', bufferSize, { min: 1 });
+  const store = new Store({ historySize });
+  const registry = new Registry();
+  const hub = new WatchHub({ store, clock, bookmarkIntervalMs, bufferSize });
+  const ctx: ServerContext = {
+    store, registry, hub, clock, newUid: defaultUid, table: options.table ?? defaultTable,
+    defer(task) {
+      queueMicrotask(() => {
+        try {
+          task();
+        } catch (err) {
+          log.error({ err: String(err) }, 'apiserver background task failed');
+        }
+      });
+    },
+  };
+  for (const s of builtinStrategies(ctx)) registry.add(s);
+  const namespaces = new NamespaceLifecycle(ctx, log);
+  const nsStrategy = registry.lookup('', 'v1', 'namespaces')!.strategy;
+  for (const name of BOOTSTRAP_NAMESPACES) createObject(internalScope(ctx, nsStrategy), { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, PARAMS);
+
+  const server: ApiServer = {
+    serverAddress: '127.0.0.1:6443',
+    async handle(req) {
+      try {
+        return dispatch(req);
+      } catch (err) {
+        return errorResponse(err);
+      }
+    },
+    compact: () => store.compact(),
+    stop: () => hub.stop(),
+  };
+
+  function dispatch(req: ApiRequest): ApiResponse {
+    const q = req.path.indexOf('?');
+    const path = q === -1 ? req.path : req.path.slice(0, q);
+    const query = new URLSearchParams(q === -1 ? '' : req.path.slice(q + 1));
+    const method = req.method.toUpperCase();
+    const r = route(path, (g, v, res) => registry.lookup(g, v, res) !== undefined);
+    const accept = headerOf(req, 'accept');
+    const get = method === 'GET' || method === 'HEAD';
+    switch (r.kind) {
+      case 'health':
+        return textResponse(200, 'ok');
+      case 'version':
+        return versionInfo();
+      case 'api':
+        if (!get) break;
+        return wantsAggregatedDiscovery(accept) ? aggregatedDiscovery(registry, true) : legacyApiVersions(server.serverAddress);
+      case 'apis':
+        if (!get) break;
+        return wantsAggregatedDiscovery(accept) ? aggregatedDiscovery(registry, false) : legacyApiGroupList(registry);
+      case 'group':
+        return (get && legacyApiGroup(registry, r.group)) || notFoundPage();
+      case 'groupVersion':
+        return (get && legacyResourceList(registry, r.group, r.version)) || notFoundPage();
+      case 'openapi':
+        return notFoundPage();
+      case 'resource': {
+        const found = registry.lookup(r.group, r.version, r.resource);
+        if (!found || r.extra) return notFoundPage();
+        const { strategy, version } = found;
+        if (r.namespace && !strategy.namespaced) return notFoundPage();
+        if (r.subresource && !hasSubresource(strategy, version, r.subresource)) return notFoundPage();
+        const scope: Scope = { ctx, req, query, strategy, version, namespace: r.namespace, name: r.name, subresource: r.subresource };
+        return resourceVerb(scope, method, r.legacyWatch);
+      }
+      case 'notFound':
+        return notFoundPage();
+    }
+    return notFoundPage();
+  }
+
+  function resourceVerb(scope: Scope, method: string, legacyWatch: boolean): ApiResponse {
+    const { strategy, name, subresource } = scope;
+    const watchParam = scope.query.get('watch');
+    const watch = legacyWatch || watchParam === 'true' || watchParam === '1';
+    const clusterWideNamespaced = strategy.namespaced && !scope.namespace;
+    if (!name) {
+      if (method === 'GET') return watch ? watchObjects(scope) : listObjects(scope);
+      if (clusterWideNamespaced) throw methodNotAllowed(method === 'POST' ? 'create' : method.toLowerCase(), strategy);
+      if (method === 'POST') return createHandler(scope);
+      if (method === 'DELETE') return deleteCollectionHandler(scope);
+      throw methodNotAllowed(method.toLowerCase(), strategy);
+    }
+    if (clusterWideNamespaced) return notFoundPage();
+    if (legacyWatch) {
+      if (method !== 'GET' || subresource) return notFoundPage();
+      return watchObjects(scope);
+    }
+    switch (method) {
+      case 'GET':
+        return watch && !subresource ? watchObjects(scope) : getObject(scope);
+      case 'PUT':
+        return updateHandler(scope);
+      case 'PATCH':
+        return patchHandler(scope);
+      case 'DELETE':
+        if (subresource) break;
+        if (strategy.kind === 'Namespace' && strategy.group === '') return namespaces.deleteNamespace(scope, deleteParams(scope).dryRun);
+        return deleteHandler(scope);
+    }
+    throw methodNotAllowed(method.toLowerCase(), strategy);
+  }
+
+  return server;
+}
+
+function hasSubresource(strategy: Strategy, version: string, sub: string): boolean {
+  if (sub === 'status') return strategy.hasStatus(version);
+  if (sub === 'scale') return strategy.scaleOf(version) !== undefined;
+  return false;
+}
+
+function notFoundPage(): ApiResponse {
+  return textResponse(404, '404 page not found\n');
+}

@@ -1,0 +1,68 @@
+/**
+ * What every handler works with: the server-wide context (storage, registry, watch hub, clock) and
+ * the scope of one resource request (which strategy and version, namespace, name, subresource,
+ * query). Plain data, built by the router; handlers never look at the URL again.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Clock, KubeObject } from '../meta/index.js';
+import type { IncludeObject } from './negotiation.js';
+import type { Registry } from './registry/registry.js';
+import type { Strategy } from './registry/strategy.js';
+import type { ApiRequest } from './request.js';
+import type { ServedResource } from './served-resource.js';
+import type { Store } from './storage/store.js';
+import type { WatchHub } from './watch-hub.js';
+
+export interface ServerContext {
+  store: Store;
+  registry: Registry;
+  hub: WatchHub;
+  clock: Clock;
+  /** Runs follow-up work (namespace and CRD cleanup) after the current request has answered. */
+  defer(task: () => void): void;
+  newUid(): string;
+  /** Renders objects as a `meta.k8s.io/v1` Table. */
+  table: TableConverter;
+}
+
+export type TableConverter = (
+  objects: KubeObject[],
+  resource: ServedResource,
+  opts: { includeObject: IncludeObject; now: number; omitColumnDefinitions?: boolean },
+) => Record<string, unknown>;
+
+export const defaultUid = (): string => randomUUID();
+
+export interface Scope {
+  ctx: ServerContext;
+  req: ApiRequest;
+  query: URLSearchParams;
+  strategy: Strategy;
+  version: string;
+  /** Namespace from the URL ('' when none). */
+  namespace: string;
+  /** Item name from the URL ('' for collections). */
+  name: string;
+  /** `status`, `scale`, … ('' for the main resource). */
+  subresource: string;
+}
+
+/** The storage key of a name in a namespace: `ns/name`, or `name` when cluster-scoped. */
+export function storageKey(strategy: Strategy, namespace: string, name: string): string {
+  return strategy.namespaced ? `${namespace}/${name}` : name;
+}
+
+/** Seconds-precision RFC3339 (`metav1.Time`). */
+export function rfc3339(ms: number): string {
+  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+}
+
+/** The stored object as seen through the request's version (conversion `None`: only apiVersion changes). */
+export function present(scope: Pick<Scope, 'strategy' | 'version'>, obj: KubeObject): KubeObject {
+  const apiVersion = scope.strategy.apiVersion(scope.version);
+  return obj.apiVersion === apiVersion ? obj : { ...obj, apiVersion };
+}
+
+/** `kubernetes-types` marks server-set metadata read-only; the server is the one that sets it. */
+export type MutableMeta = { -readonly [K in keyof KubeObject['metadata']]: KubeObject['metadata'][K] };
+export const metaOf = (obj: KubeObject): MutableMeta => obj.metadata as MutableMeta;

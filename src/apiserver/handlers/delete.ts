@@ -1,0 +1,73 @@
+/**
+ * DELETE of one object and of a collection. Options come from the body (`DeleteOptions`) and the
+ * query; the response is the deleted object or a Success Status for an immediate delete (per type,
+ * §5.5), the updated object when finalizers defer it, and the list of matched objects for a
+ * collection. Namespaces have their own lifecycle (`namespace-lifecycle.ts`).
+ */
+import type { KubeObject } from '../../meta/index.js';
+import { present, storageKey, type Scope } from '../context.js';
+import { bodyText, parseDocument } from '../decode.js';
+import { negotiateOutput } from '../negotiation.js';
+import { renderList, renderObject } from '../render.js';
+import { headerOf, type ApiResponse } from '../request.js';
+import { jsonResponse } from '../response.js';
+import { badRequest, fieldErrors, invalid, methodNotAllowed, successStatus } from '../status.js';
+import { parseListOptions } from './list-options.js';
+import { writeParams } from './params.js';
+import { performDelete, type DeleteParams } from './write-pipeline.js';
+
+const POLICIES = ['Orphan', 'Background', 'Foreground'];
+
+export function deleteParams(scope: Scope): DeleteParams {
+  const text = bodyText(scope.req);
+  const body = (text.trim() ? parseDocument(text, false, 'DeleteOptions') : {}) as Record<string, unknown> | null;
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest('DeleteOptions must be a JSON object');
+  const q = scope.query;
+  const { dryRun } = writeParams(scope, 'DeleteOptions');
+  const bodyDryRun = Array.isArray(body.dryRun) && body.dryRun.length > 0;
+  const policy = (body.propagationPolicy as string | undefined) ?? q.get('propagationPolicy') ?? undefined;
+  const orphanText = body.orphanDependents ?? q.get('orphanDependents') ?? undefined;
+  const orphan = orphanText === undefined ? undefined : orphanText === true || orphanText === 'true';
+  if (policy !== undefined && !POLICIES.includes(policy)) {
+    throw invalid('DeleteOptions', 'meta.k8s.io', '', [fieldErrors.notSupported('propagationPolicy', policy, POLICIES)]);
+  }
+  if (policy !== undefined && orphan !== undefined) {
+    throw invalid('DeleteOptions', 'meta.k8s.io', '', [fieldErrors.invalid('propagationPolicy', policy, 'orphanDependents and deletionPropagation cannot be both set')]);
+  }
+  const graceText = body.gracePeriodSeconds ?? q.get('gracePeriodSeconds') ?? undefined;
+  const p: DeleteParams = { dryRun: dryRun || bodyDryRun };
+  const effective = policy ?? (orphan === undefined ? undefined : orphan ? 'Orphan' : 'Background');
+  if (effective) p.propagationPolicy = effective as DeleteParams['propagationPolicy'];
+  if (graceText !== undefined) p.gracePeriodSeconds = Number(graceText);
+  const pre = body.preconditions as { uid?: string; resourceVersion?: string } | undefined;
+  if (pre && typeof pre === 'object') p.preconditions = pre;
+  return p;
+}
+
+export function deleteHandler(scope: Scope): ApiResponse {
+  const { strategy, ctx } = scope;
+  const p = deleteParams(scope);
+  const outcome = performDelete(ctx, strategy, storageKey(strategy, scope.namespace, scope.name), p);
+  const form = negotiateOutput(headerOf(scope.req, 'accept'), scope.query.get('includeObject'));
+  if (outcome.kind === 'pending' || strategy.returnDeletedObject) return jsonResponse(200, renderObject(scope, form, outcome.object));
+  return jsonResponse(200, successStatus(strategy, scope.name, outcome.object.metadata.uid));
+}
+
+export function deleteCollectionHandler(scope: Scope): ApiResponse {
+  const { strategy, ctx } = scope;
+  if (!strategy.allowDeleteCollection) throw methodNotAllowed('deletecollection', strategy);
+  const p = deleteParams(scope);
+  const opts = parseListOptions(scope, false);
+  const table = ctx.store.current(strategy.id);
+  const prefix = strategy.namespaced && scope.namespace ? `${scope.namespace}/` : '';
+  const keys = [...table.keys()].filter((k) => !prefix || k.startsWith(prefix)).sort();
+  const deleted: KubeObject[] = [];
+  for (const k of keys) {
+    const obj = table.get(k);
+    if (!obj || !opts.filter(obj)) continue;
+    deleted.push(present(scope, performDelete(ctx, strategy, k, p).object));
+    if (opts.limit > 0 && deleted.length >= opts.limit) break;
+  }
+  const form = negotiateOutput(headerOf(scope.req, 'accept'), scope.query.get('includeObject'));
+  return jsonResponse(200, renderList(scope, form, deleted, { resourceVersion: String(ctx.store.currentRv) }));
+}

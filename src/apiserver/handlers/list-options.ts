@@ -1,0 +1,111 @@
+/**
+ * List and watch options from the query string, validated like apimachinery's ListOptions
+ * validation (422 `ListOptions.meta.k8s.io` for bad combinations, 400 for unparsable values), and the
+ * object filter they describe: URL namespace, label selector and field selector over the strategy's
+ * supported fields.
+ */
+import type { KubeObject } from '../../meta/index.js';
+import type { Scope } from '../context.js';
+import { parseFieldSelector, matchFields, type FieldTerm } from '../selectors/field-selector.js';
+import { parseLabelSelector } from '../selectors/label-selector.js';
+import { badRequest, fieldErrors, invalid, timeout, type FieldCause } from '../status.js';
+
+export interface ListOptions {
+  /** Parsed resourceVersion; undefined when unset or empty. */
+  rv: number | undefined;
+  rvText: string;
+  match: 'Exact' | 'NotOlderThan' | undefined;
+  limit: number;
+  continueToken: string;
+  sendInitialEvents: boolean | undefined;
+  allowWatchBookmarks: boolean;
+  timeoutSeconds: number | undefined;
+  hasSelector: boolean;
+  filter: (obj: KubeObject) => boolean;
+  fieldTerms: FieldTerm[];
+}
+
+const listInvalid = (causes: FieldCause[]): never => {
+  throw invalid('ListOptions', 'meta.k8s.io', '', causes);
+};
+
+function parseRv(text: string): number | undefined {
+  if (text === '') return undefined;
+  if (!/^\d+$/.test(text)) throw badRequest(`invalid resource version: ${JSON.stringify(text)}`);
+  return Number(text);
+}
+
+function parseBool(q: URLSearchParams, name: string): boolean | undefined {
+  const v = q.get(name);
+  if (v === null) return undefined;
+  if (v === 'true' || v === '1') return true;
+  if (v === 'false' || v === '0' || v === '') return false;
+  throw badRequest(`invalid value for ${name}: ${JSON.stringify(v)}`);
+}
+
+export function parseListOptions(scope: Scope, watch: boolean): ListOptions {
+  const q = scope.query;
+  const rvText = q.get('resourceVersion') ?? '';
+  const rv = parseRv(rvText);
+  const matchText = q.get('resourceVersionMatch') ?? '';
+  const continueToken = q.get('continue') ?? '';
+  const sendInitialEvents = parseBool(q, 'sendInitialEvents');
+  const causes: FieldCause[] = [];
+  if (matchText) {
+    if (matchText !== 'Exact' && matchText !== 'NotOlderThan') causes.push(fieldErrors.notSupported('resourceVersionMatch', matchText, ['Exact', 'NotOlderThan']));
+    else if (!watch && !rvText) causes.push(fieldErrors.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided'));
+    else if (continueToken) causes.push(fieldErrors.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
+    else if (matchText === 'Exact' && rv === 0) causes.push(fieldErrors.forbidden('resourceVersionMatch', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'));
+  }
+  if (watch) {
+    if (sendInitialEvents !== undefined && matchText !== 'NotOlderThan') {
+      causes.push(fieldErrors.forbidden('resourceVersionMatch', "sendInitialEvents requires setting resourceVersionMatch to 'NotOlderThan'"));
+    } else if (sendInitialEvents === undefined && matchText) {
+      causes.push(fieldErrors.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'));
+    }
+  } else if (sendInitialEvents !== undefined) {
+    causes.push(fieldErrors.forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for list'));
+  }
+  if (causes.length > 0) listInvalid(causes);
+  const limitText = q.get('limit') ?? '';
+  if (limitText && !/^-?\d+$/.test(limitText)) throw badRequest(`invalid limit: ${JSON.stringify(limitText)}`);
+  const timeoutText = q.get('timeoutSeconds');
+  if (timeoutText !== null && !/^\d+$/.test(timeoutText)) throw badRequest(`invalid timeoutSeconds: ${JSON.stringify(timeoutText)}`);
+
+  const labelMatch = parseLabelSelector(q.get('labelSelector') ?? '');
+  const fieldTerms = parseFieldSelector(q.get('fieldSelector') ?? '');
+  if (scope.name) {
+    const named = fieldTerms.find((t) => t.field === 'metadata.name' && !t.negate);
+    if (named && named.value !== scope.name) throw badRequest("fieldSelector metadata.name doesn't match requested name");
+    fieldTerms.push({ field: 'metadata.name', value: scope.name, negate: false });
+  }
+  const { strategy, version } = scope;
+  const probe: KubeObject = { metadata: {} };
+  for (const t of fieldTerms) {
+    if (strategy.fieldValue(probe, t.field, version) === null) {
+      if (strategy.custom) {
+        const allowed = strategy.namespaced ? '"metadata.name", "metadata.namespace"' : '"metadata.name"';
+        throw badRequest(`"${t.field}" is not a known field selector: only ${allowed}`);
+      }
+      throw badRequest(`field label not supported: ${t.field}`);
+    }
+  }
+  const ns = scope.namespace;
+  const filter = (obj: KubeObject): boolean =>
+    (!ns || obj.metadata.namespace === ns) &&
+    labelMatch(obj.metadata.labels) &&
+    (fieldTerms.length === 0 || matchFields(fieldTerms, (f) => strategy.fieldValue(obj, f, version) ?? ''));
+  return {
+    rv, rvText, match: (matchText || undefined) as ListOptions['match'], limit: limitText ? Math.max(0, Number(limitText)) : 0,
+    continueToken, sendInitialEvents, allowWatchBookmarks: parseBool(q, 'allowWatchBookmarks') ?? false,
+    timeoutSeconds: timeoutText === null ? undefined : Number(timeoutText),
+    hasSelector: !!q.get('labelSelector') || !!q.get('fieldSelector'), filter, fieldTerms,
+  };
+}
+
+/** 504 for a revision the server has not reached yet. */
+export function tooLargeResourceVersion(requested: number, current: number): Error {
+  return timeout(`Too large resource version: ${requested}, current: ${current}`, 1, [
+    { reason: 'ResourceVersionTooLarge', message: 'Too large resource version', field: '' },
+  ]);
+}

@@ -1,0 +1,59 @@
+/**
+ * Query parameters shared by the write verbs: `dryRun`, `fieldManager` (defaulting to the
+ * User-Agent's product name), `fieldValidation`, and the typeMeta/namespace/name checks every body
+ * goes through. Violations produce the real server's 400/422 Status objects.
+ */
+import type { KubeObject } from '../../meta/index.js';
+import type { Scope } from '../context.js';
+import { headerOf } from '../request.js';
+import { badRequest, fieldErrors, invalid } from '../status.js';
+
+export interface WriteParams {
+  dryRun: boolean;
+  manager: string;
+  fieldValidation: 'Ignore' | 'Warn' | 'Strict';
+}
+
+const optionsInvalid = (kind: string, field: string, cause: ReturnType<typeof fieldErrors.invalid>): never => {
+  throw invalid(kind, 'meta.k8s.io', '', [{ ...cause, field }]);
+};
+
+export function writeParams(scope: Scope, optionsKind: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions' | 'DeleteOptions'): WriteParams {
+  const q = scope.query;
+  const dryRunValues = q.getAll('dryRun');
+  for (const v of dryRunValues) if (v !== 'All') optionsInvalid(optionsKind, 'dryRun', fieldErrors.notSupported('dryRun', [v], ['All']));
+  let manager = q.get('fieldManager') ?? '';
+  if (manager.length > 128) optionsInvalid(optionsKind, 'fieldManager', fieldErrors.tooLong('fieldManager', 128));
+  if (!manager) {
+    const ua = headerOf(scope.req, 'user-agent') ?? '';
+    manager = ua.split('/')[0]!.slice(0, 128) || 'unknown';
+  }
+  const fv = q.get('fieldValidation') ?? 'Warn';
+  if (fv !== 'Ignore' && fv !== 'Warn' && fv !== 'Strict') {
+    optionsInvalid(optionsKind, 'fieldValidation', fieldErrors.notSupported('fieldValidation', fv, ['Ignore', 'Strict', 'Warn']));
+  }
+  return { dryRun: dryRunValues.length > 0, manager, fieldValidation: fv as WriteParams['fieldValidation'] };
+}
+
+/** Body apiVersion/kind must name the endpoint's kind (empty is filled in). */
+export function checkTypeMeta(scope: Scope, obj: KubeObject, expect = { apiVersion: scope.strategy.apiVersion(scope.version), kind: scope.strategy.kind }): void {
+  if (obj.apiVersion !== undefined && obj.apiVersion !== '' && obj.apiVersion !== expect.apiVersion) {
+    throw badRequest(`the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${expect.apiVersion})`);
+  }
+  if (obj.kind !== undefined && obj.kind !== '' && obj.kind !== expect.kind) {
+    throw badRequest(`the kind in the data (${String(obj.kind)}) does not match the expected kind (${expect.kind})`);
+  }
+  obj.apiVersion = expect.apiVersion;
+  obj.kind = expect.kind;
+}
+
+/** Body namespace: filled from the URL when empty, 400 when different; cleared for cluster-scoped kinds. */
+export function reconcileNamespace(scope: Scope, obj: KubeObject): void {
+  if (!scope.strategy.namespaced) {
+    delete obj.metadata.namespace;
+    return;
+  }
+  const ns = obj.metadata.namespace;
+  if (!ns) obj.metadata.namespace = scope.namespace;
+  else if (ns !== scope.namespace) throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+}

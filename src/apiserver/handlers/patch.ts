@@ -1,0 +1,121 @@
+/**
+ * PATCH on an object, its `status` or its `scale`: JSON patch, merge patch, strategic merge patch
+ * (built-in kinds only; 415 for custom resources, as on a real cluster) and server-side apply
+ * (create-or-merge with the field manager recorded as an `Apply` entry). The patched object then goes
+ * through the same update pipeline as a PUT; a resourceVersion set by the patch is a precondition.
+ */
+import type { KubeObject } from '../../meta/index.js';
+import { present, storageKey, type Scope } from '../context.js';
+import { bodyText, mediaType, parseDocument } from '../decode.js';
+import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch, PatchError, supportsStrategicMerge } from '../patch/index.js';
+import type { ApiResponse } from '../request.js';
+import { jsonResponse } from '../response.js';
+import { ApiStatusError, badRequest, conflict, fieldErrors, invalid, notFound, unsupportedMediaType } from '../status.js';
+import { checkTypeMeta, reconcileNamespace, writeParams } from './params.js';
+import { objectResponse, warningHeaders } from './respond.js';
+import { applyScale, scaleOf } from './scale.js';
+import { createObject, updateObject } from './write-pipeline.js';
+
+type PatchKind = 'json' | 'merge' | 'strategic' | 'apply';
+
+const TYPES: Record<string, PatchKind> = {
+  'application/json-patch+json': 'json',
+  'application/merge-patch+json': 'merge',
+  'application/strategic-merge-patch+json': 'strategic',
+  'application/apply-patch+yaml': 'apply',
+  'application/apply-patch+json': 'apply',
+};
+
+function unsupported(): ApiStatusError {
+  return unsupportedMediaType(
+    'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml',
+  );
+}
+
+function runPatch(kind: Exclude<PatchKind, 'apply'>, doc: unknown, patch: unknown, scope: Scope): unknown {
+  try {
+    if (kind === 'json') return applyJsonPatch(doc, patch);
+    if (kind === 'merge') return applyMergePatch(doc, patch);
+    return applyStrategicMergePatch(doc, patch, { group: scope.strategy.group, version: scope.version, kind: scope.strategy.kind });
+  } catch (e) {
+    if (e instanceof PatchError) {
+      if (e.httpCode === 400) throw badRequest(e.message);
+      throw invalid(scope.strategy.kind, scope.strategy.group, scope.name, [{ reason: 'FieldValueInvalid', field: '', message: e.message }]);
+    }
+    throw e;
+  }
+}
+
+function asObject(v: unknown): KubeObject {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) throw badRequest('the patched object must be a JSON object');
+  const o = v as KubeObject;
+  if (o.metadata === undefined || o.metadata === null || typeof o.metadata !== 'object') o.metadata = {};
+  return o;
+}
+
+export function patchHandler(scope: Scope): ApiResponse {
+  const { strategy, ctx } = scope;
+  const kind = TYPES[mediaType(scope.req)];
+  if (!kind) throw unsupported();
+  const gvk = { group: strategy.group, version: scope.version, kind: strategy.kind };
+  if (kind === 'strategic' && (strategy.custom || !supportsStrategicMerge(gvk))) throw unsupported();
+  const params = writeParams(scope, 'PatchOptions');
+  if (scope.query.has('force') && kind !== 'apply') {
+    throw invalid('PatchOptions', 'meta.k8s.io', '', [fieldErrors.forbidden('force', 'may not be specified for non-apply patch')]);
+  }
+  const patch = parseDocument(bodyText(scope.req), kind === 'apply', 'patch');
+  const key = storageKey(strategy, scope.namespace, scope.name);
+  const old = ctx.store.get(strategy.id, key);
+  if (kind === 'apply') return applyHandler(scope, old, asObject(patch), params);
+  if (!old) throw notFound(strategy, scope.name);
+  if (scope.subresource === 'scale') {
+    const current = scaleOf(scope, old);
+    const patched = asObject(runPatch(kind, structuredClone(current), patch, scope));
+    checkPrecondition(scope, patched, old);
+    const r = updateObject({ ...scope, subresource: '' }, old, applyScale(scope, old, patched), params);
+    return jsonResponse(200, scaleOf(scope, r.object), warningHeaders(r.warnings));
+  }
+  const patched = asObject(runPatch(kind, structuredClone(present(scope, old)), patch, scope));
+  checkTypeMeta(scope, patched);
+  checkPrecondition(scope, patched, old);
+  if (patched.metadata.name !== old.metadata.name) {
+    throw badRequest(`the name of the object (${String(patched.metadata.name ?? '')}) does not match the name on the URL (${scope.name})`);
+  }
+  reconcileNamespace(scope, patched);
+  return objectResponse(scope, updateObject(scope, old, patched, params));
+}
+
+function checkPrecondition(scope: Scope, patched: KubeObject, old: KubeObject): void {
+  const rv = patched.metadata.resourceVersion;
+  if (rv && rv !== old.metadata.resourceVersion) {
+    throw conflict(scope.strategy, scope.name, 'the object has been modified; please apply your changes to the latest version and try again');
+  }
+}
+
+/** Server-side apply, approximated as create-or-merge (strategic for built-ins, merge for CRs). */
+function applyHandler(scope: Scope, old: KubeObject | undefined, applied: KubeObject, params: ReturnType<typeof writeParams>): ApiResponse {
+  if (!scope.query.get('fieldManager')) {
+    throw invalid('PatchOptions', 'meta.k8s.io', '', [fieldErrors.required('fieldManager', 'is required for apply patch')]);
+  }
+  if (applied.metadata.managedFields !== undefined) throw badRequest('metadata.managedFields must be nil');
+  if (!applied.apiVersion || !applied.kind) throw badRequest('apiVersion and kind must be set in an apply patch');
+  checkTypeMeta(scope, applied);
+  if (applied.metadata.name !== scope.name) {
+    throw badRequest(`the name of the object (${String(applied.metadata.name ?? '')}) does not match the name on the URL (${scope.name})`);
+  }
+  reconcileNamespace(scope, applied);
+  if (!old) {
+    if (scope.subresource) throw notFound(scope.strategy, scope.name);
+    return objectResponse(scope, createObject(scope, applied, params, 'Apply'));
+  }
+  checkPrecondition(scope, applied, old);
+  const base = structuredClone(present(scope, old));
+  const { resourceVersion: _rv, ...appliedMeta } = applied.metadata;
+  const patch = { ...applied, metadata: appliedMeta };
+  const merged = asObject(
+    scope.strategy.custom || !supportsStrategicMerge({ group: scope.strategy.group, version: scope.version, kind: scope.strategy.kind })
+      ? applyMergePatch(base, patch)
+      : applyStrategicMergePatch(base, patch, { group: scope.strategy.group, version: scope.version, kind: scope.strategy.kind }),
+  );
+  return objectResponse(scope, updateObject(scope, old, merged, params, 'Apply'));
+}

@@ -1,0 +1,19 @@
+/**
+ * The response of a successful write: the object in the negotiated form plus one `Warning` header
+ * per warning the strategy raised (`299 - "<text>"`).
+ */
+import type { Scope } from '../context.js';
+import { negotiateOutput } from '../negotiation.js';
+import { renderObject } from '../render.js';
+import { headerOf, type ApiResponse } from '../request.js';
+import { jsonResponse } from '../response.js';
+import type { WriteResult } from './write-pipeline.js';
+
+export function warningHeaders(warnings: string[]): Record<string, string[]> {
+  return warnings.length > 0 ? { warning: warnings.map((w) => `299 - ${JSON.stringify(w)}`) } : {};
+}
+
+export function objectResponse(scope: Scope, r: WriteResult): ApiResponse {
+  const form = negotiateOutput(headerOf(scope.req, 'accept'), scope.query.get('includeObject'));
+  return jsonResponse(r.status, renderObject(scope, form, r.object), warningHeaders(r.warnings));
+}

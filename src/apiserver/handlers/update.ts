@@ -1,0 +1,38 @@
+/**
+ * PUT on an object, its `status` or its `scale`: the body's name must match the URL, an empty
+ * resourceVersion is an unconditional update only where the type allows it (422 otherwise), a stale
+ * one is a 409; types that allow create-on-update (Lease) create a missing object (201).
+ */
+import { storageKey, type Scope } from '../context.js';
+import { decodeObject } from '../decode.js';
+import type { ApiResponse } from '../request.js';
+import { jsonResponse } from '../response.js';
+import { badRequest, notFound } from '../status.js';
+import { checkTypeMeta, reconcileNamespace, writeParams } from './params.js';
+import { objectResponse, warningHeaders } from './respond.js';
+import { applyScale, scaleOf } from './scale.js';
+import { checkResourceVersion, createObject, updateObject } from './write-pipeline.js';
+
+export function updateHandler(scope: Scope): ApiResponse {
+  const { strategy, ctx } = scope;
+  const params = writeParams(scope, 'UpdateOptions');
+  const obj = decodeObject(scope.req);
+  const isScale = scope.subresource === 'scale';
+  checkTypeMeta(scope, obj, isScale ? { apiVersion: 'autoscaling/v1', kind: 'Scale' } : undefined);
+  if (obj.metadata.name !== scope.name) {
+    throw badRequest(`the name of the object (${obj.metadata.name ?? ''}) does not match the name on the URL (${scope.name})`);
+  }
+  reconcileNamespace(scope, obj);
+  const old = ctx.store.get(strategy.id, storageKey(strategy, scope.namespace, scope.name));
+  if (!old) {
+    if (strategy.allowCreateOnUpdate && !scope.subresource) return objectResponse(scope, createObject(scope, obj, params));
+    throw notFound(strategy, scope.name);
+  }
+  checkResourceVersion(scope, obj, old);
+  if (isScale) {
+    const next = applyScale(scope, old, obj);
+    const r = updateObject({ ...scope, subresource: '' }, old, next, params);
+    return jsonResponse(200, scaleOf(scope, r.object), warningHeaders(r.warnings));
+  }
+  return objectResponse(scope, updateObject(scope, old, obj, params));
+}

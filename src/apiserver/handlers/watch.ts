@@ -1,0 +1,53 @@
+/**
+ * WATCH (`?watch=true` and the legacy `/watch/` paths): decides where the stream starts, queues the
+ * initial lines (synthetic ADDEDs of a consistent snapshot, or history replayed after the requested
+ * revision, then the `k8s.io/initial-events-end` bookmark when asked for) and registers the watcher
+ * for live events in the same synchronous step, so nothing falls between replay and live delivery.
+ * A revision older than the retained history yields one ERROR event with a 410 `Expired` Status,
+ * then the stream ends.
+ */
+import { INITIAL_EVENTS_END_ANNOTATION } from '../../meta/index.js';
+import type { Scope } from '../context.js';
+import { negotiateOutput } from '../negotiation.js';
+import { watchEncoder } from '../render.js';
+import { headerOf, type ApiResponse } from '../request.js';
+import { expired } from '../status.js';
+import { WatchHub } from '../watch-hub.js';
+import { parseListOptions } from './list-options.js';
+
+export function watchObjects(scope: Scope): ApiResponse {
+  const { ctx, strategy } = scope;
+  const store = ctx.store;
+  const opts = parseListOptions(scope, true);
+  const form = negotiateOutput(headerOf(scope.req, 'accept'), scope.query.get('includeObject'));
+  const encoder = watchEncoder(scope, form);
+  const watcher = ctx.hub.create({
+    resource: strategy.id,
+    filter: opts.filter,
+    encoder,
+    allowBookmarks: opts.allowWatchBookmarks,
+    ...(opts.timeoutSeconds !== undefined ? { timeoutMs: opts.timeoutSeconds * 1000 } : {}),
+  });
+  const response: ApiResponse = { status: 200, headers: { 'content-type': 'application/json' }, body: '', stream: watcher };
+  const fromStart = opts.rv === undefined || opts.rv === 0;
+  const initial = opts.sendInitialEvents ?? fromStart;
+  if (initial) {
+    const table = store.current(strategy.id);
+    const keys = [...table.keys()].sort();
+    for (const k of keys) {
+      const obj = table.get(k)!;
+      if (opts.filter(obj)) watcher.pushInitial(watcher.renderEvent('ADDED', obj));
+    }
+    if (opts.allowWatchBookmarks) watcher.pushInitial(encoder.bookmark(store.currentRv, { [INITIAL_EVENTS_END_ANNOTATION]: 'true' }));
+  } else if (!fromStart) {
+    const since = store.eventsSince(strategy.id, opts.rv!);
+    if (!since) {
+      const status = expired(`too old resource version: ${opts.rv!} (${store.compactedRv})`).status;
+      watcher.failWith(`{"type":"ERROR","object":${JSON.stringify(status)}}\n`);
+      return response;
+    }
+    for (const e of since) WatchHub.deliver(watcher, e, false);
+  }
+  ctx.hub.register(watcher);
+  return response;
+}

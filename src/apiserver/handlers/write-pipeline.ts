@@ -1,0 +1,206 @@
+/**
+ * The write pipeline every verb shares: create, update and delete of one object, with the real
+ * server's order of steps — server-set metadata, strategy defaulting, generation and status rules,
+ * validation, namespace lifecycle, optimistic concurrency, managed fields, no-op detection, then one
+ * synchronous commit. Handlers decode and check the request; this file decides what is stored.
+ *
+ * Invariants: nothing between the read of the stored object and the commit awaits, so checks and
+ * write are atomic; a write that changes nothing (ignoring managedFields) stores nothing and emits no
+ * event; dry runs run every step except the commit.
+ */
+import type { KubeObject } from '../../meta/index.js';
+import { metaOf, rfc3339, storageKey, type Scope, type ServerContext } from '../context.js';
+import { recordManagedFields } from '../managed-fields.js';
+import type { Strategy, WriteContext } from '../registry/strategy.js';
+import { jsonEqual } from '../registry/strategy.js';
+import { alreadyExists, conflict, fieldErrors, forbidden, invalid, notFound, type FieldCause } from '../status.js';
+import { validateObjectMeta } from '../validation.js';
+import type { WriteParams } from './params.js';
+
+const NAME_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
+const NAMESPACES = { group: '', plural: 'namespaces' };
+
+export interface WriteResult {
+  status: number;
+  object: KubeObject;
+  warnings: string[];
+}
+
+export function writeContext(scope: Scope, params: WriteParams): WriteContext {
+  return { version: scope.version, now: scope.ctx.clock.now(), fieldValidation: params.fieldValidation, warnings: [] };
+}
+
+function generateName(prefix: string): string {
+  let s = prefix.slice(0, 58);
+  for (let i = 0; i < 5; i++) s += NAME_CHARS[Math.floor(Math.random() * NAME_CHARS.length)];
+  return s;
+}
+
+function failInvalid(strategy: Strategy, obj: KubeObject, causes: FieldCause[]): void {
+  if (causes.length > 0) throw invalid(strategy.kind, strategy.group, obj.metadata.name ?? '', causes);
+}
+
+/** NamespaceLifecycle admission: the namespace must exist and not be terminating (create only). */
+export function checkNamespaceOpen(ctx: ServerContext, strategy: Strategy, obj: KubeObject): void {
+  if (!strategy.namespaced) return;
+  const ns = obj.metadata.namespace!;
+  const nsObj = ctx.store.get('/namespaces', ns);
+  if (!nsObj) throw notFound(NAMESPACES, ns);
+  if (nsObj.metadata.deletionTimestamp) {
+    throw forbidden(strategy, obj.metadata.name ?? '', `unable to create new content in namespace ${ns} because it is being terminated`, [
+      { reason: 'NamespaceTerminating', message: `namespace ${ns} is being terminated`, field: 'metadata.namespace' },
+    ]);
+  }
+}
+
+/** Creates `obj` (already decoded, typeMeta and namespace reconciled). */
+export function createObject(scope: Scope, obj: KubeObject, params: WriteParams, operation: 'Update' | 'Apply' = 'Update'): WriteResult {
+  const { strategy, ctx } = scope;
+  const wctx = writeContext(scope, params);
+  const m = metaOf(obj);
+  for (const f of ['uid', 'resourceVersion', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'generation', 'selfLink'] as const) delete m[f];
+  m.creationTimestamp = rfc3339(wctx.now);
+  m.uid = ctx.newUid();
+  strategy.prepareForCreate(obj, wctx);
+  if (strategy.tracksGeneration) m.generation = 1;
+  const generated = !m.name && !!m.generateName;
+  if (generated) m.name = generateName(m.generateName!);
+  failInvalid(strategy, obj, [...validateObjectMeta(obj, { nameRule: strategy.nameRule, namespaced: strategy.namespaced }), ...strategy.validate(obj, wctx)]);
+  checkNamespaceOpen(ctx, strategy, obj);
+  let key = storageKey(strategy, m.namespace ?? '', m.name!);
+  for (let attempt = 0; ctx.store.get(strategy.id, key); attempt++) {
+    if (!generated || attempt >= 8) {
+      const existing = ctx.store.get(strategy.id, key)!;
+      const err = alreadyExists(strategy, m.name!, existing.metadata.deletionTimestamp ? 'object is being deleted: ' : '');
+      if (generated) {
+        err.status.message += ', the server was not able to generate a unique name for the object';
+        err.status.details!.retryAfterSeconds = 1;
+      }
+      throw err;
+    }
+    m.name = generateName(m.generateName!);
+    key = storageKey(strategy, m.namespace ?? '', m.name);
+  }
+  recordManagedFields(obj, undefined, { manager: params.manager, operation, apiVersion: String(obj.apiVersion), time: rfc3339(wctx.now) });
+  if (params.dryRun) return { status: 201, object: obj, warnings: wctx.warnings };
+  return { status: 201, object: ctx.store.create(strategy.id, key, obj), warnings: wctx.warnings };
+}
+
+/** Checks the optimistic-concurrency precondition of a PUT body against the stored object. */
+export function checkResourceVersion(scope: Scope, obj: KubeObject, old: KubeObject): void {
+  const rv = obj.metadata.resourceVersion;
+  if (!rv) {
+    if (!scope.strategy.allowUnconditionalUpdate) {
+      throw invalid(scope.strategy.kind, scope.strategy.group, old.metadata.name ?? '', [
+        fieldErrors.invalid('metadata.resourceVersion', 0, 'must be specified for an update'),
+      ]);
+    }
+    return;
+  }
+  if (rv !== old.metadata.resourceVersion) {
+    throw conflict(scope.strategy, old.metadata.name ?? '', 'the object has been modified; please apply your changes to the latest version and try again');
+  }
+}
+
+const IMMUTABLE_META = ['name', 'namespace', 'uid', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'generation'] as const;
+
+function withoutVolatile(o: KubeObject): KubeObject {
+  const { managedFields: _mf, resourceVersion: _rv, ...meta } = o.metadata;
+  return { ...o, metadata: meta };
+}
+
+/**
+ * Updates the stored `old` to `obj` (a fresh object the caller owns) through `subresource`
+ * ('' or 'status'). The caller has checked the resourceVersion precondition.
+ */
+export function updateObject(scope: Scope, old: KubeObject, obj: KubeObject, params: WriteParams, operation: 'Update' | 'Apply' = 'Update'): WriteResult {
+  const { strategy, ctx } = scope;
+  const wctx = writeContext(scope, params);
+  const m = metaOf(obj);
+  for (const f of IMMUTABLE_META) {
+    if (old.metadata[f] === undefined) delete m[f];
+    else (m as Record<string, unknown>)[f] = old.metadata[f];
+  }
+  delete m.selfLink;
+  if (m.managedFields === undefined || (Array.isArray(m.managedFields) && m.managedFields.length === 0)) {
+    if (old.metadata.managedFields) m.managedFields = old.metadata.managedFields;
+    else delete m.managedFields;
+  }
+  m.resourceVersion = old.metadata.resourceVersion;
+  if (scope.subresource === 'status') strategy.prepareForStatusUpdate(obj, old);
+  else {
+    strategy.prepareForUpdate(obj, old, wctx);
+    if (strategy.tracksGeneration && strategy.generationChanged(obj, old)) m.generation = (old.metadata.generation ?? 0) + 1;
+  }
+  const causes = [...validateObjectMeta(obj, { nameRule: strategy.nameRule, namespaced: strategy.namespaced }), ...strategy.validateUpdate(obj, old, wctx)];
+  if (old.metadata.deletionTimestamp) {
+    const added = (m.finalizers ?? []).filter((f) => !(old.metadata.finalizers ?? []).includes(f));
+    if (added.length > 0) {
+      causes.push(fieldErrors.forbidden('metadata.finalizers', `no new finalizers can be added if the object is being deleted, found new finalizers ${JSON.stringify(added).replace(/,/g, ' ')}`));
+    }
+  }
+  failInvalid(strategy, obj, causes);
+  if (jsonEqual(withoutVolatile(obj), withoutVolatile(old))) return { status: 200, object: old, warnings: wctx.warnings };
+  recordManagedFields(obj, old, {
+    manager: params.manager, operation, apiVersion: String(obj.apiVersion), time: rfc3339(wctx.now),
+    ...(scope.subresource ? { subresource: scope.subresource } : {}),
+  });
+  const key = storageKey(strategy, old.metadata.namespace ?? '', old.metadata.name!);
+  const finished = !!m.deletionTimestamp && (m.finalizers ?? []).length === 0 && !(strategy.kind === 'Namespace' && hasSpecFinalizers(obj));
+  if (params.dryRun) return { status: 200, object: obj, warnings: wctx.warnings };
+  if (finished) {
+    ctx.store.delete(strategy.id, key, obj);
+    return { status: 200, object: obj, warnings: wctx.warnings };
+  }
+  return { status: 200, object: ctx.store.update(strategy.id, key, obj), warnings: wctx.warnings };
+}
+
+const hasSpecFinalizers = (ns: KubeObject): boolean => ((ns.spec as { finalizers?: string[] } | undefined)?.finalizers ?? []).length > 0;
+
+export interface DeleteParams {
+  dryRun: boolean;
+  propagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
+  gracePeriodSeconds?: number;
+  preconditions?: { uid?: string; resourceVersion?: string };
+}
+
+export type DeleteOutcome =
+  | { kind: 'deleted'; object: KubeObject }
+  | { kind: 'pending'; object: KubeObject };
+
+const GC_FINALIZERS = { Orphan: 'orphan', Foreground: 'foregroundDeletion' } as const;
+
+/**
+ * Deletes one stored object (§5.1): preconditions, propagation finalizers, then either marks it
+ * deleting (finalizers pending: MODIFIED) or removes it (DELETED).
+ */
+export function performDelete(ctx: ServerContext, strategy: Strategy, key: string, p: DeleteParams): DeleteOutcome {
+  const old = ctx.store.get(strategy.id, key);
+  const name = key.includes('/') ? key.slice(key.indexOf('/') + 1) : key;
+  if (!old) throw notFound(strategy, name);
+  const pre = p.preconditions;
+  if (pre?.uid && pre.uid !== old.metadata.uid) {
+    throw conflict(strategy, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${old.metadata.uid ?? ''}`);
+  }
+  if (pre?.resourceVersion && pre.resourceVersion !== old.metadata.resourceVersion) {
+    throw conflict(strategy, name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${old.metadata.resourceVersion ?? ''}`);
+  }
+  let finalizers = [...(old.metadata.finalizers ?? [])];
+  if (p.propagationPolicy) {
+    finalizers = finalizers.filter((f) => f !== 'orphan' && f !== 'foregroundDeletion');
+    if (p.propagationPolicy !== 'Background') finalizers.push(GC_FINALIZERS[p.propagationPolicy]);
+  }
+  const changedFinalizers = !jsonEqual(finalizers, old.metadata.finalizers ?? []);
+  if (old.metadata.deletionTimestamp) {
+    if (!changedFinalizers) return { kind: 'pending', object: old };
+    const next = { ...old, metadata: { ...old.metadata, finalizers } };
+    return { kind: 'pending', object: p.dryRun ? next : ctx.store.update(strategy.id, key, next) };
+  }
+  if (finalizers.length > 0) {
+    const meta = { ...old.metadata, finalizers, deletionTimestamp: rfc3339(ctx.clock.now()), deletionGracePeriodSeconds: 0 };
+    if (old.metadata.generation) meta.generation = old.metadata.generation + 1;
+    const next = { ...old, metadata: meta };
+    return { kind: 'pending', object: p.dryRun ? next : ctx.store.update(strategy.id, key, next) };
+  }
+  return { kind: 'deleted', object: p.dryRun ? old : ctx.store.delete(strategy.id, key) };
+}

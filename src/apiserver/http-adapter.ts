@@ -1,0 +1,110 @@
+/**
+ * The only file that knows about sockets: serves an `ApiServer` over `node:http`. It reads bodies up
+ * to 3 MiB (413 beyond), hands the core a plain request, writes plain responses, and streams watch
+ * responses chunk by chunk with back-pressure reported to the watcher. Keep-alive is on. Invariant:
+ * no request, however malformed, crashes the process; a client going away frees its watch.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { ApiServer } from './api-server.js';
+import type { ApiRequest, ApiResponse } from './request.js';
+import { errorResponse, statusResponse } from './response.js';
+import { tooLarge } from './status.js';
+
+export const MAX_BODY_BYTES = 3 * 1024 * 1024;
+
+export interface Listening {
+  server: Server;
+  port: number;
+  host: string;
+  close(): Promise<void>;
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer | 'tooLarge'> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > MAX_BODY_BYTES) {
+      req.resume();
+      resolve('tooLarge');
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = false;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY_BYTES) over = true;
+      else chunks.push(c);
+    });
+    req.on('end', () => resolve(over ? 'tooLarge' : Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function writeResponse(res: ServerResponse, r: ApiResponse, head: boolean): void {
+  if (!r.stream) {
+    res.writeHead(r.status, { ...r.headers, 'content-length': Buffer.byteLength(r.body) });
+    res.end(head ? undefined : r.body);
+    return;
+  }
+  const stream = r.stream;
+  res.writeHead(r.status, { ...r.headers, 'transfer-encoding': 'chunked', 'cache-control': 'no-cache, private' });
+  res.flushHeaders();
+  let ended = false;
+  const onDrain = (): void => stream.drained();
+  const onClose = (): void => {
+    res.off('drain', onDrain);
+    if (!ended) stream.detach();
+  };
+  res.on('drain', onDrain);
+  res.on('close', onClose);
+  stream.attach({
+    write: (chunk) => res.write(chunk),
+    end: () => {
+      ended = true;
+      res.end();
+    },
+  });
+}
+
+async function serve(api: ApiServer, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const body = await readBody(req);
+  if (body === 'tooLarge') {
+    res.setHeader('connection', 'close');
+    writeResponse(res, statusResponse(tooLarge(`the request body is larger than the limit of ${MAX_BODY_BYTES} bytes`).status), false);
+    return;
+  }
+  const apiReq: ApiRequest = { method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, ...(body.length > 0 ? { body } : {}) };
+  const r = await api.handle(apiReq);
+  writeResponse(res, r, req.method === 'HEAD');
+}
+
+/** Listens on `host:port` (port 0 = any free port). */
+export function listen(api: ApiServer, { port = 0, host = '127.0.0.1' }: { port?: number; host?: string } = {}): Promise<Listening> {
+  const server = createServer({ keepAlive: true }, (req, res) => {
+    serve(api, req, res).catch((err: unknown) => {
+      if (res.headersSent) res.destroy();
+      else writeResponse(res, errorResponse(err), false);
+    });
+  });
+  server.keepAliveTimeout = 65_000;
+  server.on('clientError', (_err, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
+    else socket.destroy();
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      const addr = server.address() as AddressInfo;
+      resolve({
+        server, port: addr.port, host,
+        close: () =>
+          new Promise<void>((res) => {
+            server.close(() => res());
+            server.closeAllConnections();
+          }),
+      });
+    });
+  });
+}

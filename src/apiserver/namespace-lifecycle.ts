@@ -1,0 +1,98 @@
+/**
+ * Namespace deletion (§5.4), the part the namespace controller does in a real cluster: the first
+ * DELETE marks the namespace Terminating (deletionTimestamp, `status.phase`), its contents are then
+ * deleted like any object (finalizers are honoured), and once nothing is left in it the `kubernetes`
+ * spec finalizer is cleared and the namespace goes away. `default`, `kube-system` and `kube-public`
+ * cannot be deleted.
+ * Invariant: a Terminating namespace is finalized only when no namespaced object remains in it.
+ */
+import type { KubeObject, Logger } from '../meta/index.js';
+import { rfc3339, type Scope, type ServerContext } from './context.js';
+import { performDelete } from './handlers/write-pipeline.js';
+import { negotiateOutput } from './negotiation.js';
+import { renderObject } from './render.js';
+import { headerOf, type ApiResponse } from './request.js';
+import { jsonResponse } from './response.js';
+import { conflict, forbidden, notFound } from './status.js';
+
+const IMMORTAL = new Set(['default', 'kube-system', 'kube-public']);
+const NS_ID = '/namespaces';
+const NAMESPACES = { group: '', plural: 'namespaces' };
+
+export class NamespaceLifecycle {
+  readonly #ctx: ServerContext;
+  readonly #log: Logger;
+  readonly #terminating = new Set<string>();
+
+  constructor(ctx: ServerContext, log: Logger) {
+    this.#ctx = ctx;
+    this.#log = log;
+    ctx.store.subscribe((e) => {
+      const ns = e.object.metadata.namespace;
+      if (e.type === 'DELETED' && ns && this.#terminating.has(ns)) ctx.defer(() => this.#tryFinalize(ns));
+    });
+  }
+
+  deleteNamespace(scope: Scope, dryRun: boolean): ApiResponse {
+    const name = scope.name;
+    const store = this.#ctx.store;
+    const old = store.get(NS_ID, name);
+    if (!old) throw notFound(NAMESPACES, name);
+    if (IMMORTAL.has(name)) throw forbidden(NAMESPACES, name, 'this namespace may not be deleted');
+    const form = negotiateOutput(headerOf(scope.req, 'accept'), scope.query.get('includeObject'));
+    if (old.metadata.deletionTimestamp) {
+      if (specFinalizers(old).length > 0) {
+        throw conflict(NAMESPACES, name, 'The system is ensuring all content is removed from this namespace.  Upon completion, this namespace will automatically be purged by the system.');
+      }
+      return jsonResponse(200, renderObject(scope, form, old));
+    }
+    const next: KubeObject = {
+      ...old,
+      metadata: { ...old.metadata, deletionTimestamp: rfc3339(this.#ctx.clock.now()), deletionGracePeriodSeconds: 0 },
+      status: { ...(old.status as object), phase: 'Terminating' },
+    };
+    if (dryRun) return jsonResponse(200, renderObject(scope, form, next));
+    const stored = store.update(NS_ID, name, next);
+    this.#terminating.add(name);
+    this.#ctx.defer(() => this.#cleanup(name));
+    return jsonResponse(200, renderObject(scope, form, stored));
+  }
+
+  #cleanup(ns: string): void {
+    for (const s of this.#ctx.registry.strategies()) {
+      if (!s.namespaced) continue;
+      for (const key of [...this.#ctx.store.current(s.id).keys()]) {
+        if (!key.startsWith(`${ns}/`)) continue;
+        const obj = this.#ctx.store.get(s.id, key);
+        if (!obj || obj.metadata.deletionTimestamp) continue;
+        performDelete(this.#ctx, s, key, { dryRun: false });
+      }
+    }
+    this.#tryFinalize(ns);
+  }
+
+  #isEmpty(ns: string): boolean {
+    for (const s of this.#ctx.registry.strategies()) {
+      if (!s.namespaced) continue;
+      for (const key of this.#ctx.store.current(s.id).keys()) if (key.startsWith(`${ns}/`)) return false;
+    }
+    return true;
+  }
+
+  #tryFinalize(ns: string): void {
+    const store = this.#ctx.store;
+    const obj = store.get(NS_ID, ns);
+    if (!obj || !obj.metadata.deletionTimestamp) {
+      this.#terminating.delete(ns);
+      return;
+    }
+    if (!this.#isEmpty(ns)) return;
+    this.#terminating.delete(ns);
+    const next: KubeObject = { ...obj, spec: { ...(obj.spec as object), finalizers: [] } };
+    if ((obj.metadata.finalizers ?? []).length === 0) store.delete(NS_ID, ns, next);
+    else store.update(NS_ID, ns, next);
+    this.#log.debug({ namespace: ns }, 'namespace finalized');
+  }
+}
+
+export const specFinalizers = (ns: KubeObject): string[] => (ns.spec as { finalizers?: string[] } | undefined)?.finalizers ?? [];

@@ -1,0 +1,55 @@
+/**
+ * Namespaces: cluster-scoped, DNS-1123 label names, `spec.finalizers: [kubernetes]`, the
+ * `kubernetes.io/metadata.name` label and `status.phase` (`Active`, then `Terminating` once deleted).
+ * Deletion itself (§5.4) lives in the namespace lifecycle, not here.
+ */
+import type { KubeObject } from '../../meta/index.js';
+import { fieldErrors, type FieldCause } from '../status.js';
+import { Strategy, builtinVersion, type VersionSpec } from './strategy.js';
+
+export const NAME_LABEL = 'kubernetes.io/metadata.name';
+
+export class NamespaceStrategy extends Strategy {
+  readonly group = '';
+  readonly kind = 'Namespace';
+  readonly plural = 'namespaces';
+  readonly namespaced = false;
+  readonly versions: VersionSpec[] = [builtinVersion('v1', { status: true })];
+  override readonly shortNames = ['ns'];
+  override readonly nameRule = 'label' as const;
+  override readonly allowDeleteCollection = false;
+  override readonly returnDeletedObject = true;
+  protected override readonly fields = { 'status.phase': (o: KubeObject) => (o.status as { phase?: string } | undefined)?.phase };
+
+  override prepareForCreate(obj: KubeObject): void {
+    obj.spec = { ...(obj.spec as object | undefined), finalizers: ['kubernetes'] };
+    obj.status = { phase: 'Active' };
+    this.#label(obj);
+  }
+
+  override prepareForUpdate(obj: KubeObject, old: KubeObject): void {
+    obj.spec = old.spec;
+    obj.status = old.status;
+    this.#label(obj);
+  }
+
+  override prepareForStatusUpdate(obj: KubeObject, old: KubeObject): void {
+    super.prepareForStatusUpdate(obj, old);
+  }
+
+  #label(obj: KubeObject): void {
+    obj.metadata.labels = { ...obj.metadata.labels, [NAME_LABEL]: obj.metadata.name! };
+  }
+
+  override generationChanged(): boolean {
+    return false;
+  }
+
+  override validate(obj: KubeObject): FieldCause[] {
+    const phase = (obj.status as { phase?: string } | undefined)?.phase;
+    if (phase !== undefined && phase !== 'Active' && phase !== 'Terminating') {
+      return [fieldErrors.notSupported('status.phase', phase, ['Active', 'Terminating'])];
+    }
+    return [];
+  }
+}

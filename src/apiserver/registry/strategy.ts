@@ -1,0 +1,205 @@
+/**
+ * A strategy is everything type-specific about one stored resource (one `group/plural`): names and
+ * scope, served versions, defaulting, validation, generation and status rules, supported field
+ * selectors and the scale subresource. Handlers know nothing about types and call only this.
+ * `Strategy` holds the defaults shared by most built-ins; each type overrides what differs.
+ * Invariant: strategies are pure over the objects they are handed (they mutate only the fresh copy
+ * being written) and never touch storage, except through the narrow `WriteContext`.
+ */
+import type { KubeObject } from '../../meta/index.js';
+import type { CustomResourceColumnDefinition, JSONSchemaProps, ServedResource, ServedSubresource } from '../served-resource.js';
+import type { FieldCause } from '../status.js';
+import type { NameRule } from '../validation.js';
+
+export interface ScaleSpec {
+  specReplicasPath: string;
+  statusReplicasPath: string;
+  labelSelectorPath?: string;
+}
+
+export interface VersionSpec {
+  name: string;
+  served: boolean;
+  storage: boolean;
+  schema?: JSONSchemaProps;
+  printerColumns?: CustomResourceColumnDefinition[];
+  /** The status subresource is enabled. */
+  status: boolean;
+  scale?: ScaleSpec;
+  /** Extra field-selector fields (CRD `selectableFields`, without the leading dot). */
+  selectableFields?: string[];
+}
+
+/** What a strategy may know about the write it is preparing. */
+export interface WriteContext {
+  /** The version the request came through. */
+  version: string;
+  /** `clock.now()` at the start of the request. */
+  now: number;
+  /** `fieldValidation` of the request (what to do with unknown fields). */
+  fieldValidation: 'Ignore' | 'Warn' | 'Strict';
+  /** Strategies append `Warning` header texts here (pruned fields, deprecations). */
+  warnings: string[];
+}
+
+const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+const SUB_VERBS = ['get', 'patch', 'update'];
+
+/** Reads a dotted path (`spec.replicas`, or `.spec.replicas`) from an object. */
+export function readPath(obj: unknown, path: string): unknown {
+  let cur: unknown = obj;
+  for (const part of path.replace(/^\./, '').split('.')) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string, unknown>)[part];
+  }
+  return cur;
+}
+
+/** Writes a dotted path, creating objects on the way. */
+export function writePath(obj: Record<string, unknown>, path: string, value: unknown): void {
+  const parts = path.replace(/^\./, '').split('.');
+  let cur = obj;
+  for (const part of parts.slice(0, -1)) {
+    const next = cur[part];
+    if (next === null || typeof next !== 'object') cur[part] = {};
+    cur = cur[part] as Record<string, unknown>;
+  }
+  cur[parts[parts.length - 1]!] = value;
+}
+
+/** Deep equality over JSON values (key order ignored). */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const bb = b as unknown[];
+    return a.length === bb.length && a.every((x, i) => jsonEqual(x, bb[i]));
+  }
+  const ak = Object.keys(a).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
+  const bk = Object.keys(b).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
+  if (ak.length !== bk.length) return false;
+  return ak.every((k) => jsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}
+
+const str = (v: unknown): string => (v === undefined || v === null ? '' : String(v));
+
+export abstract class Strategy {
+  abstract readonly group: string;
+  abstract readonly kind: string;
+  abstract readonly plural: string;
+  abstract readonly namespaced: boolean;
+  abstract readonly versions: VersionSpec[];
+  get singular(): string {
+    return this.kind.toLowerCase();
+  }
+  get listKind(): string {
+    return `${this.kind}List`;
+  }
+  readonly shortNames: string[] = [];
+  readonly categories: string[] = [];
+  readonly nameRule: NameRule = 'subdomain';
+  /** `metadata.generation` is maintained (1 on create, bumped by `generationChanged`). */
+  readonly tracksGeneration: boolean = false;
+  /** PUT without `metadata.resourceVersion` means last-write-wins (else 422). */
+  readonly allowUnconditionalUpdate: boolean = true;
+  /** PUT to a missing object creates it. */
+  readonly allowCreateOnUpdate: boolean = false;
+  /** An immediate DELETE answers with the deleted object rather than a Success Status. */
+  readonly returnDeletedObject: boolean = false;
+  readonly allowDeleteCollection: boolean = true;
+  /** Served from a CRD. */
+  readonly custom: boolean = false;
+  /** Field-selector fields beyond `metadata.name`/`metadata.namespace`. */
+  protected readonly fields: Record<string, (obj: KubeObject) => unknown> = {};
+
+  /** The storage id: events, tables and watchers are keyed by it. */
+  get id(): string {
+    return `${this.group}/${this.plural}`;
+  }
+
+  version(name: string): VersionSpec | undefined {
+    return this.versions.find((v) => v.name === name);
+  }
+
+  hasStatus(version: string): boolean {
+    return this.version(version)?.status ?? false;
+  }
+
+  scaleOf(version: string): ScaleSpec | undefined {
+    return this.version(version)?.scale;
+  }
+
+  apiVersion(version: string): string {
+    return this.group ? `${this.group}/${version}` : version;
+  }
+
+  /** Defaulting and server-set fields on create (status reset where the type has a status subresource). */
+  prepareForCreate(obj: KubeObject, ctx: WriteContext): void {
+    if (this.hasStatus(ctx.version)) this.resetStatusOnCreate(obj);
+  }
+
+  protected resetStatusOnCreate(obj: KubeObject): void {
+    delete obj.status;
+  }
+
+  /** On the main endpoint, status changes are discarded when the type has a status subresource. */
+  prepareForUpdate(obj: KubeObject, old: KubeObject, ctx: WriteContext): void {
+    if (this.hasStatus(ctx.version)) {
+      if (old.status === undefined) delete obj.status;
+      else obj.status = old.status;
+    }
+  }
+
+  /** On `/status`, everything but status comes from the stored object (CR rule; built-ins refine it). */
+  prepareForStatusUpdate(obj: KubeObject, old: KubeObject): void {
+    for (const k of Object.keys(obj)) if (k !== 'status' && k !== 'metadata' && k !== 'apiVersion' && k !== 'kind') delete obj[k];
+    for (const [k, v] of Object.entries(old)) if (k !== 'status' && k !== 'metadata') obj[k] = v;
+    const managedFields = obj.metadata.managedFields;
+    obj.metadata = { ...old.metadata };
+    if (managedFields !== undefined) obj.metadata.managedFields = managedFields;
+  }
+
+  /** Whether an update on the main endpoint bumps `metadata.generation`. */
+  generationChanged(obj: KubeObject, old: KubeObject): boolean {
+    return !jsonEqual(obj.spec, old.spec);
+  }
+
+  validate(_obj: KubeObject, _ctx: WriteContext): FieldCause[] {
+    return [];
+  }
+
+  validateUpdate(obj: KubeObject, _old: KubeObject, ctx: WriteContext): FieldCause[] {
+    return this.validate(obj, ctx);
+  }
+
+  /** Value of a field-selector field, or null when the field is not supported for this kind. */
+  fieldValue(obj: KubeObject, field: string, version: string): string | null {
+    if (field === 'metadata.name') return str(obj.metadata.name);
+    if (field === 'metadata.namespace' && this.namespaced) return str(obj.metadata.namespace);
+    const f = this.fields[field];
+    if (f) return str(f(obj));
+    if (this.version(version)?.selectableFields?.includes(field)) return str(readPath(obj, field));
+    return null;
+  }
+
+  /** Discovery's view of one served version. */
+  served(version: string): ServedResource {
+    const v = this.version(version)!;
+    const subresources: ServedSubresource[] = [];
+    if (v.scale) subresources.push({ name: 'scale', responseKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' }, verbs: SUB_VERBS });
+    if (v.status) subresources.push({ name: 'status', responseKind: { group: this.group, version, kind: this.kind }, verbs: SUB_VERBS });
+    const out: ServedResource = {
+      group: this.group, version, kind: this.kind, plural: this.plural, singular: this.singular, namespaced: this.namespaced,
+      shortNames: this.shortNames, categories: this.categories,
+      verbs: this.allowDeleteCollection ? ALL_VERBS : ALL_VERBS.filter((x) => x !== 'deletecollection'),
+      subresources, custom: this.custom,
+    };
+    if (v.schema) out.schema = v.schema;
+    if (v.printerColumns) out.printerColumns = v.printerColumns;
+    return out;
+  }
+}
+
+/** A one-version built-in with the common shape. */
+export const builtinVersion = (name: string, opts: Partial<VersionSpec> = {}): VersionSpec => ({ name, served: true, storage: true, status: false, ...opts });

@@ -1,0 +1,75 @@
+/**
+ * Rendering stored objects in the negotiated output form: plain JSON (each stored object serialised
+ * once and reused), `PartialObjectMetadata(List)`, or `Table`. Lists are assembled from the items'
+ * cached JSON text rather than re-serialised. Watch encoders live here too, so a watch renders events
+ * exactly like a get renders objects.
+ */
+import type { KubeObject } from '../meta/index.js';
+import { present, type Scope } from './context.js';
+import type { OutputForm } from './negotiation.js';
+import { frozenJson } from './response.js';
+import type { WatchEncoder, WatchEventType } from './watch-hub.js';
+
+export interface ListMetaOut {
+  resourceVersion: string;
+  continue?: string;
+  remainingItemCount?: number;
+}
+
+type RenderScope = Pick<Scope, 'strategy' | 'version' | 'ctx'>;
+
+const partial = (obj: KubeObject): KubeObject => ({ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: obj.metadata });
+
+function tableOf(scope: RenderScope, objects: KubeObject[], form: Extract<OutputForm, { kind: 'table' }>, omitColumnDefinitions: boolean): Record<string, unknown> {
+  return scope.ctx.table(objects.map((o) => present(scope, o)), scope.strategy.served(scope.version), {
+    includeObject: form.includeObject, now: scope.ctx.clock.now(), omitColumnDefinitions,
+  });
+}
+
+/** One object in the requested form. */
+export function renderObject(scope: RenderScope, form: OutputForm, obj: KubeObject): string {
+  switch (form.kind) {
+    case 'json':
+      return frozenJson(present(scope, obj));
+    case 'partial':
+      return JSON.stringify(partial(obj));
+    case 'table':
+      return JSON.stringify({ ...tableOf(scope, [obj], form, false), metadata: { resourceVersion: obj.metadata.resourceVersion } });
+  }
+}
+
+/** A list in the requested form. */
+export function renderList(scope: RenderScope, form: OutputForm, items: KubeObject[], meta: ListMetaOut): string {
+  const metaJson = JSON.stringify(meta);
+  switch (form.kind) {
+    case 'json': {
+      const apiVersion = scope.strategy.apiVersion(scope.version);
+      const body = items.map((o) => frozenJson(present(scope, o))).join(',');
+      return `{"kind":${JSON.stringify(scope.strategy.listKind)},"apiVersion":${JSON.stringify(apiVersion)},"metadata":${metaJson},"items":[${body}]}`;
+    }
+    case 'partial':
+      return `{"kind":"PartialObjectMetadataList","apiVersion":"meta.k8s.io/v1","metadata":${metaJson},"items":${JSON.stringify(items.map(partial))}}`;
+    case 'table':
+      return JSON.stringify({ ...tableOf(scope, items, form, false), metadata: meta });
+  }
+}
+
+/** The watch encoder for an output form. Watchers of the same resource, version and form share lines. */
+export function watchEncoder(scope: RenderScope, form: OutputForm): WatchEncoder {
+  const apiVersion = scope.strategy.apiVersion(scope.version);
+  const kind = scope.strategy.kind;
+  const line = (type: string, objJson: string): string => `{"type":"${type}","object":${objJson}}\n`;
+  return {
+    key: `${scope.version}|${form.kind}|${form.kind === 'table' ? form.includeObject : ''}`,
+    firstDiffers: form.kind === 'table',
+    render(type: WatchEventType, obj: KubeObject, first: boolean): string {
+      if (form.kind === 'table') return line(type, JSON.stringify({ ...tableOf(scope, [obj], form, !first), metadata: { resourceVersion: obj.metadata.resourceVersion } }));
+      return line(type, renderObject(scope, form, obj));
+    },
+    bookmark(rv: number, annotations?: Record<string, string>): string {
+      const metadata = { resourceVersion: String(rv), ...(annotations ? { annotations } : {}) };
+      const o = form.kind === 'json' ? { kind, apiVersion, metadata } : form.kind === 'partial' ? { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata } : { kind: 'Table', apiVersion: 'meta.k8s.io/v1', metadata, columnDefinitions: null, rows: null };
+      return line('BOOKMARK', JSON.stringify(o));
+    },
+  };
+}

@@ -1,0 +1,107 @@
+/**
+ * Failures as the real API server reports them: a `Status` object with the exact `reason`, `code`,
+ * message wording and `details` of apimachinery's error constructors, carried by `ApiStatusError`
+ * until the handler turns it into a response. Invariant: every error response body the server writes
+ * is built here, so clients that branch on `reason` see the same values as from kube-apiserver.
+ */
+import { ConvergeError, type Status } from '../meta/index.js';
+
+/** One entry of `details.causes`: `reason` is the field error type, `field` the path. */
+export interface FieldCause {
+  reason: string;
+  field: string;
+  message: string;
+}
+
+export class ApiStatusError extends ConvergeError {
+  readonly code = 'CONVERGE_API_STATUS';
+  override readonly name = 'ApiStatusError';
+  constructor(readonly status: Status & { code: number }) {
+    super(`${status.code} ${status.reason ?? ''}: ${status.message ?? ''}`);
+  }
+}
+
+interface Target {
+  group: string;
+  plural: string;
+}
+
+function failure(code: number, reason: string, message: string, details?: Status['details']): ApiStatusError {
+  const status: Status & { code: number } = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code };
+  if (details) status.details = details;
+  return new ApiStatusError(status);
+}
+
+/** `configmaps` or `deployments.apps`: how messages name a resource. */
+export const qualifiedResource = (t: Target): string => (t.group ? `${t.plural}.${t.group}` : t.plural);
+
+export const notFound = (t: Target, name: string): ApiStatusError =>
+  failure(404, 'NotFound', `${qualifiedResource(t)} "${name}" not found`, { name, group: t.group, kind: t.plural });
+
+export const alreadyExists = (t: Target, name: string, prefix = ''): ApiStatusError =>
+  failure(409, 'AlreadyExists', `${prefix}${qualifiedResource(t)} "${name}" already exists`, { name, group: t.group, kind: t.plural });
+
+export const conflict = (t: Target, name: string, why: string): ApiStatusError =>
+  failure(409, 'Conflict', `Operation cannot be fulfilled on ${qualifiedResource(t)} "${name}": ${why}`, { name, group: t.group, kind: t.plural });
+
+export const modifiedConflict = (t: Target, name: string): ApiStatusError =>
+  conflict(t, name, 'the object has been modified; please apply your changes to the latest version and try again');
+
+/** The text apimachinery's `field.Error` prints: `field: Type: detail`. */
+export const causeText = (c: FieldCause): string => (c.field ? `${c.field}: ${c.message}` : c.message);
+
+export function invalid(kind: string, group: string, name: string, causes: FieldCause[]): ApiStatusError {
+  const qualifiedKind = group ? `${kind}.${group}` : kind;
+  const list = causes.length === 1 ? causeText(causes[0]!) : `[${causes.map(causeText).join(', ')}]`;
+  return failure(422, 'Invalid', `${qualifiedKind} "${name}" is invalid: ${list}`, { name, group, kind, causes });
+}
+
+export const badRequest = (message: string): ApiStatusError => failure(400, 'BadRequest', message);
+
+export const forbidden = (t: Target, name: string, why: string, causes?: FieldCause[]): ApiStatusError =>
+  failure(403, 'Forbidden', `${qualifiedResource(t)} "${name}" is forbidden: ${why}`, { name, group: t.group, kind: t.plural, ...(causes ? { causes } : {}) });
+
+export const methodNotAllowed = (verb: string, t: Target): ApiStatusError =>
+  failure(405, 'MethodNotAllowed', `${verb} is not supported on resources of kind "${qualifiedResource(t)}"`, { group: t.group, kind: t.plural });
+
+export const notAcceptable = (accepted: string[]): ApiStatusError =>
+  failure(406, 'NotAcceptable', `only the following media types are accepted: ${accepted.join(', ')}`);
+
+export const expired = (message: string): ApiStatusError => failure(410, 'Expired', message);
+
+export const tooLarge = (message: string): ApiStatusError => failure(413, 'RequestEntityTooLarge', message);
+
+export const unsupportedMediaType = (message: string): ApiStatusError => failure(415, 'UnsupportedMediaType', message);
+
+export const timeout = (message: string, retryAfterSeconds: number, causes?: FieldCause[]): ApiStatusError =>
+  failure(504, 'Timeout', `Timeout: ${message}`, { retryAfterSeconds, ...(causes ? { causes } : {}) });
+
+export const internalError = (message: string): ApiStatusError => failure(500, 'InternalError', `Internal error occurred: ${message}`);
+
+/** Field-error constructors with apimachinery's wording (`field/errors.go`). */
+export const fieldErrors = {
+  required: (field: string, detail = ''): FieldCause => ({ reason: 'FieldValueRequired', field, message: detail ? `Required value: ${detail}` : 'Required value' }),
+  invalid: (field: string, value: unknown, detail: string): FieldCause => ({
+    reason: 'FieldValueInvalid', field, message: `Invalid value: ${renderValue(value)}${detail ? `: ${detail}` : ''}`,
+  }),
+  notSupported: (field: string, value: unknown, supported: string[]): FieldCause => ({
+    reason: 'FieldValueNotSupported', field,
+    message: `Unsupported value: ${renderValue(value)}: supported values: ${supported.map((s) => JSON.stringify(s)).join(', ')}`,
+  }),
+  forbidden: (field: string, detail: string): FieldCause => ({ reason: 'FieldValueForbidden', field, message: `Forbidden: ${detail}` }),
+  tooLong: (field: string, max: number): FieldCause => ({ reason: 'FieldValueTooLong', field, message: `Too long: may not be more than ${max} bytes` }),
+  duplicate: (field: string, value: unknown): FieldCause => ({ reason: 'FieldValueDuplicate', field, message: `Duplicate value: ${renderValue(value)}` }),
+};
+
+/** Values in field errors print like Go's `%#v` for the common cases: strings quoted, numbers bare. */
+function renderValue(v: unknown): string {
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (v === null || v === undefined) return 'null';
+  return JSON.stringify(v);
+}
+
+/** A ready `Status` for successful deletes (§5.5). */
+export function successStatus(t: Target, name: string, uid: string | undefined): Status {
+  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { name, group: t.group, kind: t.plural, ...(uid ? { uid } : {}) } };
+}
