@@ -1,5 +1,14 @@
-// Public face of the manager layer: the Manager, its split client and cache, leader election,
+// Public face of the manager layer: the Manager, its split client and shared cache, leader election,
 // metrics and health endpoints, the event recorder, and controllerutil's helpers.
+export { createManager, Manager } from './manager.js';
+export { resolveManagerOptions, MANAGER_DEFAULTS } from './options.js';
+export type { ManagerOptions, ResolvedManagerOptions, LeaderElectionOptions, ResolvedLeaderElection } from './options.js';
+export { installSignalHandlers } from './signals.js';
+export type { SignalHandlers } from './signals.js';
+export type { ManagerClient, CacheReader, StatusWriter } from './split-client.js';
+export { stripManagedFields, DEFAULT_SYNC_PERIOD_MS } from './informer-cache.js';
+export type { CacheOptions, CacheResourceOptions, CacheListOptions } from './informer-cache.js';
+export { AlreadyOwnedError, CacheNotSyncedError, LeaderElectionLostError, ShutdownTimeoutError } from './errors.js';
 export { createManagerMetrics } from './metrics.js';
 export type { ManagerMetrics } from './metrics.js';
 export { createControllerMetrics, RECONCILE_TIME_BUCKETS } from './controller-metrics.js';
@@ -9,3 +18,18 @@ export type { HealthCheck, HealthResponse } from './health.js';
 export { LeaderElector, validateLeaderElectionTimings } from './leader-election.js';
 export type { LeaderElectionRecord, LockSnapshot, LeaseLock, ElectorState, LeaderElectorOptions } from './leader-election.js';
 export { leaseLock } from './lease-lock.js';
+export { EventBroadcaster } from './event-recorder.js';
+export type { EventRecorder, EventType } from './event-recorder.js';
+export { setControllerReference, setOwnerReference, removeOwnerReference } from './owner-references.js';
+export type { OwnerReferenceOptions, ControllerReferenceOptions } from './owner-references.js';
+export { createOrUpdate, createOrPatch } from './create-or-update.js';
+export type { OperationResult, MutateFn, CreateOrUpdateOutcome } from './create-or-update.js';
+export { addFinalizer, removeFinalizer, containsFinalizer, Finalizers } from './finalizers.js';
+export type { Finalizer, FinalizerResult, FinalizeOutcome } from './finalizers.js';
+// controllerutil's neighbours, re-exported so operator code needs one import.
+export {
+  setStatusCondition, findStatusCondition, removeStatusCondition,
+  isStatusConditionPresentAndEqual, isStatusConditionTrue, isStatusConditionFalse,
+  getControllerOf, isControlledBy, hasControllerReference, hasOwnerReference,
+} from '../meta/index.js';
+export type { NewCondition, ConditionStatus } from '../meta/index.js';

@@ -1,0 +1,217 @@
+/**
+ * The manager's shared informer cache: one informer per resource for the whole process, created on
+ * first use (`informerFor`), configured once from the cache options (namespace, label and field
+ * selectors, transform, resync), and started with the cache runnable group — or at once when
+ * created after the group started. It also answers the split client's synchronous reads.
+ *
+ * Field indexes follow controller-runtime: index `field:<name>`, each value stored as
+ * `<namespace>/<value>` and `__all_namespaces/<value>` (cluster-scoped objects only the latter), so
+ * `list({ matchingFields })` works within one namespace or across all.
+ *
+ * Invariants: no I/O before `start`; reads never touch the network and return the informers' frozen
+ * objects (zero copy); a read of a kind whose informer has not synced throws `CacheNotSyncedError`
+ * instead of returning a partial answer.
+ */
+import {
+  InvalidOptionError, formatGVR, gvrOfResource, keyOf, noopLogger, parseLabelSelector,
+  type Clock, type KubeObject, type Logger, type NamespacedName, type ResourceDescriptor,
+} from '../meta/index.js';
+import {
+  NAMESPACE_INDEX, createListerWatcher, createSharedIndexInformer,
+  type IndexFunc, type SharedIndexInformer,
+} from '../cache/index.js';
+import type { Client } from '../client/index.js';
+import { CacheNotSyncedError } from './errors.js';
+
+/** Which objects of a kind the cache holds, and how they are stored. */
+export interface CacheResourceOptions {
+  /** Watch only this namespace ('' or absent: all namespaces). Ignored for cluster-scoped kinds. */
+  namespace?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+  /** Applied to each object before it is frozen and stored, e.g. `stripManagedFields`. */
+  transform?: (obj: KubeObject) => KubeObject;
+  /** Informer resync: the cache is re-delivered to handlers as same-object updates this often; 0 = never. */
+  syncPeriodMs?: number;
+}
+
+export interface CacheOptions {
+  /** Applied to every kind, field by field, unless `byResource` sets the field. */
+  defaults?: CacheResourceOptions;
+  byResource?: ReadonlyArray<{ resource: ResourceDescriptor } & CacheResourceOptions>;
+}
+
+/** controller-runtime's `SyncPeriod` default: 10 hours. */
+export const DEFAULT_SYNC_PERIOD_MS = 10 * 60 * 60 * 1000;
+
+/** The standard transform: drops `metadata.managedFields`, which controllers rarely read and which dominates memory. */
+export function stripManagedFields(obj: KubeObject): KubeObject {
+  if (obj.metadata?.managedFields !== undefined) delete obj.metadata.managedFields;
+  return obj;
+}
+
+/** Options for a cached list: a namespace, a label selector and exact matches on field indexes. */
+export interface CacheListOptions {
+  namespace?: string;
+  labelSelector?: string;
+  /** `{ <field index name>: value }`; every entry must match (each must have been added with `indexField`). */
+  matchingFields?: Readonly<Record<string, string>>;
+}
+
+const ALL_NAMESPACES = '__all_namespaces';
+const fieldIndexName = (field: string): string => `field:${field}`;
+const resourceKey = (r: ResourceDescriptor): string => formatGVR(gvrOfResource(r));
+
+interface Entry {
+  readonly resource: ResourceDescriptor;
+  readonly informer: SharedIndexInformer<KubeObject>;
+  readonly fieldIndexes: Set<string>;
+}
+
+export class InformerCache {
+  readonly #client: Client;
+  readonly #clock: Clock;
+  readonly #log: Logger;
+  readonly #defaults: CacheResourceOptions;
+  readonly #byResource: ReadonlyMap<string, CacheResourceOptions>;
+  readonly #entries = new Map<string, Entry>();
+  readonly #runs = new Set<Promise<void>>();
+  #signal: AbortSignal | undefined;
+
+  constructor(options: { client: Client; clock: Clock; logger?: Logger; cache?: CacheOptions }) {
+    this.#client = options.client;
+    this.#clock = options.clock;
+    this.#log = options.logger ?? noopLogger;
+    this.#defaults = options.cache?.defaults ?? {};
+    this.#byResource = new Map((options.cache?.byResource ?? []).map(({ resource, ...o }) => [resourceKey(resource), o]));
+  }
+
+  /** The shared informer of `resource`, created on first use (started at once if the cache runs). */
+  informerFor<T extends KubeObject>(resource: ResourceDescriptor<T>): SharedIndexInformer<T> {
+    return this.#entry(resource).informer as unknown as SharedIndexInformer<T>;
+  }
+
+  /** Adds a field index `field` on `resource`; values are namespaced as controller-runtime does. */
+  indexField<T extends KubeObject>(resource: ResourceDescriptor<T>, field: string, extract: (obj: T) => readonly string[]): void {
+    if (!field) throw new InvalidOptionError('indexField.field', 'must not be empty');
+    const entry = this.#entry(resource);
+    const fn: IndexFunc<KubeObject> = (obj) => {
+      const values = extract(obj as T);
+      const ns = obj.metadata.namespace ?? '';
+      if (ns === '') return values.map((v) => `${ALL_NAMESPACES}/${v}`);
+      return values.flatMap((v) => [`${ns}/${v}`, `${ALL_NAMESPACES}/${v}`]);
+    };
+    entry.informer.addIndexers({ [fieldIndexName(field)]: fn });
+    entry.fieldIndexes.add(field);
+  }
+
+  /** True when every informer created so far has synced (the readiness check). */
+  synced(): boolean {
+    return [...this.#entries.values()].every((e) => e.informer.hasSynced());
+  }
+
+  /** Kinds whose informers have not synced yet, for messages. */
+  unsynced(): string[] {
+    return [...this.#entries.values()].filter((e) => !e.informer.hasSynced()).map((e) => e.resource.kind);
+  }
+
+  /** Waits until every informer created so far has synced. */
+  async waitForSync(options: { signal?: AbortSignal } = {}): Promise<void> {
+    await Promise.all([...this.#entries.values()].map((e) => e.informer.waitForSync(options)));
+  }
+
+  /** Runs every informer, present and future, until `signal` aborts; resolves when all stopped. */
+  async start(signal: AbortSignal): Promise<void> {
+    if (this.#signal) throw new InvalidOptionError('cache', 'the cache was already started');
+    this.#signal = signal;
+    for (const e of this.#entries.values()) this.#run(e);
+    await new Promise<void>((resolve) => {
+      if (signal.aborted) resolve();
+      else signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+    // Informers created while we waited joined #runs; wait for every one of them.
+    while (this.#runs.size > 0) await Promise.all([...this.#runs]);
+  }
+
+  /** The cached object, or undefined. Throws `CacheNotSyncedError` while the kind's informer syncs. */
+  get<T extends KubeObject>(resource: ResourceDescriptor<T>, nn: NamespacedName): T | undefined {
+    const informer = this.#synced(resource);
+    const key = resource.namespaced ? keyOf(nn) : nn.name;
+    return informer.getIndexer().getByKey(key) as T | undefined;
+  }
+
+  /** Cached objects matching every option (frozen, in no particular order). */
+  list<T extends KubeObject>(resource: ResourceDescriptor<T>, options: CacheListOptions = {}): T[] {
+    const informer = this.#synced(resource);
+    const indexer = informer.getIndexer();
+    const ns = resource.namespaced ? options.namespace ?? '' : '';
+    const fields = Object.entries(options.matchingFields ?? {});
+    const entry = this.#entries.get(resourceKey(resource))!;
+    for (const [field] of fields) {
+      if (!entry.fieldIndexes.has(field)) {
+        throw new InvalidOptionError(`matchingFields.${field}`, `no field index named ${JSON.stringify(field)} on ${resource.kind}; add it with indexField`);
+      }
+    }
+    let items: KubeObject[];
+    if (fields.length > 0) {
+      const [[field, value], ...rest] = fields as [[string, string], ...[string, string][]];
+      const scoped = (v: string): string => `${ns === '' ? ALL_NAMESPACES : ns}/${v}`;
+      items = indexer.byIndex(fieldIndexName(field), scoped(value));
+      for (const [f, v] of rest) {
+        const keys = new Set(indexer.indexKeys(fieldIndexName(f), scoped(v)));
+        items = items.filter((o) => keys.has(keyOf({ namespace: o.metadata.namespace, name: o.metadata.name ?? '' })));
+      }
+    } else if (ns !== '') {
+      items = indexer.byIndex(NAMESPACE_INDEX, ns);
+    } else {
+      items = indexer.list();
+    }
+    if (options.labelSelector) {
+      const selector = parseLabelSelector(options.labelSelector);
+      items = items.filter((o) => selector.matches(o.metadata.labels));
+    }
+    return items as T[];
+  }
+
+  #synced<T extends KubeObject>(resource: ResourceDescriptor<T>): SharedIndexInformer<KubeObject> {
+    const { informer } = this.#entry(resource);
+    if (!informer.hasSynced()) throw new CacheNotSyncedError(resource.kind);
+    return informer;
+  }
+
+  #entry(resource: ResourceDescriptor): Entry {
+    const k = resourceKey(resource);
+    const existing = this.#entries.get(k);
+    if (existing) return existing;
+    const o = { ...this.#defaults, ...this.#byResource.get(k) };
+    if (!resource.namespaced && o.namespace && this.#byResource.get(k)?.namespace) {
+      throw new InvalidOptionError(`cache.byResource.${resource.kind}.namespace`, 'a cluster-scoped kind has no namespace');
+    }
+    const informer = createSharedIndexInformer<KubeObject>({
+      listerWatcher: createListerWatcher({
+        client: this.#client,
+        resource,
+        namespace: resource.namespaced ? o.namespace : undefined,
+        labelSelector: o.labelSelector,
+        fieldSelector: o.fieldSelector,
+      }),
+      clock: this.#clock,
+      logger: this.#log,
+      resyncMs: o.syncPeriodMs ?? DEFAULT_SYNC_PERIOD_MS,
+      transform: o.transform,
+    });
+    const entry: Entry = { resource, informer, fieldIndexes: new Set() };
+    this.#entries.set(k, entry);
+    this.#log.debug({ resource: k }, 'informer created');
+    if (this.#signal && !this.#signal.aborted) this.#run(entry);
+    return entry;
+  }
+
+  #run(entry: Entry): void {
+    const run = entry.informer.run(this.#signal!).catch((err: unknown) => {
+      this.#log.error({ kind: entry.resource.kind, err }, 'informer stopped with an error');
+    });
+    this.#runs.add(run);
+    void run.finally(() => this.#runs.delete(run));
+  }
+}

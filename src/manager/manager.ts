@@ -1,0 +1,317 @@
+/**
+ * The Manager: runs controllers and everything they share — one informer cache, the split client,
+ * leader election, the metrics and health endpoints, the event recorder — in controller-runtime's
+ * order, and stops them in its order too.
+ *
+ *   start ─▶ HTTP servers ─▶ caches (wait for sync) ─▶ others ─▶ [win the lease] ─▶ leader runnables
+ *   stop  ─▶ others ─▶ leader runnables ─▶ caches ─▶ HTTP servers ─▶ flush events ─▶ release the lease
+ *
+ * The stop waits at most `gracefulShutdownTimeoutMs` (in-flight reconciles finish; queued work is not
+ * started, because each controller stops taking work when its signal aborts). Losing the lease cuts:
+ * leader runnables are aborted at that instant, nothing is waited for, and `start` rejects with
+ * `LeaderElectionLostError` — a manager never keeps reconciling without the lease.
+ *
+ * Invariants: nothing does I/O before `start`; `start` runs once; the first runnable failure stops
+ * the manager and is what `start` rejects with.
+ */
+import {
+  InvalidOptionError, type Clock, type KubeObject, type Logger, type ResourceDescriptor,
+} from '../meta/index.js';
+import { createClient, loadKubeConfig, type Client, type RestClient } from '../client/index.js';
+import type { SharedIndexInformer } from '../cache/index.js';
+import { AlreadyStartedError, type ControllerHost, type ControllerMetrics, type Runnable } from '../controller/index.js';
+import type { WorkqueueMetricsProvider } from '../workqueue/index.js';
+import { LeaderElectionLostError, ShutdownTimeoutError } from './errors.js';
+import { EventBroadcaster, type EventRecorder } from './event-recorder.js';
+import { HealthChecks, type HealthCheck } from './health.js';
+import { HttpServerRunnable, type HttpHandler } from './http-server.js';
+import { InformerCache } from './informer-cache.js';
+import { LeaderElector } from './leader-election.js';
+import { leaseLock } from './lease-lock.js';
+import { createManagerMetrics, type ManagerMetrics } from './metrics.js';
+import { resolveManagerOptions, type ManagerOptions, type ResolvedManagerOptions } from './options.js';
+import { RunnableGroup } from './runnable-group.js';
+import { createSplitClient, type ManagerClient } from './split-client.js';
+
+/** Creates a manager. Reads the kubeconfig when one is needed; opens no connection until `start`. */
+export async function createManager(options: ManagerOptions = {}): Promise<Manager> {
+  return new Manager(resolveManagerOptions(options));
+}
+
+export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
+  readonly options: ResolvedManagerOptions;
+  readonly client: ManagerClient;
+  readonly logger: Logger;
+  readonly clock: Clock;
+  readonly metrics: ManagerMetrics;
+  readonly #rest: Client;
+  readonly #ownedRest: RestClient | undefined;
+  readonly #cache: InformerCache;
+  readonly #events: EventBroadcaster;
+  readonly #healthz: HealthChecks;
+  readonly #readyz: HealthChecks;
+  readonly #servers: { metrics?: HttpServerRunnable; healthProbe?: HttpServerRunnable } = {};
+  readonly #internal = new AbortController();
+  readonly #groups: { http: RunnableGroup; caches: RunnableGroup; others: RunnableGroup; leader: RunnableGroup };
+  readonly #names = new Set<string>();
+  readonly #elected: Promise<void>;
+  #resolveElected!: () => void;
+  #failure: unknown;
+  #run: Promise<void> | undefined;
+  #elector: LeaderElector | undefined;
+
+  constructor(options: ResolvedManagerOptions) {
+    this.options = options;
+    this.logger = options.logger;
+    this.clock = options.clock;
+    this.metrics = createManagerMetrics();
+    if (options.client) {
+      this.#rest = options.client;
+    } else {
+      const config = options.config ?? loadKubeConfig({ path: options.kubeconfig, clock: options.clock });
+      this.#ownedRest = createClient({
+        config,
+        clock: options.clock,
+        onRequest: (m) => this.metrics.restClientRequest({ code: m.code, method: m.verb, host: m.host }),
+      });
+      this.#rest = this.#ownedRest;
+    }
+    this.#cache = new InformerCache({ client: this.#rest, clock: this.clock, logger: this.logger.child({ component: 'cache' }), cache: options.cache });
+    this.client = createSplitClient({ client: this.#rest, cache: this.#cache });
+    this.#events = new EventBroadcaster({ client: this.#rest, clock: this.clock, logger: this.logger.child({ component: 'events' }) });
+    this.#healthz = new HealthChecks({ path: 'healthz', logger: this.logger });
+    this.#readyz = new HealthChecks({ path: 'readyz', logger: this.logger });
+    this.#readyz.add('cache-sync', () => {
+      if (!this.#cache.synced()) throw new Error(`caches not synced: ${this.#cache.unsynced().join(', ')}`);
+    });
+    const group = (name: string) => new RunnableGroup({ name, logger: this.logger, onError: (err) => this.#fail(err) });
+    this.#groups = { http: group('http-servers'), caches: group('caches'), others: group('others'), leader: group('leader-election') };
+    this.#groups.caches.add({ start: (signal) => this.#cache.start(signal), needLeaderElection: () => false });
+    if (options.metricsBind) {
+      this.#servers.metrics = new HttpServerRunnable({ name: 'metrics', bind: options.metricsBind, handler: this.#metricsHandler, logger: this.logger });
+      this.#groups.http.add(this.#servers.metrics);
+    }
+    if (options.healthProbeBind) {
+      this.#servers.healthProbe = new HttpServerRunnable({ name: 'health-probe', bind: options.healthProbeBind, handler: this.#healthHandler, logger: this.logger });
+      this.#groups.http.add(this.#servers.healthProbe);
+    }
+    this.#elected = new Promise<void>((resolve) => (this.#resolveElected = resolve));
+  }
+
+  get controllerMetrics(): ControllerMetrics {
+    return this.metrics.controller;
+  }
+
+  get workqueueMetrics(): WorkqueueMetricsProvider {
+    return this.metrics.workqueue;
+  }
+
+  /** Reads that bypass the cache. */
+  get apiReader(): ManagerClient['apiReader'] {
+    return this.client.apiReader;
+  }
+
+  /** The shared informer of a kind, created on first use; it starts with the cache (or at once if running). */
+  async getInformer<T extends KubeObject>(resource: ResourceDescriptor<T>, options: { signal?: AbortSignal } = {}): Promise<SharedIndexInformer<T>> {
+    options.signal?.throwIfAborted();
+    return this.#cache.informerFor(resource);
+  }
+
+  /**
+   * Adds a field index to a kind's shared informer, for `client.list(kind, { matchingFields: { [field]: v } })`.
+   * Values are namespaced (`ns/v` and `__all_namespaces/v`), so a namespaced list sees only its namespace.
+   */
+  indexField<T extends KubeObject>(resource: ResourceDescriptor<T>, field: string, extract: (obj: T) => readonly string[]): void {
+    this.#cache.indexField(resource, field, extract);
+  }
+
+  /** Registers a runnable: `needLeaderElection() === false` runs on every replica, others only on the leader. */
+  add(runnable: Runnable): void {
+    if (this.#internal.signal.aborted) {
+      this.logger.warn({}, 'runnable added to a stopped manager; it will not run');
+      return;
+    }
+    (runnable.needLeaderElection?.() === false ? this.#groups.others : this.#groups.leader).add(runnable);
+  }
+
+  registerControllerName(name: string): void {
+    if (this.#names.has(name)) {
+      throw new InvalidOptionError(
+        'name',
+        `controller with name ${JSON.stringify(name)} already exists. Controller names must be unique to avoid multiple controllers reporting the same metric. This validation can be disabled via the skipNameValidation option`,
+      );
+    }
+    this.#names.add(name);
+  }
+
+  addHealthzCheck(name: string, check: HealthCheck): void {
+    this.#beforeStart('addHealthzCheck');
+    this.#healthz.add(name, check);
+  }
+
+  addReadyzCheck(name: string, check: HealthCheck): void {
+    this.#beforeStart('addReadyzCheck');
+    this.#readyz.add(name, check);
+  }
+
+  /** A recorder of `events.k8s.io/v1` Events reported by `name`. Recording never throws or blocks. */
+  getEventRecorder(name: string): EventRecorder {
+    return this.#events.recorder(name);
+  }
+
+  /** Resolves once this manager leads (at once after start without leader election). */
+  elected(): Promise<void> {
+    return this.#elected;
+  }
+
+  /** Whether this manager currently holds the lease (true without leader election once started). */
+  isLeader(): boolean {
+    return this.#elector ? this.#elector.isLeader() && this.#elector.state.kind === 'leading' : this.#run !== undefined;
+  }
+
+  /** Base URLs of the endpoints once bound, e.g. `{ metrics: 'http://127.0.0.1:40321' }`. */
+  async listening(): Promise<{ metrics?: string; healthProbe?: string }> {
+    const [metrics, healthProbe] = await Promise.all([this.#servers.metrics?.listening(), this.#servers.healthProbe?.listening()]);
+    return { ...(metrics ? { metrics } : {}), ...(healthProbe ? { healthProbe } : {}) };
+  }
+
+  /**
+   * Runs until `signal` aborts (or `shutdown()`), then stops gracefully. Resolves after a clean stop;
+   * rejects with the first runnable failure, `LeaderElectionLostError`, or `ShutdownTimeoutError`.
+   */
+  start(signal?: AbortSignal): Promise<void> {
+    if (this.#run) return Promise.reject(new AlreadyStartedError('manager'));
+    this.#run = this.#runAndStop(signal);
+    return this.#run;
+  }
+
+  /** Stops the manager and waits for the stop; safe to call at any time, any number of times. */
+  async shutdown(): Promise<void> {
+    this.#internal.abort(new Error('manager shut down'));
+    if (this.#run) await this.#run.catch(() => {});
+    else this.#ownedRest?.close();
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.shutdown();
+  }
+
+  #beforeStart(what: string): void {
+    if (this.#run) throw new InvalidOptionError(what, 'health checks are added before start()');
+  }
+
+  #fail(err: unknown): void {
+    if (this.#failure === undefined) {
+      this.#failure = err;
+      this.logger.error({ err }, 'runnable failed; stopping the manager');
+    }
+    this.#internal.abort(err);
+  }
+
+  async #runAndStop(signal: AbortSignal | undefined): Promise<void> {
+    const internal = this.#internal.signal;
+    const onAbort = (): void => this.#internal.abort(signal!.reason);
+    if (signal?.aborted) onAbort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const leCtl = new AbortController();
+    let electorDone: Promise<unknown> = Promise.resolve();
+    let lost = false;
+    try {
+      this.logger.info({}, 'starting manager');
+      this.#groups.http.start();
+      await Promise.all(Object.values(this.#servers).map((s) => s.listening()));
+      this.#groups.caches.start();
+      await this.#cache.waitForSync({ signal: internal });
+      this.#groups.others.start();
+      const le = this.options.leaderElection;
+      if (le) {
+        this.metrics.leaderElectionStatus(le.id, false);
+        this.#elector = new LeaderElector({
+          lock: leaseLock({ client: this.#rest, namespace: le.namespace, name: le.id }),
+          identity: le.identity,
+          leaseDurationMs: le.leaseDurationMs,
+          renewDeadlineMs: le.renewDeadlineMs,
+          retryPeriodMs: le.retryPeriodMs,
+          releaseOnCancel: le.releaseOnCancel,
+          clock: this.clock,
+          logger: this.logger.child({ component: 'leader-election' }),
+          onStartedLeading: (leading) => {
+            this.metrics.leaderElectionStatus(le.id, true);
+            leading.addEventListener('abort', () => {
+              this.metrics.leaderElectionStatus(le.id, false);
+              if (leCtl.signal.aborted) return;
+              // Lost, not released: cut the leader runnables now, before anyone else may lead.
+              lost = true;
+              const err = new LeaderElectionLostError(`${le.namespace}/${le.id}`);
+              this.#groups.leader.abort(err);
+              this.#fail(err);
+            }, { once: true });
+            this.#groups.leader.start();
+            this.#resolveElected();
+          },
+        });
+        electorDone = this.#elector.run(leCtl.signal);
+      } else {
+        this.#groups.leader.start();
+        this.#resolveElected();
+      }
+      await new Promise<void>((resolve) => {
+        if (internal.aborted) resolve();
+        else internal.addEventListener('abort', () => resolve(), { once: true });
+      });
+    } catch (err) {
+      if (!internal.aborted) this.#fail(err);
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+    }
+    const timedOut = await this.#stopGroups(lost ? 0 : this.options.gracefulShutdownTimeoutMs, internal.reason);
+    leCtl.abort(new Error('manager stopped'));
+    await electorDone;
+    this.#ownedRest?.close();
+    this.logger.info({}, 'manager stopped');
+    if (this.#failure !== undefined) throw this.#failure;
+    if (timedOut) throw timedOut;
+  }
+
+  /** Stops the groups in controller-runtime's order within `graceMs`; returns the timeout error if it passed. */
+  async #stopGroups(graceMs: number, reason: unknown): Promise<ShutdownTimeoutError | undefined> {
+    const g = this.#groups;
+    const order = [g.others, g.leader, g.caches, g.http];
+    const pending = new Set(order.map((x) => x.name));
+    const stopping = (async () => {
+      for (const group of order) {
+        await group.stop(reason);
+        pending.delete(group.name);
+      }
+      await this.#events.flush();
+    })();
+    if (graceMs === Infinity) {
+      await stopping;
+      return undefined;
+    }
+    const finished = await new Promise<boolean>((resolve) => {
+      const timer = this.clock.setTimer(() => resolve(false), graceMs);
+      void stopping.then(() => {
+        timer.cancel();
+        resolve(true);
+      });
+    });
+    if (finished) return undefined;
+    // Past the grace period nothing is waited for; every group still gets its abort.
+    for (const group of order) group.abort(reason);
+    return graceMs === 0 ? undefined : new ShutdownTimeoutError(graceMs, [...pending]);
+  }
+
+  readonly #metricsHandler: HttpHandler = async ({ method, url }) => {
+    if (url.pathname !== '/metrics') return { status: 404, body: '404 page not found\n' };
+    if (method !== 'GET' && method !== 'HEAD') return { status: 405, body: 'method not allowed\n' };
+    return { status: 200, body: await this.metrics.registry.metrics(), contentType: this.metrics.registry.contentType };
+  };
+
+  readonly #healthHandler: HttpHandler = async ({ url, signal }) => {
+    const m = /^\/(healthz|readyz)(?:\/([^/]+))?\/?$/.exec(url.pathname);
+    if (!m) return { status: 404, body: '404 page not found\n' };
+    const checks = m[1] === 'healthz' ? this.#healthz : this.#readyz;
+    return checks.handle({ name: m[2], query: url.searchParams, signal });
+  };
+}

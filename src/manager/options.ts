@@ -1,0 +1,117 @@
+/**
+ * Manager options, resolved once by one pure function into a frozen `ResolvedManagerOptions`
+ * (defaults in one table, units in the names, `??` fallbacks). Deviation from controller-runtime:
+ * the metrics endpoint is off unless `metricsBindAddress` is given (controller-runtime binds `:8080`
+ * on every interface by default — a library should not open a port by surprise; pass `':8080'`).
+ */
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import { InvalidOptionError, jsonLogger, realClock, requireDuration, type Clock, type Logger } from '../meta/index.js';
+import type { Client, RestConfig } from '../client/index.js';
+import type { CacheOptions } from './informer-cache.js';
+import { validateLeaderElectionTimings } from './leader-election.js';
+import { parseBindAddress } from './http-server.js';
+
+export interface LeaderElectionOptions {
+  /** Name of the Lease. Required. */
+  id: string;
+  /** Namespace of the Lease. Required (controller-runtime reads it from the service account in a cluster). */
+  namespace: string;
+  leaseDurationMs?: number;
+  renewDeadlineMs?: number;
+  retryPeriodMs?: number;
+  /** Release the Lease on a clean stop so a successor need not wait for it to expire. Default false. */
+  releaseOnCancel?: boolean;
+  /** Default `<hostname>_<uuid>`. */
+  identity?: string;
+}
+
+export interface ManagerOptions {
+  /** A kubeconfig file (kubectl's rules; `KUBECONFIG` and `~/.kube/config` when nothing is given). */
+  kubeconfig?: string;
+  /** An already resolved config; wins over `kubeconfig`. */
+  config?: RestConfig;
+  /** A ready client; wins over both (then `rest_client_requests_total` stays empty: the manager cannot hook it). */
+  client?: Client;
+  cache?: CacheOptions;
+  leaderElection?: LeaderElectionOptions;
+  /** `host:port` for `/metrics`; `'0'` or absent: off. Port 0 picks a free port (see `mgr.listening()`). */
+  metricsBindAddress?: string;
+  /** `host:port` for `/healthz` and `/readyz`; `'0'` or absent: off. */
+  healthProbeBindAddress?: string;
+  /** How long a stop waits for runnables; 0 = not at all, `Infinity` = forever. Default 30 s. */
+  gracefulShutdownTimeoutMs?: number;
+  clock?: Clock;
+  /** Default: JSON lines on stderr at `info`. */
+  logger?: Logger;
+}
+
+export const MANAGER_DEFAULTS = Object.freeze({
+  leaseDurationMs: 15_000,
+  renewDeadlineMs: 10_000,
+  retryPeriodMs: 2_000,
+  releaseOnCancel: false,
+  gracefulShutdownTimeoutMs: 30_000,
+});
+
+export interface ResolvedLeaderElection {
+  readonly id: string;
+  readonly namespace: string;
+  readonly leaseDurationMs: number;
+  readonly renewDeadlineMs: number;
+  readonly retryPeriodMs: number;
+  readonly releaseOnCancel: boolean;
+  readonly identity: string;
+}
+
+export interface ResolvedManagerOptions {
+  readonly kubeconfig: string | undefined;
+  readonly config: RestConfig | undefined;
+  readonly client: Client | undefined;
+  readonly cache: CacheOptions;
+  readonly leaderElection: ResolvedLeaderElection | undefined;
+  readonly metricsBind: { host: string | undefined; port: number } | undefined;
+  readonly healthProbeBind: { host: string | undefined; port: number } | undefined;
+  readonly gracefulShutdownTimeoutMs: number;
+  readonly clock: Clock;
+  readonly logger: Logger;
+}
+
+const bind = (path: string, address: string | undefined) =>
+  address === undefined || address === '' || address === '0' ? undefined : Object.freeze(parseBindAddress(path, address));
+
+export function resolveManagerOptions(o: ManagerOptions = {}): ResolvedManagerOptions {
+  for (const renamed of ['metricsAddr', 'leaderElectionID', 'gracefulShutdownTimeout'] as const) {
+    if (renamed in o) throw new InvalidOptionError(renamed, 'not an option of createManager; see ManagerOptions (durations end in Ms)');
+  }
+  const le = o.leaderElection;
+  let leaderElection: ResolvedLeaderElection | undefined;
+  if (le) {
+    if (!le.id) throw new InvalidOptionError('leaderElection.id', 'is required when leader election is on');
+    if (!le.namespace) throw new InvalidOptionError('leaderElection.namespace', 'is required when leader election is on');
+    leaderElection = Object.freeze({
+      id: le.id,
+      namespace: le.namespace,
+      leaseDurationMs: le.leaseDurationMs ?? MANAGER_DEFAULTS.leaseDurationMs,
+      renewDeadlineMs: le.renewDeadlineMs ?? MANAGER_DEFAULTS.renewDeadlineMs,
+      retryPeriodMs: le.retryPeriodMs ?? MANAGER_DEFAULTS.retryPeriodMs,
+      releaseOnCancel: le.releaseOnCancel ?? MANAGER_DEFAULTS.releaseOnCancel,
+      identity: le.identity ?? `${hostname()}_${randomUUID()}`,
+    });
+    validateLeaderElectionTimings('leaderElection', leaderElection);
+  }
+  const grace = o.gracefulShutdownTimeoutMs ?? MANAGER_DEFAULTS.gracefulShutdownTimeoutMs;
+  if (grace !== Infinity) requireDuration('gracefulShutdownTimeoutMs', grace);
+  return Object.freeze({
+    kubeconfig: o.kubeconfig,
+    config: o.config,
+    client: o.client,
+    cache: o.cache ?? {},
+    leaderElection,
+    metricsBind: bind('metricsBindAddress', o.metricsBindAddress),
+    healthProbeBind: bind('healthProbeBindAddress', o.healthProbeBindAddress),
+    gracefulShutdownTimeoutMs: grace,
+    clock: o.clock ?? realClock,
+    logger: o.logger ?? jsonLogger(),
+  });
+}
