@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { FakeClock, InvalidOptionError } from 'kube-converge/meta';
+import type { Clock, Timer } from 'kube-converge/meta';
 import { DelayingQueue } from 'kube-converge/workqueue';
 import { prng, recordingProvider } from './recording-metrics.js';
 
@@ -129,5 +130,25 @@ describe('DelayingQueue', () => {
       while (q.len() > 0) released.push((await q.get()).item!);
     }
     assert.deepEqual(released, expected);
+  });
+  it('re-arms its timer when a clock fires it before the earliest item is due', () => {
+    // Real timers may fire a little early; this clock lets the test fire the one timer by hand.
+    let now = 0;
+    const timers: { fn: () => void; ms: number }[] = [];
+    const clock: Clock = {
+      now: () => now,
+      setTimer: (fn: () => void, ms: number): Timer => (timers.push({ fn, ms }), { cancel: () => {} }),
+      sleep: () => Promise.resolve(),
+    };
+    const q = new DelayingQueue<string>({ clock });
+    q.addAfter('a', 100);
+    assert.deepEqual(timers.map((t) => t.ms), [100]);
+    now = 99;
+    timers[0]!.fn();
+    assert.equal(q.len(), 0, 'not due yet');
+    assert.deepEqual(timers.map((t) => t.ms), [100, 1], 're-armed for the remaining millisecond');
+    now = 100;
+    timers[1]!.fn();
+    assert.equal(q.len(), 1);
   });
 });
