@@ -79,12 +79,12 @@ class ManualClock implements Clock {
   now(): number {
     return this.t;
   }
-  setTimer(fn: () => void): Timer {
+  setTimer(fn: () => void, _ms: number): Timer {
     this.fn = fn;
     return { cancel: () => { if (this.fn === fn) this.fn = undefined; } };
   }
-  sleep(): Promise<void> {
-    throw new Error('not used by the queues');
+  sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => this.setTimer(resolve, ms));
   }
 }
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { FakeClock, InvalidOptionError } from 'kube-converge/meta';
 import type { Clock, Timer } from 'kube-converge/meta';
 import { DelayingQueue } from 'kube-converge/workqueue';
-import { prng, recordingProvider } from './recording-metrics.js';
+import { prng, recordingProvider } from './helpers.js';
 
 function setup() {
   const clock = new FakeClock();

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { FakeClock, InvalidOptionError } from 'kube-converge/meta';
 import { PriorityQueue, itemExponentialFailureRateLimiter } from 'kube-converge/workqueue';
-import { prng, recordingProvider, settle } from './recording-metrics.js';
+import { prng, recordingProvider, settle } from './helpers.js';
 
 function setup() {
   const clock = new FakeClock();

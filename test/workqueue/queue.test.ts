@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { FakeClock } from 'kube-converge/meta';
 import { Queue, defaultKeyOf } from 'kube-converge/workqueue';
 import type { GetResult } from 'kube-converge/workqueue';
-import { prng, recordingProvider, settle } from './recording-metrics.js';
+import { prng, recordingProvider, settle } from './helpers.js';
 
 const newQueue = <T = string>(opts: ConstructorParameters<typeof Queue<T>>[0] = {}) => new Queue<T>({ clock: new FakeClock(), ...opts });
 

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { FakeClock } from 'kube-converge/meta';
 import { itemExponentialFailureRateLimiter } from 'kube-converge/workqueue';
 import type { RateLimiter, RateLimitingInterface } from 'kube-converge/workqueue';
-import { settle } from './recording-metrics.js';
+import { settle } from './helpers.js';
 
 export type MakeQueue = (o: { clock: FakeClock; rateLimiter: RateLimiter<string> }) => RateLimitingInterface<string>;
 

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { FakeClock } from 'kube-converge/meta';
 import { RateLimitingQueue, withPriority } from 'kube-converge/workqueue';
-import { recordingProvider } from './recording-metrics.js';
+import { recordingProvider } from './helpers.js';
 
 describe('RateLimitingQueue', () => {
   it('uses defaultControllerRateLimiter on the queue clock: 5 ms backoff, then the 10 qps bucket', async () => {

@@ -1,4 +1,4 @@
-// A WorkqueueMetricsProvider that records every update, for asserting update points in tests.
+// Test helpers: a WorkqueueMetricsProvider that records every update, a seeded PRNG, and a microtask settle.
 import type { WorkqueueMetricsProvider } from 'kube-converge/workqueue';
 
 export interface RecordedMetrics {
