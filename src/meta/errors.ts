@@ -25,7 +25,8 @@ export type ErrorCode =
   | 'CONVERGE_CACHE_SYNC_TIMEOUT'
   | 'CONVERGE_ALREADY_STARTED'
   | 'CONVERGE_LEADER_ELECTION_LOST'
-  | 'CONVERGE_SHUTDOWN_TIMEOUT';
+  | 'CONVERGE_SHUTDOWN_TIMEOUT'
+  | 'CONVERGE_CRD_NOT_SERVED';
 
 const brand = Symbol.for('converge.error');
 

@@ -1,0 +1,14 @@
+/**
+ * Errors of the testing layer. A `CrdNotServedError` means a CRD given to `TestEnv` was created but
+ * did not become usable in time; it names the CRD and what was still missing, with the last
+ * observation as `cause`.
+ */
+import { ConvergeError } from '../meta/index.js';
+
+export class CrdNotServedError extends ConvergeError {
+  readonly code = 'CONVERGE_CRD_NOT_SERVED';
+  override readonly name = 'CrdNotServedError';
+  constructor(readonly crd: string, readonly missing: string, timeoutMs: number, options?: { cause?: unknown }) {
+    super(`CRD ${crd} was not served within ${timeoutMs} ms: still missing ${missing}`, options);
+  }
+}

@@ -1,0 +1,92 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parse as parseYaml } from 'yaml';
+import { ConfigMapResource, InvalidOptionError, defineResource } from 'kube-converge/meta';
+import { createClient, isNotFound, loadKubeConfig, NetworkError } from 'kube-converge/client';
+import { controllerManagedBy } from 'kube-converge/controller';
+import { TestEnv, eventually, loadCrds } from 'kube-converge/testing';
+
+const fixtures = fileURLToPath(new URL('./fixtures/', import.meta.url));
+const Widget = defineResource<{ size?: number }, { seen?: number }>({
+  group: 'test.converge.dev', version: 'v1', kind: 'Widget', plural: 'widgets', namespaced: true,
+});
+const Gadget = defineResource({ group: 'test.converge.dev', version: 'v1', kind: 'Gadget', plural: 'gadgets', namespaced: false });
+const Sprocket = defineResource({ group: 'test.converge.dev', version: 'v1', kind: 'Sprocket', plural: 'sprockets', namespaced: true });
+
+describe('TestEnv', () => {
+  it('serves CRDs from a folder of YAML and JSON files as soon as start() resolves', async () => {
+    await using env = await TestEnv.start({ crds: [`${fixtures}crds`] });
+    const w = await env.client.create(Widget, { apiVersion: Widget.apiVersion, kind: 'Widget', metadata: { name: 'w', namespace: 'default' }, spec: { size: 3 } });
+    assert.equal(w.spec.size, 3);
+    await env.client.create(Gadget, { apiVersion: Gadget.apiVersion, kind: 'Gadget', metadata: { name: 'g' }, spec: {} });
+    await env.client.create(Sprocket, { apiVersion: Sprocket.apiVersion, kind: 'Sprocket', metadata: { name: 's', namespace: 'default' }, spec: {} });
+    assert.equal((await env.client.list(Widget, { namespace: 'default' })).items.length, 1);
+  });
+
+  it('accepts CRDs as objects and installs more later with installCrds', async () => {
+    const [widgets, gadgets] = await loadCrds([`${fixtures}crds/widgets.yaml`]);
+    await using env = await TestEnv.start({ crds: [widgets!] });
+    await assert.rejects(env.client.list(Gadget), (e) => isNotFound(e));
+    await env.installCrds([gadgets!]);
+    assert.deepEqual((await env.client.list(Gadget)).items, []);
+  });
+
+  it('starts a fresh, empty server each time, on its own port', async () => {
+    await using a = await TestEnv.start();
+    await using b = await TestEnv.start();
+    assert.notEqual(a.url, b.url);
+    await a.client.create(ConfigMapResource, { metadata: { name: 'only-in-a', namespace: 'default' }, data: { k: 'v' } });
+    await assert.rejects(b.client.get(ConfigMapResource, { namespace: 'default', name: 'only-in-a' }), (e) => isNotFound(e));
+  });
+
+  it('writes a kubeconfig file that loads to the same server as the kubeconfig object', async () => {
+    await using env = await TestEnv.start();
+    const fromFile = parseYaml(readFileSync(env.kubeconfigPath, 'utf8')) as unknown;
+    assert.deepEqual(fromFile, env.kubeconfig);
+    const config = loadKubeConfig({ path: env.kubeconfigPath });
+    assert.equal(config.server, env.url);
+    const client = createClient({ config: { ...config, qps: -1 } });
+    try {
+      await client.create(ConfigMapResource, { metadata: { name: 'via-file', namespace: 'default' } });
+      assert.equal((await env.client.get(ConfigMapResource, { namespace: 'default', name: 'via-file' })).metadata.name, 'via-file');
+    } finally {
+      client.close();
+    }
+  });
+
+  it('hands out managers bound to the server and shuts them down on stop', async () => {
+    const env = await TestEnv.start({ crds: [`${fixtures}crds/widgets.yaml`] });
+    const mgr = await env.newManager();
+    const seen: string[] = [];
+    controllerManagedBy(mgr).for(Widget).complete(async (req) => {
+      seen.push(`${req.namespace}/${req.name}`);
+    });
+    const running = mgr.start();
+    await env.client.create(Widget, { apiVersion: Widget.apiVersion, kind: 'Widget', metadata: { name: 'w1', namespace: 'default' }, spec: {} });
+    await eventually(() => assert.deepEqual(seen, ['default/w1']));
+    await env.stop();
+    await running;
+    assert.equal(existsSync(env.kubeconfigPath), false, 'the kubeconfig file is removed');
+    await assert.rejects(env.newManager(), InvalidOptionError);
+  });
+
+  it('stops idempotently, after which the server refuses connections', async () => {
+    const env = await TestEnv.start();
+    const client = createClient({ server: env.url, maxRetries: 0 });
+    await Promise.all([env.stop(), env.stop()]);
+    await env[Symbol.asyncDispose]();
+    await assert.rejects(client.list(ConfigMapResource), NetworkError);
+    client.close();
+  });
+
+  it('refuses a file with a document that is not a CRD, naming the file', async () => {
+    await assert.rejects(TestEnv.start({ crds: [`${fixtures}not-a-crd.yaml`] }), (e) => {
+      assert.ok(e instanceof InvalidOptionError);
+      assert.match(e.message, /not-a-crd\.yaml: expected an apiextensions\.k8s\.io\/v1 CustomResourceDefinition, got v1\/ConfigMap/);
+      return true;
+    });
+    await assert.rejects(TestEnv.start({ crds: [`${fixtures}missing.yaml`] }), /cannot read .*missing\.yaml/);
+  });
+});
