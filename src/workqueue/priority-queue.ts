@@ -66,6 +66,24 @@ const dueFirst = <T>(a: Entry<T>, b: Entry<T>): boolean =>
  * As in controller-runtime, `get()` reports shutdown as soon as the queue is shut down, even if
  * items are still queued, and the default rate limiter is per-item exponential backoff from 5 ms to
  * 1000 s with no token bucket.
+ *
+ * @example A worker loop
+ * ```ts
+ * const queue = new PriorityQueue<NamespacedName>({ name: 'webapp', clock });
+ * queue.addWithOpts({ priority: -100 }, { namespace: 'default', name: 'shop' }); // initial list: low priority
+ * for (;;) {
+ *   const { item, priority, shutdown } = await queue.getWithPriority();
+ *   if (shutdown) break;
+ *   try {
+ *     await reconcile(item);
+ *     queue.forget(item);                                   // success resets the backoff
+ *   } catch {
+ *     queue.addWithOpts({ rateLimited: true, priority }, item); // retry, keeping its urgency
+ *   } finally {
+ *     queue.done(item);
+ *   }
+ * }
+ * ```
  */
 export class PriorityQueue<T> implements PriorityInterface<T> {
   readonly #clock: Clock;
