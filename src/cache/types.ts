@@ -53,7 +53,8 @@ export interface Indexer<T extends KubeObject = KubeObject> {
 }
 
 export interface SharedIndexInformer<T extends KubeObject = KubeObject> {
-  addEventHandler(handler: ResourceEventHandler<T>, options?: { resyncMs?: number }): HandlerRegistration;
+  /** `resyncMs`: this handler's resync period (default the informer's); `name` labels it in logs and metrics. */
+  addEventHandler(handler: ResourceEventHandler<T>, options?: { resyncMs?: number; name?: string }): HandlerRegistration;
   getIndexer(): Indexer<T>;
   addIndexers(indexers: Record<string, IndexFunc<T>>): void;
   hasSynced(): boolean;
