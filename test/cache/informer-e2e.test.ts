@@ -1,0 +1,132 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { isDeletedFinalStateUnknown } from 'kube-converge/cache';
+import { ConfigMapResource, objectKey, type KubeObject } from 'kube-converge/meta';
+import { eventually } from 'kube-converge/testing';
+import { configMap, startE2E } from './e2e-env.js';
+
+const cmR = ConfigMapResource as unknown as Parameters<import('kube-converge/client').Client['create']>[0];
+
+async function seed(env: Awaited<ReturnType<typeof startE2E>>, n: number, prefix = 'cm'): Promise<void> {
+  for (let i = 0; i < n; i++) await env.writer.create(cmR, configMap(`${prefix}-${i}`, { v: '0' }));
+}
+
+describe('informer against the local API server, with faults', () => {
+  it('syncs, follows live writes, and stays equal to the server', async () => {
+    const env = await startE2E();
+    try {
+      await seed(env, 20);
+      await env.informer.waitForSync({ signal: AbortSignal.timeout(5000) });
+      await env.converged();
+      await env.writer.delete(cmR, { namespace: 'default', name: 'cm-3' });
+      await env.writer.update(cmR, { ...(await env.writer.get(cmR, { namespace: 'default', name: 'cm-4' })), data: { v: '1' } });
+      await env.converged();
+    } finally {
+      await env.close();
+    }
+  });
+
+  it('relists after a 410 Gone caused by compaction while its watch was stalled, delivering tombstones for what was deleted', async () => {
+    const env = await startE2E();
+    const tombstones: string[] = [];
+    env.informer.addEventHandler({ onDelete: (o) => void (isDeletedFinalStateUnknown(o) && tombstones.push(o.key)) });
+    try {
+      await seed(env, 10);
+      await env.informer.waitForSync({ signal: AbortSignal.timeout(5000) });
+      await env.converged();
+      env.reader.dropEvents = true; // the watch stalls: events are lost in flight
+      await env.writer.delete(cmR, { namespace: 'default', name: 'cm-1' });
+      await env.writer.create(cmR, configMap('late'));
+      env.api.compact();
+      env.reader.dropEvents = false;
+      env.reader.endWatches(); // the server closes the watch; the re-watch from the old RV hits the compaction
+      await env.converged();
+      assert.ok(env.informer.status().errors.gone >= 1, JSON.stringify(env.informer.status()));
+      await eventually(() => tombstones.includes('default/cm-1'));
+    } finally {
+      await env.close();
+    }
+  });
+
+  it('recovers from connections cut mid-watch, with backoff between attempts', async () => {
+    const env = await startE2E();
+    try {
+      await seed(env, 5);
+      await env.converged();
+      for (let round = 0; round < 3; round++) {
+        env.proxy.cut();
+        await env.writer.create(cmR, configMap(`after-cut-${round}`));
+        await env.converged();
+      }
+      const s = env.informer.status();
+      assert.ok(s.reconnects >= 3, JSON.stringify(s));
+      assert.ok(s.errors.network >= 3, JSON.stringify(s));
+    } finally {
+      await env.close();
+    }
+  });
+
+  it('delivers tombstones for objects deleted while the server was unreachable, and converges after it comes back', async () => {
+    const env = await startE2E();
+    const seen: string[] = [];
+    env.informer.addEventHandler({ onDelete: (o) => void seen.push(isDeletedFinalStateUnknown(o) ? `tombstone ${o.key}` : `delete ${objectKey(o)}`) });
+    try {
+      await seed(env, 6);
+      await env.converged();
+      await env.proxy.down();
+      await env.writer.delete(cmR, { namespace: 'default', name: 'cm-0' });
+      await env.writer.delete(cmR, { namespace: 'default', name: 'cm-5' });
+      await new Promise((r) => setTimeout(r, 100)); // a few refused reconnects
+      assert.equal(env.informer.getIndexer().getByKey('default/cm-0')?.metadata.name, 'cm-0', 'the cache keeps serving while down');
+      await env.proxy.up();
+      await env.converged();
+      assert.deepEqual(seen.sort(), ['tombstone default/cm-0', 'tombstone default/cm-5']);
+      assert.ok(env.informer.status().errors.network >= 1);
+    } finally {
+      await env.close();
+    }
+  });
+
+  it('converges after the API server restarts (listener closed and reopened, storage kept)', async () => {
+    const env = await startE2E();
+    try {
+      await seed(env, 5);
+      await env.converged();
+      await env.restartServer();
+      await env.writer.create(cmR, configMap('after-restart'));
+      await env.writer.delete(cmR, { namespace: 'default', name: 'cm-2' });
+      await env.converged();
+      assert.ok(env.informer.status().reconnects >= 1);
+    } finally {
+      await env.close();
+    }
+  });
+
+  it('populates with a streaming list against the local server and keeps that stream', async () => {
+    const env = await startE2E({ informer: { reflector: { watchList: true } } });
+    try {
+      await seed(env, 7);
+      await env.informer.waitForSync({ signal: AbortSignal.timeout(5000) });
+      await env.converged();
+      await env.writer.create(cmR, configMap('live'));
+      await env.converged();
+      assert.equal(env.reader.listTimes.length, 0, 'no LIST was needed');
+      assert.equal(env.reader.watchTimes.length, 1);
+    } finally {
+      await env.close();
+    }
+  });
+
+  it('objects in the cache are frozen', async () => {
+    const env = await startE2E();
+    try {
+      await seed(env, 1);
+      await env.informer.waitForSync({ signal: AbortSignal.timeout(5000) });
+      await env.converged();
+      const obj = env.informer.getIndexer().getByKey('default/cm-0') as KubeObject & { data: Record<string, string> };
+      assert.throws(() => void (obj.data['v'] = 'x'), TypeError);
+    } finally {
+      await env.close();
+    }
+  });
+});
