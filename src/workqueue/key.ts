@@ -5,6 +5,7 @@
  * Invariant: equal keys mean one queue entry; the item handed out by `get()` is the first one added
  * for its key since it was last handed out.
  */
+import { InvalidOptionError } from '../meta/index.js';
 
 /** Maps a queue item to the string that identifies it. Must be pure and stable for an item's lifetime. */
 export type KeyOf<T> = (item: T) => string;
@@ -29,7 +30,7 @@ export function defaultKeyOf(item: unknown): string {
     const nn = namespacedNameKey(item as Record<string, unknown>);
     return nn ?? sortedJson(item);
   }
-  throw new TypeError(`workqueue: cannot key an item of type ${typeof item}; pass a keyOf option`);
+  throw new InvalidOptionError('keyOf', `the default key function cannot key an item of type ${typeof item}; pass a keyOf option`);
 }
 
 function namespacedNameKey(o: Record<string, unknown>): string | undefined {

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { FakeClock } from 'kube-converge/meta';
+import { FakeClock, InvalidOptionError } from 'kube-converge/meta';
 import { Queue, defaultKeyOf } from 'kube-converge/workqueue';
 import type { GetResult } from 'kube-converge/workqueue';
 import { prng, recordingProvider, settle } from './helpers.js';
@@ -45,6 +45,13 @@ describe('Queue', () => {
     assert.equal(defaultKeyOf({ namespace: 'ns', name: 'x' }), 'ns/x');
     assert.equal(defaultKeyOf({ b: 1, a: [2, { d: 1, c: 2 }] }), defaultKeyOf({ a: [2, { c: 2, d: 1 }], b: 1 }));
     assert.notEqual(defaultKeyOf({ name: 'x', uid: '1' }), defaultKeyOf({ name: 'x' }));
+  });
+
+  it('asks for a keyOf option when the default cannot key an item', () => {
+    const q = newQueue<unknown>();
+    assert.throws(() => q.add(undefined), InvalidOptionError);
+    assert.throws(() => q.add(() => 1), InvalidOptionError);
+    assert.equal(q.len(), 0);
   });
 
   it('uses a keyOf option to compare items', async () => {
