@@ -1,0 +1,124 @@
+// End-to-end leader election: two managers against one local API server, short leases.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { startApiServer } from 'kube-converge/apiserver';
+import { createClient } from 'kube-converge/client';
+import { controllerManagedBy, newPredicateFuncs } from 'kube-converge/controller';
+import { createManager, type Manager } from 'kube-converge/manager';
+import { ConfigMapResource, LeaseResource, noopLogger, type ObjectOf } from 'kube-converge/meta';
+import { eventually } from 'kube-converge/testing';
+
+type ConfigMap = ObjectOf<typeof ConfigMapResource>;
+const NS = 'default';
+const lease = { id: 'e2e-operator', namespace: NS, leaseDurationMs: 1_000, renewDeadlineMs: 600, retryPeriodMs: 100 };
+const isPrimary = newPredicateFuncs<ConfigMap>((o) => o.metadata.labels?.['role'] === 'primary');
+const primary = (name: string): ConfigMap => ({ metadata: { name, namespace: NS, labels: { role: 'primary' } } });
+
+async function member(server: string, identity: string, seen: Map<string, string[]>, metricsBindAddress?: string): Promise<Manager> {
+  const mgr = await createManager({
+    config: { server, qps: -1 }, logger: noopLogger, leaderElection: { ...lease, identity }, gracefulShutdownTimeoutMs: 2_000,
+    ...(metricsBindAddress ? { metricsBindAddress } : {}),
+  });
+  controllerManagedBy(mgr)
+    .for(ConfigMapResource, { predicates: [isPrimary] })
+    .named('elected')
+    .complete(async (req) => {
+      seen.set(identity, [...(seen.get(identity) ?? []), req.name]);
+    });
+  return mgr;
+}
+
+describe('leader election end to end', () => {
+  it('lets only the leader reconcile, and hands over within the lease duration when the leader stops', async () => {
+    const api = await startApiServer({ port: 0 });
+    const admin = createClient({ server: api.url, qps: -1 });
+    const seen = new Map<string, string[]>();
+    const a = await member(api.url, 'a', seen);
+    const b = await member(api.url, 'b', seen, '127.0.0.1:0');
+    const runA = a.start();
+    try {
+      await a.elected();
+      const runB = b.start();
+      await admin.create(ConfigMapResource, primary('one'));
+      await eventually(() => seen.get('a')?.includes('one') ?? false);
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(seen.get('b'), undefined);
+      assert.equal(a.isLeader(), true);
+      assert.equal(b.isLeader(), false);
+
+      const stoppedAt = Date.now();
+      await a.shutdown();
+      await runA;
+      await b.elected();
+      const handover = Date.now() - stoppedAt;
+      assert.ok(handover <= lease.leaseDurationMs + 4 * lease.retryPeriodMs + 300, `handover took ${handover} ms`);
+      const held = await admin.get(LeaseResource, { namespace: NS, name: lease.id });
+      assert.equal(held.spec?.holderIdentity, 'b');
+      assert.equal(held.spec?.leaseTransitions, 1);
+
+      await admin.create(ConfigMapResource, primary('two'));
+      await eventually(() => seen.get('b')?.includes('two') ?? false);
+      assert.equal(seen.get('a')?.includes('two'), false);
+      const text = await (await fetch(`${(await b.listening()).metrics}/metrics`)).text();
+      assert.match(text, /^leader_election_master_status\{name="e2e-operator"\} 1$/m);
+      await b.shutdown();
+      await runB;
+    } finally {
+      await a.shutdown();
+      await b.shutdown();
+      admin.close();
+      await api.stop();
+    }
+  });
+
+  it('stops reconciling at once and rejects start when the lease is lost', async () => {
+    const api = await startApiServer({ port: 0 });
+    const admin = createClient({ server: api.url, qps: -1 });
+    const seen = new Map<string, string[]>();
+    const a = await member(api.url, 'a', seen);
+    const runA = a.start();
+    try {
+      await a.elected();
+      // Another party takes the lease behind a's back (as after a long pause of a's process).
+      const held = await admin.get(LeaseResource, { namespace: NS, name: lease.id });
+      const now = new Date().toISOString().replace('Z', '000Z');
+      await admin.update(LeaseResource, { ...held, spec: { ...held.spec, holderIdentity: 'intruder', renewTime: now, acquireTime: now } });
+      await assert.rejects(runA, { code: 'CONVERGE_LEADER_ELECTION_LOST' });
+      assert.equal(a.isLeader(), false);
+      await admin.create(ConfigMapResource, primary('after-loss'));
+      await new Promise((r) => setTimeout(r, 200));
+      assert.equal(seen.get('a')?.includes('after-loss') ?? false, false);
+    } finally {
+      await a.shutdown();
+      admin.close();
+      await api.stop();
+    }
+  });
+
+  it('releases the lease on a clean stop when asked, so the successor takes over at its next retry', async () => {
+    const api = await startApiServer({ port: 0 });
+    const seen = new Map<string, string[]>();
+    const mk = (identity: string) =>
+      createManager({ config: { server: api.url, qps: -1 }, logger: noopLogger, leaderElection: { ...lease, identity, releaseOnCancel: true } });
+    const a = await mk('a');
+    const b = await mk('b');
+    const runA = a.start();
+    try {
+      await a.elected();
+      const runB = b.start();
+      await new Promise((r) => setTimeout(r, 150));
+      const stoppedAt = Date.now();
+      await a.shutdown();
+      await runA;
+      await b.elected();
+      assert.ok(Date.now() - stoppedAt < lease.leaseDurationMs, 'the successor did not wait for the lease to expire');
+      await b.shutdown();
+      await runB;
+      assert.equal(seen.size, 0);
+    } finally {
+      await a.shutdown();
+      await b.shutdown();
+      await api.stop();
+    }
+  });
+});
