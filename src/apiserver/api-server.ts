@@ -5,6 +5,7 @@
  * can make it throw.
  */
 import { noopLogger, realClock, requireInt, type Clock, type Logger } from '../meta/index.js';
+import { CrdController } from './crd-controller.js';
 import { defaultUid, type Scope, type ServerContext, type TableConverter } from './context.js';
 import { defaultTable } from './default-table.js';
 import { aggregatedDiscovery, legacyApiGroup, legacyApiGroupList, legacyApiVersions, legacyResourceList, versionInfo } from './discovery.js';
@@ -18,6 +19,7 @@ import { createObject } from './handlers/write-pipeline.js';
 import { NamespaceLifecycle } from './namespace-lifecycle.js';
 import { wantsAggregatedDiscovery } from './negotiation.js';
 import { builtinStrategies } from './registry/builtins.js';
+import { OpenApiRoutes } from './openapi-routes.js';
 import { Registry } from './registry/registry.js';
 import type { Strategy } from './registry/strategy.js';
 import { headerOf, type ApiRequest, type ApiResponse } from './request.js';
@@ -86,8 +88,15 @@ export function createApiServer(options: ApiServerOptions = {}): ApiServer {
   };
   for (const s of builtinStrategies(ctx)) registry.add(s);
   const namespaces = new NamespaceLifecycle(ctx, log);
+  new CrdController(ctx, log);
+  const openapi = new OpenApiRoutes(registry);
   const nsStrategy = registry.lookup('', 'v1', 'namespaces')!.strategy;
   for (const name of BOOTSTRAP_NAMESPACES) createObject(internalScope(ctx, nsStrategy), { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, PARAMS);
+  const svcStrategy = registry.lookup('', 'v1', 'services')!.strategy;
+  createObject(internalScope(ctx, svcStrategy, 'default'), {
+    apiVersion: 'v1', kind: 'Service', metadata: { name: 'kubernetes', namespace: 'default', labels: { component: 'apiserver', provider: 'kubernetes' } },
+    spec: { clusterIP: '10.0.0.1', ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: 6443 }] },
+  }, PARAMS);
 
   const server: ApiServer = {
     serverAddress: '127.0.0.1:6443',
@@ -126,7 +135,7 @@ export function createApiServer(options: ApiServerOptions = {}): ApiServer {
       case 'groupVersion':
         return (get && legacyResourceList(registry, r.group, r.version)) || notFoundPage();
       case 'openapi':
-        return notFoundPage();
+        return (get && openapi.serve(r.rest)) || notFoundPage();
       case 'resource': {
         const found = registry.lookup(r.group, r.version, r.resource);
         if (!found || r.extra) return notFoundPage();

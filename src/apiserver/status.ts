@@ -64,6 +64,8 @@ export const forbidden = (t: Target, name: string, why: string, causes?: FieldCa
 export const methodNotAllowed = (verb: string, t: Target): ApiStatusError =>
   failure(405, 'MethodNotAllowed', `${verb} is not supported on resources of kind "${qualifiedResource(t)}"`, { group: t.group, kind: t.plural });
 
+export const methodNotAllowedBecause = (message: string): ApiStatusError => failure(405, 'MethodNotAllowed', message);
+
 export const notAcceptable = (accepted: string[]): ApiStatusError =>
   failure(406, 'NotAcceptable', `only the following media types are accepted: ${accepted.join(', ')}`);
 

@@ -127,7 +127,7 @@ export function updateObject(scope: Scope, old: KubeObject, obj: KubeObject, par
     else delete m.managedFields;
   }
   m.resourceVersion = old.metadata.resourceVersion;
-  if (scope.subresource === 'status') strategy.prepareForStatusUpdate(obj, old);
+  if (scope.subresource === 'status') strategy.prepareForStatusUpdate(obj, old, wctx);
   else {
     strategy.prepareForUpdate(obj, old, wctx);
     if (strategy.tracksGeneration && strategy.generationChanged(obj, old)) m.generation = (old.metadata.generation ?? 0) + 1;

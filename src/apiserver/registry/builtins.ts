@@ -3,9 +3,21 @@
  */
 import type { ServerContext } from '../context.js';
 import { ConfigMapStrategy } from './configmap.js';
+import { CrdStrategy } from './crd.js';
+import { CoreEventStrategy, EventsV1Strategy } from './event.js';
+import { LeaseStrategy } from './lease.js';
 import { NamespaceStrategy } from './namespace.js';
+import { PodStrategy } from './pod.js';
+import { SecretStrategy } from './secret.js';
+import { ServiceStrategy } from './service.js';
+import { ServiceAccountStrategy } from './serviceaccount.js';
 import type { Strategy } from './strategy.js';
+import { DeploymentStrategy, ReplicaSetStrategy } from './workload.js';
 
-export function builtinStrategies(_ctx: ServerContext): Strategy[] {
-  return [new NamespaceStrategy(), new ConfigMapStrategy()];
+export function builtinStrategies(ctx: ServerContext): Strategy[] {
+  return [
+    new NamespaceStrategy(), new ConfigMapStrategy(), new SecretStrategy(), new ServiceStrategy(ctx), new ServiceAccountStrategy(),
+    new PodStrategy(), new CoreEventStrategy(), new DeploymentStrategy(), new ReplicaSetStrategy(), new EventsV1Strategy(), new LeaseStrategy(),
+    new CrdStrategy(ctx),
+  ];
 }

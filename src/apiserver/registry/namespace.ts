@@ -33,10 +33,6 @@ export class NamespaceStrategy extends Strategy {
     this.#label(obj);
   }
 
-  override prepareForStatusUpdate(obj: KubeObject, old: KubeObject): void {
-    super.prepareForStatusUpdate(obj, old);
-  }
-
   #label(obj: KubeObject): void {
     obj.metadata.labels = { ...obj.metadata.labels, [NAME_LABEL]: obj.metadata.name! };
   }

@@ -152,7 +152,7 @@ export abstract class Strategy {
   }
 
   /** On `/status`, everything but status comes from the stored object (CR rule; built-ins refine it). */
-  prepareForStatusUpdate(obj: KubeObject, old: KubeObject): void {
+  prepareForStatusUpdate(obj: KubeObject, old: KubeObject, _ctx: WriteContext): void {
     for (const k of Object.keys(obj)) if (k !== 'status' && k !== 'metadata' && k !== 'apiVersion' && k !== 'kind') delete obj[k];
     for (const [k, v] of Object.entries(old)) if (k !== 'status' && k !== 'metadata') obj[k] = v;
     const managedFields = obj.metadata.managedFields;

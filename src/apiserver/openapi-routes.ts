@@ -1,0 +1,45 @@
+/**
+ * `/openapi/v3` and its per-group-version documents, built by the pure OpenAPI builders from the
+ * registry's served resources and cached until what is served changes (a CRD comes or goes).
+ */
+import { buildOpenApiV3Document, buildOpenApiV3Index } from './openapi/index.js';
+import type { Registry } from './registry/registry.js';
+import type { ApiResponse } from './request.js';
+import { jsonResponse } from './response.js';
+
+export class OpenApiRoutes {
+  readonly #registry: Registry;
+  #generation = -1;
+  readonly #cache = new Map<string, string>();
+
+  constructor(registry: Registry) {
+    this.#registry = registry;
+  }
+
+  #cached(key: string, build: () => unknown): string {
+    if (this.#generation !== this.#registry.generation) {
+      this.#cache.clear();
+      this.#generation = this.#registry.generation;
+    }
+    let s = this.#cache.get(key);
+    if (s === undefined) {
+      s = JSON.stringify(build());
+      this.#cache.set(key, s);
+    }
+    return s;
+  }
+
+  /** `rest` is the path after `/openapi`: `['v3']`, `['v3','api','v1']`, `['v3','apis',g,v]`. */
+  serve(rest: string[]): ApiResponse | undefined {
+    if (rest[0] !== 'v3') return undefined;
+    const resources = (): ReturnType<Registry['allResources']> => this.#registry.allResources();
+    if (rest.length === 1) return jsonResponse(200, this.#cached('', () => buildOpenApiV3Index(resources())));
+    let gv: string | undefined;
+    if (rest[1] === 'api' && rest.length === 3) gv = rest[2]!;
+    else if (rest[1] === 'apis' && rest.length === 4) gv = `${rest[2]!}/${rest[3]!}`;
+    if (!gv) return undefined;
+    const [group, version] = gv.includes('/') ? gv.split('/') : ['', gv];
+    if (!this.#registry.servesGroupVersion(group!, version!)) return undefined;
+    return jsonResponse(200, this.#cached(gv, () => buildOpenApiV3Document(gv!, resources())));
+  }
+}

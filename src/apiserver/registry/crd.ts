@@ -1,0 +1,155 @@
+/**
+ * CustomResourceDefinitions (apiextensions.k8s.io/v1): defaulting of names and conversion, the
+ * validation of §6.1 (name = plural.group, a dotted group, exactly one storage version, a structural
+ * schema per version), and what the naming and establishing controllers would write — on create the
+ * status already carries `acceptedNames`, `storedVersions` and the `NamesAccepted`/`Established`
+ * conditions, and the `customresourcecleanup` finalizer is added, so the kind is served as soon as
+ * the create returns. Names that collide with another CRD of the group are not accepted.
+ */
+import type { CustomResourceDefinition } from 'kubernetes-types/apiextensions/v1.js';
+import type { KubeObject } from '../../meta/index.js';
+import { rfc3339, type ServerContext } from '../context.js';
+import { validateStructuralSchema } from '../schema/index.js';
+import { fieldErrors, type FieldCause } from '../status.js';
+import { Strategy, builtinVersion, jsonEqual, type VersionSpec, type WriteContext } from './strategy.js';
+
+export const CRD_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io';
+type Obj = Record<string, unknown>;
+
+interface Condition {
+  type: string;
+  status: string;
+  reason: string;
+  message: string;
+  lastTransitionTime: string;
+  observedGeneration?: number;
+}
+
+export const crdOf = (o: KubeObject): CustomResourceDefinition => o as unknown as CustomResourceDefinition;
+
+export class CrdStrategy extends Strategy {
+  readonly group = 'apiextensions.k8s.io';
+  readonly kind = 'CustomResourceDefinition';
+  readonly plural = 'customresourcedefinitions';
+  readonly namespaced = false;
+  readonly versions: VersionSpec[] = [builtinVersion('v1', { status: true })];
+  override readonly shortNames = ['crd', 'crds'];
+  override readonly categories = ['api-extensions'];
+  override readonly tracksGeneration = true;
+  readonly #ctx: ServerContext;
+
+  constructor(ctx: ServerContext) {
+    super();
+    this.#ctx = ctx;
+  }
+
+  #defaults(obj: KubeObject): void {
+    const spec = (obj.spec ??= {}) as Obj;
+    const names = (spec.names ??= {}) as Obj;
+    if (typeof names.kind === 'string') {
+      names.singular ??= names.kind.toLowerCase();
+      names.listKind ??= `${names.kind}List`;
+    }
+    spec.conversion ??= { strategy: 'None' };
+  }
+
+  /** Names of another CRD in the same group that collide with this one's, as a NamesAccepted reason. */
+  #conflict(obj: KubeObject): string | undefined {
+    const spec = crdOf(obj).spec;
+    for (const other of this.#ctx.store.current(this.id).values()) {
+      if (other.metadata.name === obj.metadata.name) continue;
+      const o = crdOf(other).spec;
+      if (o.group !== spec.group) continue;
+      if (o.names.kind === spec.names.kind) return 'KindConflict';
+      if ((o.names.singular ?? '') === spec.names.singular) return 'SingularConflict';
+      if ((o.names.shortNames ?? []).some((s) => (spec.names.shortNames ?? []).includes(s))) return 'ShortNamesConflict';
+    }
+    return undefined;
+  }
+
+  #status(obj: KubeObject, now: number): void {
+    const crd = crdOf(obj);
+    const time = rfc3339(now);
+    const gen = obj.metadata.generation ?? 1;
+    const conflict = this.#conflict(obj);
+    const old = (obj.status ?? {}) as Obj;
+    const conditions: Condition[] = conflict
+      ? [{ type: 'NamesAccepted', status: 'False', reason: conflict, message: `"${crd.spec.names.plural}" conflicts with another CustomResourceDefinition`, lastTransitionTime: time, observedGeneration: gen },
+         { type: 'Established', status: 'False', reason: 'NotAccepted', message: 'not all names are accepted', lastTransitionTime: time, observedGeneration: gen }]
+      : [{ type: 'NamesAccepted', status: 'True', reason: 'NoConflicts', message: 'no conflicts found', lastTransitionTime: time, observedGeneration: gen },
+         { type: 'Established', status: 'True', reason: 'InitialNamesAccepted', message: 'the initial names have been accepted', lastTransitionTime: time, observedGeneration: gen }];
+    const prev = (old.conditions as Condition[] | undefined) ?? [];
+    for (const c of conditions) {
+      const p = prev.find((x) => x.type === c.type);
+      if (p && p.status === c.status) c.lastTransitionTime = p.lastTransitionTime;
+    }
+    const terminating = prev.find((c) => c.type === 'Terminating');
+    if (terminating) conditions.push(terminating);
+    const storage = crd.spec.versions.find((v) => v.storage)?.name;
+    const stored = new Set<string>((old.storedVersions as string[] | undefined) ?? []);
+    if (storage) stored.add(storage);
+    obj.status = { conditions, acceptedNames: conflict ? (old.acceptedNames ?? { plural: '', kind: '' }) : crd.spec.names, storedVersions: [...stored] };
+  }
+
+  override prepareForCreate(obj: KubeObject, ctx: WriteContext): void {
+    this.#defaults(obj);
+    const m = obj.metadata as Obj;
+    const finalizers = (obj.metadata.finalizers ?? []).filter((f) => f !== CRD_FINALIZER);
+    m.finalizers = [...finalizers, CRD_FINALIZER];
+    delete obj.status;
+    m.generation = 1;
+    this.#status(obj, ctx.now);
+  }
+
+  override prepareForUpdate(obj: KubeObject, old: KubeObject, ctx: WriteContext): void {
+    this.#defaults(obj);
+    obj.status = old.status;
+    if (!jsonEqual(obj.spec, old.spec)) {
+      (obj.metadata as Obj).generation = (old.metadata.generation ?? 1) + 1;
+      this.#status(obj, ctx.now);
+    }
+  }
+
+  override validate(obj: KubeObject): FieldCause[] {
+    const out: FieldCause[] = [];
+    const spec = (obj.spec ?? {}) as Obj;
+    const names = (spec.names ?? {}) as Obj;
+    const group = spec.group;
+    if (typeof group !== 'string' || !group) out.push(fieldErrors.required('spec.group'));
+    else if (!group.includes('.')) out.push(fieldErrors.invalid('spec.group', group, 'should be a domain with at least one dot'));
+    if (typeof names.plural !== 'string' || !names.plural) out.push(fieldErrors.required('spec.names.plural'));
+    if (typeof names.kind !== 'string' || !names.kind) out.push(fieldErrors.required('spec.names.kind'));
+    if (typeof names.plural === 'string' && typeof group === 'string' && obj.metadata.name !== `${names.plural}.${group}`) {
+      out.push(fieldErrors.invalid('metadata.name', obj.metadata.name, 'must be spec.names.plural+"."+spec.group'));
+    }
+    if (spec.scope !== 'Namespaced' && spec.scope !== 'Cluster') out.push(fieldErrors.notSupported('spec.scope', spec.scope ?? '', ['Cluster', 'Namespaced']));
+    if (spec.preserveUnknownFields === true) out.push(fieldErrors.invalid('spec.preserveUnknownFields', true, 'must be false in order to use defaults in the schema'));
+    const versions = (spec.versions as Obj[] | undefined) ?? [];
+    if (versions.length === 0) out.push(fieldErrors.required('spec.versions', 'must have exactly one version marked as storage version'));
+    else if (versions.filter((v) => v.storage === true).length !== 1) {
+      out.push(fieldErrors.invalid('spec.versions', versions.map((v) => v.name), 'must have exactly one version marked as storage version'));
+    }
+    const seen = new Set<unknown>();
+    versions.forEach((v, i) => {
+      const f = `spec.versions[${i}]`;
+      if (typeof v.name !== 'string' || !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(v.name)) out.push(fieldErrors.invalid(`${f}.name`, v.name, 'must be a DNS-1035 label'));
+      if (seen.has(v.name)) out.push(fieldErrors.duplicate(`${f}.name`, v.name));
+      seen.add(v.name);
+      const schema = (v.schema as Obj | undefined)?.openAPIV3Schema;
+      if (!schema) out.push(fieldErrors.required(`${f}.schema.openAPIV3Schema`, 'schemas are required'));
+      else out.push(...(validateStructuralSchema(schema as never, `${f}.schema.openAPIV3Schema`) as FieldCause[]));
+      const sf = (v.selectableFields as unknown[] | undefined) ?? [];
+      if (sf.length > 8) out.push(fieldErrors.tooLong(`${f}.selectableFields`, 8));
+    });
+    return out;
+  }
+
+  override validateUpdate(obj: KubeObject, old: KubeObject): FieldCause[] {
+    const out = this.validate(obj);
+    const a = (obj.spec ?? {}) as Obj;
+    const b = (old.spec ?? {}) as Obj;
+    if (a.group !== b.group) out.push(fieldErrors.invalid('spec.group', a.group, 'field is immutable'));
+    if (a.scope !== b.scope) out.push(fieldErrors.invalid('spec.scope', a.scope, 'field is immutable'));
+    return out;
+  }
+}

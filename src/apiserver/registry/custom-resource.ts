@@ -1,0 +1,113 @@
+/**
+ * The one strategy that serves every custom resource, built from its CRD: names, scope and versions
+ * (served/storage, conversion `None`), per-version status and scale subresources, printer columns and
+ * selectable fields, and the structural schema applied on every write — defaulting, pruning of
+ * unknown fields (Warning headers, or 400 with `fieldValidation=Strict`), then validation (422 with a
+ * cause per field). Generation bumps on any change outside metadata; PUT needs a resourceVersion.
+ */
+import type { CustomResourceDefinition } from 'kubernetes-types/apiextensions/v1.js';
+import type { KubeObject } from '../../meta/index.js';
+import { applyDefaults, pruneUnknownFields, validateAgainstSchema } from '../schema/index.js';
+import { badRequest, methodNotAllowedBecause, type FieldCause } from '../status.js';
+import { Strategy, jsonEqual, type VersionSpec, type WriteContext } from './strategy.js';
+
+export class CustomResourceStrategy extends Strategy {
+  readonly group: string;
+  readonly kind: string;
+  readonly plural: string;
+  readonly namespaced: boolean;
+  readonly versions: VersionSpec[];
+  override readonly shortNames: string[];
+  override readonly categories: string[];
+  override readonly custom = true;
+  override readonly tracksGeneration = true;
+  override readonly allowUnconditionalUpdate = false;
+  readonly #singular: string;
+  readonly #listKind: string;
+  /** Reports whether the CRD is being deleted (creates are then refused). */
+  readonly terminating: () => boolean;
+
+  constructor(crd: CustomResourceDefinition, terminating: () => boolean) {
+    super();
+    const spec = crd.spec;
+    this.group = spec.group;
+    this.kind = spec.names.kind;
+    this.plural = spec.names.plural;
+    this.namespaced = spec.scope === 'Namespaced';
+    this.#singular = spec.names.singular ?? spec.names.kind.toLowerCase();
+    this.#listKind = spec.names.listKind ?? `${spec.names.kind}List`;
+    this.shortNames = [...(spec.names.shortNames ?? [])];
+    this.categories = [...(spec.names.categories ?? [])];
+    this.terminating = terminating;
+    this.versions = spec.versions.map((v) => {
+      const out: VersionSpec = { name: v.name, served: v.served, storage: v.storage, status: v.subresources?.status !== undefined };
+      if (v.schema?.openAPIV3Schema) out.schema = v.schema.openAPIV3Schema;
+      if (v.additionalPrinterColumns) out.printerColumns = v.additionalPrinterColumns;
+      if (v.subresources?.scale) {
+        const s = v.subresources.scale;
+        out.scale = { specReplicasPath: s.specReplicasPath, statusReplicasPath: s.statusReplicasPath, ...(s.labelSelectorPath ? { labelSelectorPath: s.labelSelectorPath } : {}) };
+      }
+      if (v.selectableFields) out.selectableFields = v.selectableFields.map((f) => f.jsonPath.replace(/^\./, ''));
+      return out;
+    });
+  }
+
+  override get singular(): string {
+    return this.#singular;
+  }
+
+  override get listKind(): string {
+    return this.#listKind;
+  }
+
+  /** Defaulting and pruning per the version's schema; unknown fields become warnings or a 400. */
+  #applySchema(obj: KubeObject, ctx: WriteContext): void {
+    const schema = this.version(ctx.version)?.schema;
+    if (!schema) return;
+    applyDefaults(obj, schema);
+    const pruned = pruneUnknownFields(obj, schema).map((p) => p.replace(/^\./, ''));
+    if (pruned.length === 0 || ctx.fieldValidation === 'Ignore') return;
+    if (ctx.fieldValidation === 'Strict') {
+      const list = pruned.map((p) => `unknown field "${p}"`).join(', ');
+      throw badRequest(`${this.kind} in version "${ctx.version}" cannot be handled as a ${this.kind}: strict decoding error: ${list}`);
+    }
+    for (const p of pruned) ctx.warnings.push(`unknown field "${p}"`);
+  }
+
+  override prepareForCreate(obj: KubeObject, ctx: WriteContext): void {
+    if (this.terminating()) {
+      throw methodNotAllowedBecause('create not allowed while custom resource definition is terminating');
+    }
+    super.prepareForCreate(obj, ctx);
+    this.#applySchema(obj, ctx);
+  }
+
+  override prepareForUpdate(obj: KubeObject, old: KubeObject, ctx: WriteContext): void {
+    super.prepareForUpdate(obj, old, ctx);
+    this.#applySchema(obj, ctx);
+  }
+
+  override prepareForStatusUpdate(obj: KubeObject, old: KubeObject, ctx: WriteContext): void {
+    super.prepareForStatusUpdate(obj, old, ctx);
+    this.#applySchema(obj, ctx);
+  }
+
+  override generationChanged(obj: KubeObject, old: KubeObject): boolean {
+    const strip = (o: KubeObject): Record<string, unknown> => {
+      const { metadata: _m, apiVersion: _a, kind: _k, ...rest } = o;
+      return rest;
+    };
+    return !jsonEqual(strip(obj), strip(old));
+  }
+
+  override validate(obj: KubeObject, ctx: WriteContext): FieldCause[] {
+    const schema = this.version(ctx.version)?.schema;
+    return schema ? (validateAgainstSchema(obj, schema) as FieldCause[]) : [];
+  }
+
+  override served(version: string): ReturnType<Strategy['served']> {
+    const r = super.served(version);
+    if (!r.printerColumns) r.printerColumns = [];
+    return r;
+  }
+}

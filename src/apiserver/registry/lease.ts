@@ -1,0 +1,34 @@
+/**
+ * Leases (coordination.k8s.io/v1): what leader election relies on. A PUT without resourceVersion is
+ * rejected (422) and a PUT to a missing Lease creates it, exactly as the real strategy allows;
+ * MicroTime fields are stored as sent.
+ */
+import type { KubeObject } from '../../meta/index.js';
+import { fieldErrors, type FieldCause } from '../status.js';
+import { Strategy, builtinVersion, type VersionSpec } from './strategy.js';
+
+export class LeaseStrategy extends Strategy {
+  readonly group = 'coordination.k8s.io';
+  readonly kind = 'Lease';
+  readonly plural = 'leases';
+  readonly namespaced = true;
+  readonly versions: VersionSpec[] = [builtinVersion('v1')];
+  override readonly allowUnconditionalUpdate = false;
+  override readonly allowCreateOnUpdate = true;
+
+  override generationChanged(): boolean {
+    return false;
+  }
+
+  override validate(obj: KubeObject): FieldCause[] {
+    const spec = (obj.spec ?? {}) as Record<string, unknown>;
+    const out: FieldCause[] = [];
+    for (const f of ['leaseDurationSeconds', 'leaseTransitions'] as const) {
+      const v = spec[f];
+      if (v !== undefined && v !== null && (typeof v !== 'number' || !Number.isInteger(v) || v < (f === 'leaseDurationSeconds' ? 1 : 0))) {
+        out.push(fieldErrors.invalid(`spec.${f}`, v, f === 'leaseDurationSeconds' ? 'must be greater than 0' : 'must be greater than or equal to 0'));
+      }
+    }
+    return out;
+  }
+}

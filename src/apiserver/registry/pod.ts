@@ -1,0 +1,80 @@
+/**
+ * Pods: stored, never run (like envtest). Generation tracked; on create the server sets
+ * `status.phase: Pending` and `qosClass`; the spec is immutable apart from images and a few fields;
+ * `/status` keeps the spec and owner references but accepts label/annotation changes; an immediate
+ * delete answers with the deleted object.
+ */
+import type { KubeObject } from '../../meta/index.js';
+import { fieldErrors, type FieldCause } from '../status.js';
+import { defaultPodSpec, qosClassOf, validatePodSpec } from './pod-spec.js';
+import { Strategy, builtinVersion, jsonEqual, type VersionSpec } from './strategy.js';
+
+type Obj = Record<string, unknown>;
+const spec = (o: KubeObject): Obj => (o.spec ?? {}) as Obj;
+const status = (o: KubeObject): Obj => (o.status ?? {}) as Obj;
+
+export class PodStrategy extends Strategy {
+  readonly group = '';
+  readonly kind = 'Pod';
+  readonly plural = 'pods';
+  readonly namespaced = true;
+  readonly versions: VersionSpec[] = [builtinVersion('v1', { status: true })];
+  override readonly shortNames = ['po'];
+  override readonly categories = ['all'];
+  override readonly tracksGeneration = true;
+  override readonly returnDeletedObject = true;
+  protected override readonly fields = {
+    'spec.nodeName': (o: KubeObject) => spec(o).nodeName,
+    'spec.host': (o: KubeObject) => spec(o).nodeName,
+    'spec.restartPolicy': (o: KubeObject) => spec(o).restartPolicy,
+    'spec.schedulerName': (o: KubeObject) => spec(o).schedulerName,
+    'spec.serviceAccountName': (o: KubeObject) => spec(o).serviceAccountName,
+    'spec.hostNetwork': (o: KubeObject) => String(spec(o).hostNetwork ?? false),
+    'status.phase': (o: KubeObject) => status(o).phase,
+    'status.podIP': (o: KubeObject) => status(o).podIP,
+    'status.podIPs': (o: KubeObject) => ((status(o).podIPs as Obj[] | undefined) ?? []).map((p) => p.ip).join(','),
+    'status.nominatedNodeName': (o: KubeObject) => status(o).nominatedNodeName,
+  };
+
+  override prepareForCreate(obj: KubeObject): void {
+    obj.spec ??= {};
+    defaultPodSpec(obj.spec);
+    const s = obj.spec as Obj;
+    s.enableServiceLinks ??= true;
+    s.preemptionPolicy ??= 'PreemptLowerPriority';
+    s.priority ??= 0;
+    obj.status = { phase: 'Pending', qosClass: qosClassOf(obj.spec) };
+  }
+
+  override prepareForUpdate(obj: KubeObject, old: KubeObject): void {
+    obj.status = old.status;
+    defaultPodSpec(obj.spec);
+  }
+
+  override prepareForStatusUpdate(obj: KubeObject, old: KubeObject): void {
+    obj.spec = old.spec;
+    const m = obj.metadata as Obj;
+    if (old.metadata.ownerReferences) m.ownerReferences = old.metadata.ownerReferences;
+    else delete m.ownerReferences;
+  }
+
+  override validate(obj: KubeObject): FieldCause[] {
+    return validatePodSpec(obj.spec, 'spec');
+  }
+
+  override validateUpdate(obj: KubeObject, old: KubeObject): FieldCause[] {
+    const out = this.validate(obj);
+    const strip = (o: KubeObject): Obj => {
+      const s = structuredClone(spec(o));
+      for (const list of ['containers', 'initContainers']) for (const c of (s[list] as Obj[] | undefined) ?? []) delete c.image;
+      delete s.activeDeadlineSeconds;
+      delete s.tolerations;
+      delete s.terminationGracePeriodSeconds;
+      return s;
+    };
+    if (!jsonEqual(strip(obj), strip(old))) {
+      out.push(fieldErrors.forbidden('spec', 'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)'));
+    }
+    return out;
+  }
+}

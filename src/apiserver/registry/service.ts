@@ -1,0 +1,132 @@
+/**
+ * Services: the defaults of a real cluster (type ClusterIP, sessionAffinity None, TCP ports with
+ * targetPort = port, single-stack IPv4, internalTrafficPolicy Cluster), a ClusterIP allocated from
+ * envtest's range 10.0.0.0/24 (10.0.0.1 belongs to `default/kubernetes`) unless headless (`None`),
+ * node ports 30000–32767 for NodePort/LoadBalancer, and an immutable clusterIP.
+ * Invariant: no two stored Services hold the same ClusterIP or node port.
+ */
+import type { KubeObject } from '../../meta/index.js';
+import type { ServerContext } from '../context.js';
+import { fieldErrors, internalError, type FieldCause } from '../status.js';
+import { Strategy, builtinVersion, jsonEqual, type VersionSpec } from './strategy.js';
+
+type Obj = Record<string, unknown>;
+const CIDR_PREFIX = '10.0.0.';
+const NODE_PORT_MIN = 30000;
+const NODE_PORT_MAX = 32767;
+
+export class ServiceStrategy extends Strategy {
+  readonly group = '';
+  readonly kind = 'Service';
+  readonly plural = 'services';
+  readonly namespaced = true;
+  readonly versions: VersionSpec[] = [builtinVersion('v1', { status: true })];
+  override readonly shortNames = ['svc'];
+  override readonly categories = ['all'];
+  override readonly nameRule = 'dns1035' as const;
+  protected override readonly fields = {
+    'spec.clusterIP': (o: KubeObject) => (o.spec as Obj | undefined)?.clusterIP,
+    'spec.type': (o: KubeObject) => (o.spec as Obj | undefined)?.type,
+  };
+  readonly #ctx: ServerContext;
+
+  constructor(ctx: ServerContext) {
+    super();
+    this.#ctx = ctx;
+  }
+
+  #used(): { ips: Set<string>; ports: Set<number> } {
+    const ips = new Set<string>([`${CIDR_PREFIX}1`]);
+    const ports = new Set<number>();
+    for (const s of this.#ctx.store.current(this.id).values()) {
+      const spec = (s.spec ?? {}) as Obj;
+      if (typeof spec.clusterIP === 'string') ips.add(spec.clusterIP);
+      for (const p of (spec.ports as Obj[] | undefined) ?? []) if (typeof p.nodePort === 'number') ports.add(p.nodePort);
+    }
+    return { ips, ports };
+  }
+
+  override prepareForCreate(obj: KubeObject): void {
+    delete obj.status;
+    obj.status = { loadBalancer: {} };
+    const spec = ((obj.spec ??= {}) as Obj);
+    spec.type ??= 'ClusterIP';
+    spec.sessionAffinity ??= 'None';
+    const external = spec.type === 'ExternalName';
+    const used = this.#used();
+    if (!external) {
+      spec.internalTrafficPolicy ??= 'Cluster';
+      spec.ipFamilies ??= ['IPv4'];
+      spec.ipFamilyPolicy ??= 'SingleStack';
+      if (spec.clusterIP === undefined || spec.clusterIP === '') {
+        let ip: string | undefined;
+        for (let i = 2; i < 255 && !ip; i++) if (!used.ips.has(`${CIDR_PREFIX}${i}`)) ip = `${CIDR_PREFIX}${i}`;
+        if (!ip) throw internalError('failed to allocate a serviceIP: range is full');
+        spec.clusterIP = ip;
+      }
+      spec.clusterIPs = [spec.clusterIP];
+    }
+    const wantsNodePort = spec.type === 'NodePort' || spec.type === 'LoadBalancer';
+    if (wantsNodePort && spec.type === 'LoadBalancer') spec.allocateLoadBalancerNodePorts ??= true;
+    if (wantsNodePort) spec.externalTrafficPolicy ??= 'Cluster';
+    let next = NODE_PORT_MIN;
+    for (const p of (spec.ports as Obj[] | undefined) ?? []) {
+      p.protocol ??= 'TCP';
+      p.targetPort ??= p.port;
+      if (wantsNodePort && p.nodePort === undefined) {
+        while (used.ports.has(next) && next <= NODE_PORT_MAX) next++;
+        p.nodePort = next;
+        used.ports.add(next);
+      }
+    }
+  }
+
+  override prepareForUpdate(obj: KubeObject, old: KubeObject): void {
+    obj.status = old.status;
+    const spec = ((obj.spec ??= {}) as Obj);
+    const oldSpec = (old.spec ?? {}) as Obj;
+    spec.type ??= 'ClusterIP';
+    spec.sessionAffinity ??= 'None';
+    if (spec.type !== 'ExternalName') {
+      if (spec.clusterIP === undefined || spec.clusterIP === '') spec.clusterIP = oldSpec.clusterIP;
+      spec.clusterIPs ??= oldSpec.clusterIPs;
+      spec.ipFamilies ??= oldSpec.ipFamilies;
+      spec.ipFamilyPolicy ??= oldSpec.ipFamilyPolicy;
+      spec.internalTrafficPolicy ??= oldSpec.internalTrafficPolicy ?? 'Cluster';
+    }
+    for (const p of (spec.ports as Obj[] | undefined) ?? []) {
+      p.protocol ??= 'TCP';
+      p.targetPort ??= p.port;
+      const prev = ((oldSpec.ports as Obj[] | undefined) ?? []).find((o) => o.port === p.port && (o.protocol ?? 'TCP') === p.protocol);
+      if (p.nodePort === undefined && prev?.nodePort !== undefined) p.nodePort = prev.nodePort;
+    }
+  }
+
+  override generationChanged(): boolean {
+    return false;
+  }
+
+  override validate(obj: KubeObject): FieldCause[] {
+    const spec = (obj.spec ?? {}) as Obj;
+    const out: FieldCause[] = [];
+    const types = ['ClusterIP', 'NodePort', 'LoadBalancer', 'ExternalName'];
+    if (!types.includes(String(spec.type))) out.push(fieldErrors.notSupported('spec.type', spec.type, types));
+    const ports = (spec.ports as Obj[] | undefined) ?? [];
+    if (ports.length === 0 && spec.type !== 'ExternalName' && spec.clusterIP !== 'None') out.push(fieldErrors.required('spec.ports'));
+    ports.forEach((p, i) => {
+      if (typeof p.port !== 'number' || p.port < 1 || p.port > 65535) out.push(fieldErrors.invalid(`spec.ports[${i}].port`, p.port, 'must be between 1 and 65535, inclusive'));
+      if (ports.length > 1 && !p.name) out.push(fieldErrors.required(`spec.ports[${i}].name`));
+    });
+    return out;
+  }
+
+  override validateUpdate(obj: KubeObject, old: KubeObject): FieldCause[] {
+    const out = this.validate(obj);
+    const a = (obj.spec as Obj | undefined)?.clusterIP;
+    const b = (old.spec as Obj | undefined)?.clusterIP;
+    if (b !== undefined && !jsonEqual(a, b) && (old.spec as Obj).type !== 'ExternalName') {
+      out.push(fieldErrors.invalid('spec.clusterIPs[0]', a, 'may not change once set'));
+    }
+    return out;
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * Deployments and ReplicaSets (apps/v1): stored, never reconciled (no controllers run, as in
+ * envtest). Defaults of a real cluster, a required selector that must match the template labels and
+ * may not change, generation bumped on spec changes (Deployments also on annotation changes), status
+ * reset on create and kept by main-endpoint writes, and the `scale` subresource.
+ */
+import type { KubeObject, LabelSelector } from '../../meta/index.js';
+import { fieldErrors, type FieldCause } from '../status.js';
+import { defaultPodSpec, validatePodSpec } from './pod-spec.js';
+import { Strategy, builtinVersion, jsonEqual, type VersionSpec } from './strategy.js';
+
+type Obj = Record<string, unknown>;
+
+const SCALE = { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.spec.selector' };
+
+function selectorMatches(sel: LabelSelector, labels: Record<string, string>): boolean {
+  for (const [k, v] of Object.entries(sel.matchLabels ?? {})) if (labels[k] !== v) return false;
+  for (const e of sel.matchExpressions ?? []) {
+    const has = Object.prototype.hasOwnProperty.call(labels, e.key);
+    const v = labels[e.key];
+    if (e.operator === 'In' && !(has && (e.values ?? []).includes(v!))) return false;
+    if (e.operator === 'NotIn' && has && (e.values ?? []).includes(v!)) return false;
+    if (e.operator === 'Exists' && !has) return false;
+    if (e.operator === 'DoesNotExist' && has) return false;
+  }
+  return true;
+}
+
+abstract class WorkloadStrategy extends Strategy {
+  readonly group = 'apps';
+  readonly namespaced = true;
+  readonly versions: VersionSpec[] = [builtinVersion('v1', { status: true, scale: SCALE })];
+  override readonly categories = ['all'];
+  override readonly tracksGeneration = true;
+
+  protected defaultSpec(spec: Obj): void {
+    spec.replicas ??= 1;
+    const template = (spec.template ??= {}) as Obj;
+    defaultPodSpec((template.spec ??= {}));
+    const tm = (template.metadata ??= {}) as Obj;
+    tm.creationTimestamp ??= null;
+  }
+
+  override prepareForCreate(obj: KubeObject): void {
+    this.defaultSpec((obj.spec ??= {}) as Obj);
+    obj.status = {};
+  }
+
+  override prepareForUpdate(obj: KubeObject, old: KubeObject, ctx: Parameters<Strategy['prepareForUpdate']>[2]): void {
+    super.prepareForUpdate(obj, old, ctx);
+    this.defaultSpec((obj.spec ??= {}) as Obj);
+  }
+
+  override prepareForStatusUpdate(obj: KubeObject, old: KubeObject): void {
+    obj.spec = old.spec;
+    const m = obj.metadata as Obj;
+    if (old.metadata.labels) m.labels = old.metadata.labels;
+    else delete m.labels;
+  }
+
+  override validate(obj: KubeObject): FieldCause[] {
+    const spec = (obj.spec ?? {}) as Obj;
+    const out: FieldCause[] = [];
+    const sel = spec.selector as LabelSelector | undefined;
+    const template = (spec.template ?? {}) as Obj;
+    const labels = ((template.metadata as Obj | undefined)?.labels ?? {}) as Record<string, string>;
+    if (!sel || (Object.keys(sel.matchLabels ?? {}).length === 0 && (sel.matchExpressions ?? []).length === 0)) {
+      out.push(fieldErrors.required('spec.selector'));
+    } else if (!selectorMatches(sel, labels)) {
+      out.push(fieldErrors.invalid('spec.template.metadata.labels', labels, '`selector` does not match template `labels`'));
+    }
+    if (typeof spec.replicas === 'number' && spec.replicas < 0) out.push(fieldErrors.invalid('spec.replicas', spec.replicas, 'must be greater than or equal to 0'));
+    out.push(...validatePodSpec(template.spec, 'spec.template.spec'));
+    return out;
+  }
+
+  override validateUpdate(obj: KubeObject, old: KubeObject): FieldCause[] {
+    const out = this.validate(obj);
+    const a = (obj.spec as Obj | undefined)?.selector;
+    const b = (old.spec as Obj | undefined)?.selector;
+    if (!jsonEqual(a, b)) out.push(fieldErrors.invalid('spec.selector', a, 'field is immutable'));
+    return out;
+  }
+}
+
+export class DeploymentStrategy extends WorkloadStrategy {
+  readonly kind = 'Deployment';
+  readonly plural = 'deployments';
+  override readonly shortNames = ['deploy'];
+
+  protected override defaultSpec(spec: Obj): void {
+    super.defaultSpec(spec);
+    const strategy = (spec.strategy ??= {}) as Obj;
+    strategy.type ??= 'RollingUpdate';
+    if (strategy.type === 'RollingUpdate') {
+      const ru = (strategy.rollingUpdate ??= {}) as Obj;
+      ru.maxUnavailable ??= '25%';
+      ru.maxSurge ??= '25%';
+    }
+    spec.revisionHistoryLimit ??= 10;
+    spec.progressDeadlineSeconds ??= 600;
+  }
+
+  override generationChanged(obj: KubeObject, old: KubeObject): boolean {
+    return !jsonEqual(obj.spec, old.spec) || !jsonEqual(obj.metadata.annotations ?? {}, old.metadata.annotations ?? {});
+  }
+}
+
+export class ReplicaSetStrategy extends WorkloadStrategy {
+  readonly kind = 'ReplicaSet';
+  readonly plural = 'replicasets';
+  override readonly shortNames = ['rs'];
+  protected override readonly fields = { 'status.replicas': (o: KubeObject) => String((o.status as Obj | undefined)?.replicas ?? 0) };
+}
