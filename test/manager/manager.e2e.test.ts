@@ -4,9 +4,9 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApiServer, type RunningApiServer } from 'kube-converge/apiserver';
 import { createClient } from 'kube-converge/client';
-import { controllerManagedBy, newPredicateFuncs } from 'kube-converge/controller';
+import { controllerManagedBy, enqueueRequestsFromMapFunc, newPredicateFuncs } from 'kube-converge/controller';
 import { createManager, createOrUpdate, setControllerReference, type Manager, type ManagerOptions } from 'kube-converge/manager';
-import { ConfigMapResource, noopLogger, type ObjectOf } from 'kube-converge/meta';
+import { ConfigMapResource, EventResource, SecretResource, noopLogger, namespacedNameOf, type ObjectOf } from 'kube-converge/meta';
 import { eventually } from 'kube-converge/testing';
 
 type ConfigMap = ObjectOf<typeof ConfigMapResource>;
@@ -268,6 +268,69 @@ describe('manager end to end', () => {
       assert.deepEqual(finished, started);
     } finally {
       release();
+      await teardown(e);
+    }
+    await run;
+  });
+
+  it('reconciles exactly the primaries that reference a changed Secret, found through a field index', async () => {
+    const e = await env();
+    const reconciled: string[] = [];
+    e.mgr.indexField(ConfigMapResource, 'secretRef', (cm) => (cm.data?.['secretRef'] ? [cm.data['secretRef']] : []));
+    controllerManagedBy(e.mgr)
+      .for(ConfigMapResource, { predicates: [isPrimary] })
+      .watches(SecretResource, enqueueRequestsFromMapFunc((secret) =>
+        e.mgr.client
+          .list(ConfigMapResource, { namespace: secret.metadata.namespace, matchingFields: { secretRef: secret.metadata.name! } })
+          .map(namespacedNameOf)))
+      .named('secret-watcher')
+      .complete(async (req) => {
+        reconciled.push(req.name);
+      });
+    const run = e.mgr.start();
+    try {
+      for (const s of ['s1', 's2']) await e.admin.create(SecretResource, { metadata: { name: s, namespace: NS }, stringData: { k: 'v' } });
+      await e.admin.create(ConfigMapResource, primary('p1', { secretRef: 's1' }));
+      await e.admin.create(ConfigMapResource, primary('p2', { secretRef: 's1' }));
+      await e.admin.create(ConfigMapResource, primary('p3', { secretRef: 's2' }));
+      await eventually(() => ['p1', 'p2', 'p3'].every((n) => reconciled.includes(n)));
+      // A cross-namespace list through the same index sees both referrers of s1.
+      assert.deepEqual(e.mgr.client.list(ConfigMapResource, { matchingFields: { secretRef: 's1' } }).map((c) => c.metadata.name).sort(), ['p1', 'p2']);
+      await new Promise((r) => setTimeout(r, 100));
+      reconciled.length = 0;
+      await e.admin.patch(SecretResource, { namespace: NS, name: 's1' }, { stringData: { k: 'changed' } }, 'merge');
+      await eventually(() => reconciled.includes('p1') && reconciled.includes('p2'));
+      await new Promise((r) => setTimeout(r, 100));
+      assert.deepEqual([...new Set(reconciled)].sort(), ['p1', 'p2']);
+      assert.throws(() => e.mgr.client.list(ConfigMapResource, { matchingFields: { nope: 'x' } }), { code: 'CONVERGE_INVALID_OPTION' });
+    } finally {
+      await teardown(e);
+    }
+    await run;
+  });
+
+  it('records events.k8s.io Events and folds repeats into one series', async () => {
+    const e = await env();
+    const run = e.mgr.start();
+    try {
+      const cm = await e.admin.create(ConfigMapResource, primary('evented'));
+      const recorder = e.mgr.getEventRecorder('webapp-controller');
+      for (let i = 0; i < 3; i++) recorder.event(cm, 'Normal', 'Synced', 'configuration applied');
+      recorder.event(cm, 'Warning', 'Failed', 'something broke');
+      const events = await eventually(async () => {
+        const list = (await e.admin.list(EventResource, { namespace: NS })).items;
+        const synced = list.find((x) => x.reason === 'Synced');
+        return list.length === 2 && synced?.series?.count === 3 && list;
+      });
+      const synced = events.find((x) => x.reason === 'Synced')!;
+      assert.equal(synced.reportingController, 'webapp-controller');
+      assert.match(synced.reportingInstance ?? '', /^webapp-controller-/);
+      assert.equal(synced.regarding?.name, 'evented');
+      assert.equal(synced.regarding?.kind, 'ConfigMap');
+      assert.equal(synced.note, 'configuration applied');
+      assert.equal(synced.type, 'Normal');
+      assert.equal(events.find((x) => x.reason === 'Failed')?.type, 'Warning');
+    } finally {
       await teardown(e);
     }
     await run;
