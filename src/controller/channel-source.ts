@@ -46,7 +46,8 @@ async function pump<E>(events: AsyncIterable<E>, signal: AbortSignal, deliver: (
   signal.addEventListener('abort', onAbort, { once: true });
   try {
     for (;;) {
-      // Racing against `stopped` is safe: on abort the pending next() is released by return().
+      // On abort we stop waiting at once and ask the iterator to close; an iterator that cannot be
+      // interrupted (a generator blocked in an await) is left to settle on its own, unread.
       const r = await Promise.race([it.next(), stopped]);
       if (r.done || signal.aborted) return;
       deliver(r.value);

@@ -42,7 +42,9 @@ export interface NewControllerOptions<C> extends ControllerOptions {
 
 /**
  * Creates a controller and adds it to `host` as a runnable (controller-runtime's `controller.New`).
- * Reserves the name on the host first, unless `skipNameValidation`.
+ * Reserves the name on the host first, unless `skipNameValidation`. Add its sources with `watch` at
+ * once: a host that already runs starts the controller right away, and sources watched after that are
+ * started without being waited for. (The builder adds sources first, then the controller.)
  */
 export function newController<C>(host: ControllerHost<C>, options: NewControllerOptions<C>): Controller<C> {
   const controller = newUnmanagedController(host, options);
@@ -204,8 +206,9 @@ export class Controller<C = unknown> implements Runnable {
     let outcome: { ok: true; result: Result } | { ok: false; err: unknown; panic: boolean };
     log.debug({}, 'Reconciling');
     try {
-      const result = await this.#reconciler(req, { client: this.#host.client, log, signal, reconcileID });
-      outcome = { ok: true, result: result ?? {} };
+      const result = (await this.#reconciler(req, { client: this.#host.client, log, signal, reconcileID })) ?? {};
+      const invalid = invalidResult(result);
+      outcome = invalid ? { ok: false, err: invalid, panic: false } : { ok: true, result };
     } catch (err) {
       outcome = { ok: false, err, panic: !(err instanceof Error) };
     } finally {
@@ -234,7 +237,8 @@ export class Controller<C = unknown> implements Runnable {
       const { err } = outcome;
       if (outcome.panic) {
         m?.reconcilePanics(name);
-        log.error({ panic: String(err) }, `Observed a panic: ${String(err)} [recovered]`);
+        const text = describeThrown(err);
+        log.error({ panic: text }, `Observed a panic: ${text} [recovered]`);
       }
       if (isTerminalError(err)) {
         m?.terminalReconcileErrors(name);
@@ -259,5 +263,29 @@ export class Controller<C = unknown> implements Runnable {
     queue.forget(req);
     log.debug({}, 'Reconcile successful');
     m?.reconcileTotal(name, 'success');
+  }
+}
+
+/**
+ * A result the queue could not act on (a delay or priority that is not a finite number) becomes an
+ * error, so the reconciler's bug is logged and retried with backoff instead of stopping a worker. A
+ * negative `requeueAfter` is allowed and means "no requeue", as in controller-runtime.
+ */
+function invalidResult(result: Result): InvalidOptionError | undefined {
+  if (result.requeueAfter !== undefined && !Number.isFinite(result.requeueAfter)) {
+    return new InvalidOptionError('result.requeueAfter', `must be a finite number of milliseconds, got ${String(result.requeueAfter)}`);
+  }
+  if (result.priority !== undefined && !Number.isFinite(result.priority)) {
+    return new InvalidOptionError('result.priority', `must be a finite number, got ${String(result.priority)}`);
+  }
+  return undefined;
+}
+
+/** `String(v)`, or the object tag when even that throws (e.g. an object without a prototype). */
+function describeThrown(v: unknown): string {
+  try {
+    return String(v);
+  } catch {
+    return Object.prototype.toString.call(v);
   }
 }

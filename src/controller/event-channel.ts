@@ -1,8 +1,10 @@
 /**
  * EventChannel: a simple way to trigger reconciles from outside the cluster (a webhook, a timer, a
  * message bus). `send(obj)` queues a generic event; a `channelSource` over the channel delivers it.
- * Events sent before the source starts are kept and delivered on start; after `close()` nothing more
- * is accepted and the source ends once the buffer is drained.
+ * Events sent before the source starts are kept and delivered on start; after `close()` (or the
+ * controller stopping, which closes it) nothing more is accepted and the source ends once the buffer
+ * is drained. The buffer is unbounded, but only fills while no source reads it: a running source
+ * hands each event to its handler synchronously.
  *
  * Invariant: events are delivered in send order, each exactly once, to one consumer.
  */
@@ -15,7 +17,7 @@ export class EventChannel<T extends KubeObject = KubeObject> implements AsyncIte
   #closed = false;
   #iterated = false;
 
-  /** Queues a generic event for `object`. Returns false (and drops nothing silently: the caller sees it) once closed. */
+  /** Queues a generic event for `object`. Returns false, queuing nothing, once the channel is closed. */
   send(object: T): boolean {
     if (this.#closed) return false;
     const event: GenericEvent<T> = { object };

@@ -229,6 +229,45 @@ describe('Controller reconcile loop', () => {
     await t.done;
   });
 
+  it('requeues with the priority the result asks for, else the one the request was dequeued with', async () => {
+    const h = new FakeHost();
+    const r = recorder(h, (req, n) => (n === 1 ? { requeueAfter: 10, ...(req.name === 'x' ? { priority: 5 } : {}) } : undefined));
+    const t = await running(r.reconciler, {}, { host: h });
+    t.informer.add(cm('y'));
+    t.informer.add(cm('x'));
+    await step(h.clock, 12);
+    assert.deepEqual(r.calls.map((c) => `${c.key}@${c.at - r.calls[0]!.at}`), ['ns/y@0', 'ns/x@0', 'ns/x@10', 'ns/y@10']);
+    t.stop.abort();
+    await t.done;
+  });
+
+  it('turns a result with a non-finite requeueAfter into an error that is retried', async () => {
+    const h = new FakeHost();
+    const r = recorder(h, (_req, n) => (n === 1 ? { requeueAfter: Number.NaN } : undefined));
+    const t = await running(r.reconciler, {}, { host: h });
+    t.informer.add(cm('a'));
+    await step(h.clock, 6);
+    assert.deepEqual(gaps(r.calls.map((c) => c.at)), [5]);
+    assert.equal(t.m.count('reconcile_total{cms,error}'), 1);
+    assert.ok(h.lines.some((l) => l.level === 'error' && /result\.requeueAfter/.test(String((l.fields['err'] as Error | undefined)?.message))));
+    t.stop.abort();
+    await t.done;
+  });
+
+  it('survives a thrown value that cannot even be turned into a string', async () => {
+    const h = new FakeHost();
+    const r = recorder(h, (_req, n) => {
+      if (n === 1) throw Object.create(null);
+    });
+    const t = await running(r.reconciler, {}, { host: h });
+    t.informer.add(cm('a'));
+    await step(h.clock, 6);
+    assert.equal(r.calls.length, 2);
+    assert.equal(t.m.count('reconcile_panics_total{cms}'), 1);
+    t.stop.abort();
+    await t.done;
+  });
+
   it('refuses a second start', async () => {
     const t = await running(async () => undefined);
     await assert.rejects(t.controller.start(new AbortController().signal), AlreadyStartedError);
