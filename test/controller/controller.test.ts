@@ -322,6 +322,27 @@ describe('Controller sources', () => {
     await done;
   });
 
+  it('starts workers only once the handler registration has synced too, not just the informer', async () => {
+    const host = new FakeHost();
+    const inf = host.informer(ConfigMapResource);
+    inf.seed(cm('a'));
+    inf.sync();
+    inf.holdRegistrations = true;
+    const seen: string[] = [];
+    const c = newUnmanagedController(host, { name: 'reg', reconciler: async (req) => void seen.push(req.name) });
+    await c.watch(kindSource(ConfigMapResource, enqueueRequestForObject()));
+    const stop = new AbortController();
+    const done = c.start(stop.signal);
+    await step(host.clock, 250);
+    assert.deepEqual(seen, [], 'no worker before the registration synced');
+    assert.ok(!host.lines.some((l) => l.msg === 'Starting workers'));
+    inf.holdRegistrations = false;
+    await step(host.clock, 100);
+    assert.deepEqual(seen, ['a']);
+    stop.abort();
+    await done;
+  });
+
   it('unwraps a tombstone into a delete event with deleteStateUnknown set', async () => {
     const host = new FakeHost();
     host.informer(ConfigMapResource).sync();

@@ -13,6 +13,8 @@ export class FakeInformer<T extends KubeObject = KubeObject> implements SharedIn
   readonly handlers = new Set<ResourceEventHandler<T>>();
   #synced = false;
   #syncWaiters: (() => void)[] = [];
+  /** While true, handler registrations report not synced even after the informer did (a slow handler). */
+  holdRegistrations = false;
 
   /** Marks the informer synced (as after its first list), releasing `waitForSync`. */
   sync(): void {
@@ -55,7 +57,7 @@ export class FakeInformer<T extends KubeObject = KubeObject> implements SharedIn
     this.handlers.add(handler);
     for (const obj of this.store.values()) handler.onAdd?.(obj, true);
     return {
-      hasSynced: () => this.#synced,
+      hasSynced: () => this.#synced && !this.holdRegistrations,
       remove: () => void this.handlers.delete(handler),
       pending: () => 0,
       errors: () => 0,
