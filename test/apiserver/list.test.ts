@@ -1,0 +1,137 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { startApi, cm } from './helpers.ts';
+
+const CMS = '/api/v1/namespaces/default/configmaps';
+const names = (l: { items: { metadata: { name: string } }[] }): string[] => l.items.map((i) => i.metadata.name);
+
+describe('list: pagination, resourceVersion semantics and selectors', () => {
+  it('pages with limit/continue from one snapshot: same list RV on every page, remainingItemCount, later writes invisible', async () => {
+    await using api = await startApi();
+    for (const n of ['a', 'b', 'c', 'd', 'e']) await api.call('POST', CMS, cm(n));
+    const p1 = (await api.call('GET', `${CMS}?limit=2`)).body;
+    assert.deepEqual(names(p1), ['a', 'b']);
+    assert.equal(p1.metadata.remainingItemCount, 3);
+    assert.ok(p1.metadata.continue);
+    await api.call('POST', CMS, cm('bb'));
+    await api.call('DELETE', `${CMS}/d`);
+    const p2 = (await api.call('GET', `${CMS}?limit=2&continue=${p1.metadata.continue}`)).body;
+    assert.deepEqual(names(p2), ['c', 'd']);
+    assert.equal(p2.metadata.resourceVersion, p1.metadata.resourceVersion);
+    const p3 = (await api.call('GET', `${CMS}?limit=2&continue=${p2.metadata.continue}`)).body;
+    assert.deepEqual(names(p3), ['e']);
+    assert.equal(p3.metadata.continue, undefined);
+    assert.equal(p3.metadata.remainingItemCount, undefined);
+  });
+
+  it('answers an expired continue token with 410 Expired and a fresh inconsistent token', async () => {
+    await using api = await startApi();
+    for (const n of ['a', 'b', 'c']) await api.call('POST', CMS, cm(n));
+    const p1 = (await api.call('GET', `${CMS}?limit=1`)).body;
+    await api.call('POST', CMS, cm('z'));
+    api.srv.compact();
+    const r = await api.call('GET', `${CMS}?limit=1&continue=${p1.metadata.continue}`);
+    assert.equal(r.status, 410);
+    assert.equal(r.body.reason, 'Expired');
+    assert.match(r.body.message, /^The provided continue parameter is too old to display a consistent list result\./);
+    assert.ok(r.body.metadata.continue);
+  });
+
+  it('answers a malformed continue token with 400', async () => {
+    await using api = await startApi();
+    const r = await api.call('GET', `${CMS}?limit=1&continue=garbage`);
+    assert.equal(r.status, 400);
+    assert.match(r.body.message, /^invalid continue token/);
+  });
+
+  it('omits remainingItemCount when a selector is used, and may return fewer items than the limit', async () => {
+    await using api = await startApi();
+    for (const n of ['a', 'b', 'c', 'd']) await api.call('POST', CMS, cm(n, {}, { labels: { keep: n === 'd' ? 'yes' : 'no' } }));
+    const r = (await api.call('GET', `${CMS}?limit=2&labelSelector=keep%3Dyes`)).body;
+    assert.deepEqual(names(r), ['d']);
+    assert.equal(r.metadata.remainingItemCount, undefined);
+  });
+
+  it('serves resourceVersionMatch=Exact from the snapshot at that revision, 410 once compacted', async () => {
+    await using api = await startApi();
+    const a = (await api.call('POST', CMS, cm('a'))).body;
+    await api.call('POST', CMS, cm('b'));
+    await api.call('DELETE', `${CMS}/a`);
+    const r = (await api.call('GET', `${CMS}?resourceVersion=${a.metadata.resourceVersion}&resourceVersionMatch=Exact`)).body;
+    assert.deepEqual(names(r), ['a']);
+    assert.equal(r.metadata.resourceVersion, a.metadata.resourceVersion);
+    api.srv.compact();
+    const gone = await api.call('GET', `${CMS}?resourceVersion=${a.metadata.resourceVersion}&resourceVersionMatch=Exact`);
+    assert.equal(gone.status, 410);
+    assert.equal(gone.body.reason, 'Expired');
+  });
+
+  it('serves NotOlderThan from the latest state, and 504 for a revision the server has not reached', async () => {
+    await using api = await startApi();
+    const a = (await api.call('POST', CMS, cm('a'))).body;
+    await api.call('POST', CMS, cm('b'));
+    const r = (await api.call('GET', `${CMS}?resourceVersion=${a.metadata.resourceVersion}&resourceVersionMatch=NotOlderThan`)).body;
+    assert.deepEqual(names(r), ['a', 'b']);
+    const future = await api.call('GET', `${CMS}?resourceVersion=99999&resourceVersionMatch=NotOlderThan`);
+    assert.equal(future.status, 504);
+    assert.equal(future.body.reason, 'Timeout');
+    assert.equal(future.body.details.causes[0].reason, 'ResourceVersionTooLarge');
+  });
+
+  it('ignores limit for resourceVersion=0', async () => {
+    await using api = await startApi();
+    for (const n of ['a', 'b', 'c']) await api.call('POST', CMS, cm(n));
+    const r = (await api.call('GET', `${CMS}?resourceVersion=0&limit=1`)).body;
+    assert.deepEqual(names(r), ['a', 'b', 'c']);
+    assert.equal(r.metadata.continue, undefined);
+  });
+
+  it('validates list options with 422 Invalid of kind ListOptions', async () => {
+    await using api = await startApi();
+    for (const q of ['resourceVersionMatch=Exact', 'resourceVersion=0&resourceVersionMatch=Exact', 'resourceVersion=1&resourceVersionMatch=Bogus']) {
+      const r = await api.call('GET', `${CMS}?${q}`);
+      assert.equal(r.status, 422, q);
+      assert.equal(r.body.details.kind, 'ListOptions');
+      assert.equal(r.body.details.group, 'meta.k8s.io');
+    }
+  });
+
+  it('matches label selectors with =, !=, in, notin, exists and !key', async () => {
+    await using api = await startApi();
+    await api.call('POST', CMS, cm('a', {}, { labels: { env: 'prod', tier: 'web' } }));
+    await api.call('POST', CMS, cm('b', {}, { labels: { env: 'dev' } }));
+    await api.call('POST', CMS, cm('c'));
+    const q = async (sel: string): Promise<string[]> => names((await api.call('GET', `${CMS}?labelSelector=${encodeURIComponent(sel)}`)).body);
+    assert.deepEqual(await q('env=prod'), ['a']);
+    assert.deepEqual(await q('env!=prod'), ['b', 'c']);
+    assert.deepEqual(await q('env in (prod,dev)'), ['a', 'b']);
+    assert.deepEqual(await q('env notin (prod)'), ['b', 'c']);
+    assert.deepEqual(await q('tier'), ['a']);
+    assert.deepEqual(await q('!env'), ['c']);
+    assert.deepEqual(await q('env=prod,tier=web'), ['a']);
+    const bad = await api.call('GET', `${CMS}?labelSelector=${encodeURIComponent('a b c')}`);
+    assert.equal(bad.status, 400);
+  });
+
+  it('deletes a collection by selector and returns the deleted items', async () => {
+    await using api = await startApi();
+    await api.call('POST', CMS, cm('a', {}, { labels: { x: '1' } }));
+    await api.call('POST', CMS, cm('b', {}, { labels: { x: '1' } }));
+    await api.call('POST', CMS, cm('c'));
+    const r = await api.call('DELETE', `${CMS}?labelSelector=x%3D1`);
+    assert.equal(r.status, 200);
+    assert.equal(r.body.kind, 'ConfigMapList');
+    assert.deepEqual(names(r.body), ['a', 'b']);
+    assert.deepEqual(names((await api.call('GET', CMS)).body), ['c']);
+  });
+
+  it('returns PartialObjectMetadataList when asked', async () => {
+    await using api = await startApi();
+    await api.call('POST', CMS, cm('a', { secret: 'data' }));
+    const r = await api.call('GET', CMS, undefined, { accept: 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json' });
+    assert.equal(r.body.kind, 'PartialObjectMetadataList');
+    assert.equal(r.body.items[0].kind, 'PartialObjectMetadata');
+    assert.equal(r.body.items[0].metadata.name, 'a');
+    assert.equal(r.body.items[0].data, undefined);
+  });
+});
