@@ -1,0 +1,252 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { startApi, cm } from './helpers.ts';
+
+const CMS = '/api/v1/namespaces/default/configmaps';
+const DEPLOYS = '/apis/apps/v1/namespaces/default/deployments';
+const deployment = (name: string, replicas = 1) => ({
+  apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name },
+  spec: { replicas, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'nginx:1.27' }] } } },
+});
+
+describe('write semantics', () => {
+  it('defaults a Deployment, sets generation 1 and resets status on create', async () => {
+    await using api = await startApi();
+    const r = await api.call('POST', DEPLOYS, { ...deployment('d'), status: { replicas: 9 } });
+    assert.equal(r.status, 201);
+    assert.equal(r.body.metadata.generation, 1);
+    assert.deepEqual(r.body.status, {});
+    assert.equal(r.body.spec.strategy.type, 'RollingUpdate');
+    assert.equal(r.body.spec.revisionHistoryLimit, 10);
+    assert.equal(r.body.spec.template.spec.containers[0].imagePullPolicy, 'IfNotPresent');
+  });
+
+  it('rejects a Deployment whose selector does not match its template labels with 422', async () => {
+    await using api = await startApi();
+    const d = deployment('d');
+    d.spec.template.metadata.labels = { app: 'other' };
+    const r = await api.call('POST', DEPLOYS, d);
+    assert.equal(r.status, 422);
+    assert.equal(r.body.details.causes[0].field, 'spec.template.metadata.labels');
+  });
+
+  it('bumps generation on spec and annotation changes but not on label changes', async () => {
+    await using api = await startApi();
+    const d = (await api.call('POST', DEPLOYS, deployment('d'))).body;
+    const labels = (await api.call('PUT', `${DEPLOYS}/d`, { ...d, metadata: { ...d.metadata, labels: { a: 'b' } } })).body;
+    assert.equal(labels.metadata.generation, 1);
+    const spec = (await api.call('PUT', `${DEPLOYS}/d`, { ...labels, spec: { ...labels.spec, replicas: 3 } })).body;
+    assert.equal(spec.metadata.generation, 2);
+    const ann = (await api.call('PUT', `${DEPLOYS}/d`, { ...spec, metadata: { ...spec.metadata, annotations: { n: '1' } } })).body;
+    assert.equal(ann.metadata.generation, 3);
+  });
+
+  it('ignores status on the main endpoint and everything but status on /status', async () => {
+    await using api = await startApi();
+    const d = (await api.call('POST', DEPLOYS, deployment('d'))).body;
+    const main = (await api.call('PUT', `${DEPLOYS}/d`, { ...d, status: { replicas: 5 } })).body;
+    assert.deepEqual(main.status, {});
+    assert.equal(main.metadata.resourceVersion, d.metadata.resourceVersion, 'a status-only change on the main endpoint is a no-op');
+    const st = (await api.call('PUT', `${DEPLOYS}/d/status`, { ...d, spec: { ...d.spec, replicas: 7 }, status: { replicas: 5 } })).body;
+    assert.equal(st.status.replicas, 5);
+    assert.equal(st.spec.replicas, 1);
+    assert.equal(st.metadata.generation, 1);
+  });
+
+  it('serves the scale subresource and writes spec.replicas through it', async () => {
+    await using api = await startApi();
+    await api.call('POST', DEPLOYS, deployment('d', 2));
+    const s = (await api.call('GET', `${DEPLOYS}/d/scale`)).body;
+    assert.equal(s.kind, 'Scale');
+    assert.equal(s.apiVersion, 'autoscaling/v1');
+    assert.equal(s.spec.replicas, 2);
+    assert.equal(s.status.selector, 'app=d');
+    const put = await api.call('PUT', `${DEPLOYS}/d/scale`, { ...s, spec: { replicas: 4 } });
+    assert.equal(put.status, 200);
+    assert.equal(put.body.spec.replicas, 4);
+    const p = await api.call('PATCH', `${DEPLOYS}/d/scale`, { spec: { replicas: 6 } }, { 'content-type': 'application/merge-patch+json' });
+    assert.equal(p.body.spec.replicas, 6);
+    const d = (await api.call('GET', `${DEPLOYS}/d`)).body;
+    assert.equal(d.spec.replicas, 6);
+    assert.equal(d.metadata.generation, 3);
+  });
+
+  it('applies JSON, merge and strategic merge patches; 415 for unknown types', async () => {
+    await using api = await startApi();
+    await api.call('POST', DEPLOYS, deployment('d'));
+    const merge = await api.call('PATCH', `${CMS.replace('configmaps', 'configmaps')}/x`, {}, { 'content-type': 'application/merge-patch+json' });
+    assert.equal(merge.status, 404);
+    const smp = await api.call('PATCH', `${DEPLOYS}/d`, { spec: { template: { spec: { containers: [{ name: 'side', image: 'busybox' }] } } } }, { 'content-type': 'application/strategic-merge-patch+json' });
+    assert.equal(smp.status, 200);
+    assert.deepEqual(smp.body.spec.template.spec.containers.map((c: { name: string }) => c.name).sort(), ['c', 'side']);
+    const jp = await api.call('PATCH', `${DEPLOYS}/d`, [{ op: 'replace', path: '/spec/replicas', value: 3 }], { 'content-type': 'application/json-patch+json' });
+    assert.equal(jp.body.spec.replicas, 3);
+    const failed = await api.call('PATCH', `${DEPLOYS}/d`, [{ op: 'test', path: '/spec/replicas', value: 9 }], { 'content-type': 'application/json-patch+json' });
+    assert.equal(failed.status, 422);
+    const bad = await api.call('PATCH', `${DEPLOYS}/d`, '{}', { 'content-type': 'text/plain' });
+    assert.equal(bad.status, 415);
+    assert.equal(bad.body.reason, 'UnsupportedMediaType');
+  });
+
+  it('treats a resourceVersion in a patch as a precondition', async () => {
+    await using api = await startApi();
+    await api.call('POST', CMS, cm('a'));
+    const r = await api.call('PATCH', `${CMS}/a`, { metadata: { resourceVersion: '1' }, data: { k: 'v' } }, { 'content-type': 'application/merge-patch+json' });
+    assert.equal(r.status, 409);
+  });
+
+  it('creates and then merges with server-side apply, recording an Apply managedFields entry', async () => {
+    await using api = await startApi();
+    const headers = { 'content-type': 'application/apply-patch+yaml' };
+    const body = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  k: v\n';
+    const noManager = await api.call('PATCH', `${CMS}/a`, body, headers);
+    assert.equal(noManager.status, 422);
+    const c = await api.call('PATCH', `${CMS}/a?fieldManager=me`, body, headers);
+    assert.equal(c.status, 201);
+    assert.equal(c.body.metadata.managedFields[0].operation, 'Apply');
+    const u = await api.call('PATCH', `${CMS}/a?fieldManager=me`, body.replace('k: v', 'k: w'), headers);
+    assert.equal(u.status, 200);
+    assert.equal(u.body.data.k, 'w');
+  });
+
+  it('does nothing on dryRun=All but answers as if it had', async () => {
+    await using api = await startApi();
+    const r = await api.call('POST', `${CMS}?dryRun=All`, cm('a'));
+    assert.equal(r.status, 201);
+    assert.equal(r.body.metadata.resourceVersion, undefined);
+    assert.ok(r.body.metadata.uid);
+    assert.equal((await api.call('GET', `${CMS}/a`)).status, 404);
+    const bad = await api.call('POST', `${CMS}?dryRun=Some`, cm('a'));
+    assert.equal(bad.status, 422);
+  });
+
+  it('lets Leases be created by PUT and refuses an unconditional Lease update with 422', async () => {
+    await using api = await startApi();
+    const L = '/apis/coordination.k8s.io/v1/namespaces/default/leases';
+    const lease = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'l' }, spec: { holderIdentity: 'me', leaseDurationSeconds: 15 } };
+    const c = await api.call('PUT', `${L}/l`, lease);
+    assert.equal(c.status, 201);
+    const u = await api.call('PUT', `${L}/l`, lease);
+    assert.equal(u.status, 422);
+    assert.equal(u.body.details.causes[0].field, 'metadata.resourceVersion');
+    assert.match(u.body.message, /must be specified for an update/);
+    const ok = await api.call('PUT', `${L}/l`, { ...c.body, spec: { ...c.body.spec, holderIdentity: 'you' } });
+    assert.equal(ok.status, 200);
+    const race = await api.call('PUT', `${L}/l`, { ...c.body, spec: { ...c.body.spec, holderIdentity: 'them' } });
+    assert.equal(race.status, 409);
+  });
+
+  it('allocates distinct ClusterIPs for Services and keeps them immutable', async () => {
+    await using api = await startApi();
+    const S = '/api/v1/namespaces/default/services';
+    const svc = (name: string) => ({ apiVersion: 'v1', kind: 'Service', metadata: { name }, spec: { ports: [{ port: 80 }] } });
+    const a = (await api.call('POST', S, svc('a'))).body;
+    const b = (await api.call('POST', S, svc('b'))).body;
+    assert.match(a.spec.clusterIP, /^10\.0\.0\.\d+$/);
+    assert.notEqual(a.spec.clusterIP, b.spec.clusterIP);
+    assert.notEqual(a.spec.clusterIP, '10.0.0.1');
+    assert.deepEqual(a.spec.clusterIPs, [a.spec.clusterIP]);
+    assert.equal(a.spec.ports[0].targetPort, 80);
+    assert.equal(a.spec.ports[0].protocol, 'TCP');
+    const k = (await api.call('GET', `${S}/kubernetes`)).body;
+    assert.equal(k.spec.clusterIP, '10.0.0.1');
+    const r = await api.call('PUT', `${S}/a`, { ...a, spec: { ...a.spec, clusterIP: '10.0.0.200', clusterIPs: ['10.0.0.200'] } });
+    assert.equal(r.status, 422);
+  });
+
+  it('folds Secret stringData into base64 data and defaults type Opaque', async () => {
+    await using api = await startApi();
+    const r = (await api.call('POST', '/api/v1/namespaces/default/secrets', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, stringData: { pw: 'hunter2' } })).body;
+    assert.equal(r.type, 'Opaque');
+    assert.equal(r.data.pw, Buffer.from('hunter2').toString('base64'));
+    assert.equal(r.stringData, undefined);
+  });
+
+  it('sets Pod status Pending with a QoS class and answers a delete with the deleted Pod', async () => {
+    await using api = await startApi();
+    const P = '/api/v1/namespaces/default/pods';
+    const p = (await api.call('POST', P, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'x' }] } })).body;
+    assert.deepEqual(p.status, { phase: 'Pending', qosClass: 'BestEffort' });
+    assert.equal(p.metadata.generation, 1);
+    const d = await api.call('DELETE', `${P}/p`);
+    assert.equal(d.body.kind, 'Pod');
+  });
+});
+
+describe('deletion and finalizers', () => {
+  it('marks an object with finalizers as deleting (MODIFIED), then DELETED when the last finalizer goes', async () => {
+    await using api = await startApi();
+    const a = (await api.call('POST', CMS, cm('a', {}, { finalizers: ['example.com/hold'] }))).body;
+    const w = await api.watch(`${CMS}?watch=true&resourceVersion=${a.metadata.resourceVersion}`);
+    const d = await api.call('DELETE', `${CMS}/a`);
+    assert.equal(d.status, 200);
+    assert.equal(d.body.kind, 'ConfigMap');
+    assert.ok(d.body.metadata.deletionTimestamp);
+    assert.equal(d.body.metadata.deletionGracePeriodSeconds, 0);
+    const m = await w.next();
+    assert.equal(m?.type, 'MODIFIED');
+    const cur = (await api.call('GET', `${CMS}/a`)).body;
+    const more = await api.call('PUT', `${CMS}/a`, { ...cur, metadata: { ...cur.metadata, finalizers: ['example.com/hold', 'example.com/more'] } });
+    assert.equal(more.status, 422);
+    assert.match(more.body.message, /no new finalizers can be added if the object is being deleted/);
+    const done = await api.call('PUT', `${CMS}/a`, { ...cur, metadata: { ...cur.metadata, finalizers: [] } });
+    assert.equal(done.status, 200);
+    assert.equal((await w.next())?.type, 'DELETED');
+    assert.equal((await api.call('GET', `${CMS}/a`)).status, 404);
+  });
+
+  it('records Orphan and Foreground propagation as finalizers', async () => {
+    await using api = await startApi();
+    await api.call('POST', CMS, cm('a'));
+    await api.call('POST', CMS, cm('b'));
+    const o = await api.call('DELETE', `${CMS}/a`, { propagationPolicy: 'Orphan' });
+    assert.deepEqual(o.body.metadata.finalizers, ['orphan']);
+    const f = await api.call('DELETE', `${CMS}/b?propagationPolicy=Foreground`);
+    assert.deepEqual(f.body.metadata.finalizers, ['foregroundDeletion']);
+    const bg = await api.call('DELETE', `${CMS}/b`, { propagationPolicy: 'Background' });
+    assert.equal(bg.status, 200);
+  });
+
+  it('checks delete preconditions on uid and resourceVersion with 409', async () => {
+    await using api = await startApi();
+    const a = (await api.call('POST', CMS, cm('a'))).body;
+    const u = await api.call('DELETE', `${CMS}/a`, { preconditions: { uid: 'nope' } });
+    assert.equal(u.status, 409);
+    const rv = await api.call('DELETE', `${CMS}/a`, { preconditions: { resourceVersion: '1' } });
+    assert.equal(rv.status, 409);
+    const ok = await api.call('DELETE', `${CMS}/a`, { preconditions: { uid: a.metadata.uid, resourceVersion: a.metadata.resourceVersion } });
+    assert.equal(ok.status, 200);
+  });
+
+  it('terminates a namespace, refuses new content in it, deletes its contents and then the namespace', async () => {
+    await using api = await startApi();
+    await api.call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'tmp' } });
+    await api.call('POST', '/api/v1/namespaces/tmp/configmaps', cm('held', {}, { finalizers: ['example.com/hold'] }));
+    await api.call('POST', '/api/v1/namespaces/tmp/configmaps', cm('free'));
+    const d = await api.call('DELETE', '/api/v1/namespaces/tmp');
+    assert.equal(d.status, 200);
+    assert.equal(d.body.status.phase, 'Terminating');
+    const create = await api.call('POST', '/api/v1/namespaces/tmp/configmaps', cm('new'));
+    assert.equal(create.status, 403);
+    assert.equal(create.body.details.causes[0].reason, 'NamespaceTerminating');
+    const again = await api.call('DELETE', '/api/v1/namespaces/tmp');
+    assert.equal(again.status, 409);
+    assert.equal((await api.call('GET', '/api/v1/namespaces/tmp/configmaps/free')).status, 404);
+    const held = (await api.call('GET', '/api/v1/namespaces/tmp/configmaps/held')).body;
+    assert.ok(held.metadata.deletionTimestamp);
+    assert.equal((await api.call('GET', '/api/v1/namespaces/tmp')).status, 200, 'still there while content remains');
+    await api.call('PUT', '/api/v1/namespaces/tmp/configmaps/held', { ...held, metadata: { ...held.metadata, finalizers: [] } });
+    let status = 200;
+    for (let i = 0; i < 50 && status === 200; i++) status = (await api.call('GET', '/api/v1/namespaces/tmp')).status;
+    assert.equal(status, 404);
+  });
+
+  it('refuses to delete default, kube-system and kube-public with 403', async () => {
+    await using api = await startApi();
+    for (const n of ['default', 'kube-system', 'kube-public']) {
+      const r = await api.call('DELETE', `/api/v1/namespaces/${n}`);
+      assert.equal(r.status, 403);
+      assert.match(r.body.message, /this namespace may not be deleted/);
+    }
+  });
+});
