@@ -2,6 +2,7 @@
 // contract, the controller and its builder, and the ControllerHost contract a manager implements.
 export type { ControllerHost, Runnable, ControllerMetrics } from './host.js';
 export type { CreateEvent, UpdateEvent, DeleteEvent, GenericEvent } from './events.js';
+export { requestFor } from './reconciler.js';
 export type { Request, Result, Reconciler, ReconcileContext } from './reconciler.js';
 export { TerminalError, isTerminalError } from './terminal-error.js';
 export { CacheSyncTimeoutError, AlreadyStartedError } from './errors.js';

@@ -41,15 +41,24 @@ class KindSource<T extends KubeObject> implements Source {
   readonly #handler: EventHandler<T>;
   readonly #predicates: readonly Predicate<T>[];
   #started = false;
-  /** Settles once the handler is registered (never, if the source stops first). */
+  /**
+   * Resolves once the handler is registered; rejects if registering failed (logged where it failed);
+   * stays pending if the source stops first.
+   */
   readonly #registered: Promise<Registered<T>>;
   #resolveRegistered!: (r: Registered<T>) => void;
+  #rejectRegistered!: (err: unknown) => void;
 
   constructor(resource: ResourceDescriptor<T>, handler: EventHandler<T>, predicates: readonly Predicate<T>[]) {
     this.#resource = resource;
     this.#handler = handler;
     this.#predicates = predicates;
-    this.#registered = new Promise((resolve) => (this.#resolveRegistered = resolve));
+    this.#registered = new Promise((resolve, reject) => {
+      this.#resolveRegistered = resolve;
+      this.#rejectRegistered = reject;
+    });
+    // Nobody may be waiting (a source watched after start is not waited for); the failure is logged.
+    this.#registered.catch(() => {});
   }
 
   toString(): string {
@@ -68,7 +77,10 @@ class KindSource<T extends KubeObject> implements Source {
     while (!registration.hasSynced()) await clock.sleep(REGISTRATION_SYNC_POLL_MS, { signal });
   }
 
-  /** Never rejects: every failure is logged and retried until the signal aborts. */
+  /**
+   * Never rejects. A kind that is not served is logged and retried until the signal aborts; a handler
+   * that cannot be registered (the informer stopped) is logged and fails `waitForSync`.
+   */
   async #run({ signal, queue, host, log }: SourceContext): Promise<void> {
     const kind = formatGVK(gvkOfResource(this.#resource));
     const sourceLog = log.child({ source: String(this) });
@@ -88,7 +100,20 @@ class KindSource<T extends KubeObject> implements Source {
     }
     if (signal.aborted) return;
     const dispatcher = new EventDispatcher(this.#handler, this.#predicates, queue, sourceLog);
-    const registration = informer.addEventHandler({
+    let registration: HandlerRegistration;
+    try {
+      registration = this.#register(informer, dispatcher);
+    } catch (err) {
+      sourceLog.error({ err, kind }, 'could not register the event handler');
+      this.#rejectRegistered(err);
+      return;
+    }
+    signal.addEventListener('abort', () => registration.remove(), { once: true });
+    this.#resolveRegistered({ informer, registration, clock: host.clock });
+  }
+
+  #register(informer: SharedIndexInformer<T>, dispatcher: EventDispatcher<T>): HandlerRegistration {
+    return informer.addEventHandler({
       onAdd: (object, isInInitialList) => dispatcher.create({ object, isInInitialList }),
       onUpdate: (objectOld, objectNew) => dispatcher.update({ objectOld, objectNew }),
       onDelete: (obj) =>
@@ -96,8 +121,6 @@ class KindSource<T extends KubeObject> implements Source {
           ? dispatcher.delete({ object: obj.obj, deleteStateUnknown: true })
           : dispatcher.delete({ object: obj, deleteStateUnknown: false }),
     });
-    signal.addEventListener('abort', () => registration.remove(), { once: true });
-    this.#resolveRegistered({ informer, registration, clock: host.clock });
   }
 }
 

@@ -9,10 +9,16 @@
  * 3. it returned `requeueAfter > 0` → backoff reset, reconciled again after that many ms;
  * 4. otherwise → success, backoff reset.
  */
-import type { Logger, NamespacedName } from '../meta/index.js';
+import { namespacedNameOf } from '../meta/index.js';
+import type { KubeObject, Logger, NamespacedName } from '../meta/index.js';
 
 /** Which object to reconcile: `namespace` is absent (or empty) for cluster-scoped kinds. */
 export type Request = NamespacedName;
+
+/** The request that reconciles `obj` (for map functions: `list(…).map(requestFor)`). */
+export function requestFor(obj: Pick<KubeObject, 'metadata'>): Request {
+  return namespacedNameOf(obj);
+}
 
 export interface Result {
   /** Reconcile again after this many milliseconds (and reset the key's backoff). Ignored after an error. */
