@@ -1,6 +1,6 @@
 /**
  * The manager's shared informer cache: one informer per resource for the whole process, created on
- * first use (`informerFor`), configured once from the cache options (namespace, label and field
+ * first use (`informerFor`), configured once from the cache options (namespaces, label and field
  * selectors, transform, resync), and started with the cache runnable group — or at once when
  * created after the group started. It also answers the split client's synchronous reads.
  *
@@ -22,11 +22,15 @@ import {
 } from '../cache/index.js';
 import type { Client } from '../client/index.js';
 import { CacheNotSyncedError } from './errors.js';
+import { multiNamespaceInformer } from './multi-namespace-informer.js';
 
 /** Which objects of a kind the cache holds, and how they are stored. */
 export interface CacheResourceOptions {
-  /** Watch only this namespace ('' or absent: all namespaces). Ignored for cluster-scoped kinds. */
-  namespace?: string;
+  /**
+   * Watch only these namespaces (absent or empty: all). Several namespaces mean one watch each, so
+   * RBAC on just those namespaces suffices. An error on a cluster-scoped kind in `byResource`.
+   */
+  namespaces?: readonly string[];
   labelSelector?: string;
   fieldSelector?: string;
   /** Applied to each object before it is frozen and stored, e.g. `stripManagedFields`. */
@@ -66,6 +70,8 @@ interface Entry {
   readonly resource: ResourceDescriptor;
   readonly informer: SharedIndexInformer<KubeObject>;
   readonly fieldIndexes: Set<string>;
+  /** The namespaces the informer watches; empty = all. */
+  readonly namespaces: ReadonlySet<string>;
 }
 
 export class InformerCache {
@@ -135,16 +141,16 @@ export class InformerCache {
 
   /** The cached object, or undefined. Throws `CacheNotSyncedError` while the kind's informer syncs. */
   get<T extends KubeObject>(resource: ResourceDescriptor<T>, nn: NamespacedName): T | undefined {
-    const informer = this.#synced(resource);
+    const informer = this.#synced(resource, nn.namespace);
     const key = resource.namespaced ? keyOf(nn) : nn.name;
     return informer.getIndexer().getByKey(key) as T | undefined;
   }
 
   /** Cached objects matching every option (frozen, in no particular order). */
   list<T extends KubeObject>(resource: ResourceDescriptor<T>, options: CacheListOptions = {}): T[] {
-    const informer = this.#synced(resource);
-    const indexer = informer.getIndexer();
     const ns = resource.namespaced ? options.namespace ?? '' : '';
+    const informer = this.#synced(resource, ns);
+    const indexer = informer.getIndexer();
     const fields = Object.entries(options.matchingFields ?? {});
     const entry = this.#entries.get(resourceKey(resource))!;
     for (const [field] of fields) {
@@ -173,8 +179,18 @@ export class InformerCache {
     return items as T[];
   }
 
-  #synced<T extends KubeObject>(resource: ResourceDescriptor<T>): SharedIndexInformer<KubeObject> {
-    const { informer } = this.#entry(resource);
+  /**
+   * The synced informer of a kind. A read in a namespace the cache does not watch throws: answering
+   * "absent" would tell a reconciler that existing objects are gone. '' (all) reads what is cached.
+   */
+  #synced<T extends KubeObject>(resource: ResourceDescriptor<T>, namespace: string | undefined): SharedIndexInformer<KubeObject> {
+    const { informer, namespaces } = this.#entry(resource);
+    if (resource.namespaced && namespaces.size > 0 && namespace && !namespaces.has(namespace)) {
+      throw new InvalidOptionError(
+        'namespace',
+        `the cache of ${resource.kind} holds only namespaces ${[...namespaces].join(', ')}, not ${JSON.stringify(namespace ?? '')}; read it with apiReader`,
+      );
+    }
     if (!informer.hasSynced()) throw new CacheNotSyncedError(resource.kind);
     return informer;
   }
@@ -184,23 +200,23 @@ export class InformerCache {
     const existing = this.#entries.get(k);
     if (existing) return existing;
     const o = { ...this.#defaults, ...this.#byResource.get(k) };
-    if (!resource.namespaced && o.namespace && this.#byResource.get(k)?.namespace) {
-      throw new InvalidOptionError(`cache.byResource.${resource.kind}.namespace`, 'a cluster-scoped kind has no namespace');
+    if (!resource.namespaced && (this.#byResource.get(k)?.namespaces?.length ?? 0) > 0) {
+      throw new InvalidOptionError(`cache.byResource.${resource.kind}.namespaces`, 'a cluster-scoped kind has no namespaces');
     }
-    const informer = createSharedIndexInformer<KubeObject>({
-      listerWatcher: createListerWatcher({
-        client: this.#client,
-        resource,
-        namespace: resource.namespaced ? o.namespace : undefined,
-        labelSelector: o.labelSelector,
-        fieldSelector: o.fieldSelector,
-      }),
-      clock: this.#clock,
-      logger: this.#log,
-      resyncMs: o.syncPeriodMs ?? DEFAULT_SYNC_PERIOD_MS,
-      transform: o.transform,
-    });
-    const entry: Entry = { resource, informer, fieldIndexes: new Set() };
+    const make = (namespace: string | undefined) =>
+      createSharedIndexInformer<KubeObject>({
+        listerWatcher: createListerWatcher({
+          client: this.#client, resource, namespace, labelSelector: o.labelSelector, fieldSelector: o.fieldSelector,
+        }),
+        clock: this.#clock,
+        logger: this.#log,
+        resyncMs: o.syncPeriodMs ?? DEFAULT_SYNC_PERIOD_MS,
+        transform: o.transform,
+      });
+    const namespaces = resource.namespaced ? [...new Set(o.namespaces ?? [])] : [];
+    const informer =
+      namespaces.length <= 1 ? make(namespaces[0]) : multiNamespaceInformer(new Map(namespaces.map((ns) => [ns, make(ns)])));
+    const entry: Entry = { resource, informer, fieldIndexes: new Set(), namespaces: new Set(namespaces) };
     this.#entries.set(k, entry);
     this.#log.debug({ resource: k }, 'informer created');
     if (this.#signal && !this.#signal.aborted) this.#run(entry);
