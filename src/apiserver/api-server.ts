@@ -7,7 +7,6 @@
 import { noopLogger, realClock, requireInt, type Clock, type Logger } from '../meta/index.js';
 import { CrdController } from './crd-controller.js';
 import { defaultUid, type Scope, type ServerContext, type TableConverter } from './context.js';
-import { defaultTable } from './default-table.js';
 import { aggregatedDiscovery, legacyApiGroup, legacyApiGroupList, legacyApiVersions, legacyResourceList, versionInfo } from './discovery.js';
 import { createHandler } from './handlers/create.js';
 import { deleteCollectionHandler, deleteHandler, deleteParams } from './handlers/delete.js';
@@ -27,6 +26,7 @@ import { errorResponse, textResponse } from './response.js';
 import { route } from './router.js';
 import { methodNotAllowed } from './status.js';
 import { Store } from './storage/store.js';
+import { toTable } from './table/index.js';
 import { WatchHub } from './watch-hub.js';
 
 export interface ApiServerOptions {
@@ -38,7 +38,7 @@ export interface ApiServerOptions {
   /** Live events queued for a slow watcher before it is closed (default 1 000). */
   watchBufferSize?: number;
   logger?: Logger;
-  /** Renders Tables (default: the registry's printer columns). */
+  /** Renders Tables (default: the built-in printers and CRD printer columns). */
   table?: TableConverter;
 }
 
@@ -75,7 +75,7 @@ export function createApiServer(options: ApiServerOptions = {}): ApiServer {
   const registry = new Registry();
   const hub = new WatchHub({ store, clock, bookmarkIntervalMs, bufferSize });
   const ctx: ServerContext = {
-    store, registry, hub, clock, newUid: defaultUid, table: options.table ?? defaultTable,
+    store, registry, hub, clock, newUid: defaultUid, table: options.table ?? ((objects, resource, opts) => ({ ...toTable(objects, resource, opts) })),
     defer(task) {
       queueMicrotask(() => {
         try {

@@ -13,7 +13,12 @@ import type { ServedResource } from '../served-resource.js';
 import { boolField, message, messageField, stringField } from './protobuf-writer.js';
 import type { Field } from './protobuf-writer.js';
 
-export const OPENAPI_V2_PROTOBUF_CONTENT_TYPE = 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf';
+/**
+ * The response Content-Type. Clients ask with `Accept: application/com.github.proto-openapi.spec.v2@v1.0+protobuf`,
+ * but Go's MIME parser rejects the `@`, so the answer must use the dotted form (kubectl fails with
+ * `mime: unexpected content after media subtype` otherwise).
+ */
+export const OPENAPI_V2_PROTOBUF_CONTENT_TYPE = 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf';
 
 // Field numbers of gnostic's OpenAPIv2.proto.
 const DOCUMENT = { swagger: 1, info: 2, paths: 8 } as const;
