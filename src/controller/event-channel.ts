@@ -4,7 +4,7 @@
  * Events sent before the source starts are kept and delivered on start; after `close()` (or the
  * controller stopping, which closes it) nothing more is accepted and the source ends once the buffer
  * is drained. The buffer is unbounded, but only fills while no source reads it: a running source
- * hands each event to its handler synchronously.
+ * takes each event as soon as it is sent.
  *
  * Invariant: events are delivered in send order, each exactly once, to one consumer.
  */

@@ -1,7 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  channelSource, controllerManagedBy, enqueueRequestsFromMapFunc, EventChannel, newPredicateFuncs,
+  channelSource, controllerManagedBy, enqueueRequestsFromMapFunc, EventChannel, generationChangedPredicate,
+  labelChangedPredicate, newPredicateFuncs, or, resourceVersionChangedPredicate,
 } from 'kube-converge/controller';
 import type { Controller, Request } from 'kube-converge/controller';
 import { ConfigMapResource, defineResource, InvalidOptionError, SecretResource } from 'kube-converge/meta';
@@ -62,7 +63,13 @@ describe('builder validation', () => {
     assert.deepEqual([...host.names], ['webapp']);
     assert.equal(host.runnables[0], c);
     assert.equal(c.needLeaderElection(), true);
-    const named = controllerManagedBy(host).for(WebApp).named('other').withOptions({ needLeaderElection: false }).build(noop);
+    // Untyped predicates (Predicate<KubeObject>) fit every kind.
+    const named = controllerManagedBy(host)
+      .for(WebApp, { predicates: [generationChangedPredicate] })
+      .owns(ConfigMapResource, { predicates: [or(labelChangedPredicate, resourceVersionChangedPredicate)] })
+      .named('other')
+      .withOptions({ needLeaderElection: false })
+      .build(noop);
     assert.equal(named.name, 'other');
     assert.equal(named.needLeaderElection(), false);
   });
