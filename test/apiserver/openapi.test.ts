@@ -2,7 +2,9 @@
 // server core, which re-exports only what clients of the server need.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildOpenApiV3Document, buildOpenApiV3Index, openApiHash, componentName } from '../../src/apiserver/openapi/index.js';
+import {
+  buildOpenApiV3Document, buildOpenApiV3Index, openApiHash, componentName, buildOpenApiV2Protobuf, OPENAPI_V2_PROTOBUF_CONTENT_TYPE,
+} from '../../src/apiserver/openapi/index.js';
 import type { ServedResource } from '../../src/apiserver/served-resource.js';
 
 const VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
@@ -93,5 +95,19 @@ describe('OpenAPI v3 documents', () => {
     assert.equal(componentName({ group: 'coordination.k8s.io', version: 'v1', kind: 'Lease' }), 'io.k8s.api.coordination.v1.Lease');
     assert.equal(componentName({ group: 'apiextensions.k8s.io', version: 'v1', kind: 'CustomResourceDefinition' }),
       'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition');
+  });
+});
+
+describe('OpenAPI v2 document (protobuf)', () => {
+  it('encodes swagger 2.0 with one PATCH operation per patchable kind carrying fieldValidation and the GVK extension', () => {
+    const bytes = buildOpenApiV2Protobuf([webApp, configMap, { ...namespace, verbs: ['get', 'list'] }]);
+    assert.deepEqual([...bytes.subarray(0, 5)], [0x0a, 0x03, 0x32, 0x2e, 0x30]);
+    const text = Buffer.from(bytes).toString('latin1');
+    assert.ok(text.includes('/apis/platform.converge.dev/v1alpha1/namespaces/{namespace}/webapps/{name}'));
+    assert.ok(text.includes('/api/v1/namespaces/{namespace}/configmaps/{name}'));
+    assert.ok(!text.includes('/api/v1/namespaces/{name}'));
+    assert.ok(text.includes('fieldValidation'));
+    assert.ok(text.includes('group: "platform.converge.dev"\nkind: WebApp\nversion: v1alpha1\n'));
+    assert.doesNotMatch(OPENAPI_V2_PROTOBUF_CONTENT_TYPE, /@/);
   });
 });
