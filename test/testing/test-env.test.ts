@@ -6,7 +6,7 @@ import { parse as parseYaml } from 'yaml';
 import { ConfigMapResource, InvalidOptionError, defineResource } from 'kube-converge/meta';
 import { createClient, isNotFound, loadKubeConfig, NetworkError } from 'kube-converge/client';
 import { controllerManagedBy } from 'kube-converge/controller';
-import { TestEnv, eventually, loadCrds } from 'kube-converge/testing';
+import { CrdNotServedError, TestEnv, eventually, loadCrds } from 'kube-converge/testing';
 
 const fixtures = fileURLToPath(new URL('./fixtures/', import.meta.url));
 const Widget = defineResource<{ size?: number }, { seen?: number }>({
@@ -88,5 +88,19 @@ describe('TestEnv', () => {
       return true;
     });
     await assert.rejects(TestEnv.start({ crds: [`${fixtures}missing.yaml`] }), /cannot read .*missing\.yaml/);
+  });
+
+  it('fails with CrdNotServedError naming the CRD when it is never Established', async () => {
+    const [widgets] = await loadCrds([`${fixtures}crds/widgets.yaml`]);
+    // Same group and kind as an installed CRD: the server refuses its names, so it never becomes Established.
+    const clash = { ...widgets!, metadata: { name: 'widgetclones.test.converge.dev' }, spec: { ...widgets!.spec, names: { ...widgets!.spec.names, plural: 'widgetclones', singular: 'widgetclone' } } };
+    await using env = await TestEnv.start({ crds: [widgets!], crdTimeoutMs: 100 });
+    await assert.rejects(env.installCrds([clash]), (e) => {
+      assert.ok(e instanceof CrdNotServedError);
+      assert.equal(e.code, 'CONVERGE_CRD_NOT_SERVED');
+      assert.equal(e.crd, 'widgetclones.test.converge.dev');
+      assert.match(e.message, /not served within 100 ms: still missing Established condition/);
+      return true;
+    });
   });
 });
