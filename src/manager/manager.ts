@@ -164,9 +164,10 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
     return this.#elected;
   }
 
-  /** Whether this manager currently holds the lease (true without leader election once started). */
+  /** Whether this manager holds the lease now (without leader election: from start until the stop begins). */
   isLeader(): boolean {
-    return this.#elector ? this.#elector.isLeader() && this.#elector.state.kind === 'leading' : this.#run !== undefined;
+    if (this.#elector) return this.#elector.state.kind === 'leading';
+    return this.#run !== undefined && !this.#internal.signal.aborted;
   }
 
   /** Base URLs of the endpoints once bound, e.g. `{ metrics: 'http://127.0.0.1:40321' }`. */
