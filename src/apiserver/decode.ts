@@ -5,7 +5,7 @@
 import { parse as parseYaml } from 'yaml';
 import type { KubeObject } from '../meta/index.js';
 import { headerOf, type ApiRequest } from './request.js';
-import { badRequest } from './status.js';
+import { badRequest, unsupportedMediaType } from './status.js';
 
 export function bodyText(req: ApiRequest): string {
   const b = req.body;
@@ -31,7 +31,11 @@ export function decodeObject(req: ApiRequest): KubeObject {
   const text = bodyText(req);
   if (text.trim() === '') throw badRequest('the body of the request was empty: expected a Kubernetes object');
   const t = mediaType(req);
-  const v = parseDocument(text, t === 'application/yaml' || t === 'application/x-yaml' || t === 'text/yaml', 'object');
+  const yaml = t === 'application/yaml' || t === 'application/x-yaml' || t === 'text/yaml';
+  if (!yaml && t !== 'application/json' && t !== '*/*') {
+    throw unsupportedMediaType(`the body of the request was in an unknown format - accepted media types include: application/json, application/yaml`);
+  }
+  const v = parseDocument(text, yaml, 'object');
   if (v === null || typeof v !== 'object' || Array.isArray(v)) throw badRequest('the body of the request must be a JSON object');
   const obj = v as KubeObject;
   if (obj.metadata === undefined || obj.metadata === null) obj.metadata = {};
