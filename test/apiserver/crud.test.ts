@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startApi, cm } from './helpers.ts';
+import { startApi, cm } from './helpers.js';
 
 const CMS = '/api/v1/namespaces/default/configmaps';
 

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startApi, cm } from './helpers.ts';
+import { startApi, cm } from './helpers.js';
 
 const CMS = '/api/v1/namespaces/default/configmaps';
 const names = (l: { items: { metadata: { name: string } }[] }): string[] => l.items.map((i) => i.metadata.name);

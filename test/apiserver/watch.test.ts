@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { FakeClock } from 'kube-converge/meta';
 import { createApiServer } from 'kube-converge/apiserver';
-import { startApi, cm } from './helpers.ts';
+import { startApi, cm } from './helpers.js';
 
 const CMS = '/api/v1/namespaces/default/configmaps';
 

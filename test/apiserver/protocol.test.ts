@@ -1,0 +1,178 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { request } from 'node:http';
+import { startApi, cm } from './helpers.js';
+
+const CMS = '/api/v1/namespaces/default/configmaps';
+const AGG = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json';
+const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json';
+
+describe('discovery, health and version', () => {
+  it('serves legacy discovery: /api, /apis, /apis/<g>, and resource lists with subresources after their resource', async () => {
+    await using api = await startApi();
+    const a = (await api.call('GET', '/api')).body;
+    assert.equal(a.kind, 'APIVersions');
+    assert.deepEqual(a.versions, ['v1']);
+    const apis = (await api.call('GET', '/apis')).body;
+    assert.equal(apis.kind, 'APIGroupList');
+    const apps = apis.groups.find((g: { name: string }) => g.name === 'apps');
+    assert.deepEqual(apps.preferredVersion, { groupVersion: 'apps/v1', version: 'v1' });
+    const g = (await api.call('GET', '/apis/apps')).body;
+    assert.equal(g.kind, 'APIGroup');
+    const list = (await api.call('GET', '/apis/apps/v1')).body;
+    assert.equal(list.kind, 'APIResourceList');
+    const names = list.resources.map((r: { name: string }) => r.name);
+    assert.deepEqual(names.slice(0, 3), ['deployments', 'deployments/scale', 'deployments/status']);
+    const scale = list.resources.find((r: { name: string }) => r.name === 'deployments/scale');
+    assert.deepEqual([scale.group, scale.version, scale.kind], ['autoscaling', 'v1', 'Scale']);
+    const deploy = list.resources[0];
+    assert.deepEqual(deploy.verbs, ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch']);
+    assert.deepEqual(deploy.shortNames, ['deploy']);
+    assert.deepEqual(deploy.categories, ['all']);
+    const core = (await api.call('GET', '/api/v1')).body;
+    const ns = core.resources.find((r: { name: string }) => r.name === 'namespaces');
+    assert.ok(!ns.verbs.includes('deletecollection'));
+  });
+
+  it('serves aggregated discovery v2 with the exact Content-Type client-go keys on', async () => {
+    await using api = await startApi();
+    const r = await api.call('GET', '/apis', undefined, { accept: AGG });
+    assert.equal(r.headers.get('content-type'), 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList');
+    assert.equal(r.body.kind, 'APIGroupDiscoveryList');
+    assert.equal(r.body.apiVersion, 'apidiscovery.k8s.io/v2');
+    const apps = r.body.items.find((g: { metadata: { name: string } }) => g.metadata.name === 'apps');
+    const v = apps.versions[0];
+    assert.equal(v.version, 'v1');
+    assert.equal(v.freshness, 'Current');
+    const d = v.resources.find((x: { resource: string }) => x.resource === 'deployments');
+    assert.deepEqual(d.responseKind, { group: 'apps', version: 'v1', kind: 'Deployment' });
+    assert.equal(d.scope, 'Namespaced');
+    assert.equal(d.singularResource, 'deployment');
+    assert.deepEqual(d.subresources.map((s: { subresource: string }) => s.subresource), ['scale', 'status']);
+    assert.deepEqual(d.subresources[0].responseKind, { group: 'autoscaling', version: 'v1', kind: 'Scale' });
+    const core = await api.call('GET', '/api', undefined, { accept: AGG });
+    assert.equal(core.body.items.length, 1);
+    assert.equal(core.body.items[0].metadata.name, '');
+  });
+
+  it('answers /version, /healthz, /livez and /readyz', async () => {
+    await using api = await startApi();
+    const v = (await api.call('GET', '/version')).body;
+    assert.equal(v.major, '1');
+    assert.equal(v.minor, '36');
+    assert.match(v.gitVersion, /^v1\.36\./);
+    for (const p of ['/healthz', '/livez', '/readyz']) {
+      const r = await api.call('GET', p);
+      assert.equal(r.status, 200);
+      assert.equal(r.text, 'ok');
+    }
+  });
+
+  it('serves the OpenAPI v3 index and group-version documents', async () => {
+    await using api = await startApi();
+    const idx = (await api.call('GET', '/openapi/v3')).body;
+    const url = idx.paths['apis/apps/v1'].serverRelativeURL;
+    assert.match(url, /^\/openapi\/v3\/apis\/apps\/v1\?hash=/);
+    const doc = await api.call('GET', url);
+    assert.equal(doc.status, 200);
+    assert.ok(doc.body.paths);
+    assert.equal((await api.call('GET', '/openapi/v3/apis/nope/v1')).status, 404);
+  });
+});
+
+describe('output forms', () => {
+  it('renders Tables for lists with the built-in printer columns', async () => {
+    await using api = await startApi();
+    await api.call('POST', CMS, cm('a', { x: '1', y: '2' }));
+    const t = (await api.call('GET', CMS, undefined, { accept: TABLE })).body;
+    assert.equal(t.kind, 'Table');
+    assert.equal(t.apiVersion, 'meta.k8s.io/v1');
+    assert.deepEqual(t.columnDefinitions.map((c: { name: string }) => c.name), ['Name', 'Data', 'Age']);
+    assert.equal(t.rows[0].cells[0], 'a');
+    assert.equal(t.rows[0].cells[1], 2);
+    assert.equal(t.rows[0].object.kind, 'PartialObjectMetadata');
+    assert.ok(t.metadata.resourceVersion);
+    const bad = await api.call('GET', `${CMS}?includeObject=Bogus`, undefined, { accept: TABLE });
+    assert.equal(bad.status, 400);
+  });
+
+  it('renders watch events as one-row Tables with column definitions only on the first', async () => {
+    await using api = await startApi();
+    await api.call('POST', CMS, cm('a'));
+    const w = await api.watch(`${CMS}?watch=true`, { accept: TABLE });
+    await api.call('POST', CMS, cm('b'));
+    const [first, second] = await w.take(2);
+    assert.equal(first!.object.kind, 'Table');
+    assert.ok(Array.isArray(first!.object.columnDefinitions));
+    assert.equal(second!.object.columnDefinitions, null);
+    assert.equal(second!.object.rows[0].cells[0], 'b');
+  });
+
+  it('streams PartialObjectMetadata on watches when asked', async () => {
+    await using api = await startApi();
+    const w = await api.watch(`${CMS}?watch=true&resourceVersion=1`, { accept: 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1' });
+    await api.call('POST', CMS, cm('a', { secret: 'x' }));
+    const ev = await w.next();
+    assert.equal(ev?.object.kind, 'PartialObjectMetadata');
+    assert.equal(ev?.object.data, undefined);
+  });
+
+  it('answers JSON to clients that prefer protobuf, and 406 when nothing acceptable is offered', async () => {
+    await using api = await startApi();
+    const r = await api.call('GET', CMS, undefined, { accept: 'application/vnd.kubernetes.protobuf, application/json' });
+    assert.equal(r.status, 200);
+    assert.equal(r.body.kind, 'ConfigMapList');
+    const n = await api.call('GET', CMS, undefined, { accept: 'text/html' });
+    assert.equal(n.status, 406);
+    assert.equal(n.body.reason, 'NotAcceptable');
+  });
+});
+
+describe('bad input', () => {
+  it('answers malformed JSON and YAML bodies with 400 and a clear message', async () => {
+    await using api = await startApi();
+    const j = await api.call('POST', CMS, '{"apiVersion": "v1", ');
+    assert.equal(j.status, 400);
+    assert.equal(j.body.reason, 'BadRequest');
+    assert.match(j.body.message, /not valid JSON/);
+    const y = await api.call('POST', CMS, 'a: [unclosed', { 'content-type': 'application/yaml' });
+    assert.equal(y.status, 400);
+    assert.match(y.body.message, /not valid YAML/);
+    const arr = await api.call('POST', CMS, '[1,2]');
+    assert.equal(arr.status, 400);
+    const ok = await api.call('POST', CMS, 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: y}\n', { 'content-type': 'application/yaml' });
+    assert.equal(ok.status, 201);
+  });
+
+  it('answers bodies over 3 MiB with 413 and keeps serving', async () => {
+    await using api = await startApi();
+    const big = JSON.stringify(cm('big', { k: 'x'.repeat(3 * 1024 * 1024 + 10) }));
+    const r = await api.call('POST', CMS, big);
+    assert.equal(r.status, 413);
+    assert.equal(r.body.reason, 'RequestEntityTooLarge');
+    assert.equal((await api.call('GET', CMS)).status, 200);
+  });
+
+  it('survives garbage requests: bad selectors, bad paths, bad query values', async () => {
+    await using api = await startApi();
+    for (const p of [`${CMS}?labelSelector=%28%28`, `${CMS}?limit=abc`, `${CMS}?resourceVersion=xyz`, '/api/v1/namespaces/default/configmaps/a/b/c/d', '/apis/../../etc', `${CMS}?fieldSelector=%3D%3D`]) {
+      const r = await api.call('GET', p);
+      assert.ok(r.status >= 400 && r.status < 500, `${p} → ${r.status}`);
+    }
+    const raw = await new Promise<number>((resolve) => {
+      const req = request(`${api.srv.url}${CMS}`, { method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.end('\u0000\u0001garbage');
+    });
+    assert.equal(raw, 400);
+    assert.equal((await api.call('GET', '/healthz')).status, 200);
+  });
+
+  it('keeps connections alive between requests', async () => {
+    await using api = await startApi();
+    const r = await api.call('GET', '/healthz');
+    assert.notEqual(r.headers.get('connection'), 'close');
+  });
+});
