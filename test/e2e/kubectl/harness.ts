@@ -1,0 +1,157 @@
+/**
+ * Drives the installed kubectl against an in-process server: one server per test file, a
+ * kubeconfig and a private discovery cache in a temporary directory, and kubectl run with
+ * `execFile` under a bounded timeout. Several kubectl versions are exercised: the oldest
+ * supported and the newest of those installed beside `/usr/bin/kubectl` (`kubectl.1.27` …
+ * `kubectl.1.33`), or the paths listed in `CONVERGE_KUBECTL` (colon-separated).
+ *
+ * Versions before 1.29 are left out by default: they decide how to validate `apply`/`create`
+ * from the protobuf `/openapi/v2` document alone (1.29 and later ask `/openapi/v3`), and fail
+ * without it; name them in `CONVERGE_KUBECTL` to run them against a server that publishes it.
+ */
+import { execFile, spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { readdirSync, realpathSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { startApiServer } from 'kube-converge/apiserver';
+import type { RunningApiServer } from 'kube-converge/apiserver';
+
+export interface KubectlBinary {
+  /** `1.27`, or the file name when it carries no version. */
+  version: string;
+  path: string;
+}
+
+/** 1.29, as major * 1000 + minor. */
+const OLDEST_DEFAULT = 1029;
+
+/** The kubectl binaries the e2e tests run with (oldest supported and newest installed). */
+export function kubectlBinaries(): KubectlBinary[] {
+  const listed = process.env['CONVERGE_KUBECTL'];
+  if (listed !== undefined && listed !== '') {
+    return listed.split(':').map((path) => ({ version: /kubectl\.?([\d.]*)$/.exec(path)?.[1] || path, path }));
+  }
+  if (!existsSync('/usr/bin/kubectl')) return [];
+  const dir = dirname(realpathSync('/usr/bin/kubectl'));
+  const versioned = readdirSync(dir)
+    .map((name) => /^kubectl\.(\d+)\.(\d+)$/.exec(name))
+    .filter((m): m is RegExpExecArray => m !== null && Number(m[1]) * 1000 + Number(m[2]) >= OLDEST_DEFAULT)
+    .sort((a, b) => Number(a[1]) - Number(b[1]) || Number(a[2]) - Number(b[2]))
+    .map((m) => ({ version: `${m[1]}.${m[2]}`, path: join(dir, m[0]) }));
+  if (versioned.length === 0) return [{ version: 'default', path: '/usr/bin/kubectl' }];
+  const oldest = versioned[0] as KubectlBinary;
+  const newest = versioned[versioned.length - 1] as KubectlBinary;
+  return oldest === newest ? [oldest] : [oldest, newest];
+}
+
+export interface KubectlResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface KubectlEnv {
+  server: RunningApiServer;
+  dir: string;
+  /** Writes a manifest into the temporary directory and returns its path. */
+  manifest(name: string, yaml: string): Promise<string>;
+  /** Runs kubectl; resolves with its exit code and output (never rejects on a non-zero exit). */
+  run(bin: KubectlBinary, args: readonly string[], options?: { timeoutMs?: number }): Promise<KubectlResult>;
+  /** Like `run`, but throws with kubectl's output when it exits non-zero. */
+  ok(bin: KubectlBinary, args: readonly string[], options?: { timeoutMs?: number }): Promise<string>;
+  /** Starts a long-running kubectl (`get -w`); `lines` collects its stdout lines. */
+  watch(bin: KubectlBinary, args: readonly string[]): WatchProcess;
+  stop(): Promise<void>;
+}
+
+export interface WatchProcess {
+  lines: string[];
+  /** Resolves once a stdout line matches, rejects after `timeoutMs`. */
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<string>;
+  stop(): void;
+}
+
+const DEFAULT_TIMEOUT_MS = 20_000;
+
+export async function startKubectlEnv(): Promise<KubectlEnv> {
+  const server = await startApiServer();
+  const dir = await mkdtemp(join(tmpdir(), 'converge-kubectl-'));
+  const kubeconfig = join(dir, 'kubeconfig');
+  await server.writeKubeconfig(kubeconfig);
+  const env = { ...process.env, KUBECONFIG: kubeconfig, HOME: dir, KUBECTL_INTERACTIVE_DELETE: 'false' };
+  const baseArgs = (bin: KubectlBinary) => [`--cache-dir=${join(dir, 'cache', bin.version)}`];
+
+  const run = (bin: KubectlBinary, args: readonly string[], options: { timeoutMs?: number } = {}): Promise<KubectlResult> =>
+    new Promise((resolve) => {
+      execFile(bin.path, [...baseArgs(bin), ...args], { env, timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, killSignal: 'SIGKILL' }, (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
+        resolve({ code, stdout, stderr: error !== null && error.killed ? `${stderr}\n(killed after timeout)` : stderr });
+      });
+    });
+
+  const watches = new Set<WatchProcess>();
+  return {
+    server,
+    dir,
+    async manifest(name, yaml) {
+      const path = join(dir, name);
+      await writeFile(path, yaml);
+      return path;
+    },
+    run,
+    async ok(bin, args, options) {
+      const r = await run(bin, args, options);
+      if (r.code !== 0) throw new Error(`kubectl ${args.join(' ')} exited ${r.code}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
+      return r.stdout;
+    },
+    watch(bin, args) {
+      const child = spawn(bin.path, [...baseArgs(bin), ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const lines: string[] = [];
+      let partial = '';
+      let stderr = '';
+      const waiters = new Set<() => void>();
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+        const parts = (partial + chunk).split('\n');
+        partial = parts.pop() ?? '';
+        lines.push(...parts);
+        for (const w of waiters) w();
+      });
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk; });
+      const proc: WatchProcess = {
+        lines,
+        waitFor(pattern, timeoutMs = DEFAULT_TIMEOUT_MS) {
+          return new Promise((resolve, reject) => {
+            const check = () => {
+              const hit = lines.find((l) => pattern.test(l));
+              if (hit === undefined) return;
+              cleanup();
+              resolve(hit);
+            };
+            const timer = setTimeout(() => {
+              cleanup();
+              reject(new Error(`no line matched ${pattern} within ${timeoutMs} ms; stdout:\n${lines.join('\n')}\nstderr:\n${stderr}`));
+            }, timeoutMs);
+            const cleanup = () => {
+              clearTimeout(timer);
+              waiters.delete(check);
+            };
+            waiters.add(check);
+            check();
+          });
+        },
+        stop() {
+          if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+          watches.delete(proc);
+        },
+      };
+      watches.add(proc);
+      return proc;
+    },
+    async stop() {
+      for (const w of [...watches]) w.stop();
+      await server.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
