@@ -8,10 +8,12 @@ import { noopLogger, realClock, requireInt, type Clock, type Logger } from '../m
 import { CrdController } from './crd-controller.js';
 import { defaultUid, type Scope, type ServerContext, type TableConverter } from './context.js';
 import { aggregatedDiscovery, legacyApiGroup, legacyApiGroupList, legacyApiVersions, legacyResourceList, versionInfo } from './discovery.js';
+import { decodeObject } from './decode.js';
 import { createHandler } from './handlers/create.js';
 import { deleteCollectionHandler, deleteHandler, deleteParams } from './handlers/delete.js';
 import { patchHandler } from './handlers/patch.js';
 import { getObject, listObjects } from './handlers/read.js';
+import { writeParams } from './handlers/params.js';
 import { updateHandler } from './handlers/update.js';
 import { watchObjects } from './handlers/watch.js';
 import { createObject } from './handlers/write-pipeline.js';
@@ -152,7 +154,7 @@ export function createApiServer(options: ApiServerOptions = {}): ApiServer {
   }
 
   function resourceVerb(scope: Scope, method: string, legacyWatch: boolean): ApiResponse {
-    const { strategy, name, subresource } = scope;
+    const { strategy, name, subresource, req } = scope;
     const watchParam = scope.query.get('watch');
     const watch = legacyWatch || watchParam === 'true' || watchParam === '1';
     const clusterWideNamespaced = strategy.namespaced && !scope.namespace;
@@ -170,10 +172,13 @@ export function createApiServer(options: ApiServerOptions = {}): ApiServer {
     }
     switch (method) {
       case 'GET':
+        if (subresource === 'finalize') break;
         return watch && !subresource ? watchObjects(scope) : getObject(scope);
       case 'PUT':
+        if (subresource === 'finalize') return namespaces.finalize(scope, decodeObject(req), writeParams(scope, 'UpdateOptions').dryRun);
         return updateHandler(scope);
       case 'PATCH':
+        if (subresource === 'finalize') break;
         return patchHandler(scope);
       case 'DELETE':
         if (subresource) break;
@@ -189,6 +194,7 @@ export function createApiServer(options: ApiServerOptions = {}): ApiServer {
 function hasSubresource(strategy: Strategy, version: string, sub: string): boolean {
   if (sub === 'status') return strategy.hasStatus(version);
   if (sub === 'scale') return strategy.scaleOf(version) !== undefined;
+  if (sub === 'finalize') return strategy.kind === 'Namespace' && strategy.group === '';
   return false;
 }
 

@@ -9,6 +9,7 @@
 import type { KubeObject, Logger } from '../meta/index.js';
 import { rfc3339, type Scope, type ServerContext } from './context.js';
 import { performDelete } from './handlers/write-pipeline.js';
+import { jsonEqual } from './registry/strategy.js';
 import { negotiateOutput } from './negotiation.js';
 import { renderObject } from './render.js';
 import { headerOf, type ApiResponse } from './request.js';
@@ -55,6 +56,24 @@ export class NamespaceLifecycle {
     const stored = store.update(NS_ID, name, next);
     this.#terminating.add(name);
     this.#ctx.defer(() => this.#cleanup(name));
+    return jsonResponse(200, renderObject(scope, form, stored));
+  }
+
+  /** PUT `/finalize`: only `spec.finalizers` is taken from the body; an emptied, deleting namespace goes away. */
+  finalize(scope: Scope, body: KubeObject, dryRun: boolean): ApiResponse {
+    const store = this.#ctx.store;
+    const old = store.get(NS_ID, scope.name);
+    if (!old) throw notFound(NAMESPACES, scope.name);
+    const rv = body.metadata.resourceVersion;
+    if (rv && rv !== old.metadata.resourceVersion) {
+      throw conflict(NAMESPACES, scope.name, 'the object has been modified; please apply your changes to the latest version and try again');
+    }
+    const finalizers = specFinalizers(body);
+    const next: KubeObject = { ...old, spec: { ...(old.spec as object), finalizers } };
+    const form = negotiateOutput(headerOf(scope.req, 'accept'), scope.query.get('includeObject'));
+    if (dryRun || jsonEqual(finalizers, specFinalizers(old))) return jsonResponse(200, renderObject(scope, form, dryRun ? next : old));
+    const gone = !!old.metadata.deletionTimestamp && finalizers.length === 0 && (old.metadata.finalizers ?? []).length === 0;
+    const stored = gone ? store.delete(NS_ID, scope.name, next) : store.update(NS_ID, scope.name, next);
     return jsonResponse(200, renderObject(scope, form, stored));
   }
 

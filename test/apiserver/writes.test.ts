@@ -241,6 +241,16 @@ describe('deletion and finalizers', () => {
     assert.equal(status, 404);
   });
 
+  it('clears namespace spec finalizers through /finalize, which removes a deleting namespace', async () => {
+    await using api = await startApi();
+    const ns = (await api.call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'fin', finalizers: ['example.com/keep'] } })).body;
+    const cleared = await api.call('PUT', '/api/v1/namespaces/fin/finalize', { ...ns, spec: { finalizers: [] }, metadata: { ...ns.metadata, labels: { ignored: 'yes' } } });
+    assert.equal(cleared.status, 200);
+    assert.deepEqual(cleared.body.spec.finalizers, []);
+    assert.equal(cleared.body.metadata.labels.ignored, undefined);
+    assert.equal((await api.call('GET', '/api/v1/namespaces/fin/finalize')).status, 405);
+  });
+
   it('refuses to delete default, kube-system and kube-public with 403', async () => {
     await using api = await startApi();
     for (const n of ['default', 'kube-system', 'kube-public']) {

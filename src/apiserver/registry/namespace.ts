@@ -4,6 +4,7 @@
  * Deletion itself (§5.4) lives in the namespace lifecycle, not here.
  */
 import type { KubeObject } from '../../meta/index.js';
+import type { ServedResource } from '../served-resource.js';
 import { fieldErrors, type FieldCause } from '../status.js';
 import { Strategy, builtinVersion, type VersionSpec } from './strategy.js';
 
@@ -35,6 +36,13 @@ export class NamespaceStrategy extends Strategy {
 
   #label(obj: KubeObject): void {
     obj.metadata.labels = { ...obj.metadata.labels, [NAME_LABEL]: obj.metadata.name! };
+  }
+
+  /** Namespaces also serve `finalize` (PUT only), through which the namespace controller clears `spec.finalizers`. */
+  override served(version: string): ServedResource {
+    const r = super.served(version);
+    r.subresources = [...r.subresources, { name: 'finalize', responseKind: { group: '', version, kind: 'Namespace' }, verbs: ['update'] }];
+    return r;
   }
 
   override generationChanged(): boolean {
