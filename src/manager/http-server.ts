@@ -61,7 +61,10 @@ export class HttpServerRunnable implements Runnable {
   }
 
   async start(signal: AbortSignal): Promise<void> {
-    signal.throwIfAborted();
+    if (signal.aborted) {
+      this.#rejectListening(signal.reason);
+      return;
+    }
     const stopped = new AbortController();
     const server = createServer((req, res) => void this.#serve(req, res, stopped.signal));
     await new Promise<void>((resolve, reject) => {

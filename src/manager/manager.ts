@@ -220,9 +220,10 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
     try {
       this.logger.info({}, 'starting manager');
       this.#groups.http.start();
-      await Promise.all(Object.values(this.#servers).map((s) => s.listening()));
+      await untilAborted(Promise.all(Object.values(this.#servers).map((s) => s.listening())), internal);
       this.#groups.caches.start();
       await this.#cache.waitForSync({ signal: internal });
+      internal.throwIfAborted();
       this.#groups.others.start();
       const le = this.options.leaderElection;
       if (le) {
@@ -315,4 +316,19 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
     const checks = m[1] === 'healthz' ? this.#healthz : this.#readyz;
     return checks.handle({ name: m[2], query: url.searchParams, signal });
   };
+}
+
+/** `p`, or a rejection with the signal's reason as soon as it aborts (the listener is removed either way). */
+async function untilAborted<V>(p: Promise<V>, signal: AbortSignal): Promise<V> {
+  signal.throwIfAborted();
+  let onAbort = (): void => {};
+  try {
+    return await new Promise<V>((resolve, reject) => {
+      onAbort = () => reject(signal.reason);
+      signal.addEventListener('abort', onAbort, { once: true });
+      p.then(resolve, reject);
+    });
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
 }

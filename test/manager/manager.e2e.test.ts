@@ -6,8 +6,8 @@ import { startApiServer, type RunningApiServer } from 'kube-converge/apiserver';
 import { createClient } from 'kube-converge/client';
 import { controllerManagedBy, enqueueRequestsFromMapFunc, newPredicateFuncs } from 'kube-converge/controller';
 import { createManager, createOrUpdate, setControllerReference, type Manager, type ManagerOptions } from 'kube-converge/manager';
-import { ConfigMapResource, EventResource, SecretResource, noopLogger, namespacedNameOf, type ObjectOf } from 'kube-converge/meta';
-import { eventually } from 'kube-converge/testing';
+import { ConfigMapResource, EventResource, SecretResource, jsonLogger, noopLogger, namespacedNameOf, type ObjectOf } from 'kube-converge/meta';
+import { TestEnv, eventually } from 'kube-converge/testing';
 
 type ConfigMap = ObjectOf<typeof ConfigMapResource>;
 const NS = 'default';
@@ -333,6 +333,30 @@ describe('manager end to end', () => {
     } finally {
       await teardown(e);
     }
+    await run;
+  });
+
+  it('writes JSON log lines carrying controller, namespace, name and reconcileID for every reconcile', async () => {
+    await using env = await TestEnv.start();
+    const lines: Record<string, unknown>[] = [];
+    // Loads the kubeconfig file the way an operator's main would.
+    const mgr = await env.newManager({ kubeconfig: env.kubeconfigPath, logger: jsonLogger({ level: 'debug', write: (l) => lines.push(JSON.parse(l)) }) });
+    controllerManagedBy(mgr)
+      .for(ConfigMapResource, { predicates: [isPrimary] })
+      .named('logged')
+      .complete(async (_req, { log }) => {
+        log.info({ step: 'render' }, 'rendering');
+      });
+    const run = mgr.start();
+    await env.client.create(ConfigMapResource, primary('logme'));
+    const line = await eventually(() => lines.find((l) => l['msg'] === 'rendering') ?? false);
+    assert.equal(line['controller'], 'logged');
+    assert.equal(line['namespace'], NS);
+    assert.equal(line['name'], 'logme');
+    assert.match(String(line['reconcileID']), /^[0-9a-f-]{36}$/);
+    assert.equal(line['level'], 'info');
+    assert.ok(lines.some((l) => l['msg'] === 'starting manager'));
+    await mgr.shutdown();
     await run;
   });
 });

@@ -1,5 +1,6 @@
 // The Manager's lifecycle without an API server: runnable groups, order, failures, shutdown timing.
 import { describe, it } from 'node:test';
+import { createServer, type AddressInfo } from 'node:net';
 import assert from 'node:assert/strict';
 import type { Client } from 'kube-converge/client';
 import type { Runnable } from 'kube-converge/controller';
@@ -99,6 +100,26 @@ describe('manager lifecycle', () => {
     await stopped;
     await run;
     assert.deepEqual(log, ['start slow', 'stop slow']);
+  });
+
+  it('stops at once, cleanly, when started with an aborted signal', async () => {
+    const mgr = await createManager({ client: unreachable, logger: noopLogger, metricsBindAddress: '127.0.0.1:0' });
+    const log: string[] = [];
+    mgr.add(recorder(log, 'never', { leader: true }));
+    await mgr.start(AbortSignal.abort());
+    assert.deepEqual(log, []);
+  });
+
+  it('rejects start with the bind error when a port is taken', async () => {
+    const taken = createServer();
+    await new Promise<void>((r) => taken.listen(0, '127.0.0.1', r));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      const mgr = await createManager({ client: unreachable, logger: noopLogger, healthProbeBindAddress: `127.0.0.1:${port}` });
+      await assert.rejects(mgr.start(), { code: 'EADDRINUSE' });
+    } finally {
+      await new Promise((r) => taken.close(r));
+    }
   });
 
   it('rejects a controller name registered twice', async () => {
