@@ -7,14 +7,18 @@ import { GATEWAY_NAME, TLS_SECRET_ANNOTATION, type ApplicationRoute, type HTTPRo
 
 type Route = ObjectOf<typeof ApplicationRoute>;
 
-/** Index values: every backend Service of a route, as `namespace/name`. */
-export function backendServiceKeys(route: Route): string[] {
-  return [...new Set(route.spec.backends.map((b) => `${route.metadata.namespace}/${b.service}`))];
+/**
+ * Index values: the name of every backend Service of a route, each once. The manager's field index
+ * scopes values by the route's namespace itself (the guide's `namespace/name` encoding, done for us),
+ * so a lookup lists in the Service's namespace with the bare name.
+ */
+export function backendServiceNames(route: Route): string[] {
+  return [...new Set(route.spec.backends.map((b) => b.service))];
 }
 
-/** Index values: the route's TLS Secret, as `namespace/name`, or none. */
-export function tlsSecretKeys(route: Route): string[] {
-  return route.spec.tlsSecret ? [`${route.metadata.namespace}/${route.spec.tlsSecret}`] : [];
+/** Index values: the name of the route's TLS Secret, or none (scoped by namespace like the above). */
+export function tlsSecretNames(route: Route): string[] {
+  return route.spec.tlsSecret ? [route.spec.tlsSecret] : [];
 }
 
 /**

@@ -68,9 +68,9 @@ export const HTTPRouteResource = defineResource<HTTPRouteSpec, unknown, HTTPRout
   namespaced: true,
 });
 
-/** Field index: routes by each backend Service (`namespace/name`, several values per route). */
+/** Field index: routes by each backend Service name (several values per route; namespaced by the manager). */
 export const BACKEND_SERVICE_INDEX = 'applicationRoute.backendService';
-/** Field index: routes by TLS Secret (`namespace/name`). */
+/** Field index: routes by TLS Secret name (namespaced by the manager). */
 export const TLS_SECRET_INDEX = 'applicationRoute.tlsSecret';
 /** The Gateway every rendered route attaches to. */
 export const GATEWAY_NAME = 'converge-gateway';
