@@ -7,7 +7,7 @@
  * write is in flight further repeats only raise the count that the next write sends.
  *
  * Invariant: `event()` returns at once and never throws; `flush()` resolves when every write started
- * so far has finished (the manager flushes on shutdown).
+ * so far has finished (the manager flushes on shutdown); at most 4096 series are remembered.
  */
 import { hostname } from 'node:os';
 import { EventResource, noopLogger, type Clock, type KubeObject, type Logger, type ObjectOf } from '../meta/index.js';
@@ -28,6 +28,8 @@ export interface EventRecorder {
 const SERIES_WINDOW_MS = 6 * 60 * 1000;
 const MAX_NOTE_BYTES = 1024;
 const MAX_INSTANCE_CHARS = 128;
+/** Series remembered for aggregation (client-go's LRU size); the least recently seen is forgotten first. */
+const MAX_SERIES = 4096;
 
 interface Series {
   namespace: string;
@@ -104,9 +106,14 @@ export class EventBroadcaster {
     if (existing && now - existing.lastObservedMs < SERIES_WINDOW_MS) {
       existing.count++;
       existing.lastObservedMs = now;
+      // Re-insert so that Map order is least-recently-seen first.
+      this.#series.delete(key);
+      this.#series.set(key, existing);
       this.#schedule(existing);
       return;
     }
+    this.#series.delete(key);
+    if (this.#series.size >= MAX_SERIES) this.#series.delete(this.#series.keys().next().value!);
     const namespace = ref.namespace || 'default';
     const series: Series = {
       namespace,

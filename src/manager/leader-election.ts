@@ -139,7 +139,16 @@ export class LeaderElector {
   async #acquire(signal: AbortSignal, log: Logger): Promise<boolean> {
     for (;;) {
       if (signal.aborted) return false;
-      if (await this.#tryAcquireOrRenew(signal, log)) return true;
+      // A hung request must not stall the campaign: each attempt gets the renew deadline at most.
+      const attempt = new AbortController();
+      const timer = this.#o.clock.setTimer(() => attempt.abort(new Error('acquire attempt timed out')), this.#o.renewDeadlineMs);
+      let won: boolean;
+      try {
+        won = await this.#tryAcquireOrRenew(AbortSignal.any([signal, attempt.signal]), log);
+      } finally {
+        timer.cancel();
+      }
+      if (won) return true;
       try {
         await this.#o.clock.sleep(this.#o.retryPeriodMs, { signal });
       } catch {

@@ -17,7 +17,7 @@
 import {
   InvalidOptionError, type Clock, type KubeObject, type Logger, type ResourceDescriptor,
 } from '../meta/index.js';
-import { createClient, loadKubeConfig, type Client, type RestClient } from '../client/index.js';
+import { createClient, loadKubeConfig, type Client, type RestClient, type RestConfig } from '../client/index.js';
 import type { SharedIndexInformer } from '../cache/index.js';
 import { AlreadyStartedError, type ControllerHost, type ControllerMetrics, type Runnable } from '../controller/index.js';
 import type { WorkqueueMetricsProvider } from '../workqueue/index.js';
@@ -35,7 +35,11 @@ import { createSplitClient, type ManagerClient } from './split-client.js';
 
 /** Creates a manager. Reads the kubeconfig when one is needed; opens no connection until `start`. */
 export async function createManager(options: ManagerOptions = {}): Promise<Manager> {
-  return new Manager(resolveManagerOptions(options));
+  const resolved = resolveManagerOptions(options);
+  const connection = resolved.client
+    ? { client: resolved.client }
+    : { config: resolved.config ?? loadKubeConfig({ path: resolved.kubeconfig, clock: resolved.clock }) };
+  return new Manager(resolved, connection);
 }
 
 export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
@@ -60,17 +64,20 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
   #run: Promise<void> | undefined;
   #elector: LeaderElector | undefined;
 
-  constructor(options: ResolvedManagerOptions) {
+  /**
+   * Use `createManager`, which resolves the options and reads the kubeconfig. The manager owns (and
+   * closes) a client it creates from `config`; a given `client` stays the caller's.
+   */
+  constructor(options: ResolvedManagerOptions, connection: { client: Client } | { config: RestConfig }) {
     this.options = options;
     this.logger = options.logger;
     this.clock = options.clock;
     this.metrics = createManagerMetrics();
-    if (options.client) {
-      this.#rest = options.client;
+    if ('client' in connection) {
+      this.#rest = connection.client;
     } else {
-      const config = options.config ?? loadKubeConfig({ path: options.kubeconfig, clock: options.clock });
       this.#ownedRest = createClient({
-        config,
+        config: connection.config,
         clock: options.clock,
         onRequest: (m) => this.metrics.restClientRequest({ code: m.code, method: m.verb, host: m.host }),
       });
@@ -237,6 +244,7 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
           releaseOnCancel: le.releaseOnCancel,
           clock: this.clock,
           logger: this.logger.child({ component: 'leader-election' }),
+          onNewLeader: (leader) => this.logger.info({ lease: `${le.namespace}/${le.id}`, leader }, 'new leader elected'),
           onStartedLeading: (leading) => {
             this.metrics.leaderElectionStatus(le.id, true);
             leading.addEventListener('abort', () => {

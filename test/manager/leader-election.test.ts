@@ -159,6 +159,20 @@ describe('leader election', () => {
     await b.done;
   });
 
+  it('gives up a hung acquire attempt after the renew deadline and wins at a later retry', async () => {
+    const clock = new FakeClock(0);
+    const lock = new MemoryLock();
+    lock.mode = 'hang';
+    const a = candidate(lock, clock, 'a');
+    await clock.advance(5_000);
+    lock.mode = 'ok';
+    // The hung attempt (from 0) is abandoned at 10 s; the next one, at 12 s, succeeds.
+    await clock.advance(7_000);
+    assert.deepEqual(a.events, ['started@12000']);
+    a.ctl.abort();
+    await a.done;
+  });
+
   it('ends a candidate that never won with cancelled, without calling onStartedLeading', async () => {
     const clock = new FakeClock(0);
     const lock = new MemoryLock();
