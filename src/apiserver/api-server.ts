@@ -6,6 +6,7 @@
  */
 import { noopLogger, realClock, requireInt, type Clock, type Logger } from '../meta/index.js';
 import { CrdController } from './crd-controller.js';
+import { GarbageCollector } from './garbage-collector.js';
 import { defaultUid, type Scope, type ServerContext, type TableConverter } from './context.js';
 import { aggregatedDiscovery, legacyApiGroup, legacyApiGroupList, legacyApiVersions, legacyResourceList, versionInfo } from './discovery.js';
 import { decodeObject } from './decode.js';
@@ -40,6 +41,8 @@ export interface ApiServerOptions {
   /** Live events queued for a slow watcher before it is closed (default 1 000). */
   watchBufferSize?: number;
   logger?: Logger;
+  /** Delete dependents whose owners are gone, and honour Foreground/Orphan (default false, like envtest). */
+  garbageCollection?: boolean;
   /** Renders Tables (default: the built-in printers and CRD printer columns). */
   table?: TableConverter;
 }
@@ -91,6 +94,7 @@ export function createApiServer(options: ApiServerOptions = {}): ApiServer {
   for (const s of builtinStrategies(ctx)) registry.add(s);
   const namespaces = new NamespaceLifecycle(ctx, log);
   new CrdController(ctx, log);
+  if (options.garbageCollection === true) new GarbageCollector(ctx, log);
   const openapi = new OpenApiRoutes(registry);
   const nsStrategy = registry.lookup('', 'v1', 'namespaces')!.strategy;
   for (const name of BOOTSTRAP_NAMESPACES) createObject(internalScope(ctx, nsStrategy), { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, PARAMS);

@@ -20,6 +20,8 @@ export interface StartApiServerOptions {
   historySize?: number;
   bookmarkIntervalMs?: number;
   watchBufferSize?: number;
+  /** Owner-reference garbage collection (default false, like envtest). */
+  garbageCollection?: boolean;
   logger?: Logger;
 }
 
@@ -62,6 +64,7 @@ export async function startApiServer(options: StartApiServerOptions = {}): Promi
     ...(options.bookmarkIntervalMs !== undefined ? { bookmarkIntervalMs: options.bookmarkIntervalMs } : {}),
     ...(options.watchBufferSize !== undefined ? { watchBufferSize: options.watchBufferSize } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.garbageCollection !== undefined ? { garbageCollection: options.garbageCollection } : {}),
   });
   const host = options.host ?? '127.0.0.1';
   const l = await listen(api, { port: options.port ?? 0, host });

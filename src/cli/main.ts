@@ -11,7 +11,7 @@ import { parseAllDocuments } from 'yaml';
 import { startApiServer, type RunningApiServer } from '../apiserver/index.js';
 
 const USAGE = `Usage:
-  converge apiserver [--port N] [--host H] [--kubeconfig PATH] [--crds DIR]
+  converge apiserver [--port N] [--host H] [--kubeconfig PATH] [--crds DIR] [--garbage-collection]
   converge --help
 
 Commands:
@@ -22,6 +22,7 @@ Options for apiserver:
   --host H           Address to bind (default 127.0.0.1).
   --kubeconfig PATH  Where to write a kubeconfig for kubectl (default ./converge.kubeconfig).
   --crds DIR         Install every CustomResourceDefinition found in DIR (*.yaml, *.yml, *.json).
+  --garbage-collection  Delete dependents whose owners are gone (off by default, like envtest).
 `;
 
 class UsageError extends Error {}
@@ -50,7 +51,7 @@ async function installCrds(srv: RunningApiServer, dir: string): Promise<number> 
 async function runApiserver(args: string[]): Promise<void> {
   const { values } = parseArgs({
     args,
-    options: { port: { type: 'string' }, host: { type: 'string' }, kubeconfig: { type: 'string' }, crds: { type: 'string' }, help: { type: 'boolean' } },
+    options: { port: { type: 'string' }, host: { type: 'string' }, kubeconfig: { type: 'string' }, crds: { type: 'string' }, 'garbage-collection': { type: 'boolean' }, help: { type: 'boolean' } },
     strict: true,
   });
   if (values.help) {
@@ -59,7 +60,7 @@ async function runApiserver(args: string[]): Promise<void> {
   }
   const port = values.port === undefined ? 0 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be an integer between 0 and 65535, got ${values.port}`);
-  const srv = await startApiServer({ port, host: values.host ?? '127.0.0.1' });
+  const srv = await startApiServer({ port, host: values.host ?? '127.0.0.1', garbageCollection: values['garbage-collection'] ?? false });
   const stop = async (): Promise<void> => {
     await srv.stop();
     process.exit(0);
