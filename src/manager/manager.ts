@@ -166,7 +166,10 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
     return this.#events.recorder(name);
   }
 
-  /** Resolves once this manager leads (at once after start without leader election). */
+  /**
+   * Resolves once this manager leads (at once after start without leader election); stays pending
+   * for a manager that stops before it ever won the lease.
+   */
   elected(): Promise<void> {
     return this.#elected;
   }
