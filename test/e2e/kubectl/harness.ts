@@ -13,12 +13,12 @@ import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { readdirSync, realpathSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { startApiServer } from 'kube-converge/apiserver';
 import type { RunningApiServer } from 'kube-converge/apiserver';
 
 export interface KubectlBinary {
-  /** `1.27`, or the file name when it carries no version. */
+  /** `1.27`, or the file name (`kubectl`) when it carries no version. */
   version: string;
   path: string;
 }
@@ -30,7 +30,7 @@ const OLDEST_DEFAULT = 1029;
 export function kubectlBinaries(): KubectlBinary[] {
   const listed = process.env['CONVERGE_KUBECTL'];
   if (listed !== undefined && listed !== '') {
-    return listed.split(':').map((path) => ({ version: /kubectl\.?([\d.]*)$/.exec(path)?.[1] || path, path }));
+    return listed.split(':').map((path) => ({ version: /kubectl\.(\d+\.\d+)$/.exec(path)?.[1] ?? basename(path), path }));
   }
   if (!existsSync('/usr/bin/kubectl')) return [];
   const dir = dirname(realpathSync('/usr/bin/kubectl'));
