@@ -63,6 +63,7 @@ const crd: CustomResourceDefinition = {
 interface Stats {
   reconciles: string[];
   cleaned: string[];
+  statusWrites: string[];
 }
 
 /** The operator under test: renders `<site>-page` from the site's greeting and its Secret. */
@@ -93,12 +94,13 @@ function siteOperator(mgr: Manager, stats: Stats): void {
         cm.data = { page: `${site.spec.greeting} (${token})` };
         setControllerReference(site, cm, { ownerResource: Site });
       }, { signal });
-      await createOrPatch(client, Site, site, (s) => {
+      const { result } = await createOrPatch(client, Site, site, (s) => {
         s.status ??= {};
         s.status.renderedFrom = token;
         s.status.conditions ??= [];
         setStatusCondition(s.status.conditions, { type: 'Ready', status: 'True', reason: 'Rendered', message: 'page rendered' }, Date.UTC(2026, 0, 1));
       }, { signal });
+      stats.statusWrites.push(`${req.name}:${result}`);
     });
 }
 
@@ -108,7 +110,7 @@ describe('a CRD operator end to end', () => {
   it('keeps owned children, follows referenced Secrets, writes status, and runs finalizers', async () => {
     await using env = await TestEnv.start();
     const mgr = await env.newManager({ gracefulShutdownTimeoutMs: 5_000 });
-    const stats: Stats = { reconciles: [], cleaned: [] };
+    const stats: Stats = { reconciles: [], cleaned: [], statusWrites: [] };
     siteOperator(mgr, stats);
     // The manager starts before the CRD exists: the controller retries the kind instead of failing.
     const run = mgr.start();
@@ -131,6 +133,9 @@ describe('a CRD operator end to end', () => {
     });
     assert.equal(a.status?.conditions?.[0]?.type, 'Ready');
     assert.deepEqual(a.metadata.finalizers, [FINALIZER]);
+    assert.ok(stats.statusWrites.includes('a:updatedStatusOnly'), stats.statusWrites.join());
+    // Reconciles caused by the site's own status write change nothing and write nothing.
+    await eventually(() => stats.statusWrites.includes('a:unchanged'));
 
     // Deleting an owned child brings it back.
     const old = await page(env, 'b');
@@ -158,6 +163,34 @@ describe('a CRD operator end to end', () => {
     });
     assert.deepEqual(stats.cleaned, ['c']);
 
+    await mgr.shutdown();
+    await run;
+  });
+
+  it('createOrPatch patches the object and its status subresource separately and says which it wrote', async () => {
+    await using env = await TestEnv.start({ crds: [crd] });
+    const mgr = await env.newManager();
+    await mgr.getInformer(Site);
+    const run = mgr.start();
+    await mgr.elected();
+    const key = { apiVersion: Site.apiVersion, kind: Site.kind, metadata: { name: 'both', namespace: NS }, spec: { secretRef: 'x', greeting: 'hello' } };
+    const created = await createOrPatch(mgr.client, Site, key, () => {});
+    assert.equal(created.result, 'created');
+    await eventually(() => mgr.client.get(Site, { namespace: NS, name: 'both' }) !== undefined);
+    const both = await createOrPatch(mgr.client, Site, key, (s) => {
+      s.spec.greeting = 'hey';
+      s.status = { renderedFrom: 'both' };
+    });
+    assert.equal(both.result, 'updatedStatus');
+    const onServer = await env.client.get(Site, { namespace: NS, name: 'both' });
+    assert.equal(onServer.spec.greeting, 'hey');
+    assert.equal(onServer.status?.renderedFrom, 'both');
+    await eventually(() => mgr.client.get(Site, { namespace: NS, name: 'both' })?.status?.renderedFrom === 'both');
+    const statusOnly = await createOrPatch(mgr.client, Site, key, (s) => {
+      s.status = { renderedFrom: 'again' };
+    });
+    assert.equal(statusOnly.result, 'updatedStatusOnly');
+    assert.equal((await env.client.get(Site, { namespace: NS, name: 'both' })).status?.renderedFrom, 'again');
     await mgr.shutdown();
     await run;
   });
