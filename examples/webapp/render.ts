@@ -4,12 +4,13 @@
  * pure, the same inputs always give the same children (no timestamps, no random names).
  */
 import { createHash } from 'node:crypto';
-import type { ConfigMap, Service } from 'kubernetes-types/core/v1.js';
-import type { Deployment } from 'kubernetes-types/apps/v1.js';
-import type { ObjectOf } from 'kube-converge/meta';
+import type { ConfigMap } from 'kubernetes-types/core/v1.js';
+import type { DeploymentResource, ObjectOf, ServiceResource } from 'kube-converge/meta';
 import { CONFIG_HASH_ANNOTATION, type WebApp } from './types.js';
 
 type WebAppObject = ObjectOf<typeof WebApp>;
+type Deployment = ObjectOf<typeof DeploymentResource>;
+type Service = ObjectOf<typeof ServiceResource>;
 
 /** Stable hash of a ConfigMap's data (key order does not matter); '' when there is no ConfigMap. */
 export function configHash(cm: ConfigMap | undefined): string {
