@@ -121,6 +121,18 @@ describe('kubectl on a custom resource', () => {
         assert.match(r.stderr, /spec.replicas: Invalid value: -1: spec.replicas in body should be greater than or equal to 0/);
       });
 
+      it('refuses unknown fields under strict validation (the default) and only warns with --validate=warn', async () => {
+        const file = await env.manifest(`unknown-${ns}.yaml`, `${webApp(ns, 'typo', 'x')}  imagePullPolicy: Always\n`);
+        const strict = await env.run(bin, ['apply', '-f', file]);
+        assert.notEqual(strict.code, 0);
+        assert.match(strict.stderr, /WebApp in version "v1alpha1" cannot be handled as a WebApp: strict decoding error: unknown field "spec.imagePullPolicy"/);
+        const warned = await env.run(bin, ['apply', '-f', file, '--validate=warn']);
+        assert.equal(warned.code, 0, warned.stderr);
+        assert.match(warned.stderr, /Warning: unknown field "spec.imagePullPolicy"/);
+        assert.equal(await env.ok(bin, ['get', 'wa', 'typo', '-n', ns, '-o', 'jsonpath={.spec}']), '{"image":"x","replicas":1}');
+        await env.ok(bin, ['delete', 'wa', 'typo', '-n', ns]);
+      });
+
       it('prints the CRD printer columns', async () => {
         const out = await env.ok(bin, ['get', 'webapps', '-n', ns]);
         assert.match(out, /^NAME\s+IMAGE\s+REPLICAS\s+READY\s+AGE$/m);
