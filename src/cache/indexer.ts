@@ -111,6 +111,8 @@ export class IndexedStore<T extends KubeObject = KubeObject> implements Indexer<
     const old = this.#items.get(key);
     this.#items.set(key, obj);
     for (const [name, fn] of this.#indexers) {
+      // The namespace is part of the key, so an update can never move an object in this index.
+      if (old !== undefined && fn === metaNamespaceIndexFunc) continue;
       const index = this.#indices.get(name)!;
       const next = this.#values(name, fn, key, obj);
       if (old === undefined) {

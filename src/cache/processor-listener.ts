@@ -42,8 +42,6 @@ export class ProcessorListener<T extends KubeObject> {
   readonly requestedResyncMs: number;
   resyncMs: number;
   nextResyncAtMs: number;
-  /** Set by the informer's resync check: this listener is due, so same-RV updates go to it. */
-  syncing = false;
 
   readonly #handler: ResourceEventHandler<T>;
   readonly #log: Logger;

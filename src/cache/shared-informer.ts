@@ -10,8 +10,10 @@
  * reader never sees a half-applied relist. A relist (`ReplacedAll`) is applied as in client-go: keys
  * missing from the new list become `DeletedFinalStateUnknown` tombstones carrying the last cached
  * state, the store is replaced in one step, then deletes fire, then adds/updates in list order.
- * Updates whose resourceVersion did not change (a duplicate event, an unchanged object in a relist,
- * a resync) are "sync" updates and go only to listeners whose resync is due.
+ * An update whose resourceVersion did not change (a duplicate event, an unchanged object in a relist)
+ * carries no news and is not delivered. A resync (`SyncAll`) re-delivers every cached object as
+ * `onUpdate(obj, obj)` to exactly the listeners that were due when it was queued; because it is
+ * applied in FIFO order, it never carries state older than an event queued before it.
  *
  * Invariants: `hasSynced()` turns true only after the first population has been applied to the
  * store; a registration's `hasSynced()` only after that and after its handler has seen every
@@ -77,6 +79,8 @@ class DefaultSharedIndexInformer<T extends KubeObject> implements SharedIndexInf
   readonly #rvGauge: GaugeMetric;
 
   #listeners: ProcessorListener<T>[] = [];
+  /** The listeners due at each queued `SyncAll`, oldest first (the FIFO keeps the deltas in the same order). */
+  #pendingSyncs: ProcessorListener<T>[][] = [];
   #handlerSeq = 0;
   #resyncCheckMs: number;
   #resyncTimer: Timer | undefined;
@@ -229,10 +233,13 @@ class DefaultSharedIndexInformer<T extends KubeObject> implements SharedIndexInf
     for (;;) {
       await fifo.waitForDeltas();
       if (fifo.closed) return;
+      // Wait for the end of the current I/O turn: the events decoded from one socket read then queue
+      // up behind the first and are applied as one batch, instead of one wake-up per event. A backlog
+      // larger than a batch is applied in rounds, so socket reads and handlers get turns in between.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      if (fifo.closed) return;
       fifo.drain(this.#process, this.#processFailed, BATCH);
       this.#afterBatch();
-      // A backlog is applied in rounds so socket reads and handlers get turns in between.
-      if (fifo.length > 0) await new Promise<void>((resolve) => setImmediate(resolve));
     }
   }
 
@@ -262,22 +269,27 @@ class DefaultSharedIndexInformer<T extends KubeObject> implements SharedIndexInf
       case 'Sync': {
         const obj = delta.object;
         const old = indexer.upsert(delta.key, obj);
-        if (old === undefined) this.#distribute({ kind: 'add', obj, isInInitialList }, false);
-        else this.#distribute({ kind: 'update', old, obj }, isSyncUpdate(old, obj));
+        if (old === undefined) this.#distribute({ kind: 'add', obj, isInInitialList });
+        else if (!isSyncUpdate(old, obj)) this.#distribute({ kind: 'update', old, obj });
         return;
       }
       case 'Deleted': {
         const obj = delta.object;
         indexer.remove(delta.key, isDeletedFinalStateUnknown(obj) ? obj.obj : obj);
-        this.#distribute({ kind: 'delete', obj }, false);
+        this.#distribute({ kind: 'delete', obj });
         return;
       }
       case 'Bookmark':
         indexer.bookmark(delta.resourceVersion);
         return;
-      case 'SyncAll':
-        for (const obj of indexer.list()) this.#distribute({ kind: 'update', old: obj, obj }, true);
+      case 'SyncAll': {
+        const due = this.#pendingSyncs.shift() ?? [];
+        for (const obj of indexer.list()) {
+          const n: Notification<T> = { kind: 'update', old: obj, obj };
+          for (const l of due) l.push(n);
+        }
         return;
+      }
       case 'ReplacedAll':
         this.#replaceAll(delta.objects, delta.resourceVersion, isInInitialList);
         return;
@@ -294,22 +306,19 @@ class DefaultSharedIndexInformer<T extends KubeObject> implements SharedIndexInf
     let i = 0;
     for (const key of objects.keys()) olds[i++] = indexer.getByKey(key);
     indexer.replace(objects, resourceVersion);
-    for (const t of tombstones) this.#distribute({ kind: 'delete', obj: t }, false);
+    for (const t of tombstones) this.#distribute({ kind: 'delete', obj: t });
     i = 0;
     for (const obj of objects.values()) {
       const old = olds[i++];
-      if (old === undefined) this.#distribute({ kind: 'add', obj, isInInitialList }, false);
-      else this.#distribute({ kind: 'update', old, obj }, isSyncUpdate(old, obj));
+      if (old === undefined) this.#distribute({ kind: 'add', obj, isInInitialList });
+      else if (!isSyncUpdate(old, obj)) this.#distribute({ kind: 'update', old, obj });
     }
     if (tombstones.length > 0) this.#log.debug({ tombstones: tombstones.length }, 'relist found objects deleted while the watch was down');
   }
 
-  #distribute(n: Notification<T>, isSync: boolean): void {
+  #distribute(n: Notification<T>): void {
     const listeners = this.#listeners;
-    for (let i = 0; i < listeners.length; i++) {
-      const l = listeners[i]!;
-      if (!isSync || l.syncing) l.push(n);
-    }
+    for (let i = 0; i < listeners.length; i++) listeners[i]!.push(n);
   }
 
   // ---- resync ------------------------------------------------------------------------------------
@@ -323,18 +332,19 @@ class DefaultSharedIndexInformer<T extends KubeObject> implements SharedIndexInf
     }, this.#resyncCheckMs);
   }
 
-  /** Marks the listeners whose resync is due; if any is, asks the FIFO for a `SyncAll`. */
+  /** Finds the listeners whose resync is due; if any is, queues a `SyncAll` for exactly those. */
   #shouldResync(): void {
     const now = this.#clock.now();
-    let any = false;
+    const due: ProcessorListener<T>[] = [];
     for (const l of this.#listeners) {
-      l.syncing = l.resyncMs > 0 && now >= l.nextResyncAtMs;
-      if (l.syncing) {
+      if (l.resyncMs > 0 && now >= l.nextResyncAtMs) {
         l.nextResyncAtMs = now + l.resyncMs;
-        any = true;
+        due.push(l);
       }
     }
-    if (any) this.#fifo.resync();
+    if (due.length === 0) return;
+    this.#pendingSyncs.push(due);
+    this.#fifo.resync();
   }
 }
 

@@ -1,0 +1,198 @@
+// Informer benchmark, side by side in one run against one local API server (in a child process, so it
+// does not share a core with the informers): initial sync of 50,000 ConfigMaps, then steady-state
+// ingest of 100,000 updates, for Converge's SharedIndexInformer and @kubernetes/client-node's informer
+// (v1). For ingest each informer lists the `ingest` namespace as of `rv0` and then watches from there,
+// so its watch carries all 100,000 updates. Ingest is measured twice: from the API server itself
+// (bounded by how fast it replays history) and from the same server's watch bytes recorded and served
+// back at socket speed (bounded by the client: parse, freeze, index update, handler dispatch). Prints
+// wall time and heap for each, then our replayed-ingest rate as a ratio of the JSON.parse ceiling over
+// the very same watch lines, measured in this run.
+// Run: node scripts/run-bench.mjs informer   (goals: ratio >= 0.5; faster and smaller than client-node)
+import { fork } from 'node:child_process';
+import { request } from 'node:http';
+import { CoreV1Api, KubeConfig, makeInformer, type V1ConfigMap } from '@kubernetes/client-node';
+import { createListerWatcher, createSharedIndexInformer, type ListerWatcher } from 'kube-converge/cache';
+import { createClient } from 'kube-converge/client';
+import { ConfigMapResource, type KubeObject } from 'kube-converge/meta';
+
+interface Seeded { url: string; replayUrl: string; rv0: string; finalRv: string; syncObjects: number; updates: number }
+
+const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
+const heapMiB = (): number => {
+  gc();
+  gc();
+  return process.memoryUsage().heapUsed / 2 ** 20;
+};
+const fmt = (n: number, d = 1): string => n.toFixed(d);
+
+/** Samples heapUsed every 10 ms while `work` runs; returns the peak growth over the starting heap (MiB). */
+async function peakHeap<T>(work: () => Promise<T>): Promise<[T, number]> {
+  const base = heapMiB();
+  let peak = base;
+  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().heapUsed / 2 ** 20)), 10);
+  try {
+    const r = await work();
+    return [r, Math.max(peak, process.memoryUsage().heapUsed / 2 ** 20) - base];
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+const server = fork(new URL('./informer-server.ts', import.meta.url), { execArgv: ['--conditions=source', '--import', 'tsx'] });
+const seeded = await new Promise<Seeded>((resolve, reject) => {
+  server.once('message', (m) => resolve(m as Seeded));
+  server.once('exit', (code) => reject(new Error(`API server process exited with ${code}`)));
+});
+const { url, replayUrl, rv0, finalRv, syncObjects, updates } = seeded;
+
+function clientsFor(server: string) {
+  const kc = new KubeConfig();
+  kc.loadFromOptions({
+    clusters: [{ name: 'local', server, skipTLSVerify: true }],
+    users: [{ name: 'anon' }],
+    contexts: [{ name: 'local', cluster: 'local', user: 'anon' }],
+    currentContext: 'local',
+  });
+  return { converge: createClient({ server, qps: -1 }), kc, core: kc.makeApiClient(CoreV1Api) };
+}
+type Clients = ReturnType<typeof clientsFor>;
+const live = clientsFor(url);
+const replayed = clientsFor(replayUrl);
+
+// ---- initial sync ---------------------------------------------------------------------------------
+
+async function syncConverge({ converge: client }: Clients): Promise<{ ms: number; heap: number; objects: number }> {
+  const before = heapMiB();
+  const ac = new AbortController();
+  const t0 = performance.now();
+  const informer = createSharedIndexInformer<KubeObject>({
+    listerWatcher: createListerWatcher<KubeObject>({ client, resource: ConfigMapResource, namespace: 'sync' }),
+  });
+  const run = informer.run(ac.signal);
+  await informer.waitForSync();
+  const ms = performance.now() - t0;
+  const heap = heapMiB() - before;
+  const objects = informer.getIndexer().list().length;
+  ac.abort();
+  await run;
+  return { ms, heap, objects };
+}
+
+async function syncClientNode({ kc, core }: Clients): Promise<{ ms: number; heap: number; objects: number }> {
+  const before = heapMiB();
+  const t0 = performance.now();
+  const informer = makeInformer<V1ConfigMap>(kc, '/api/v1/namespaces/sync/configmaps', () => core.listNamespacedConfigMap({ namespace: 'sync' }));
+  await informer.start();
+  const ms = performance.now() - t0;
+  const heap = heapMiB() - before;
+  const objects = informer.list().length;
+  await informer.stop();
+  return { ms, heap, objects };
+}
+
+// ---- ingest ---------------------------------------------------------------------------------------
+
+/** The recorded watch lines from rv0, and the median time JSON.parse takes over them. */
+async function parseCeiling(): Promise<{ ms: number; bytes: number }> {
+  const lines: string[] = [];
+  let bytes = 0;
+  await new Promise<void>((resolve, reject) => {
+    const req = request(`${replayUrl}/api/v1/namespaces/ingest/configmaps?watch=true&resourceVersion=${rv0}`, (res) => {
+      res.setEncoding('utf8');
+      let rest = '';
+      res.on('data', (chunk: string) => {
+        bytes += Buffer.byteLength(chunk);
+        const parts = (rest + chunk).split('\n');
+        rest = parts.pop()!;
+        for (const p of parts) if (p.startsWith('{"type":"MODIFIED"')) lines.push(p);
+        if (lines.length >= updates) {
+          req.destroy();
+          resolve();
+        }
+      });
+    });
+    req.on('error', (e) => (lines.length >= updates ? resolve() : reject(e)));
+    req.end();
+  });
+  const times: number[] = [];
+  for (let round = 0; round < 5; round++) {
+    gc();
+    const t0 = performance.now();
+    let sink = 0;
+    for (const l of lines) sink += (JSON.parse(l) as { type: string }).type.length;
+    times.push(performance.now() - t0);
+    if (sink === 0) throw new Error('no lines parsed');
+  }
+  times.sort((a, b) => a - b);
+  return { ms: times[2]!, bytes };
+}
+
+async function ingestConverge({ converge: client }: Clients): Promise<{ ms: number }> {
+  const lw = createListerWatcher<KubeObject>({ client, resource: ConfigMapResource, namespace: 'ingest' });
+  // List the state as of rv0 so that the watch which follows carries every update after it.
+  const fromRv0: ListerWatcher<KubeObject> = { ...lw, list: (o) => lw.list({ signal: o.signal, resourceVersion: rv0, resourceVersionMatch: 'Exact' }) };
+  const informer = createSharedIndexInformer<KubeObject>({ listerWatcher: fromRv0 });
+  let seen = 0;
+  let done!: () => void;
+  const all = new Promise<void>((r) => (done = r));
+  informer.addEventHandler({ onUpdate: () => void (++seen === updates && done()) });
+  const ac = new AbortController();
+  const t0 = performance.now();
+  const run = informer.run(ac.signal);
+  await all;
+  const ms = performance.now() - t0;
+  if (informer.lastSyncResourceVersion() !== finalRv) throw new Error(`stopped at ${informer.lastSyncResourceVersion()}, not ${finalRv}`);
+  ac.abort();
+  await run;
+  return { ms };
+}
+
+async function ingestClientNode({ kc, core }: Clients): Promise<{ ms: number }> {
+  const informer = makeInformer<V1ConfigMap>(kc, '/api/v1/namespaces/ingest/configmaps', () =>
+    core.listNamespacedConfigMap({ namespace: 'ingest', resourceVersion: rv0, resourceVersionMatch: 'Exact' }));
+  let seen = 0;
+  let done!: () => void;
+  const all = new Promise<void>((r) => (done = r));
+  informer.on('update', () => void (++seen === updates && done()));
+  const t0 = performance.now();
+  await informer.start();
+  await all;
+  const ms = performance.now() - t0;
+  await informer.stop();
+  return { ms };
+}
+
+// ---- run ------------------------------------------------------------------------------------------
+
+const rate = (ms: number): number => updates / (ms / 1000);
+try {
+  const syncOurs = await syncConverge(live);
+  const syncTheirs = await syncClientNode(live);
+  console.log(`initial sync of ${syncObjects} ConfigMaps`);
+  console.log(`  converge     ${fmt(syncOurs.ms, 0)} ms  retained heap ${fmt(syncOurs.heap)} MiB  (${syncOurs.objects} objects)`);
+  console.log(`  client-node  ${fmt(syncTheirs.ms, 0)} ms  retained heap ${fmt(syncTheirs.heap)} MiB  (${syncTheirs.objects} objects)`);
+  console.log(`  converge/client-node: time ${fmt(syncOurs.ms / syncTheirs.ms, 2)}x, heap ${fmt(syncOurs.heap / syncTheirs.heap, 2)}x`);
+
+  const liveOurs = await ingestConverge(live);
+  const liveTheirs = await ingestClientNode(live);
+  console.log(`ingest of ${updates} updates from the API server (bounded by its history replay)`);
+  console.log(`  converge     ${fmt(liveOurs.ms, 0)} ms  ${fmt(rate(liveOurs.ms), 0)} events/s`);
+  console.log(`  client-node  ${fmt(liveTheirs.ms, 0)} ms  ${fmt(rate(liveTheirs.ms), 0)} events/s`);
+
+  const ceiling = await parseCeiling();
+  // One unmeasured replayed ingest each, so that both are measured with warm JITs.
+  await ingestConverge(replayed);
+  await ingestClientNode(replayed);
+  const [ours, oursPeak] = await peakHeap(() => ingestConverge(replayed));
+  const [theirs, theirsPeak] = await peakHeap(() => ingestClientNode(replayed));
+  console.log(`ingest of ${updates} updates replayed at socket speed (${fmt(ceiling.bytes / 2 ** 20)} MiB of watch stream)`);
+  console.log(`  JSON.parse ceiling  ${fmt(ceiling.ms, 0)} ms  ${fmt(rate(ceiling.ms), 0)} events/s`);
+  console.log(`  converge            ${fmt(ours.ms, 0)} ms  ${fmt(rate(ours.ms), 0)} events/s  peak heap growth ${fmt(oursPeak)} MiB`);
+  console.log(`  client-node         ${fmt(theirs.ms, 0)} ms  ${fmt(rate(theirs.ms), 0)} events/s  peak heap growth ${fmt(theirsPeak)} MiB`);
+  console.log(`  converge/client-node ingest rate: ${fmt(theirs.ms / ours.ms, 2)}x`);
+  console.log(`converge ingest rate / JSON.parse ceiling: ${fmt(ceiling.ms / ours.ms, 3)}`);
+} finally {
+  live.converge.close();
+  replayed.converge.close();
+  server.disconnect();
+}
