@@ -207,3 +207,20 @@ describe('validation against a schema', () => {
     assert.deepEqual(causes.map((c) => c.field), ['n', 'b', 'd', 'either', 'notEmpty']);
   });
 });
+
+describe('structural schema checks of defaults', () => {
+  it('rejects a default of the wrong type or with fields the schema would prune', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        replicas: { type: 'integer', default: 'one' },
+        resources: { type: 'object', default: { cpu: '1', gpu: '2' }, properties: { cpu: { type: 'string' } } },
+        ok: { type: 'object', default: { cpu: '1' }, properties: { cpu: { type: 'string' } } },
+      },
+    } as JSONSchemaProps;
+    assert.deepEqual(validateStructuralSchema(schema, 's'), [
+      { reason: 'FieldValueTypeInvalid', field: 's.properties[replicas].default', message: 'Invalid value: "string": in body must be of type integer: "string"' },
+      { reason: 'FieldValueInvalid', field: 's.properties[resources].default', message: 'Invalid value: {"cpu":"1","gpu":"2"}: must not have unknown fields: gpu' },
+    ]);
+  });
+});

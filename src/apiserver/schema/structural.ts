@@ -4,12 +4,16 @@
  * int-or-string or preserves unknown fields; the root is an object; logical junctors
  * (`allOf`/`anyOf`/`oneOf`/`not`) only restrict values and never introduce types, defaults or
  * fields not also declared outside; `properties` and `additionalProperties` exclude each other;
- * `metadata` at the root (and of embedded resources) may only restrict `name` and `generateName`. Pruning, defaulting and
- * validation rely on these rules holding.
+ * `metadata` at the root (and of embedded resources) may only restrict `name` and `generateName`;
+ * a `default` must survive pruning unchanged and be valid against its own schema (it is applied
+ * to objects without being checked again). Pruning, defaulting and validation rely on these rules
+ * holding.
  */
 import type { JSONSchemaProps } from 'kubernetes-types/apiextensions/v1.js';
 import { extensionsOf } from './extensions.js';
 import { fieldCause, childPath, indexPath } from './field-cause.js';
+import { pruneUnknownFields } from './prune.js';
+import { validateAgainstSchema } from './validate.js';
 import type { FieldCause } from './field-cause.js';
 
 const JUNCTORS = ['allOf', 'anyOf', 'oneOf'] as const;
@@ -84,6 +88,8 @@ function checkNode(s: JSONSchemaProps, path: string, causes: FieldCause[], { roo
     causes.push(fieldCause.forbidden(childPath(path, 'items'), 'items must be a schema object and not an array'));
   }
 
+  if (s.default !== undefined) checkDefault(s, childPath(path, 'default'), causes);
+
   for (const [name, child] of Object.entries(s.properties ?? {})) checkNode(child, `${path}.properties[${name}]`, causes);
   if (s.items !== undefined && !Array.isArray(s.items)) checkNode(s.items as JSONSchemaProps, childPath(path, 'items'), causes);
   if (typeof s.additionalProperties === 'object') checkNode(s.additionalProperties, childPath(path, 'additionalProperties'), causes);
@@ -92,6 +98,20 @@ function checkNode(s: JSONSchemaProps, path: string, causes: FieldCause[], { roo
     (s[junctor] ?? []).forEach((branch, i) => checkJunctor(branch, indexPath(childPath(path, junctor), i), s, causes));
   }
   if (s.not !== undefined) checkJunctor(s.not, childPath(path, 'not'), s, causes);
+}
+
+/** A default must contain only fields the schema keeps, and must validate against the schema. */
+function checkDefault(s: JSONSchemaProps, path: string, causes: FieldCause[]): void {
+  const value = structuredClone(s.default);
+  // Pruning works on objects; wrap the value so that a default of any type goes through one path.
+  const holder = { value };
+  const pruned = pruneUnknownFields(holder, { type: 'object', properties: { value: s } } as JSONSchemaProps);
+  if (pruned.length > 0) {
+    causes.push(fieldCause.invalid(path, s.default, `must not have unknown fields: ${pruned.map((p) => p.replace(/^\.value\.?/, '')).join(', ')}`));
+  }
+  for (const cause of validateAgainstSchema(value, s)) {
+    causes.push({ reason: cause.reason, field: cause.field === '' ? path : `${path}.${cause.field}`, message: cause.message });
+  }
 }
 
 /** A junctor branch may only restrict values of fields the enclosing schema already declares. */
