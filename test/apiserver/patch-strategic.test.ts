@@ -97,7 +97,7 @@ describe('strategic merge patch', () => {
       (e: unknown) => e instanceof PatchError && e.httpCode === 422);
   });
 
-  it('replaces lists that have no merge strategy, such as tolerations and service selectors', () => {
+  it('replaces lists that have no merge strategy, such as tolerations', () => {
     const live = { spec: { tolerations: [{ key: 'a' }, { key: 'b' }], containers: [] } };
     const out = applyStrategicMergePatch(live, { spec: { tolerations: [{ key: 'c' }] } }, POD);
     assert.deepEqual(out, { spec: { tolerations: [{ key: 'c' }], containers: [] } });
@@ -114,6 +114,34 @@ describe('strategic merge patch', () => {
     assert.throws(missingKey, (e: unknown) => e instanceof PatchError && e.httpCode === 400 && /does not contain declared merge key: name/.test(e.message));
     assert.throws(() => applyStrategicMergePatch({}, { spec: { $patch: 'explode' } }, POD), (e: unknown) => e instanceof PatchError && e.httpCode === 400);
     assert.throws(() => applyStrategicMergePatch({}, [], POD), (e: unknown) => e instanceof PatchError && e.httpCode === 400);
+  });
+
+  it('orders a list by $setElementOrder even when the patch does not touch the list itself', () => {
+    const live = deployment([{ name: 'a', image: 'a' }, { name: 'b', image: 'b' }]);
+    const out = applyStrategicMergePatch(live, { spec: { template: { spec: { '$setElementOrder/containers': [{ name: 'b' }, { name: 'a' }] } } } }, DEPLOYMENT);
+    assert.deepEqual(containersOf(out).map((c) => (c as { name: string }).name), ['b', 'a']);
+  });
+
+  it('orders primitive set lists by $setElementOrder too', () => {
+    const out = applyStrategicMergePatch(deployment([]), { metadata: { '$setElementOrder/finalizers': ['c', 'b', 'a'], finalizers: ['c'] } }, DEPLOYMENT) as Deployment;
+    assert.deepEqual(out.metadata.finalizers, ['c', 'b', 'a']);
+  });
+
+  it('creates a keyed list that did not exist, dropping directives and nulls from the new elements', () => {
+    const out = applyStrategicMergePatch({ spec: {} }, { spec: { containers: [{ name: 'a', image: 'x', args: null, $patch: 'merge' }] } }, POD);
+    assert.deepEqual(out, { spec: { containers: [{ name: 'a', image: 'x' }] } });
+  });
+
+  it('ignores $patch: delete for an element that is not there', () => {
+    const live = deployment([{ name: 'a', image: 'a' }]);
+    const out = applyStrategicMergePatch(live, { spec: { template: { spec: { containers: [{ name: 'gone', $patch: 'delete' }] } } } }, DEPLOYMENT);
+    assert.deepEqual(containersOf(out), [{ name: 'a', image: 'a' }]);
+  });
+
+  it('switches a volume source with $retainKeys inside a keyed list element, as kubectl apply sends it', () => {
+    const live = { spec: { volumes: [{ name: 'data', emptyDir: {} }, { name: 'other', secret: { secretName: 's' } }] } };
+    const out = applyStrategicMergePatch(live, { spec: { volumes: [{ $retainKeys: ['configMap', 'name'], name: 'data', configMap: { name: 'cfg' } }] } }, POD);
+    assert.deepEqual(out, { spec: { volumes: [{ name: 'data', configMap: { name: 'cfg' } }, { name: 'other', secret: { secretName: 's' } }] } });
   });
 
   it('never mutates the live object', () => {
