@@ -15,8 +15,10 @@ export { createControllerMetrics, RECONCILE_TIME_BUCKETS } from './controller-me
 export { createWorkqueueMetrics, WORKQUEUE_DURATION_BUCKETS } from './workqueue-metrics.js';
 export { HealthChecks, ping } from './health.js';
 export type { HealthCheck, HealthResponse } from './health.js';
-export { LeaderElector, validateLeaderElectionTimings } from './leader-election.js';
-export type { LeaderElectionRecord, LockSnapshot, LeaseLock, ElectorState, LeaderElectorOptions } from './leader-election.js';
+export { LeaderElector, validateLeaderElectionTimings, leaseStep, observe } from './leader-election.js';
+export type {
+  LeaderElectionRecord, LockSnapshot, LeaseLock, ElectorState, LeaderElectorOptions, Observation, LeaseStep,
+} from './leader-election.js';
 export { leaseLock } from './lease-lock.js';
 export { EventBroadcaster } from './event-recorder.js';
 export type { EventRecorder, EventType } from './event-recorder.js';

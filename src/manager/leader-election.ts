@@ -14,7 +14,10 @@
  * last successful renewal, which is before any other candidate may take over
  * (`leaseDurationMs > renewDeadlineMs`): two leaders never overlap, provided clocks run at the same rate.
  * Waits are exact multiples of `retryPeriodMs` (client-go adds jitter); the fake clock stays exact.
+ * The rule deciding each round (read, create, renew, take over, wait) is the pure `leaseStep`; the
+ * elector only performs its I/O and keeps time.
  */
+import assert from 'node:assert/strict';
 import { InvalidOptionError, requireDuration, type Clock, type Logger } from '../meta/index.js';
 
 /** What a lock stores (the fields of a Lease spec that election uses). Times are epoch ms. */
@@ -81,12 +84,61 @@ export function validateLeaderElectionTimings(path: string, t: { leaseDurationMs
 const recordText = (r: LeaderElectionRecord): string =>
   `${r.holderIdentity}|${r.leaseDurationSeconds}|${r.acquireTimeMs}|${r.renewTimeMs}|${r.leaderTransitions}`;
 
+/** What a candidate knows about the lock: the record last read or written, and when (on its own clock) it last changed. */
+export interface Observation {
+  snapshot: LockSnapshot;
+  atMs: number;
+}
+
+/** Folds a snapshot into the observation; the lease clock restarts only when the record itself changed. */
+export function observe(prev: Observation | undefined, snapshot: LockSnapshot, nowMs: number): Observation {
+  const changed = !prev || recordText(prev.snapshot.record) !== recordText(snapshot.record);
+  return { snapshot, atMs: changed ? nowMs : prev.atMs };
+}
+
+/** The next thing a candidate does with the lock. */
+export type LeaseStep =
+  | { kind: 'read' }
+  | { kind: 'create'; record: LeaderElectionRecord }
+  | { kind: 'update'; record: LeaderElectionRecord; version: string }
+  | { kind: 'wait'; holder: string };
+
+/**
+ * client-go's acquire-or-renew rule as a pure function. Without a `fresh` read, only a leader whose
+ * lease is still valid on its own clock renews from what it last wrote; everyone else must read. After
+ * a fresh read (`observed` undefined = no lock): create it; wait while another holder's lease is valid;
+ * otherwise renew (keeping acquire time and transitions) or take over (one more transition).
+ */
+export function leaseStep(input: {
+  identity: string;
+  leaseSeconds: number;
+  nowMs: number;
+  observed: Observation | undefined;
+  fresh: boolean;
+}): LeaseStep {
+  const { identity, leaseSeconds, nowMs, observed, fresh } = input;
+  const desired: LeaderElectionRecord = {
+    holderIdentity: identity, leaseDurationSeconds: leaseSeconds, acquireTimeMs: nowMs, renewTimeMs: nowMs, leaderTransitions: 0,
+  };
+  if (!observed) return fresh ? { kind: 'create', record: desired } : { kind: 'read' };
+  const old = observed.snapshot.record;
+  const valid = observed.atMs + old.leaseDurationSeconds * 1000 > nowMs;
+  const renew = (): LeaseStep => ({
+    kind: 'update',
+    record: { ...desired, acquireTimeMs: old.acquireTimeMs, leaderTransitions: old.leaderTransitions },
+    version: observed.snapshot.version,
+  });
+  if (!fresh) return old.holderIdentity === identity && valid ? renew() : { kind: 'read' };
+  if (old.holderIdentity !== '' && old.holderIdentity !== identity && valid) return { kind: 'wait', holder: old.holderIdentity };
+  if (old.holderIdentity === identity) return renew();
+  return { kind: 'update', record: { ...desired, leaderTransitions: old.leaderTransitions + 1 }, version: observed.snapshot.version };
+}
+
 export class LeaderElector {
   readonly #o: LeaderElectorOptions;
   readonly #leaseSeconds: number;
   #state: ElectorState = { kind: 'idle' };
-  /** The last record we saw or wrote, its version, and when (on our clock) it last changed. */
-  #observed: { snapshot: LockSnapshot; atMs: number } | undefined;
+  #observed: Observation | undefined;
   #reportedLeader: string | undefined;
 
   constructor(options: LeaderElectorOptions) {
@@ -192,15 +244,8 @@ export class LeaderElector {
     }
   }
 
-  #leaseValid(nowMs: number): boolean {
-    const o = this.#observed;
-    return o !== undefined && o.atMs + o.snapshot.record.leaseDurationSeconds * 1000 > nowMs;
-  }
-
   #observe(snapshot: LockSnapshot, nowMs: number): void {
-    const prev = this.#observed;
-    if (!prev || recordText(prev.snapshot.record) !== recordText(snapshot.record)) this.#observed = { snapshot, atMs: nowMs };
-    else this.#observed = { snapshot, atMs: prev.atMs };
+    this.#observed = observe(this.#observed, snapshot, nowMs);
     const holder = snapshot.record.holderIdentity;
     if (holder !== this.#reportedLeader) {
       this.#reportedLeader = holder;
@@ -208,27 +253,16 @@ export class LeaderElector {
     }
   }
 
+  /** One round of client-go's `tryAcquireOrRenew`: the decisions are `leaseStep`'s, the I/O is here. */
   async #tryAcquireOrRenew(signal: AbortSignal, log: Logger): Promise<boolean> {
     const { lock, identity, clock } = this.#o;
     const now = clock.now();
-    const desired: LeaderElectionRecord = {
-      holderIdentity: identity,
-      leaseDurationSeconds: this.#leaseSeconds,
-      acquireTimeMs: now,
-      renewTimeMs: now,
-      leaderTransitions: 0,
-    };
+    const input = { identity, leaseSeconds: this.#leaseSeconds, nowMs: now };
     try {
-      // Fast path: a leader renews from what it last wrote, without a read.
-      if (this.isLeader() && this.#leaseValid(now)) {
-        const old = this.#observed!.snapshot;
+      let step = leaseStep({ ...input, observed: this.#observed, fresh: false });
+      if (step.kind === 'update') {
         try {
-          const written = await lock.update(
-            { ...desired, acquireTimeMs: old.record.acquireTimeMs, leaderTransitions: old.record.leaderTransitions },
-            old.version,
-            { signal },
-          );
-          this.#observe(written, clock.now());
+          this.#observe(await lock.update(step.record, step.version, { signal }), clock.now());
           return true;
         } catch (err) {
           if (signal.aborted) return false;
@@ -236,19 +270,11 @@ export class LeaderElector {
         }
       }
       const current = await lock.get({ signal });
-      if (!current) {
-        const created = await lock.create(desired, { signal });
-        this.#observe(created, clock.now());
-        return true;
-      }
-      this.#observe(current, now);
-      const holder = current.record.holderIdentity;
-      if (holder !== '' && holder !== identity && this.#leaseValid(now)) return false;
-      const next =
-        holder === identity
-          ? { ...desired, acquireTimeMs: current.record.acquireTimeMs, leaderTransitions: current.record.leaderTransitions }
-          : { ...desired, leaderTransitions: current.record.leaderTransitions + 1 };
-      const written = await lock.update(next, current.version, { signal });
+      if (current) this.#observe(current, now);
+      step = leaseStep({ ...input, observed: current ? this.#observed : undefined, fresh: true });
+      assert(step.kind !== 'read', 'leaseStep never asks for a read right after a fresh read');
+      if (step.kind === 'wait') return false;
+      const written = step.kind === 'create' ? await lock.create(step.record, { signal }) : await lock.update(step.record, step.version, { signal });
       this.#observe(written, clock.now());
       return true;
     } catch (err) {

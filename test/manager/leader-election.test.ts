@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { LeaderElector, type LeaderElectionRecord, type LeaseLock, type LockSnapshot } from 'kube-converge/manager';
+import { LeaderElector, leaseStep, observe, type LeaderElectionRecord, type LeaseLock, type LockSnapshot } from 'kube-converge/manager';
 import { FakeClock, noopLogger } from 'kube-converge/meta';
 
 /** An in-memory lock with the API server's optimistic concurrency; `mode` injects failures. */
@@ -188,5 +188,42 @@ describe('leader election', () => {
     const base = { lock: new MemoryLock(), identity: 'a', clock: new FakeClock(0), logger: noopLogger, releaseOnCancel: false, onStartedLeading: () => {} };
     assert.throws(() => new LeaderElector({ ...base, leaseDurationMs: 10_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 }), { code: 'CONVERGE_INVALID_OPTION' });
     assert.throws(() => new LeaderElector({ ...base, leaseDurationMs: 15_000, renewDeadlineMs: 2_000, retryPeriodMs: 2_000 }), { code: 'CONVERGE_INVALID_OPTION' });
+  });
+});
+
+describe('leaseStep (the acquire-or-renew rule)', () => {
+  const rec = (holderIdentity: string, over: Partial<LeaderElectionRecord> = {}): LeaderElectionRecord => ({
+    holderIdentity, leaseDurationSeconds: 15, acquireTimeMs: 100, renewTimeMs: 200, leaderTransitions: 3, ...over,
+  });
+  const seen = (record: LeaderElectionRecord, atMs: number) => ({ snapshot: { record, version: '9' }, atMs });
+  const base = { identity: 'me', leaseSeconds: 15, nowMs: 10_000 };
+
+  it('reads first unless it is the leader with a lease still valid on its own clock', () => {
+    assert.deepEqual(leaseStep({ ...base, observed: undefined, fresh: false }), { kind: 'read' });
+    assert.deepEqual(leaseStep({ ...base, observed: seen(rec('other'), 9_000), fresh: false }), { kind: 'read' });
+    assert.deepEqual(leaseStep({ ...base, observed: seen(rec('me'), 10_000 - 15_000), fresh: false }), { kind: 'read' });
+    assert.deepEqual(leaseStep({ ...base, observed: seen(rec('me'), 9_000), fresh: false }), {
+      kind: 'update', version: '9', record: { ...rec('me'), renewTimeMs: 10_000 },
+    });
+  });
+
+  it('creates a missing lock, waits for a valid foreign lease, and takes over an expired or released one', () => {
+    assert.deepEqual(leaseStep({ ...base, observed: undefined, fresh: true }), {
+      kind: 'create', record: { holderIdentity: 'me', leaseDurationSeconds: 15, acquireTimeMs: 10_000, renewTimeMs: 10_000, leaderTransitions: 0 },
+    });
+    assert.deepEqual(leaseStep({ ...base, observed: seen(rec('other'), 0), fresh: true }), { kind: 'wait', holder: 'other' });
+    const takeover = { kind: 'update', version: '9', record: { holderIdentity: 'me', leaseDurationSeconds: 15, acquireTimeMs: 10_000, renewTimeMs: 10_000, leaderTransitions: 4 } };
+    assert.deepEqual(leaseStep({ ...base, nowMs: 15_000, observed: seen(rec('other'), 0), fresh: true }), { ...takeover, record: { ...takeover.record, acquireTimeMs: 15_000, renewTimeMs: 15_000 } });
+    assert.deepEqual(leaseStep({ ...base, observed: seen(rec(''), 9_999), fresh: true }), takeover);
+  });
+
+  it('measures validity from when the record last changed, not from its renewTime', () => {
+    const r = rec('other', { renewTimeMs: 0 });
+    const first = observe(undefined, { record: r, version: '1' }, 5_000);
+    const again = observe(first, { record: { ...r }, version: '2' }, 19_000);
+    assert.equal(again.atMs, 5_000);
+    assert.equal(leaseStep({ ...base, nowMs: 19_999, observed: again, fresh: true }).kind, 'wait');
+    assert.equal(leaseStep({ ...base, nowMs: 20_000, observed: again, fresh: true }).kind, 'update');
+    assert.equal(observe(again, { record: { ...r, renewTimeMs: 1 }, version: '3' }, 19_500).atMs, 19_500);
   });
 });
