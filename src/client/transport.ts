@@ -63,6 +63,20 @@ export interface StreamingResponse {
 const DEFAULTS = { qps: 5, burst: 10, maxRetries: 10, timeoutMs: 0, retryAfterMs: 1000 } as const;
 const TRANSIENT = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
 
+/**
+ * A pooled keep-alive connection turned out closed by the server when reused (`ECONNRESET`/`EPIPE`
+ * before any answer): the server never read the request, so one immediate retry on a fresh
+ * connection is safe for idempotent requests and does not count as an attempt.
+ */
+class StaleConnectionError extends Error {
+  override readonly name = 'StaleConnectionError';
+  readonly code: string | undefined;
+  constructor(readonly original: NodeJS.ErrnoException) {
+    super(original.message, { cause: original });
+    this.code = original.code;
+  }
+}
+
 /** The request did not finish within the configured timeout. */
 class RequestTimeoutError extends Error {
   override readonly name = 'TimeoutError';
@@ -174,6 +188,7 @@ export class Transport {
     const url = this.#base.origin + this.#basePath + r.path;
     const idempotent = method === 'GET' || method === 'HEAD';
     let refreshed = false;
+    let retriedStale = false;
     for (let attempt = 0; ; attempt++) {
       r.signal?.throwIfAborted();
       await this.#limiter.acquire({ signal: r.signal });
@@ -195,7 +210,12 @@ export class Transport {
         timer?.cancel();
         this.#report(method, '<error>', started);
         if (r.signal?.aborted) throw r.signal.reason;
-        const cause = timeout.signal.aborted ? timeout.signal.reason : err;
+        if (err instanceof StaleConnectionError && idempotent && !retriedStale) {
+          retriedStale = true;
+          attempt--;
+          continue;
+        }
+        const cause = timeout.signal.aborted ? timeout.signal.reason : err instanceof StaleConnectionError ? err.original : err;
         if (idempotent && isTransient(cause) && attempt < this.#maxRetries) {
           await this.#clock.sleep(DEFAULTS.retryAfterMs, { signal: r.signal });
           continue;
@@ -258,7 +278,10 @@ export class Transport {
     }
     return new Promise((resolve, reject) => {
       const req = (this.#https ? https : http).request(options, (res) => resolve({ req, res }));
-      req.once('error', reject);
+      req.once('error', (err: NodeJS.ErrnoException) => {
+        const stale = req.reusedSocket && (err.code === 'ECONNRESET' || err.code === 'EPIPE');
+        reject(stale ? new StaleConnectionError(err) : err);
+      });
       req.end(r.body);
     });
   }
