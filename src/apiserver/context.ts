@@ -57,10 +57,9 @@ export function rfc3339(ms: number): string {
   return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 }
 
-/** The stored object as seen through the request's version (conversion `None`: only apiVersion changes). */
+/** The stored object as seen through the request's group and version. */
 export function present(scope: Pick<Scope, 'strategy' | 'version'>, obj: KubeObject): KubeObject {
-  const apiVersion = scope.strategy.apiVersion(scope.version);
-  return obj.apiVersion === apiVersion ? obj : { ...obj, apiVersion };
+  return scope.strategy.toExternal(obj, scope.version);
 }
 
 /** `kubernetes-types` marks server-set metadata read-only; the server is the one that sets it. */

@@ -81,8 +81,8 @@ export class CrdController {
     const id = this.#served.get(name);
     const strategy = id ? this.#ctx.registry.byId(id) : undefined;
     if (strategy) {
-      for (const key of [...store.current(strategy.id).keys()]) {
-        const obj = store.get(strategy.id, key);
+      for (const key of [...store.current(strategy.storageId).keys()]) {
+        const obj = store.get(strategy.storageId, key);
         if (obj && !obj.metadata.deletionTimestamp) performDelete(this.#ctx, strategy, key, { dryRun: false });
       }
     }

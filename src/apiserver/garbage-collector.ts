@@ -70,7 +70,7 @@ export class GarbageCollector {
     for (const s of this.#ctx.registry.strategies()) {
       if (s.group !== group || s.kind !== ref.kind) continue;
       const key = s.namespaced ? `${dependent.metadata.namespace ?? ''}/${ref.name}` : ref.name;
-      const obj = this.#ctx.store.get(s.id, key);
+      const obj = this.#ctx.store.get(s.storageId, key);
       if (obj) return { strategy: s, key, obj };
     }
     return undefined;
@@ -83,7 +83,7 @@ export class GarbageCollector {
   #dependentsOf(uid: string): Located[] {
     const out: Located[] = [];
     for (const s of this.#ctx.registry.strategies()) {
-      for (const [key, obj] of this.#ctx.store.current(s.id)) {
+      for (const [key, obj] of this.#ctx.store.current(s.storageId)) {
         if (obj.metadata.ownerReferences?.some((r) => r.uid === uid)) out.push({ strategy: s, key, obj });
       }
     }
@@ -100,20 +100,20 @@ export class GarbageCollector {
   }
 
   #checkDependent(strategy: Strategy, key: string): void {
-    const obj = this.#ctx.store.get(strategy.id, key);
+    const obj = this.#ctx.store.get(strategy.storageId, key);
     if (!obj || obj.metadata.deletionTimestamp) return;
     const refs = obj.metadata.ownerReferences ?? [];
     const alive = refs.filter((r) => this.#alive(obj, r));
     if (alive.length === refs.length) return;
     if (alive.length > 0) {
-      this.#ctx.store.update(strategy.id, key, { ...obj, metadata: { ...obj.metadata, ownerReferences: alive } });
+      this.#ctx.store.update(strategy.storageId, key, { ...obj, metadata: { ...obj.metadata, ownerReferences: alive } });
       return;
     }
     performDelete(this.#ctx, strategy, key, { dryRun: false, preconditions: { uid: obj.metadata.uid! } });
   }
 
   #foreground(strategy: Strategy, key: string): void {
-    const owner = this.#ctx.store.get(strategy.id, key);
+    const owner = this.#ctx.store.get(strategy.storageId, key);
     if (!owner?.metadata.deletionTimestamp || !owner.metadata.finalizers?.includes(FOREGROUND)) return;
     const uid = owner.metadata.uid!;
     const dependents = this.#dependentsOf(uid);
@@ -125,24 +125,24 @@ export class GarbageCollector {
   }
 
   #orphan(strategy: Strategy, key: string): void {
-    const owner = this.#ctx.store.get(strategy.id, key);
+    const owner = this.#ctx.store.get(strategy.storageId, key);
     if (!owner?.metadata.deletionTimestamp || !owner.metadata.finalizers?.includes(ORPHAN)) return;
     const uid = owner.metadata.uid!;
     for (const d of this.#dependentsOf(uid)) {
       const refs = (d.obj.metadata.ownerReferences ?? []).filter((r) => r.uid !== uid);
       const meta = { ...d.obj.metadata, ownerReferences: refs };
       if (refs.length === 0) delete (meta as { ownerReferences?: unknown }).ownerReferences;
-      this.#ctx.store.update(d.strategy.id, d.key, { ...d.obj, metadata: meta });
+      this.#ctx.store.update(d.strategy.storageId, d.key, { ...d.obj, metadata: meta });
     }
     this.#removeFinalizer(strategy, key, ORPHAN);
   }
 
   #removeFinalizer(strategy: Strategy, key: string, finalizer: string): void {
-    const obj = this.#ctx.store.get(strategy.id, key);
+    const obj = this.#ctx.store.get(strategy.storageId, key);
     if (!obj?.metadata.finalizers?.includes(finalizer)) return;
     const finalizers = obj.metadata.finalizers.filter((f) => f !== finalizer);
     const next = { ...obj, metadata: { ...obj.metadata, finalizers } };
-    if (obj.metadata.deletionTimestamp && finalizers.length === 0) this.#ctx.store.delete(strategy.id, key, next);
-    else this.#ctx.store.update(strategy.id, key, next);
+    if (obj.metadata.deletionTimestamp && finalizers.length === 0) this.#ctx.store.delete(strategy.storageId, key, next);
+    else this.#ctx.store.update(strategy.storageId, key, next);
   }
 }

@@ -80,9 +80,9 @@ export class NamespaceLifecycle {
   #cleanup(ns: string): void {
     for (const s of this.#ctx.registry.strategies()) {
       if (!s.namespaced) continue;
-      for (const key of [...this.#ctx.store.current(s.id).keys()]) {
+      for (const key of [...this.#ctx.store.current(s.storageId).keys()]) {
         if (!key.startsWith(`${ns}/`)) continue;
-        const obj = this.#ctx.store.get(s.id, key);
+        const obj = this.#ctx.store.get(s.storageId, key);
         if (!obj || obj.metadata.deletionTimestamp) continue;
         performDelete(this.#ctx, s, key, { dryRun: false });
       }
@@ -93,7 +93,7 @@ export class NamespaceLifecycle {
   #isEmpty(ns: string): boolean {
     for (const s of this.#ctx.registry.strategies()) {
       if (!s.namespaced) continue;
-      for (const key of this.#ctx.store.current(s.id).keys()) if (key.startsWith(`${ns}/`)) return false;
+      for (const key of this.#ctx.store.current(s.storageId).keys()) if (key.startsWith(`${ns}/`)) return false;
     }
     return true;
   }

@@ -60,7 +60,7 @@ export function watchEncoder(scope: RenderScope, form: OutputForm): WatchEncoder
   const kind = scope.strategy.kind;
   const line = (type: string, objJson: string): string => `{"type":"${type}","object":${objJson}}\n`;
   return {
-    key: `${scope.version}|${form.kind}|${form.kind === 'table' ? form.includeObject : ''}`,
+    key: `${apiVersion}|${form.kind}|${form.kind === 'table' ? form.includeObject : ''}`,
     firstDiffers: form.kind === 'table',
     render(type: WatchEventType, obj: KubeObject, first: boolean): string {
       if (form.kind === 'table') return line(type, JSON.stringify({ ...tableOf(scope, [obj], form, !first), metadata: { resourceVersion: obj.metadata.resourceVersion } }));

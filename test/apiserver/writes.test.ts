@@ -260,3 +260,35 @@ describe('deletion and finalizers', () => {
     }
   });
 });
+
+describe('events through two API groups', () => {
+  it('stores core/v1 and events.k8s.io/v1 Events once, each readable through the other group', async () => {
+    await using api = await startApi();
+    const V1 = '/apis/events.k8s.io/v1/namespaces/default/events';
+    const CORE = '/api/v1/namespaces/default/events';
+    const w = await api.watch(`${CORE}?watch=true&resourceVersion=1`);
+    const e = await api.call('POST', V1, {
+      apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name: 'e1' }, eventTime: '2026-01-01T00:00:00.000000Z',
+      regarding: { kind: 'ConfigMap', name: 'a', namespace: 'default' }, note: 'hello', reason: 'Tested', type: 'Normal',
+      reportingController: 'me', reportingInstance: 'me-1', action: 'Test',
+    });
+    assert.equal(e.status, 201);
+    assert.equal(e.body.note, 'hello');
+    const core = (await api.call('GET', `${CORE}/e1`)).body;
+    assert.equal(core.apiVersion, 'v1');
+    assert.equal(core.message, 'hello');
+    assert.equal(core.involvedObject.name, 'a');
+    assert.equal(core.reportingComponent, 'me');
+    assert.equal((await w.next())?.object.message, 'hello');
+    const sel = (await api.call('GET', `${CORE}?fieldSelector=involvedObject.name%3Da`)).body;
+    assert.equal(sel.items.length, 1);
+    await api.call('POST', CORE, { apiVersion: 'v1', kind: 'Event', metadata: { name: 'e2' }, involvedObject: { kind: 'Pod', name: 'p' }, message: 'core', reason: 'R' });
+    const v1 = (await api.call('GET', `${V1}/e2`)).body;
+    assert.equal(v1.apiVersion, 'events.k8s.io/v1');
+    assert.equal(v1.note, 'core');
+    assert.equal(v1.regarding.name, 'p');
+    const patched = await api.call('PATCH', `${V1}/e1`, { series: { count: 2, lastObservedTime: '2026-01-01T00:01:00.000000Z' } }, { 'content-type': 'application/merge-patch+json' });
+    assert.equal(patched.status, 200);
+    assert.equal((await api.call('GET', `${CORE}/e1`)).body.series.count, 2);
+  });
+});

@@ -5,7 +5,7 @@
  * collection. Namespaces have their own lifecycle (`namespace-lifecycle.ts`).
  */
 import type { KubeObject } from '../../meta/index.js';
-import { present, storageKey, type Scope } from '../context.js';
+import { storageKey, type Scope } from '../context.js';
 import { bodyText, parseDocument } from '../decode.js';
 import { negotiateOutput } from '../negotiation.js';
 import { renderList, renderObject } from '../render.js';
@@ -58,14 +58,14 @@ export function deleteCollectionHandler(scope: Scope): ApiResponse {
   if (!strategy.allowDeleteCollection) throw methodNotAllowed('deletecollection', strategy);
   const p = deleteParams(scope);
   const opts = parseListOptions(scope, false);
-  const table = ctx.store.current(strategy.id);
+  const table = ctx.store.current(strategy.storageId);
   const prefix = strategy.namespaced && scope.namespace ? `${scope.namespace}/` : '';
   const keys = [...table.keys()].filter((k) => !prefix || k.startsWith(prefix)).sort();
   const deleted: KubeObject[] = [];
   for (const k of keys) {
     const obj = table.get(k);
     if (!obj || !opts.filter(obj)) continue;
-    deleted.push(present(scope, performDelete(ctx, strategy, k, p).object));
+    deleted.push(performDelete(ctx, strategy, k, p).object);
     if (opts.limit > 0 && deleted.length >= opts.limit) break;
   }
   const form = negotiateOutput(headerOf(scope.req, 'accept'), scope.query.get('includeObject'));

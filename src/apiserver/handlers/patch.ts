@@ -65,7 +65,7 @@ export function patchHandler(scope: Scope): ApiResponse {
   }
   const patch = parseDocument(bodyText(scope.req), kind === 'apply', 'patch');
   const key = storageKey(strategy, scope.namespace, scope.name);
-  const old = ctx.store.get(strategy.id, key);
+  const old = ctx.store.get(strategy.storageId, key);
   if (kind === 'apply') return applyHandler(scope, old, asObject(patch), params);
   if (!old) throw notFound(strategy, scope.name);
   if (scope.subresource === 'scale') {

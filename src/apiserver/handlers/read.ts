@@ -19,7 +19,7 @@ export function getObject(scope: Scope): ApiResponse {
   const { ctx, strategy } = scope;
   const rvText = scope.query.get('resourceVersion') ?? '';
   if (/^\d+$/.test(rvText) && Number(rvText) > ctx.store.currentRv) throw tooLargeResourceVersion(Number(rvText), ctx.store.currentRv);
-  const obj = ctx.store.get(strategy.id, storageKey(strategy, scope.namespace, scope.name));
+  const obj = ctx.store.get(strategy.storageId, storageKey(strategy, scope.namespace, scope.name));
   if (!obj) throw notFound(strategy, scope.name);
   if (scope.subresource === 'scale') return jsonResponse(200, scaleOf(scope, obj));
   const form = negotiateOutput(headerOf(scope.req, 'accept'), scope.query.get('includeObject'));
@@ -59,7 +59,7 @@ export function listObjects(scope: Scope): ApiResponse {
     limit = 0;
   }
   const table: ReadonlyMap<string, KubeObject> =
-    snapshotRv === store.currentRv ? store.current(strategy.id) : store.snapshot(strategy.id, snapshotRv) ?? new Map();
+    snapshotRv === store.currentRv ? store.current(strategy.storageId) : store.snapshot(strategy.storageId, snapshotRv) ?? new Map();
   const prefix = strategy.namespaced && scope.namespace ? `${scope.namespace}/` : '';
   const keys: string[] = [];
   for (const k of table.keys()) if ((!prefix || k.startsWith(prefix)) && (!start || k >= start)) keys.push(k);

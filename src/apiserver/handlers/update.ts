@@ -23,7 +23,7 @@ export function updateHandler(scope: Scope): ApiResponse {
     throw badRequest(`the name of the object (${obj.metadata.name ?? ''}) does not match the name on the URL (${scope.name})`);
   }
   reconcileNamespace(scope, obj);
-  const old = ctx.store.get(strategy.id, storageKey(strategy, scope.namespace, scope.name));
+  const old = ctx.store.get(strategy.storageId, storageKey(strategy, scope.namespace, scope.name));
   if (!old) {
     if (strategy.allowCreateOnUpdate && !scope.subresource) return objectResponse(scope, createObject(scope, obj, params));
     throw notFound(strategy, scope.name);

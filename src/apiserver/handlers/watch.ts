@@ -22,7 +22,7 @@ export function watchObjects(scope: Scope): ApiResponse {
   const form = negotiateOutput(headerOf(scope.req, 'accept'), scope.query.get('includeObject'));
   const encoder = watchEncoder(scope, form);
   const watcher = ctx.hub.create({
-    resource: strategy.id,
+    resource: strategy.storageId,
     filter: opts.filter,
     encoder,
     allowBookmarks: opts.allowWatchBookmarks,
@@ -32,7 +32,7 @@ export function watchObjects(scope: Scope): ApiResponse {
   const fromStart = opts.rv === undefined || opts.rv === 0;
   const initial = opts.sendInitialEvents ?? fromStart;
   if (initial) {
-    const table = store.current(strategy.id);
+    const table = store.current(strategy.storageId);
     const keys = [...table.keys()].sort();
     for (const k of keys) {
       const obj = table.get(k)!;
@@ -40,7 +40,7 @@ export function watchObjects(scope: Scope): ApiResponse {
     }
     if (opts.allowWatchBookmarks) watcher.pushInitial(encoder.bookmark(store.currentRv, { [INITIAL_EVENTS_END_ANNOTATION]: 'true' }));
   } else if (!fromStart) {
-    const since = store.eventsSince(strategy.id, opts.rv!);
+    const since = store.eventsSince(strategy.storageId, opts.rv!);
     if (!since) {
       const status = expired(`too old resource version: ${opts.rv!} (${store.compactedRv})`).status;
       watcher.failWith(`{"type":"ERROR","object":${JSON.stringify(status)}}\n`);

@@ -68,9 +68,9 @@ export function createObject(scope: Scope, obj: KubeObject, params: WriteParams,
   failInvalid(strategy, obj, [...validateObjectMeta(obj, { nameRule: strategy.nameRule, namespaced: strategy.namespaced }), ...strategy.validate(obj, wctx)]);
   checkNamespaceOpen(ctx, strategy, obj);
   let key = storageKey(strategy, m.namespace ?? '', m.name!);
-  for (let attempt = 0; ctx.store.get(strategy.id, key); attempt++) {
+  for (let attempt = 0; ctx.store.get(strategy.storageId, key); attempt++) {
     if (!generated || attempt >= 8) {
-      const existing = ctx.store.get(strategy.id, key)!;
+      const existing = ctx.store.get(strategy.storageId, key)!;
       const err = alreadyExists(strategy, m.name!, existing.metadata.deletionTimestamp ? 'object is being deleted: ' : '');
       if (generated) {
         err.status.message += ', the server was not able to generate a unique name for the object';
@@ -82,8 +82,9 @@ export function createObject(scope: Scope, obj: KubeObject, params: WriteParams,
     key = storageKey(strategy, m.namespace ?? '', m.name);
   }
   recordManagedFields(obj, undefined, { manager: params.manager, operation, apiVersion: String(obj.apiVersion), time: rfc3339(wctx.now) });
-  if (params.dryRun) return { status: 201, object: obj, warnings: wctx.warnings };
-  return { status: 201, object: ctx.store.create(strategy.id, key, obj), warnings: wctx.warnings };
+  const stored = strategy.toInternal(obj);
+  if (params.dryRun) return { status: 201, object: stored, warnings: wctx.warnings };
+  return { status: 201, object: ctx.store.create(strategy.storageId, key, stored), warnings: wctx.warnings };
 }
 
 /** Checks the optimistic-concurrency precondition of a PUT body against the stored object. */
@@ -110,11 +111,13 @@ function withoutVolatile(o: KubeObject): KubeObject {
 }
 
 /**
- * Updates the stored `old` to `obj` (a fresh object the caller owns) through `subresource`
- * ('' or 'status'). The caller has checked the resourceVersion precondition.
+ * Updates the stored `stored` to `obj` (a fresh object the caller owns, in the request's group and
+ * version) through `subresource` ('' or 'status'). The caller has checked the resourceVersion
+ * precondition. Every rule compares against the stored object as the request sees it.
  */
-export function updateObject(scope: Scope, old: KubeObject, obj: KubeObject, params: WriteParams, operation: 'Update' | 'Apply' = 'Update'): WriteResult {
+export function updateObject(scope: Scope, stored: KubeObject, obj: KubeObject, params: WriteParams, operation: 'Update' | 'Apply' = 'Update'): WriteResult {
   const { strategy, ctx } = scope;
+  const old = strategy.toExternal(stored, scope.version);
   const wctx = writeContext(scope, params);
   const m = metaOf(obj);
   for (const f of IMMUTABLE_META) {
@@ -140,19 +143,20 @@ export function updateObject(scope: Scope, old: KubeObject, obj: KubeObject, par
     }
   }
   failInvalid(strategy, obj, causes);
-  if (jsonEqual(withoutVolatile(obj), withoutVolatile(old))) return { status: 200, object: old, warnings: wctx.warnings };
+  if (jsonEqual(withoutVolatile(obj), withoutVolatile(old))) return { status: 200, object: stored, warnings: wctx.warnings };
   recordManagedFields(obj, old, {
     manager: params.manager, operation, apiVersion: String(obj.apiVersion), time: rfc3339(wctx.now),
     ...(scope.subresource ? { subresource: scope.subresource } : {}),
   });
   const key = storageKey(strategy, old.metadata.namespace ?? '', old.metadata.name!);
   const finished = !!m.deletionTimestamp && (m.finalizers ?? []).length === 0 && !(strategy.kind === 'Namespace' && hasSpecFinalizers(obj));
-  if (params.dryRun) return { status: 200, object: obj, warnings: wctx.warnings };
+  const next = strategy.toInternal(obj);
+  if (params.dryRun) return { status: 200, object: next, warnings: wctx.warnings };
   if (finished) {
-    ctx.store.delete(strategy.id, key, obj);
-    return { status: 200, object: obj, warnings: wctx.warnings };
+    ctx.store.delete(strategy.storageId, key, next);
+    return { status: 200, object: next, warnings: wctx.warnings };
   }
-  return { status: 200, object: ctx.store.update(strategy.id, key, obj), warnings: wctx.warnings };
+  return { status: 200, object: ctx.store.update(strategy.storageId, key, next), warnings: wctx.warnings };
 }
 
 const hasSpecFinalizers = (ns: KubeObject): boolean => ((ns.spec as { finalizers?: string[] } | undefined)?.finalizers ?? []).length > 0;
@@ -175,7 +179,7 @@ const GC_FINALIZERS = { Orphan: 'orphan', Foreground: 'foregroundDeletion' } as 
  * deleting (finalizers pending: MODIFIED) or removes it (DELETED).
  */
 export function performDelete(ctx: ServerContext, strategy: Strategy, key: string, p: DeleteParams): DeleteOutcome {
-  const old = ctx.store.get(strategy.id, key);
+  const old = ctx.store.get(strategy.storageId, key);
   const name = key.includes('/') ? key.slice(key.indexOf('/') + 1) : key;
   if (!old) throw notFound(strategy, name);
   const pre = p.preconditions;
@@ -194,13 +198,13 @@ export function performDelete(ctx: ServerContext, strategy: Strategy, key: strin
   if (old.metadata.deletionTimestamp) {
     if (!changedFinalizers) return { kind: 'pending', object: old };
     const next = { ...old, metadata: { ...old.metadata, finalizers } };
-    return { kind: 'pending', object: p.dryRun ? next : ctx.store.update(strategy.id, key, next) };
+    return { kind: 'pending', object: p.dryRun ? next : ctx.store.update(strategy.storageId, key, next) };
   }
   if (finalizers.length > 0) {
     const meta = { ...old.metadata, finalizers, deletionTimestamp: rfc3339(ctx.clock.now()), deletionGracePeriodSeconds: 0 };
     if (old.metadata.generation) meta.generation = old.metadata.generation + 1;
     const next = { ...old, metadata: meta };
-    return { kind: 'pending', object: p.dryRun ? next : ctx.store.update(strategy.id, key, next) };
+    return { kind: 'pending', object: p.dryRun ? next : ctx.store.update(strategy.storageId, key, next) };
   }
-  return { kind: 'deleted', object: p.dryRun ? old : ctx.store.delete(strategy.id, key) };
+  return { kind: 'deleted', object: p.dryRun ? old : ctx.store.delete(strategy.storageId, key) };
 }

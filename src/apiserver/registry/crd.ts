@@ -56,7 +56,7 @@ export class CrdStrategy extends Strategy {
   /** Names of another CRD in the same group that collide with this one's, as a NamesAccepted reason. */
   #conflict(obj: KubeObject): string | undefined {
     const spec = crdOf(obj).spec;
-    for (const other of this.#ctx.store.current(this.id).values()) {
+    for (const other of this.#ctx.store.current(this.storageId).values()) {
       if (other.metadata.name === obj.metadata.name) continue;
       const o = crdOf(other).spec;
       if (o.group !== spec.group) continue;

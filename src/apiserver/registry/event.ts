@@ -1,13 +1,33 @@
 /**
  * Events: core/v1 `Event` (with its field selectors on involvedObject, reason, source, type) and
- * events.k8s.io/v1 `Event`. Stored as written; nothing expires them (the real server's one-hour TTL
- * is not reproduced). The two API groups are stored separately here.
+ * events.k8s.io/v1 `Event`, two views of one storage as on a real cluster, so an Event written
+ * through either group is read through both. The events.k8s.io view renames fields
+ * (`note`↔`message`, `regarding`↔`involvedObject`, `reportingController`↔`reportingComponent`,
+ * `deprecated*`↔the legacy timestamps, count and source). Nothing expires Events (the real server's
+ * one-hour TTL is not reproduced).
  */
 import type { KubeObject } from '../../meta/index.js';
 import { Strategy, builtinVersion, type VersionSpec } from './strategy.js';
 
 type Obj = Record<string, unknown>;
 const io = (o: KubeObject): Obj => (o.involvedObject ?? {}) as Obj;
+
+/** events.k8s.io/v1 field ← core/v1 field. */
+const RENAMES: [string, string][] = [
+  ['regarding', 'involvedObject'], ['note', 'message'], ['reportingController', 'reportingComponent'],
+  ['deprecatedSource', 'source'], ['deprecatedFirstTimestamp', 'firstTimestamp'], ['deprecatedLastTimestamp', 'lastTimestamp'],
+  ['deprecatedCount', 'count'],
+];
+
+function rename(obj: KubeObject, pairs: [string, string][], apiVersion: string): KubeObject {
+  const out: KubeObject = { ...obj, apiVersion, kind: 'Event' };
+  for (const [to, from] of pairs) {
+    const v = out[from];
+    delete out[from];
+    if (v !== undefined) out[to] = v;
+  }
+  return out;
+}
 
 export class CoreEventStrategy extends Strategy {
   readonly group = '';
@@ -42,6 +62,27 @@ export class EventsV1Strategy extends Strategy {
   readonly namespaced = true;
   readonly versions: VersionSpec[] = [builtinVersion('v1')];
   override readonly shortNames = ['ev'];
+  protected override readonly fields = {
+    'regarding.kind': (o: KubeObject) => io(o).kind,
+    'regarding.namespace': (o: KubeObject) => io(o).namespace,
+    'regarding.name': (o: KubeObject) => io(o).name,
+    'regarding.uid': (o: KubeObject) => io(o).uid,
+    reason: (o: KubeObject) => o.reason,
+    reportingController: (o: KubeObject) => o.reportingComponent,
+    type: (o: KubeObject) => o.type,
+  };
+
+  override get storageId(): string {
+    return '/events';
+  }
+
+  override toExternal(obj: KubeObject): KubeObject {
+    return rename(obj, RENAMES, 'events.k8s.io/v1');
+  }
+
+  override toInternal(obj: KubeObject): KubeObject {
+    return rename(obj, RENAMES.map(([a, b]) => [b, a]), 'v1');
+  }
 
   override generationChanged(): boolean {
     return false;

@@ -38,7 +38,7 @@ export class ServiceStrategy extends Strategy {
   #used(): { ips: Set<string>; ports: Set<number> } {
     const ips = new Set<string>([`${CIDR_PREFIX}1`]);
     const ports = new Set<number>();
-    for (const s of this.#ctx.store.current(this.id).values()) {
+    for (const s of this.#ctx.store.current(this.storageId).values()) {
       const spec = (s.spec ?? {}) as Obj;
       if (typeof spec.clusterIP === 'string') ips.add(spec.clusterIP);
       for (const p of (spec.ports as Obj[] | undefined) ?? []) if (typeof p.nodePort === 'number') ports.add(p.nodePort);

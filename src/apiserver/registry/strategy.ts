@@ -113,9 +113,25 @@ export abstract class Strategy {
   /** Field-selector fields beyond `metadata.name`/`metadata.namespace`. */
   protected readonly fields: Record<string, (obj: KubeObject) => unknown> = {};
 
-  /** The storage id: events, tables and watchers are keyed by it. */
+  /** The registry id (`group/plural`). */
   get id(): string {
     return `${this.group}/${this.plural}`;
+  }
+
+  /** Where the objects live: events, tables and watchers are keyed by it. Kinds served through two groups share one. */
+  get storageId(): string {
+    return this.id;
+  }
+
+  /** A stored object as this strategy serves it at `version` (conversion `None`: only apiVersion changes). */
+  toExternal(obj: KubeObject, version: string): KubeObject {
+    const apiVersion = this.apiVersion(version);
+    return obj.apiVersion === apiVersion ? obj : { ...obj, apiVersion };
+  }
+
+  /** A served object in its stored form (the inverse of `toExternal`). */
+  toInternal(obj: KubeObject): KubeObject {
+    return obj;
   }
 
   version(name: string): VersionSpec | undefined {
