@@ -10,7 +10,8 @@ const binaries = kubectlBinaries();
 describe('kubectl on ConfigMaps', () => {
   let env: KubectlEnv;
   before(async () => { env = await startKubectlEnv(); });
-  after(async () => { await env.stop(); });
+  // `before` may have failed before the server started.
+  after(async () => { if (env !== undefined) await env.stop(); });
 
   it('has at least two kubectl versions to run with', () => {
     assert.ok(binaries.length >= 2, `found ${binaries.map((b) => b.path).join(', ') || 'no kubectl'}`);

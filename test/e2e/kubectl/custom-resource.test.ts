@@ -94,7 +94,8 @@ describe('kubectl on a custom resource', () => {
     await env.ok(first, ['apply', '-f', await env.manifest('crd.yaml', CRD)]);
     await env.ok(first, ['wait', '--for=condition=Established', 'crd/webapps.platform.converge.dev', '--timeout=15s']);
   });
-  after(async () => { await env.stop(); });
+  // `before` may have failed before the server started.
+  after(async () => { if (env !== undefined) await env.stop(); });
 
   for (const bin of binaries) {
     describe(`kubectl ${bin.version}`, () => {

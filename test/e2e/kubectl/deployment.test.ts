@@ -28,7 +28,8 @@ ${containers}`;
 describe('kubectl on Deployments', () => {
   let env: KubectlEnv;
   before(async () => { env = await startKubectlEnv(); });
-  after(async () => { await env.stop(); });
+  // `before` may have failed before the server started.
+  after(async () => { if (env !== undefined) await env.stop(); });
 
   for (const bin of binaries) {
     describe(`kubectl ${bin.version}`, () => {
