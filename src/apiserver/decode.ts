@@ -38,7 +38,40 @@ export function decodeObject(req: ApiRequest): KubeObject {
   const v = parseDocument(text, yaml, 'object');
   if (v === null || typeof v !== 'object' || Array.isArray(v)) throw badRequest('the body of the request must be a JSON object');
   const obj = v as KubeObject;
-  if (obj.metadata === undefined || obj.metadata === null) obj.metadata = {};
-  else if (typeof obj.metadata !== 'object' || Array.isArray(obj.metadata)) throw badRequest('metadata must be an object');
+  checkMetadataShape(obj);
   return obj;
+}
+
+const STRING_META = ['name', 'generateName', 'namespace', 'resourceVersion', 'uid', 'creationTimestamp', 'deletionTimestamp'];
+const MAP_META = ['labels', 'annotations'];
+const LIST_META = ['finalizers', 'ownerReferences', 'managedFields'];
+
+const decodeError = (field: string, want: string, got: unknown): never => {
+  const kind = got === null ? 'null' : Array.isArray(got) ? 'array' : typeof got;
+  throw badRequest(`unable to decode the object: json: cannot unmarshal ${kind} into Go struct field ObjectMeta.metadata.${field} of type ${want}`);
+};
+
+/** ObjectMeta fields must have their Go types, as the real decoder insists (400 otherwise). */
+export function checkMetadataShape(obj: KubeObject): void {
+  if (obj.metadata === undefined || obj.metadata === null) obj.metadata = {};
+  else if (typeof obj.metadata !== 'object' || Array.isArray(obj.metadata)) throw badRequest('unable to decode the object: metadata must be an object');
+  const m = obj.metadata as Record<string, unknown>;
+  for (const f of STRING_META) if (m[f] !== undefined && m[f] !== null && typeof m[f] !== 'string') decodeError(f, 'string', m[f]);
+  for (const f of MAP_META) {
+    const v = m[f];
+    if (v === undefined || v === null) continue;
+    if (typeof v !== 'object' || Array.isArray(v)) decodeError(f, 'map[string]string', v);
+    for (const x of Object.values(v as object)) if (typeof x !== 'string') decodeError(f, 'map[string]string', x);
+  }
+  for (const f of LIST_META) {
+    const v = m[f];
+    if (v === undefined || v === null) continue;
+    if (!Array.isArray(v)) return decodeError(f, '[]', v);
+    if (f === 'finalizers' && v.some((x: unknown) => typeof x !== 'string')) decodeError(f, '[]string', v);
+    if (f !== 'finalizers' && v.some((x: unknown) => typeof x !== 'object' || x === null || Array.isArray(x))) decodeError(f, '[]object', v);
+  }
+  for (const f of ['apiVersion', 'kind']) {
+    const v = (obj as Record<string, unknown>)[f];
+    if (v !== undefined && typeof v !== 'string') throw badRequest(`unable to decode the object: ${f} must be a string`);
+  }
 }

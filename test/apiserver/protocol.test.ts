@@ -176,3 +176,25 @@ describe('bad input', () => {
     assert.notEqual(r.headers.get('connection'), 'close');
   });
 });
+
+describe('bodies with wrong field types', () => {
+  it('answers 400, never 500, for metadata and spec of the wrong type, in bodies and in patches', async () => {
+    await using api = await startApi();
+    const bodies = [
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 123 } },
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', labels: ['x'] } },
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', finalizers: [1] } },
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: 'a' },
+      { apiVersion: 7, kind: 'ConfigMap', metadata: { name: 'a' } },
+    ];
+    for (const b of bodies) {
+      const r = await api.call('POST', CMS, b);
+      assert.equal(r.status, 400, JSON.stringify(b));
+    }
+    const d = await api.call('POST', '/apis/apps/v1/namespaces/default/deployments', { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' }, spec: 'nope' });
+    assert.equal(d.status, 400);
+    await api.call('POST', CMS, cm('a'));
+    const p = await api.call('PATCH', `${CMS}/a`, { metadata: { labels: { x: 1 } } }, { 'content-type': 'application/merge-patch+json' });
+    assert.equal(p.status, 400);
+  });
+});

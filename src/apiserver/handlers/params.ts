@@ -35,7 +35,7 @@ export function writeParams(scope: Scope, optionsKind: 'CreateOptions' | 'Update
   return { dryRun: dryRunValues.length > 0, manager, fieldValidation: fv as WriteParams['fieldValidation'] };
 }
 
-/** Body apiVersion/kind must name the endpoint's kind (empty is filled in). */
+/** Body apiVersion/kind must name the endpoint's kind (empty is filled in); built-in object fields must be objects. */
 export function checkTypeMeta(scope: Scope, obj: KubeObject, expect = { apiVersion: scope.strategy.apiVersion(scope.version), kind: scope.strategy.kind }): void {
   if (obj.apiVersion !== undefined && obj.apiVersion !== '' && obj.apiVersion !== expect.apiVersion) {
     throw badRequest(`the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${expect.apiVersion})`);
@@ -45,6 +45,14 @@ export function checkTypeMeta(scope: Scope, obj: KubeObject, expect = { apiVersi
   }
   obj.apiVersion = expect.apiVersion;
   obj.kind = expect.kind;
+  if (!scope.strategy.custom) {
+    for (const f of ['spec', 'status']) {
+      const v = obj[f];
+      if (v !== undefined && v !== null && (typeof v !== 'object' || Array.isArray(v))) {
+        throw badRequest(`unable to decode the object: ${expect.kind}.${f} must be an object`);
+      }
+    }
+  }
 }
 
 /** Body namespace: filled from the URL when empty, 400 when different; cleared for cluster-scoped kinds. */

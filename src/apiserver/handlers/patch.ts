@@ -6,7 +6,7 @@
  */
 import type { KubeObject } from '../../meta/index.js';
 import { present, storageKey, type Scope } from '../context.js';
-import { bodyText, mediaType, parseDocument } from '../decode.js';
+import { bodyText, checkMetadataShape, mediaType, parseDocument } from '../decode.js';
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch, PatchError, supportsStrategicMerge } from '../patch/index.js';
 import type { ApiResponse } from '../request.js';
 import { jsonResponse } from '../response.js';
@@ -49,7 +49,7 @@ function runPatch(kind: Exclude<PatchKind, 'apply'>, doc: unknown, patch: unknow
 function asObject(v: unknown): KubeObject {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) throw badRequest('the patched object must be a JSON object');
   const o = v as KubeObject;
-  if (o.metadata === undefined || o.metadata === null || typeof o.metadata !== 'object') o.metadata = {};
+  checkMetadataShape(o);
   return o;
 }
 
