@@ -78,6 +78,18 @@ describe('TLS', () => {
     assert.equal(await whoami(kc), 'alice');
   });
 
+  it('presents a client certificate that an exec plugin printed', async () => {
+    const plugin = join(dir, 'cert-plugin.cjs');
+    writeFileSync(plugin, `process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential',
+      status: { clientCertificateData: process.env.CERT, clientKeyData: process.env.KEY } }));`);
+    const kc = kubeconfigFor(
+      { 'certificate-authority-data': b64(pem.ca), 'tls-server-name': 'kubernetes.internal' },
+      { exec: { apiVersion: 'client.authentication.k8s.io/v1', command: process.execPath, args: [plugin],
+        env: [{ name: 'CERT', value: pem.clientCert }, { name: 'KEY', value: pem.clientKey }] } },
+    );
+    assert.equal(await whoami(kc), 'alice');
+  });
+
   it('rejects a server certificate that does not name the host when tls-server-name is absent', async () => {
     const kc = kubeconfigFor({ 'certificate-authority-data': b64(pem.ca) });
     await assert.rejects(whoami(kc), (e: unknown) => e instanceof NetworkError && /altnames|ERR_TLS_CERT_ALTNAME_INVALID/i.test(e.message));
