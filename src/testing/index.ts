@@ -1,6 +1,9 @@
-// Test support for operator authors: the in-process API server environment and polling assertions.
+// Test support for operator authors: the in-process API server environment, CRD installation and
+// polling assertions.
 export { eventually, EventuallyTimeoutError } from './eventually.js';
 export type { EventuallyOptions } from './eventually.js';
-export { TestEnv, loadCrds } from './test-env.js';
-export type { TestEnvOptions, CrdSource, CustomResourceDefinition } from './test-env.js';
+export { TestEnv } from './test-env.js';
+export type { TestEnvOptions } from './test-env.js';
+export { installCrds, loadCrds } from './crds.js';
+export type { InstallCrdsOptions, CrdSource, CustomResourceDefinition } from './crds.js';
 export { CrdNotServedError } from './errors.js';

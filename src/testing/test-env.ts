@@ -8,24 +8,14 @@
  * manager the factory made, frees the client's sockets, stops the server and deletes the kubeconfig
  * file — idempotently, later calls share the first call's promise.
  */
-import { mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { extname, join } from 'node:path';
-import { parseAllDocuments } from 'yaml';
-import {
-  CustomResourceDefinitionResource, InvalidOptionError, noopLogger, realClock, type Clock, type Logger, type ObjectOf,
-} from '../meta/index.js';
+import { join } from 'node:path';
+import { InvalidOptionError, noopLogger, realClock, type Clock, type Logger } from '../meta/index.js';
 import { startApiServer, type Kubeconfig, type RunningApiServer } from '../apiserver/index.js';
-import { createClient, DiscoveryClient, isNotFound, type RestClient, type RestConfig } from '../client/index.js';
+import { createClient, type RestClient, type RestConfig } from '../client/index.js';
 import { createManager, type Manager, type ManagerOptions } from '../manager/index.js';
-import { CrdNotServedError } from './errors.js';
-import { eventually } from './eventually.js';
-
-/** A CustomResourceDefinition object (`apiextensions.k8s.io/v1`). */
-export type CustomResourceDefinition = ObjectOf<typeof CustomResourceDefinitionResource>;
-
-/** A CRD given as an object, or a YAML/JSON file or a folder of them (multi-document YAML allowed). */
-export type CrdSource = CustomResourceDefinition | string;
+import { installCrds, loadCrds, type CrdSource, type CustomResourceDefinition } from './crds.js';
 
 export interface TestEnvOptions {
   /** CRDs to install before `start()` resolves. Folders are read one level deep, files in name order. */
@@ -39,42 +29,6 @@ export interface TestEnvOptions {
   crdTimeoutMs?: number;
   /** The API server's logger; default silent. */
   logger?: Logger;
-}
-
-const YAML_EXTENSIONS = new Set(['.yaml', '.yml', '.json']);
-
-/** Reads CRD objects from objects, files and folders, refusing documents that are not CRDs. */
-export async function loadCrds(sources: readonly CrdSource[]): Promise<CustomResourceDefinition[]> {
-  const out: CustomResourceDefinition[] = [];
-  for (const source of sources) {
-    if (typeof source !== 'string') {
-      out.push(checkCrd(source, 'crds[]'));
-      continue;
-    }
-    const info = await stat(source).catch((err: unknown) => {
-      throw new InvalidOptionError('crds', `cannot read ${source}: ${(err as Error).message}`);
-    });
-    const files = info.isDirectory()
-      ? (await readdir(source)).filter((f) => YAML_EXTENSIONS.has(extname(f))).sort().map((f) => join(source, f))
-      : [source];
-    for (const file of files) {
-      for (const doc of parseAllDocuments(await readFile(file, 'utf8'))) {
-        if (doc.errors.length > 0) throw new InvalidOptionError('crds', `${file}: ${doc.errors[0]!.message}`);
-        const value: unknown = doc.toJS();
-        if (value === null || value === undefined) continue; // an empty document between `---`
-        out.push(checkCrd(value, file));
-      }
-    }
-  }
-  return out;
-}
-
-function checkCrd(value: unknown, where: string): CustomResourceDefinition {
-  const v = value as Partial<CustomResourceDefinition>;
-  if (v?.apiVersion !== 'apiextensions.k8s.io/v1' || v.kind !== 'CustomResourceDefinition') {
-    throw new InvalidOptionError('crds', `${where}: expected an apiextensions.k8s.io/v1 CustomResourceDefinition, got ${v?.apiVersion}/${v?.kind}`);
-  }
-  return v as CustomResourceDefinition;
 }
 
 export class TestEnv implements AsyncDisposable {
@@ -108,6 +62,7 @@ export class TestEnv implements AsyncDisposable {
   static async start(options: TestEnvOptions = {}): Promise<TestEnv> {
     const clock = options.clock ?? realClock;
     const crdTimeoutMs = options.crdTimeoutMs ?? 10_000;
+    // Read (and refuse bad input) before a server is started for nothing.
     const crds = await loadCrds(options.crds ?? []);
     const server = await startApiServer({ port: 0, clock, logger: options.logger ?? noopLogger });
     let dir: string | undefined;
@@ -151,40 +106,8 @@ export class TestEnv implements AsyncDisposable {
   }
 
   /** Installs CRDs (objects, files, folders) and waits until each is Established and in discovery. */
-  async installCrds(sources: readonly CrdSource[]): Promise<CustomResourceDefinition[]> {
-    const crds = await loadCrds(sources);
-    const created = await Promise.all(crds.map((crd) => this.client.create(CustomResourceDefinitionResource, crd)));
-    await Promise.all(created.map((crd) => this.#waitServed(crd)));
-    return created;
-  }
-
-  async #waitServed(crd: CustomResourceDefinition): Promise<void> {
-    const name = crd.metadata?.name ?? '';
-    const discovery = new DiscoveryClient({ transport: this.client.transport });
-    const versions = crd.spec.versions.filter((v) => v.served).map((v) => `${crd.spec.group}/${v.name}`);
-    let missing = 'Established condition';
-    try {
-      await eventually(
-        async () => {
-          const current = await this.client.get(CustomResourceDefinitionResource, { name });
-          const established = current.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True');
-          if (!established) return false;
-          for (const gv of versions) {
-            missing = `${crd.spec.names.plural} in discovery of ${gv}`;
-            const list = await discovery.serverResourcesForGroupVersion(gv).catch((err: unknown) => {
-              if (isNotFound(err)) return { resources: [] as { name: string }[] };
-              throw err;
-            });
-            if (!list.resources.some((r) => r.name === crd.spec.names.plural)) return false;
-          }
-          return true;
-        },
-        // Real time on purpose: a FakeClock given for the controllers must not stall setup.
-        { timeoutMs: this.#crdTimeoutMs, intervalMs: 5, clock: realClock },
-      );
-    } catch (err) {
-      throw new CrdNotServedError(name, missing, this.#crdTimeoutMs, { cause: err });
-    }
+  installCrds(sources: readonly CrdSource[]): Promise<CustomResourceDefinition[]> {
+    return installCrds({ client: this.client, crds: sources, timeoutMs: this.#crdTimeoutMs });
   }
 
   /** Shuts down managers made here, then the client, the server and the kubeconfig file. Idempotent. */

@@ -1,0 +1,101 @@
+/**
+ * CRDs for tests and demos: read them from objects, YAML/JSON files or folders (multi-document YAML
+ * allowed), install them, and wait until each is usable. Invariant: `installCrds` resolves only once
+ * every CRD is Established *and* its served versions list it in discovery — the moment a client or
+ * an informer can use it — and otherwise fails with `CrdNotServedError` naming what was missing.
+ */
+import { readFile, readdir, stat } from 'node:fs/promises';
+import { extname, join } from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import { CustomResourceDefinitionResource, InvalidOptionError, realClock, type ObjectOf } from '../meta/index.js';
+import { DiscoveryClient, isNotFound, type RestClient } from '../client/index.js';
+import { CrdNotServedError } from './errors.js';
+import { eventually } from './eventually.js';
+
+/** A CustomResourceDefinition object (`apiextensions.k8s.io/v1`). */
+export type CustomResourceDefinition = ObjectOf<typeof CustomResourceDefinitionResource>;
+
+/** A CRD given as an object, or a YAML/JSON file or a folder of them (multi-document YAML allowed). */
+export type CrdSource = CustomResourceDefinition | string;
+
+const YAML_EXTENSIONS = new Set(['.yaml', '.yml', '.json']);
+
+/** Reads CRD objects from objects, files and folders, refusing documents that are not CRDs. */
+export async function loadCrds(sources: readonly CrdSource[]): Promise<CustomResourceDefinition[]> {
+  const out: CustomResourceDefinition[] = [];
+  for (const source of sources) {
+    if (typeof source !== 'string') {
+      out.push(checkCrd(source, 'crds[]'));
+      continue;
+    }
+    const info = await stat(source).catch((err: unknown) => {
+      throw new InvalidOptionError('crds', `cannot read ${source}: ${(err as Error).message}`);
+    });
+    const files = info.isDirectory()
+      ? (await readdir(source)).filter((f) => YAML_EXTENSIONS.has(extname(f))).sort().map((f) => join(source, f))
+      : [source];
+    for (const file of files) {
+      for (const doc of parseAllDocuments(await readFile(file, 'utf8'))) {
+        if (doc.errors.length > 0) throw new InvalidOptionError('crds', `${file}: ${doc.errors[0]!.message}`);
+        const value: unknown = doc.toJS();
+        if (value === null || value === undefined) continue; // an empty document between `---`
+        out.push(checkCrd(value, file));
+      }
+    }
+  }
+  return out;
+}
+
+function checkCrd(value: unknown, where: string): CustomResourceDefinition {
+  const v = value as Partial<CustomResourceDefinition>;
+  if (v?.apiVersion !== 'apiextensions.k8s.io/v1' || v.kind !== 'CustomResourceDefinition') {
+    throw new InvalidOptionError('crds', `${where}: expected an apiextensions.k8s.io/v1 CustomResourceDefinition, got ${v?.apiVersion}/${v?.kind}`);
+  }
+  return v as CustomResourceDefinition;
+}
+
+export interface InstallCrdsOptions {
+  /** A client of the server (its transport is used for discovery). */
+  client: RestClient;
+  crds: readonly CrdSource[];
+  /** How long to wait for each CRD to be served; default 10 000 ms. */
+  timeoutMs?: number;
+}
+
+/** Creates the CRDs and waits until each is Established and in discovery; returns them as created. */
+export async function installCrds(options: InstallCrdsOptions): Promise<CustomResourceDefinition[]> {
+  const crds = await loadCrds(options.crds);
+  const created = await Promise.all(crds.map((crd) => options.client.create(CustomResourceDefinitionResource, crd)));
+  await Promise.all(created.map((crd) => waitServed(options.client, crd, options.timeoutMs ?? 10_000)));
+  return created;
+}
+
+async function waitServed(client: RestClient, crd: CustomResourceDefinition, timeoutMs: number): Promise<void> {
+  const name = crd.metadata?.name ?? '';
+  const discovery = new DiscoveryClient({ transport: client.transport });
+  const versions = crd.spec.versions.filter((v) => v.served).map((v) => `${crd.spec.group}/${v.name}`);
+  let missing = '';
+  try {
+    await eventually(
+      async () => {
+        missing = 'Established condition';
+        const current = await client.get(CustomResourceDefinitionResource, { name });
+        const established = current.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True');
+        if (!established) return false;
+        for (const gv of versions) {
+          missing = `${crd.spec.names.plural} in discovery of ${gv}`;
+          const list = await discovery.serverResourcesForGroupVersion(gv).catch((err: unknown) => {
+            if (isNotFound(err)) return { resources: [] as { name: string }[] };
+            throw err;
+          });
+          if (!list.resources.some((r) => r.name === crd.spec.names.plural)) return false;
+        }
+        return true;
+      },
+      // Real time on purpose: a FakeClock given for the controllers must not stall setup.
+      { timeoutMs, intervalMs: 5, clock: realClock },
+    );
+  } catch (err) {
+    throw new CrdNotServedError(name, missing, timeoutMs, { cause: err });
+  }
+}
