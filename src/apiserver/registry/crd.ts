@@ -43,9 +43,11 @@ export class CrdStrategy extends Strategy {
     this.#ctx = ctx;
   }
 
+  /** Defaults, and a shape good enough for the status computation (validation reports the rest). */
   #defaults(obj: KubeObject): void {
     const spec = (obj.spec ??= {}) as Obj;
-    const names = (spec.names ??= {}) as Obj;
+    if (spec.names === null || typeof spec.names !== 'object' || Array.isArray(spec.names)) spec.names = {};
+    const names = spec.names as Obj;
     if (typeof names.kind === 'string') {
       names.singular ??= names.kind.toLowerCase();
       names.listKind ??= `${names.kind}List`;
@@ -56,13 +58,15 @@ export class CrdStrategy extends Strategy {
   /** Names of another CRD in the same group that collide with this one's, as a NamesAccepted reason. */
   #conflict(obj: KubeObject): string | undefined {
     const spec = crdOf(obj).spec;
+    const names = spec.names;
+    const shortNames = Array.isArray(names.shortNames) ? names.shortNames : [];
     for (const other of this.#ctx.store.current(this.storageId).values()) {
       if (other.metadata.name === obj.metadata.name) continue;
       const o = crdOf(other).spec;
       if (o.group !== spec.group) continue;
-      if (o.names.kind === spec.names.kind) return 'KindConflict';
-      if ((o.names.singular ?? '') === spec.names.singular) return 'SingularConflict';
-      if ((o.names.shortNames ?? []).some((s) => (spec.names.shortNames ?? []).includes(s))) return 'ShortNamesConflict';
+      if (o.names.kind === names.kind) return 'KindConflict';
+      if ((o.names.singular ?? '') === names.singular) return 'SingularConflict';
+      if ((o.names.shortNames ?? []).some((s) => shortNames.includes(s))) return 'ShortNamesConflict';
     }
     return undefined;
   }
@@ -85,7 +89,8 @@ export class CrdStrategy extends Strategy {
     }
     const terminating = prev.find((c) => c.type === 'Terminating');
     if (terminating) conditions.push(terminating);
-    const storage = crd.spec.versions.find((v) => v.storage)?.name;
+    const versions = Array.isArray(crd.spec.versions) ? crd.spec.versions : [];
+    const storage = versions.find((v) => v && v.storage)?.name;
     const stored = new Set<string>((old.storedVersions as string[] | undefined) ?? []);
     if (storage) stored.add(storage);
     obj.status = { conditions, acceptedNames: conflict ? (old.acceptedNames ?? { plural: '', kind: '' }) : crd.spec.names, storedVersions: [...stored] };
@@ -124,7 +129,8 @@ export class CrdStrategy extends Strategy {
     }
     if (spec.scope !== 'Namespaced' && spec.scope !== 'Cluster') out.push(fieldErrors.notSupported('spec.scope', spec.scope ?? '', ['Cluster', 'Namespaced']));
     if (spec.preserveUnknownFields === true) out.push(fieldErrors.invalid('spec.preserveUnknownFields', true, 'must be false in order to use defaults in the schema'));
-    const versions = (spec.versions as Obj[] | undefined) ?? [];
+    if (spec.versions !== undefined && !Array.isArray(spec.versions)) return [...out, fieldErrors.invalid('spec.versions', spec.versions, 'must be a list')];
+    const versions = ((spec.versions as unknown[] | undefined) ?? []).map((v) => (v !== null && typeof v === 'object' ? v : {}) as Obj);
     if (versions.length === 0) out.push(fieldErrors.required('spec.versions', 'must have exactly one version marked as storage version'));
     else if (versions.filter((v) => v.storage === true).length !== 1) {
       out.push(fieldErrors.invalid('spec.versions', versions.map((v) => v.name), 'must have exactly one version marked as storage version'));
