@@ -28,6 +28,8 @@ export type Delta<T extends KubeObject = KubeObject> =
   | { readonly type: 'Bookmark'; readonly resourceVersion: string };
 
 export interface RealFIFOOptions<T extends KubeObject> {
+  /** Queued deltas beyond which `waitForRoom` makes the producer wait; default 1000. */
+  highWater?: number;
   /** Applied to every incoming object before it is frozen and queued (e.g. strip managedFields). */
   transform?: (obj: T) => T;
   /** Makes an object immutable; applied after `transform`. */
@@ -44,11 +46,14 @@ export class RealFIFO<T extends KubeObject = KubeObject> {
   #initialPopulationCount = 0;
   #closed = false;
   #wake: (() => void) | undefined;
+  #room: { promise: Promise<void>; resolve: () => void } | undefined;
+  readonly #highWater: number;
   readonly #prepare: (obj: T) => T;
 
   constructor(o: RealFIFOOptions<T>) {
     const { transform, freeze } = o;
     this.#prepare = transform ? (obj) => freeze(transform(obj)) : freeze;
+    this.#highWater = o.highWater ?? 1000;
   }
 
   /** Deltas queued and not yet processed. */
@@ -105,10 +110,27 @@ export class RealFIFO<T extends KubeObject = KubeObject> {
     this.#push({ type: 'Bookmark', resourceVersion });
   }
 
-  /** Stops intake; `waitForDeltas` resolves at once from now on. Queued deltas may still be drained. */
+  /**
+   * Back-pressure for the producer: `undefined` while fewer than `highWater` deltas are queued (the
+   * common case, no allocation), else a promise that resolves once the consumer has drained below it.
+   * The reflector waits on it before reading the next watch event, so a burst stays in the socket
+   * (where the client pauses reading) instead of piling up here.
+   */
+  waitForRoom(): Promise<void> | undefined {
+    if (this.length < this.#highWater || this.#closed) return undefined;
+    if (!this.#room) {
+      let resolve!: () => void;
+      const promise = new Promise<void>((r) => (resolve = r));
+      this.#room = { promise, resolve };
+    }
+    return this.#room.promise;
+  }
+
+  /** Stops intake; `waitForDeltas` and `waitForRoom` resolve at once from now on. Queued deltas may still be drained. */
   close(): void {
     this.#closed = true;
     this.#wakeUp();
+    this.#makeRoom();
   }
 
   // ---- consumer side (the informer; one consumer) ------------------------------------------------
@@ -150,6 +172,7 @@ export class RealFIFO<T extends KubeObject = KubeObject> {
       this.#queue = this.#queue.slice(this.#head);
       this.#head = 0;
     }
+    if (this.length < this.#highWater) this.#makeRoom();
     return end - start;
   }
 
@@ -158,6 +181,14 @@ export class RealFIFO<T extends KubeObject = KubeObject> {
   #push(delta: Delta<T>): void {
     this.#queue.push(delta);
     this.#wakeUp();
+  }
+
+  #makeRoom(): void {
+    const room = this.#room;
+    if (room) {
+      this.#room = undefined;
+      room.resolve();
+    }
   }
 
   #wakeUp(): void {

@@ -27,6 +27,8 @@ export interface ReflectorStore<T extends KubeObject> {
   delete(obj: T): void;
   replace(list: readonly T[], resourceVersion: string): void;
   bookmark(resourceVersion: string): void;
+  /** `undefined` when there is room for more, else a promise that resolves when there is (back-pressure). */
+  waitForRoom(): Promise<void> | undefined;
 }
 
 export interface ReflectorOptions<T extends KubeObject> {
@@ -305,6 +307,8 @@ export class Reflector<T extends KubeObject = KubeObject> {
     const startedAt = this.#clock.now();
     try {
       for (;;) {
+        const room = store.waitForRoom();
+        if (room) await room;
         const r = await iterator.next();
         if (r.done) break;
         events++;

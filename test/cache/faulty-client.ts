@@ -10,6 +10,8 @@ export interface FaultyClient extends Client {
   readonly listTimes: number[];
   readonly watchTimes: number[];
   dropEvents: boolean;
+  /** Watches whose response has started and that have not ended. */
+  readonly openWatches: number;
   endWatches(): void;
 }
 
@@ -19,6 +21,9 @@ export function faultyClient(inner: Client): FaultyClient {
     listTimes: [],
     watchTimes: [],
     dropEvents: false,
+    get openWatches() {
+      return open.size;
+    },
     endWatches: () => {
       for (const end of [...open]) end();
     },

@@ -54,13 +54,15 @@ describe('informer against the local API server, with faults', () => {
       await seed(env, 5);
       await env.converged();
       for (let round = 0; round < 3; round++) {
+        await eventually(() => env.reader.openWatches > 0, { message: 'a watch to cut' });
+        const watches = env.reader.watchTimes.length;
         env.proxy.cut();
         await env.writer.create(cmR, configMap(`after-cut-${round}`));
         await env.converged();
+        await eventually(() => env.reader.watchTimes.length > watches && env.informer.status().phase === 'watching', { message: 'a new watch' });
       }
-      const s = env.informer.status();
-      assert.ok(s.reconnects >= 3, JSON.stringify(s));
-      assert.ok(s.errors.network >= 3, JSON.stringify(s));
+      await eventually(() => env.informer.status().reconnects >= 3, { message: 'three reconnects' });
+      assert.ok(env.informer.status().errors.network >= 3, JSON.stringify(env.informer.status()));
     } finally {
       await env.close();
     }
@@ -92,11 +94,12 @@ describe('informer against the local API server, with faults', () => {
     try {
       await seed(env, 5);
       await env.converged();
+      await eventually(() => env.reader.openWatches > 0, { message: 'a watch to break' });
       await env.restartServer();
       await env.writer.create(cmR, configMap('after-restart'));
       await env.writer.delete(cmR, { namespace: 'default', name: 'cm-2' });
       await env.converged();
-      assert.ok(env.informer.status().reconnects >= 1);
+      await eventually(() => env.informer.status().reconnects >= 1, { message: 'a reconnect' });
     } finally {
       await env.close();
     }
