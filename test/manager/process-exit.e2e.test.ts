@@ -1,0 +1,42 @@
+// End-to-end: an operator process stops on SIGTERM, finishes its in-flight reconcile, starts no
+// queued one, and exits by itself (nothing the manager created keeps the event loop alive).
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { startApiServer } from 'kube-converge/apiserver';
+import { createClient } from 'kube-converge/client';
+import { ConfigMapResource } from 'kube-converge/meta';
+import { eventually } from 'kube-converge/testing';
+
+const fixture = fileURLToPath(new URL('./fixtures/signal-operator.ts', import.meta.url));
+
+describe('operator process', () => {
+  it('drains on SIGTERM and exits with code 0', async () => {
+    await using api = await startApiServer({ port: 0 });
+    const admin = createClient({ server: api.url, qps: -1 });
+    const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', fixture], {
+      env: { ...process.env, API_URL: api.url },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    try {
+      for (const n of ['p1', 'p2', 'p3']) {
+        await admin.create(ConfigMapResource, { metadata: { name: n, namespace: 'default', labels: { role: 'primary' } } });
+      }
+      await eventually(() => out.includes('started'), { timeoutMs: 15_000 });
+      child.kill('SIGTERM');
+      const code = await Promise.race([exited, new Promise<'hung'>((r) => setTimeout(() => r('hung'), 10_000).unref())]);
+      assert.equal(code, 0, `exit: ${String(code)}; output:\n${out}`);
+      const lines = out.trim().split('\n');
+      assert.equal(lines.filter((l) => l.startsWith('started')).length, 1, out);
+      assert.equal(lines.filter((l) => l.startsWith('finished')).length, 1, out);
+      assert.equal(lines.at(-1), 'stopped');
+    } finally {
+      child.kill('SIGKILL');
+      admin.close();
+    }
+  });
+});
