@@ -12,7 +12,7 @@ before(() => { dir = mkdtempSync(join(tmpdir(), 'converge-exec-')); });
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 // The plugin: appends one line per run to $COUNT_FILE (with the exec info it got), prints a token
-// "token-<run>" that expires at $EXPIRES (if set), or fails when $FAIL is set.
+// "token-<run>" that expires at $EXPIRES_<run> or $EXPIRES (if set), or fails when $FAIL is set.
 const PLUGIN = `
 const fs = require('node:fs');
 const n = (fs.existsSync(process.env.COUNT_FILE) ? fs.readFileSync(process.env.COUNT_FILE, 'utf8').split('\\n').filter(Boolean).length : 0) + 1;
@@ -20,7 +20,8 @@ fs.appendFileSync(process.env.COUNT_FILE, JSON.stringify({ info: process.env.KUB
 if (process.env.FAIL) { process.stderr.write('login required: run my-login'); process.exit(3); }
 if (process.env.GARBAGE) { process.stdout.write('hello'); process.exit(0); }
 const status = { token: 'token-' + n };
-if (process.env.EXPIRES) status.expirationTimestamp = process.env.EXPIRES;
+const expires = process.env['EXPIRES_' + n] ?? process.env.EXPIRES;
+if (expires) status.expirationTimestamp = expires;
 process.stdout.write(JSON.stringify({ apiVersion: process.argv[2], kind: 'ExecCredential', status }));
 `;
 
@@ -63,16 +64,27 @@ describe('exec credential plugins', () => {
 
   it('reuses the credential until expirationTimestamp on the injected clock, then runs the plugin again', async () => {
     const clock = new FakeClock(Date.parse('2026-01-01T00:00:00Z'));
-    const { kc, runs } = setup('expiry', { env: { EXPIRES: '2026-01-01T00:10:00Z' } });
+    const { kc, runs } = setup('expiry', { env: { EXPIRES_1: '2026-01-01T00:10:00Z', EXPIRES_2: '2026-01-01T00:20:00Z' } });
     const cfg = loadKubeConfig({ path: kc, clock });
     assert.equal((await cfg.auth!.credentials()).headers?.authorization, 'Bearer token-1');
     await clock.advance(9 * 60_000);
     assert.equal((await cfg.auth!.credentials()).headers?.authorization, 'Bearer token-1');
     assert.equal(runs().length, 1);
     await clock.advance(60_000);
-    // The plugin keeps answering with the same expiry, now past: that is an error, not a loop.
-    await assert.rejects(cfg.auth!.credentials(), /already expired/);
-    assert.equal(runs().length, 2);
+    const renewed = await Promise.all([cfg.auth!.credentials(), cfg.auth!.credentials()]);
+    assert.deepEqual(renewed.map((c) => c.headers?.authorization), ['Bearer token-2', 'Bearer token-2']);
+    assert.equal(runs().length, 2, 'one run for concurrent requests after expiry too');
+    await clock.advance(10 * 60_000);
+    assert.equal((await cfg.auth!.credentials()).headers?.authorization, 'Bearer token-3');
+    await clock.advance(24 * 3600_000);
+    assert.equal((await cfg.auth!.credentials()).headers?.authorization, 'Bearer token-3', 'no expirationTimestamp: kept until a 401');
+    assert.equal(runs().length, 3);
+  });
+
+  it('refuses a credential that is already expired when printed', async () => {
+    const clock = new FakeClock(Date.parse('2026-01-01T00:00:00Z'));
+    const { kc } = setup('expired', { env: { EXPIRES: '2025-12-31T23:59:00Z' } });
+    await assert.rejects(loadKubeConfig({ path: kc, clock }).auth!.credentials(), (e: unknown) => e instanceof KubeConfigError && /already expired/.test(e.reason));
   });
 
   it('re-runs the plugin after a 401 and retries the request once with the new token', async () => {
