@@ -165,8 +165,11 @@ describe('token bucket rate limiter', () => {
     await settle(clock, Promise.all(reqs), 200);
     assert.equal(done, 11);
     limited.close();
-    const free = createClient({ server: srv.url, clock, qps: -1 });
-    await Promise.all(Array.from({ length: 30 }, () => free.get(ConfigMapResource, nn)));
-    free.close();
+    for (const qps of [-1, Infinity]) {
+      const free = createClient({ server: srv.url, clock, qps });
+      await Promise.all(Array.from({ length: 30 }, () => free.get(ConfigMapResource, nn)));
+      free.close();
+    }
+    assert.throws(() => createClient({ server: srv.url, qps: 0 }), { code: 'CONVERGE_INVALID_OPTION', path: 'qps' });
   });
 });
