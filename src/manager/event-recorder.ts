@@ -114,7 +114,8 @@ export class EventBroadcaster {
     }
     this.#series.delete(key);
     if (this.#series.size >= MAX_SERIES) this.#series.delete(this.#series.keys().next().value!);
-    const namespace = ref.namespace || 'default';
+    // Events about cluster-scoped objects (no namespace) live in `default`, as client-go puts them.
+    const namespace = ref.namespace ? ref.namespace : 'default';
     const series: Series = {
       namespace,
       name: undefined,

@@ -77,7 +77,9 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
       this.#rest = connection.client;
     } else {
       this.#ownedRest = createClient({
-        config: connection.config,
+        // controller-runtime turns client-side rate limiting off unless configured, relying on the
+        // server's priority and fairness; a manager's informers and writers share one client.
+        config: { ...connection.config, qps: connection.config.qps ?? -1 },
         clock: options.clock,
         onRequest: (m) => this.metrics.restClientRequest({ code: m.code, method: m.verb, host: m.host }),
       });
