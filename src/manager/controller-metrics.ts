@@ -77,12 +77,13 @@ export function createControllerMetrics(registry: Registry): ControllerMetrics {
     reconcileTimeouts: (controller) => timeouts.inc({ controller }),
     reconcileTime: (controller, seconds) => time.observe({ controller }, seconds),
     maxConcurrentReconciles: (controller, n) => {
-      // controller-runtime initialises every series of a controller when it starts, so a
-      // scrape shows zeros instead of missing series before the first reconcile.
+      // Called once when a controller starts. controller-runtime initialises every series of a
+      // controller then, so a scrape shows zeros instead of missing series before the first reconcile.
       for (const result of RESULTS) total.inc({ controller, result }, 0);
       errors.inc({ controller }, 0);
       terminal.inc({ controller }, 0);
       panics.inc({ controller }, 0);
+      timeouts.inc({ controller }, 0);
       active.set({ controller }, 0);
       maxConcurrent.set({ controller }, n);
     },

@@ -23,6 +23,7 @@ describe('manager metrics', () => {
     assert.equal(sample(text, 'controller_runtime_reconcile_errors_total{controller="webapp"}'), 1);
     assert.equal(sample(text, 'controller_runtime_terminal_reconcile_errors_total{controller="webapp"}'), 1);
     assert.equal(sample(text, 'controller_runtime_reconcile_panics_total{controller="webapp"}'), 0);
+    assert.equal(sample(text, 'controller_runtime_reconcile_timeouts_total{controller="webapp"}'), 0);
     assert.equal(sample(text, 'controller_runtime_max_concurrent_reconciles{controller="webapp"}'), 3);
     assert.equal(sample(text, 'controller_runtime_active_workers{controller="webapp"}'), 1);
     assert.equal(sample(text, 'controller_runtime_reconcile_time_seconds_bucket{le="0.025",controller="webapp"}'), 1);
