@@ -59,7 +59,8 @@ ${data}`;
 
       it('labels and annotates, then patches with strategic, merge and JSON patches', async () => {
         assert.match(await env.ok(bin, ['label', 'cm', 'app-config', '-n', ns, 'tier=web']), /configmap\/app-config labeled/);
-        assert.match(await env.ok(bin, ['annotate', 'cm', 'app-config', '-n', ns, 'owner=team-a']), /configmap\/app-config annotated/);
+        // kubectl 1.27 prints "annotate".
+        assert.match(await env.ok(bin, ['annotate', 'cm', 'app-config', '-n', ns, 'owner=team-a']), /configmap\/app-config annotated?/);
         assert.match(await env.ok(bin, ['patch', 'cm', 'app-config', '-n', ns, '-p', '{"data":{"s":"strategic"}}']), /patched/);
         assert.match(await env.ok(bin, ['patch', 'cm', 'app-config', '-n', ns, '--type=merge', '-p', '{"data":{"m":"merge","b":null}}']), /patched/);
         assert.match(await env.ok(bin, ['patch', 'cm', 'app-config', '-n', ns, '--type=json', '-p', '[{"op":"add","path":"/data/j","value":"json"}]']), /patched/);

@@ -2,12 +2,12 @@
  * Drives the installed kubectl against an in-process server: one server per test file, a
  * kubeconfig and a private discovery cache in a temporary directory, and kubectl run with
  * `execFile` under a bounded timeout. Several kubectl versions are exercised: the oldest
- * supported and the newest of those installed beside `/usr/bin/kubectl` (`kubectl.1.27` …
+ * usable and the newest of those installed beside `/usr/bin/kubectl` (`kubectl.1.27` …
  * `kubectl.1.33`), or the paths listed in `CONVERGE_KUBECTL` (colon-separated).
  *
- * Versions before 1.29 are left out by default: they decide how to validate `apply`/`create`
- * from the protobuf `/openapi/v2` document alone (1.29 and later ask `/openapi/v3`), and fail
- * without it; name them in `CONVERGE_KUBECTL` to run them against a server that publishes it.
+ * Versions before 1.29 decide how to validate `apply`/`create` from the protobuf `/openapi/v2`
+ * document alone (1.29 and later ask `/openapi/v3`) and fail without it, so they are picked only
+ * when the server answers `/openapi/v2` (probed once, on a throwaway server, when this loads).
  */
 import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -23,10 +23,20 @@ export interface KubectlBinary {
   path: string;
 }
 
-/** 1.29, as major * 1000 + minor. */
-const OLDEST_DEFAULT = 1029;
+/** The oldest kubectl that needs no `/openapi/v2`: 1.29, as major * 1000 + minor. */
+const OLDEST_WITHOUT_OPENAPI_V2 = 1029;
 
-/** The kubectl binaries the e2e tests run with (oldest supported and newest installed). */
+async function servesOpenApiV2(): Promise<boolean> {
+  const server = await startApiServer();
+  try {
+    return (await fetch(`${server.url}/openapi/v2`)).ok;
+  } finally {
+    await server.stop();
+  }
+}
+const oldestUsable = (await servesOpenApiV2()) ? 0 : OLDEST_WITHOUT_OPENAPI_V2;
+
+/** The kubectl binaries the e2e tests run with (oldest usable and newest installed). */
 export function kubectlBinaries(): KubectlBinary[] {
   const listed = process.env['CONVERGE_KUBECTL'];
   if (listed !== undefined && listed !== '') {
@@ -36,7 +46,7 @@ export function kubectlBinaries(): KubectlBinary[] {
   const dir = dirname(realpathSync('/usr/bin/kubectl'));
   const versioned = readdirSync(dir)
     .map((name) => /^kubectl\.(\d+)\.(\d+)$/.exec(name))
-    .filter((m): m is RegExpExecArray => m !== null && Number(m[1]) * 1000 + Number(m[2]) >= OLDEST_DEFAULT)
+    .filter((m): m is RegExpExecArray => m !== null && Number(m[1]) * 1000 + Number(m[2]) >= oldestUsable)
     .sort((a, b) => Number(a[1]) - Number(b[1]) || Number(a[2]) - Number(b[2]))
     .map((m) => ({ version: `${m[1]}.${m[2]}`, path: join(dir, m[0]) }));
   if (versioned.length === 0) return [{ version: 'default', path: '/usr/bin/kubectl' }];
