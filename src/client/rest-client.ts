@@ -42,6 +42,14 @@ export interface CreateClientOptions {
 export interface RestClient extends Client {
   readonly config: RestConfig;
   readonly transport: Transport;
+  /** POSTs `body` to a subresource of an object (`pods/eviction`, `serviceaccounts/token`, …). */
+  createSubresource<R extends KubeObject = KubeObject>(
+    r: ResourceDescriptor<KubeObject>,
+    nn: NamespacedName,
+    subresource: string,
+    body: KubeObject,
+    o?: WriteOptions,
+  ): Promise<R>;
   /** Frees pooled keep-alive sockets. */
   close(): void;
 }

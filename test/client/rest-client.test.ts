@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ConfigMapResource, NamespaceResource, DeploymentResource, type ObjectOf } from 'kube-converge/meta';
+import { ConfigMapResource, NamespaceResource, DeploymentResource, PodResource, type ObjectOf } from 'kube-converge/meta';
 import { createClient, isNotFound, isConflict, StatusError, NetworkError } from 'kube-converge/client';
 import { startFixtureServer, sendJson } from './fixture-server.js';
 
@@ -60,6 +60,16 @@ describe('resource operations over HTTP', () => {
       ['DELETE /api/v1/namespaces/default/configmaps/b', undefined, ''],
       ['DELETE /api/v1/namespaces/default/configmaps?labelSelector=a%3Db', 'application/json', '{"apiVersion":"v1","kind":"DeleteOptions","propagationPolicy":"Background"}'],
     ]);
+  });
+
+  it('posts to other subresources such as a pod eviction', async () => {
+    await using srv = await startFixtureServer((req, res) => sendJson(res, 201, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 }));
+    const c = createClient({ server: srv.url, qps: -1 });
+    const eviction = { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { namespace: 'ns', name: 'web-0' }, deleteOptions: { gracePeriodSeconds: 5 } };
+    await c.createSubresource(PodResource, { namespace: 'ns', name: 'web-0' }, 'eviction', eviction, { dryRun: true });
+    assert.equal(`${srv.requests[0]!.method} ${srv.requests[0]!.url}`, 'POST /api/v1/namespaces/ns/pods/web-0/eviction?dryRun=All');
+    assert.deepEqual(JSON.parse(srv.requests[0]!.body), eviction);
+    c.close();
   });
 
   it('rejects a namespaced create without a namespace before sending anything', async () => {
