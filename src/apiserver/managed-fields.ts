@@ -1,14 +1,15 @@
 /**
  * `metadata.managedFields` bookkeeping for non-apply writes: each write adds (or extends) one
- * `Update` entry for its manager, listing in FieldsV1 form the fields it changed. Lists of objects
- * with a `name` are keyed `k:{"name":…}`; other lists are atomic. This records ownership faithfully
- * enough for clients that read it; it does not enforce apply conflicts between managers.
- * Invariant: entries other than the writer's are left untouched.
+ * `Update` entry for its manager, listing in FieldsV1 form the fields it changed, and takes those
+ * fields away from every other manager (an update never conflicts; it takes ownership). Lists of
+ * objects with a `name` are keyed `k:{"name":…}`; other lists are atomic. Field sets are plain
+ * nested objects, which server-side apply (`server-side-apply.ts`) works on too.
+ * Invariant: an entry that no longer owns any field is dropped.
  */
 import type { KubeObject } from '../meta/index.js';
 import { jsonEqual } from './registry/strategy.js';
 
-type FieldSet = Record<string, unknown>;
+export type FieldSet = Record<string, unknown>;
 
 export interface ManagedFieldsEntry {
   manager: string;
@@ -21,7 +22,7 @@ export interface ManagedFieldsEntry {
 }
 
 const META_TRACKED = ['labels', 'annotations', 'finalizers', 'ownerReferences'];
-const isPlain = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isPlain = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function diff(n: unknown, o: unknown): FieldSet | null {
   if (isPlain(n)) {
@@ -70,26 +71,58 @@ export function changedFields(obj: KubeObject, old: KubeObject | undefined, subr
   return d && Object.keys(d).length > 0 ? d : null;
 }
 
-/** Records a write by `manager` on `obj.metadata.managedFields` (mutates `obj`). */
+/** True when a field-set node is a leaf (`{}`, or only the `.` marker of a keyed list element). */
+export const isLeaf = (s: unknown): boolean => isPlain(s) && Object.keys(s).every((k) => k === '.');
+
+/** `set` without the leaves of `remove`; containers left empty disappear. Returns null when nothing is left. */
+export function subtract(set: FieldSet, remove: FieldSet): FieldSet | null {
+  const out: FieldSet = {};
+  for (const [k, v] of Object.entries(set)) {
+    const r = remove[k];
+    if (r === undefined || k === '.') out[k] = v;
+    else if (isLeaf(r)) continue;
+    else if (isPlain(v) && !isLeaf(v)) {
+      const rest = subtract(v, r as FieldSet);
+      if (rest) out[k] = rest;
+    } else out[k] = v;
+  }
+  return Object.keys(out).some((k) => k !== '.') ? out : null;
+}
+
+/** Every field the object sets, in FieldsV1 form (what an apply configuration claims). */
+export function fieldSetOf(obj: KubeObject, subresource: string | undefined): FieldSet {
+  return changedFields(obj, undefined, subresource) ?? {};
+}
+
+/** The managed-fields entries of an object, ignoring malformed ones. */
+export function entriesOf(obj: KubeObject): ManagedFieldsEntry[] {
+  return ((obj.metadata.managedFields ?? []) as ManagedFieldsEntry[]).filter((e) => isPlain(e) && typeof e.manager === 'string' && isPlain(e.fieldsV1));
+}
+
+/** Records an update by `manager` on `obj.metadata.managedFields` (mutates `obj`). */
 export function recordManagedFields(
   obj: KubeObject,
   old: KubeObject | undefined,
-  opts: { manager: string; operation: 'Apply' | 'Update'; apiVersion: string; time: string; subresource?: string },
+  opts: { manager: string; apiVersion: string; time: string; subresource?: string },
 ): void {
   const changed = changedFields(obj, old, opts.subresource);
-  const entries = ((obj.metadata.managedFields ?? []) as ManagedFieldsEntry[]).filter((e) => e && e.manager !== undefined);
+  let entries = entriesOf(obj);
   if (!changed) {
     if (entries.length > 0) obj.metadata.managedFields = entries;
     else delete obj.metadata.managedFields;
     return;
   }
   const same = (e: ManagedFieldsEntry): boolean =>
-    e.manager === opts.manager && e.operation === opts.operation && (e.subresource ?? '') === (opts.subresource ?? '');
+    e.manager === opts.manager && e.operation === 'Update' && (e.subresource ?? '') === (opts.subresource ?? '');
   const prev = entries.find(same);
+  entries = entries.filter((e) => !same(e)).flatMap((e) => {
+    const rest = subtract(e.fieldsV1, changed);
+    return rest ? [{ ...e, fieldsV1: rest }] : [];
+  });
   const entry: ManagedFieldsEntry = {
-    manager: opts.manager, operation: opts.operation, apiVersion: opts.apiVersion, time: opts.time, fieldsType: 'FieldsV1',
-    fieldsV1: prev && opts.operation === 'Update' ? union(prev.fieldsV1, changed) : changed,
+    manager: opts.manager, operation: 'Update', apiVersion: opts.apiVersion, time: opts.time, fieldsType: 'FieldsV1',
+    fieldsV1: prev ? union(prev.fieldsV1, changed) : changed,
     ...(opts.subresource ? { subresource: opts.subresource } : {}),
   };
-  obj.metadata.managedFields = [...entries.filter((e) => !same(e)), entry];
+  obj.metadata.managedFields = [...entries, entry];
 }

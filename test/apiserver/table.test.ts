@@ -93,6 +93,16 @@ describe('Table output', () => {
     assert.deepEqual(toTable([{ metadata: { name: 'l', creationTimestamp: ts }, spec: { holderIdentity: 'me' } }], lease, { includeObject: 'None', now: NOW }).rows[0]?.cells, ['l', 'me', '3h']);
   });
 
+  it('prints Events as LAST SEEN, TYPE, REASON, OBJECT, MESSAGE and tolerates fields of the wrong type', () => {
+    const event: ServedResource = { ...base, group: '', version: 'v1', kind: 'Event', plural: 'events', singular: 'event', custom: false };
+    const table = toTable([
+      { metadata: { name: 'e1' }, type: 'Warning', reason: 'BackOff', message: 'restarting', involvedObject: { kind: 'Pod', name: 'web-1' }, lastTimestamp: '2026-01-01T11:59:30Z' },
+      { metadata: { name: 5 }, type: ['odd'] },
+    ], event, { includeObject: 'None', now: NOW });
+    assert.deepEqual(table.columnDefinitions?.map((c) => c.name), ['Last Seen', 'Type', 'Reason', 'Object', 'Message']);
+    assert.deepEqual(table.rows.map((r) => r.cells), [['30s', 'Warning', 'BackOff', 'pod/web-1', 'restarting'], ['<unknown>', '', '', '/', '']]);
+  });
+
   it('describes built-in printer columns after Name for the registry', () => {
     assert.deepEqual(builtinPrinterColumns('Deployment').map((c) => c.name), ['Ready', 'Up-to-date', 'Available', 'Age', 'Containers', 'Images', 'Selector']);
     assert.deepEqual(builtinPrinterColumns('CustomResourceDefinition'), []);

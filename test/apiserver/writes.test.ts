@@ -292,3 +292,53 @@ describe('events through two API groups', () => {
     assert.equal((await api.call('GET', `${CORE}/e1`)).body.series.count, 2);
   });
 });
+
+describe('server-side apply', () => {
+  const headers = { 'content-type': 'application/apply-patch+yaml' };
+  const applyCm = (data: Record<string, string>) => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' }, data });
+
+  it('removes fields the manager applied before and omits now, but keeps fields another manager owns', async () => {
+    await using api = await startApi();
+    await api.call('PATCH', `${CMS}/a?fieldManager=one`, applyCm({ x: '1', y: '2' }), headers);
+    await api.call('PATCH', `${CMS}/a?fieldManager=other`, { data: { z: '3' } }, { 'content-type': 'application/merge-patch+json' });
+    const r = await api.call('PATCH', `${CMS}/a?fieldManager=one`, applyCm({ x: '1' }), headers);
+    assert.equal(r.status, 200);
+    assert.deepEqual(r.body.data, { x: '1', z: '3' });
+    const one = r.body.metadata.managedFields.find((e: { manager: string }) => e.manager === 'one');
+    assert.deepEqual(one.fieldsV1, { 'f:data': { 'f:x': {} } });
+  });
+
+  it('reports a conflict with the owning manager, and takes the field over with force', async () => {
+    await using api = await startApi();
+    await api.call('PATCH', `${CMS}/a?fieldManager=one`, applyCm({ x: '1' }), headers);
+    const c = await api.call('PATCH', `${CMS}/a?fieldManager=two`, applyCm({ x: '2' }), headers);
+    assert.equal(c.status, 409);
+    assert.equal(c.body.reason, 'Conflict');
+    assert.equal(c.body.message, 'Apply failed with 1 conflict: conflict with "one": .data.x');
+    assert.deepEqual(c.body.details.causes, [{ reason: 'FieldManagerConflict', message: 'conflict with "one"', field: '.data.x' }]);
+    const same = await api.call('PATCH', `${CMS}/a?fieldManager=two`, applyCm({ x: '1' }), headers);
+    assert.equal(same.status, 200, 'same value: shared ownership, no conflict');
+    const f = await api.call('PATCH', `${CMS}/a?fieldManager=two&force=true`, applyCm({ x: '2' }), headers);
+    assert.equal(f.status, 200);
+    assert.equal(f.body.data.x, '2');
+    const managers = f.body.metadata.managedFields.map((e: { manager: string }) => e.manager);
+    assert.deepEqual(managers, ['two']);
+  });
+
+  it('merges named lists element by element and leaves defaulted fields unowned', async () => {
+    await using api = await startApi();
+    const dep = (containers: unknown[]) => JSON.stringify({
+      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' },
+      spec: { selector: { matchLabels: { app: 'd' } }, template: { metadata: { labels: { app: 'd' } }, spec: { containers } } },
+    });
+    const D = '/apis/apps/v1/namespaces/default/deployments';
+    const c = await api.call('PATCH', `${D}/d?fieldManager=me`, dep([{ name: 'a', image: 'x' }]), headers);
+    assert.equal(c.status, 201);
+    assert.equal(c.body.metadata.managedFields[0].fieldsV1['f:spec']['f:replicas'], undefined);
+    const u = await api.call('PATCH', `${D}/d?fieldManager=me`, dep([{ name: 'a', image: 'y' }, { name: 'b', image: 'z' }]), headers);
+    assert.deepEqual(u.body.spec.template.spec.containers.map((x: { name: string; image: string }) => `${x.name}=${x.image}`), ['a=y', 'b=z']);
+    assert.equal(u.body.spec.template.spec.containers[0].terminationMessagePath, '/dev/termination-log');
+    const again = await api.call('PATCH', `${D}/d?fieldManager=me`, dep([{ name: 'a', image: 'y' }, { name: 'b', image: 'z' }]), headers);
+    assert.equal(again.body.metadata.resourceVersion, u.body.metadata.resourceVersion, 'an unchanged apply is a no-op');
+  });
+});

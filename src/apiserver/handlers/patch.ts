@@ -5,7 +5,9 @@
  * through the same update pipeline as a PUT; a resourceVersion set by the patch is a precondition.
  */
 import type { KubeObject } from '../../meta/index.js';
-import { present, storageKey, type Scope } from '../context.js';
+import { present, rfc3339, storageKey, type Scope } from '../context.js';
+import { fieldSetOf } from '../managed-fields.js';
+import { serverSideApply } from '../server-side-apply.js';
 import { bodyText, checkMetadataShape, mediaType, parseDocument } from '../decode.js';
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch, PatchError, supportsStrategicMerge } from '../patch/index.js';
 import type { ApiResponse } from '../request.js';
@@ -92,7 +94,7 @@ function checkPrecondition(scope: Scope, patched: KubeObject, old: KubeObject): 
   }
 }
 
-/** Server-side apply, approximated as create-or-merge (strategic for built-ins, merge for CRs). */
+/** Server-side apply: creates a missing object, else merges with field ownership (`server-side-apply.ts`). */
 function applyHandler(scope: Scope, old: KubeObject | undefined, applied: KubeObject, params: ReturnType<typeof writeParams>): ApiResponse {
   if (!scope.query.get('fieldManager')) {
     throw invalid('PatchOptions', 'meta.k8s.io', '', [fieldErrors.required('fieldManager', 'is required for apply patch')]);
@@ -106,16 +108,15 @@ function applyHandler(scope: Scope, old: KubeObject | undefined, applied: KubeOb
   reconcileNamespace(scope, applied);
   if (!old) {
     if (scope.subresource) throw notFound(scope.strategy, scope.name);
-    return objectResponse(scope, createObject(scope, applied, params, 'Apply'));
+    return objectResponse(scope, createObject(scope, applied, params, fieldSetOf(applied, undefined)));
   }
   checkPrecondition(scope, applied, old);
-  const base = structuredClone(present(scope, old));
   const { resourceVersion: _rv, ...appliedMeta } = applied.metadata;
-  const patch = { ...applied, metadata: appliedMeta };
-  const merged = asObject(
-    scope.strategy.custom || !supportsStrategicMerge({ group: scope.strategy.group, version: scope.version, kind: scope.strategy.kind })
-      ? applyMergePatch(base, patch)
-      : applyStrategicMergePatch(base, patch, { group: scope.strategy.group, version: scope.version, kind: scope.strategy.kind }),
-  );
+  const force = scope.query.get('force') === 'true';
+  const merged = serverSideApply(present(scope, old), { ...applied, metadata: appliedMeta }, {
+    manager: params.manager, force, apiVersion: scope.strategy.apiVersion(scope.version), time: rfc3339(scope.ctx.clock.now()),
+    ...(scope.subresource ? { subresource: scope.subresource } : {}),
+    target: { group: scope.strategy.group, plural: scope.strategy.plural, name: scope.name },
+  });
   return objectResponse(scope, updateObject(scope, old, merged, params, 'Apply'));
 }

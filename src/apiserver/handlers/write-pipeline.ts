@@ -10,7 +10,7 @@
  */
 import type { KubeObject } from '../../meta/index.js';
 import { metaOf, rfc3339, storageKey, type Scope, type ServerContext } from '../context.js';
-import { recordManagedFields } from '../managed-fields.js';
+import { recordManagedFields, type FieldSet } from '../managed-fields.js';
 import type { Strategy, WriteContext } from '../registry/strategy.js';
 import { jsonEqual } from '../registry/strategy.js';
 import { alreadyExists, conflict, fieldErrors, forbidden, invalid, notFound, type FieldCause } from '../status.js';
@@ -53,8 +53,11 @@ export function checkNamespaceOpen(ctx: ServerContext, strategy: Strategy, obj: 
   }
 }
 
-/** Creates `obj` (already decoded, typeMeta and namespace reconciled). */
-export function createObject(scope: Scope, obj: KubeObject, params: WriteParams, operation: 'Update' | 'Apply' = 'Update'): WriteResult {
+/**
+ * Creates `obj` (already decoded, typeMeta and namespace reconciled). `applied` is the field set of
+ * a server-side apply configuration, recorded as the manager's `Apply` entry (defaults excluded).
+ */
+export function createObject(scope: Scope, obj: KubeObject, params: WriteParams, applied?: FieldSet): WriteResult {
   const { strategy, ctx } = scope;
   const wctx = writeContext(scope, params);
   const m = metaOf(obj);
@@ -81,7 +84,11 @@ export function createObject(scope: Scope, obj: KubeObject, params: WriteParams,
     m.name = generateName(m.generateName!);
     key = storageKey(strategy, m.namespace ?? '', m.name);
   }
-  recordManagedFields(obj, undefined, { manager: params.manager, operation, apiVersion: String(obj.apiVersion), time: rfc3339(wctx.now) });
+  if (applied) {
+    m.managedFields = [{ manager: params.manager, operation: 'Apply', apiVersion: String(obj.apiVersion), time: rfc3339(wctx.now), fieldsType: 'FieldsV1', fieldsV1: applied }];
+  } else {
+    recordManagedFields(obj, undefined, { manager: params.manager, apiVersion: String(obj.apiVersion), time: rfc3339(wctx.now) });
+  }
   const stored = strategy.toInternal(obj);
   if (params.dryRun) return { status: 201, object: stored, warnings: wctx.warnings };
   return { status: 201, object: ctx.store.create(strategy.storageId, key, stored), warnings: wctx.warnings };
@@ -144,10 +151,12 @@ export function updateObject(scope: Scope, stored: KubeObject, obj: KubeObject, 
   }
   failInvalid(strategy, obj, causes);
   if (jsonEqual(withoutVolatile(obj), withoutVolatile(old))) return { status: 200, object: stored, warnings: wctx.warnings };
-  recordManagedFields(obj, old, {
-    manager: params.manager, operation, apiVersion: String(obj.apiVersion), time: rfc3339(wctx.now),
-    ...(scope.subresource ? { subresource: scope.subresource } : {}),
-  });
+  if (operation === 'Update') {
+    recordManagedFields(obj, old, {
+      manager: params.manager, apiVersion: String(obj.apiVersion), time: rfc3339(wctx.now),
+      ...(scope.subresource ? { subresource: scope.subresource } : {}),
+    });
+  }
   const key = storageKey(strategy, old.metadata.namespace ?? '', old.metadata.name!);
   const finished = !!m.deletionTimestamp && (m.finalizers ?? []).length === 0 && !(strategy.kind === 'Namespace' && hasSpecFinalizers(obj));
   const next = strategy.toInternal(obj);

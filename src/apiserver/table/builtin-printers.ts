@@ -5,83 +5,82 @@
  * `NAME READY STATUS RESTARTS AGE` (+ wide), Deployment `NAME READY UP-TO-DATE AVAILABLE AGE`,
  * ReplicaSet, Service `NAME TYPE CLUSTER-IP EXTERNAL-IP PORT(S) AGE`, ServiceAccount, Lease
  * `NAME HOLDER AGE`, Events. Kinds without a printer use the default `Name`/`Created At` columns.
+ * Stored objects are read defensively: a missing or mistyped field is an empty cell, never an error.
  */
 import { column, nameColumn, ageColumn } from './columns.js';
 import type { TableColumnDefinition } from './columns.js';
 import { ageOf } from './human-duration.js';
 
-// Stored objects are read loosely here: a missing field is an empty cell, never an error.
-type Obj = Record<string, any>;
+type Obj = Record<string, unknown>;
 
 export interface BuiltinPrinter {
   columns: TableColumnDefinition[];
   cells(obj: Obj, now: number): unknown[];
 }
 
-const age = (obj: Obj, now: number) => ageOf(obj['metadata']?.creationTimestamp, now);
-const name = (obj: Obj): string => obj['metadata']?.name ?? '';
-const count = (m: unknown): number => (m !== null && typeof m === 'object' ? Object.keys(m).length : 0);
-const list = (v: unknown): Obj[] => (Array.isArray(v) ? (v as Obj[]) : []);
-const selectorString = (sel: unknown): string => {
-  if (sel === null || typeof sel !== 'object') return '<none>';
-  const s = sel as Obj;
-  const parts: string[] = Object.entries((s['matchLabels'] ?? {}) as Record<string, string>).map(([k, v]) => `${k}=${v}`);
-  for (const e of list(s['matchExpressions'])) {
-    const values = list(e['values']).join(',');
-    if (e['operator'] === 'In') parts.push(`${e['key']} in (${values})`);
-    else if (e['operator'] === 'NotIn') parts.push(`${e['key']} notin (${values})`);
-    else if (e['operator'] === 'Exists') parts.push(String(e['key']));
-    else if (e['operator'] === 'DoesNotExist') parts.push(`!${e['key']}`);
-  }
-  return parts.length === 0 ? '<none>' : parts.join(',');
-};
-const mapSelector = (m: unknown): string => {
-  const entries = Object.entries((m ?? {}) as Record<string, string>);
-  return entries.length === 0 ? '<none>' : entries.map(([k, v]) => `${k}=${v}`).join(',');
-};
-const containersOf = (podSpec: Obj | undefined) => list(podSpec?.['containers']);
-const joinOr = (values: string[], none = '<none>') => (values.length === 0 ? none : values.join(','));
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-const WIDE = { priority: 1 };
+/** The value at a field path, or undefined when any step is missing. */
+function at(obj: unknown, ...path: string[]): unknown {
+  let v = obj;
+  for (const key of path) v = isObj(v) ? v[key] : undefined;
+  return v;
+}
+const text = (v: unknown, fallback = ''): string => (typeof v === 'string' && v !== '' ? v : fallback);
+const int = (v: unknown, fallback = 0): number => (typeof v === 'number' ? v : fallback);
+const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isObj) : []);
+const count = (m: unknown): number => (isObj(m) ? Object.keys(m).length : 0);
+
+const age = (obj: Obj, now: number): string => ageOf(at(obj, 'metadata', 'creationTimestamp'), now);
+const name = (obj: Obj): string => text(at(obj, 'metadata', 'name'));
+const orNone = (values: string[]): string => (values.length === 0 ? '<none>' : values.join(','));
+
+function labelSelector(sel: unknown): string {
+  const parts = Object.entries(isObj(at(sel, 'matchLabels')) ? (at(sel, 'matchLabels') as Obj) : {}).map(([k, v]) => `${k}=${String(v)}`);
+  for (const e of list(at(sel, 'matchExpressions'))) {
+    const key = text(e['key']);
+    const values = (Array.isArray(e['values']) ? e['values'] : []).map(String).join(',');
+    if (e['operator'] === 'In') parts.push(`${key} in (${values})`);
+    else if (e['operator'] === 'NotIn') parts.push(`${key} notin (${values})`);
+    else if (e['operator'] === 'Exists') parts.push(key);
+    else if (e['operator'] === 'DoesNotExist') parts.push(`!${key}`);
+  }
+  return orNone(parts);
+}
+
+const mapSelector = (m: unknown): string => orNone(Object.entries(isObj(m) ? m : {}).map(([k, v]) => `${k}=${String(v)}`));
 
 function podStatus(pod: Obj): string {
-  let reason: string = pod['status']?.reason ?? pod['status']?.phase ?? '';
-  if (pod['metadata']?.deletionTimestamp) return 'Terminating';
-  for (const cs of list(pod['status']?.containerStatuses)) {
-    if (cs['state']?.waiting?.reason) reason = cs['state'].waiting.reason;
-    else if (cs['state']?.terminated?.reason) reason = cs['state'].terminated.reason;
+  if (at(pod, 'metadata', 'deletionTimestamp') !== undefined) return 'Terminating';
+  let reason = text(at(pod, 'status', 'reason'), text(at(pod, 'status', 'phase')));
+  for (const cs of list(at(pod, 'status', 'containerStatuses'))) {
+    reason = text(at(cs, 'state', 'waiting', 'reason'), text(at(cs, 'state', 'terminated', 'reason'), reason));
   }
   return reason;
 }
 
 function servicePorts(svc: Obj): string {
-  const ports = list(svc['spec']?.ports).map((p) => {
-    const proto = p['protocol'] ?? 'TCP';
-    return p['nodePort'] ? `${p['port']}:${p['nodePort']}/${proto}` : `${p['port']}/${proto}`;
-  });
-  return joinOr(ports);
+  return orNone(list(at(svc, 'spec', 'ports')).map((p) => {
+    const proto = text(p['protocol'], 'TCP');
+    return p['nodePort'] !== undefined ? `${String(p['port'])}:${String(p['nodePort'])}/${proto}` : `${String(p['port'])}/${proto}`;
+  }));
 }
 
 function serviceExternalIp(svc: Obj): string {
-  const type = svc['spec']?.type ?? 'ClusterIP';
-  const external = list(svc['spec']?.externalIPs).map(String);
-  if (type === 'ExternalName') return svc['spec']?.externalName ?? '<none>';
+  const type = text(at(svc, 'spec', 'type'), 'ClusterIP');
+  const external = (Array.isArray(at(svc, 'spec', 'externalIPs')) ? (at(svc, 'spec', 'externalIPs') as unknown[]) : []).map(String);
+  if (type === 'ExternalName') return text(at(svc, 'spec', 'externalName'), '<none>');
   if (type === 'LoadBalancer') {
-    const ingress = list(svc['status']?.loadBalancer?.ingress).map((i) => i['ip'] ?? i['hostname']).filter(Boolean);
+    const ingress = list(at(svc, 'status', 'loadBalancer', 'ingress')).map((i) => text(i['ip'], text(i['hostname']))).filter((s) => s !== '');
     const all = [...ingress, ...external];
     return all.length > 0 ? all.join(',') : '<pending>';
   }
-  return joinOr(external);
+  return orNone(external);
 }
 
-function eventObject(ev: Obj): string {
-  const ref = (ev['involvedObject'] ?? ev['regarding'] ?? {}) as Obj;
-  return `${String(ref['kind'] ?? '').toLowerCase()}/${ref['name'] ?? ''}`;
-}
-
-function eventLastSeen(ev: Obj, now: number): string {
-  const ts = ev['series']?.lastObservedTime ?? ev['lastTimestamp'] ?? ev['deprecatedLastTimestamp'] ?? ev['eventTime'] ?? ev['metadata']?.creationTimestamp;
-  return ageOf(ts, now);
+function templateContainers(obj: Obj): { names: string; images: string } {
+  const containers = list(at(obj, 'spec', 'template', 'spec', 'containers'));
+  return { names: containers.map((c) => text(c['name'])).join(','), images: containers.map((c) => text(c['image'])).join(',') };
 }
 
 const eventPrinter: BuiltinPrinter = {
@@ -92,8 +91,17 @@ const eventPrinter: BuiltinPrinter = {
     column('Object', 'string', 'The object this Event is about.'),
     column('Message', 'string', 'A human-readable description of the status of this operation.'),
   ],
-  cells: (ev, now) => [eventLastSeen(ev, now), ev['type'] ?? '', ev['reason'] ?? '', eventObject(ev), ev['message'] ?? ev['note'] ?? ''],
+  cells: (ev, now) => {
+    const ref = at(ev, 'involvedObject') ?? at(ev, 'regarding');
+    const lastSeen = at(ev, 'series', 'lastObservedTime') ?? at(ev, 'lastTimestamp') ?? at(ev, 'deprecatedLastTimestamp') ?? at(ev, 'eventTime') ?? at(ev, 'metadata', 'creationTimestamp');
+    return [
+      ageOf(lastSeen, now), text(ev['type']), text(ev['reason']),
+      `${text(at(ref, 'kind')).toLowerCase()}/${text(at(ref, 'name'))}`, text(ev['message'], text(ev['note'])),
+    ];
+  },
 };
+
+const WIDE = { priority: 1 };
 
 const PRINTERS: ReadonlyMap<string, BuiltinPrinter> = new Map<string, BuiltinPrinter>([
   ['/ConfigMap', {
@@ -102,11 +110,11 @@ const PRINTERS: ReadonlyMap<string, BuiltinPrinter> = new Map<string, BuiltinPri
   }],
   ['/Secret', {
     columns: [nameColumn(), column('Type', 'string', 'Used to facilitate programmatic handling of secret data.'), column('Data', 'integer', 'Data contains the secret data.'), ageColumn()],
-    cells: (o, now) => [name(o), o['type'] ?? 'Opaque', count(o['data']), age(o, now)],
+    cells: (o, now) => [name(o), text(o['type'], 'Opaque'), count(o['data']), age(o, now)],
   }],
   ['/Namespace', {
     columns: [nameColumn(), column('Status', 'string', 'The status of the namespace'), ageColumn()],
-    cells: (o, now) => [name(o), o['status']?.phase ?? '', age(o, now)],
+    cells: (o, now) => [name(o), text(at(o, 'status', 'phase')), age(o, now)],
   }],
   ['/ServiceAccount', {
     columns: [nameColumn(), column('Secrets', 'string', 'Secrets is a list of the secrets in the same namespace that pods running using this ServiceAccount are allowed to use.'), ageColumn()],
@@ -125,13 +133,13 @@ const PRINTERS: ReadonlyMap<string, BuiltinPrinter> = new Map<string, BuiltinPri
       column('Readiness Gates', 'string', 'If specified, all readiness gates will be evaluated for pod readiness.', WIDE),
     ],
     cells: (o, now) => {
-      const statuses = list(o['status']?.containerStatuses);
+      const statuses = list(at(o, 'status', 'containerStatuses'));
       const ready = statuses.filter((c) => c['ready'] === true).length;
-      const restarts = statuses.reduce((n, c) => n + (Number(c['restartCount']) || 0), 0);
-      const gates = list(o['spec']?.readinessGates);
+      const restarts = statuses.reduce((n, c) => n + int(c['restartCount']), 0);
+      const gates = list(at(o, 'spec', 'readinessGates'));
       return [
-        name(o), `${ready}/${containersOf(o['spec']).length}`, podStatus(o), String(restarts), age(o, now),
-        o['status']?.podIP ?? '<none>', o['spec']?.nodeName ?? '<none>', o['status']?.nominatedNodeName ?? '<none>',
+        name(o), `${ready}/${list(at(o, 'spec', 'containers')).length}`, podStatus(o), String(restarts), age(o, now),
+        text(at(o, 'status', 'podIP'), '<none>'), text(at(o, 'spec', 'nodeName'), '<none>'), text(at(o, 'status', 'nominatedNodeName'), '<none>'),
         gates.length === 0 ? '<none>' : `0/${gates.length}`,
       ];
     },
@@ -147,7 +155,8 @@ const PRINTERS: ReadonlyMap<string, BuiltinPrinter> = new Map<string, BuiltinPri
       column('Selector', 'string', 'Route service traffic to pods with label keys and values matching this selector.', WIDE),
     ],
     cells: (o, now) => [
-      name(o), o['spec']?.type ?? 'ClusterIP', o['spec']?.clusterIP || '<none>', serviceExternalIp(o), servicePorts(o), age(o, now), mapSelector(o['spec']?.selector),
+      name(o), text(at(o, 'spec', 'type'), 'ClusterIP'), text(at(o, 'spec', 'clusterIP'), '<none>'), serviceExternalIp(o), servicePorts(o), age(o, now),
+      mapSelector(at(o, 'spec', 'selector')),
     ],
   }],
   ['apps/Deployment', {
@@ -162,10 +171,10 @@ const PRINTERS: ReadonlyMap<string, BuiltinPrinter> = new Map<string, BuiltinPri
       column('Selector', 'string', 'Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment.', WIDE),
     ],
     cells: (o, now) => {
-      const containers = containersOf(o['spec']?.template?.spec);
+      const { names, images } = templateContainers(o);
       return [
-        name(o), `${o['status']?.readyReplicas ?? 0}/${o['spec']?.replicas ?? 1}`, o['status']?.updatedReplicas ?? 0, o['status']?.availableReplicas ?? 0, age(o, now),
-        containers.map((c) => c['name']).join(','), containers.map((c) => c['image']).join(','), selectorString(o['spec']?.selector),
+        name(o), `${int(at(o, 'status', 'readyReplicas'))}/${int(at(o, 'spec', 'replicas'), 1)}`, int(at(o, 'status', 'updatedReplicas')),
+        int(at(o, 'status', 'availableReplicas')), age(o, now), names, images, labelSelector(at(o, 'spec', 'selector')),
       ];
     },
   }],
@@ -181,16 +190,16 @@ const PRINTERS: ReadonlyMap<string, BuiltinPrinter> = new Map<string, BuiltinPri
       column('Selector', 'string', 'Selector is a label query over pods that should match the replica count.', WIDE),
     ],
     cells: (o, now) => {
-      const containers = containersOf(o['spec']?.template?.spec);
+      const { names, images } = templateContainers(o);
       return [
-        name(o), o['spec']?.replicas ?? 1, o['status']?.replicas ?? 0, o['status']?.readyReplicas ?? 0, age(o, now),
-        containers.map((c) => c['name']).join(','), containers.map((c) => c['image']).join(','), selectorString(o['spec']?.selector),
+        name(o), int(at(o, 'spec', 'replicas'), 1), int(at(o, 'status', 'replicas')), int(at(o, 'status', 'readyReplicas')), age(o, now),
+        names, images, labelSelector(at(o, 'spec', 'selector')),
       ];
     },
   }],
   ['coordination.k8s.io/Lease', {
     columns: [nameColumn(), column('Holder', 'string', 'holderIdentity contains the identity of the holder of a current lease.'), ageColumn()],
-    cells: (o, now) => [name(o), o['spec']?.holderIdentity ?? '', age(o, now)],
+    cells: (o, now) => [name(o), text(at(o, 'spec', 'holderIdentity')), age(o, now)],
   }],
   ['/Event', eventPrinter],
   ['events.k8s.io/Event', eventPrinter],

@@ -1,0 +1,141 @@
+/**
+ * Server-side apply (§4.6) on plain JSON: the applied configuration is merged into the live object
+ * (objects field by field, lists of named objects element by element, other lists and scalars
+ * replaced); fields the manager applied last time and omits now are removed unless another manager
+ * still owns them; changing a field another manager owns is a conflict (409 with one
+ * `FieldManagerConflict` cause per field) unless `force`, which takes the field over. The manager's
+ * `Apply` entry then lists exactly the fields of this configuration.
+ * Invariant: fields owned only by other managers are never removed by an apply.
+ */
+import type { KubeObject } from '../meta/index.js';
+import { entriesOf, fieldSetOf, isLeaf, isPlain, subtract, type FieldSet, type ManagedFieldsEntry } from './managed-fields.js';
+import { jsonEqual } from './registry/strategy.js';
+import { ApiStatusError, type FieldCause } from './status.js';
+
+type Json = Record<string, unknown>;
+
+const isNamedList = (v: unknown): v is Json[] => Array.isArray(v) && v.length > 0 && v.every((e) => isPlain(e) && typeof e.name === 'string');
+
+function merge(live: unknown, applied: unknown): unknown {
+  if (isPlain(applied) && isPlain(live)) {
+    const out: Json = { ...live };
+    for (const [k, v] of Object.entries(applied)) {
+      if (v === null) delete out[k];
+      else out[k] = merge(live[k], v);
+    }
+    return out;
+  }
+  if (isNamedList(applied) && Array.isArray(live)) {
+    const out = [...live];
+    for (const e of applied) {
+      const i = out.findIndex((x) => isPlain(x) && x.name === e.name);
+      if (i >= 0) out[i] = merge(out[i], e);
+      else out.push(structuredClone(e));
+    }
+    return out;
+  }
+  return structuredClone(applied);
+}
+
+/** The child of a value addressed by one FieldsV1 key (`f:name` or `k:{"name":"x"}`). */
+function child(v: unknown, key: string): unknown {
+  if (key.startsWith('f:')) return isPlain(v) ? v[key.slice(2)] : undefined;
+  if (key.startsWith('k:') && Array.isArray(v)) {
+    const want = JSON.parse(key.slice(2)) as Json;
+    return v.find((e) => isPlain(e) && Object.entries(want).every(([k, x]) => e[k] === x));
+  }
+  return undefined;
+}
+
+function removeChild(v: unknown, key: string): void {
+  if (key.startsWith('f:') && isPlain(v)) delete v[key.slice(2)];
+  else if (key.startsWith('k:') && Array.isArray(v)) {
+    const target = child(v, key);
+    const i = v.indexOf(target);
+    if (i >= 0) v.splice(i, 1);
+  }
+}
+
+const render = (path: string, key: string): string =>
+  key.startsWith('f:') ? `${path}.${key.slice(2)}` : `${path}[${Object.entries(JSON.parse(key.slice(2)) as Json).map(([k, x]) => `${k}=${JSON.stringify(x)}`).join(',')}]`;
+
+interface Owner {
+  entry: ManagedFieldsEntry;
+  set: FieldSet | undefined;
+}
+
+/** Leaves of `fs` whose applied value differs from the live one and that another manager owns. */
+function findConflicts(applied: unknown, live: unknown, fs: FieldSet, owners: Owner[], path: string, out: { owner: ManagedFieldsEntry; field: string }[]): void {
+  for (const [key, sub] of Object.entries(fs)) {
+    if (key === '.') continue;
+    const here = owners.map((o) => ({ entry: o.entry, set: o.set?.[key] as FieldSet | undefined }));
+    const a = child(applied, key);
+    const l = child(live, key);
+    if (isLeaf(sub)) {
+      if (jsonEqual(a, l)) continue;
+      for (const o of here) if (o.set !== undefined) out.push({ owner: o.entry, field: render(path, key) });
+    } else {
+      findConflicts(a, l, sub as FieldSet, here.filter((o) => o.set !== undefined), render(path, key), out);
+    }
+  }
+}
+
+/** Removes from `obj` the fields of `prev` that are neither in `next` nor owned by `others`. */
+function prune(obj: unknown, prev: FieldSet, next: FieldSet | undefined, others: FieldSet[]): void {
+  for (const [key, sub] of Object.entries(prev)) {
+    if (key === '.') continue;
+    const n = next?.[key] as FieldSet | undefined;
+    const o = others.map((x) => x[key] as FieldSet | undefined).filter((x): x is FieldSet => x !== undefined);
+    if (n === undefined && o.length === 0) removeChild(obj, key);
+    else if (!isLeaf(sub)) prune(child(obj, key), sub as FieldSet, n, o);
+  }
+}
+
+const describe = (e: ManagedFieldsEntry): string =>
+  `"${e.manager}"${e.operation === 'Update' ? ` using ${e.apiVersion}` : ''}${e.subresource ? ` with subresource "${e.subresource}"` : ''}`;
+
+export interface ApplyOptions {
+  manager: string;
+  force: boolean;
+  apiVersion: string;
+  time: string;
+  subresource?: string;
+  /** For the conflict Status. */
+  target: { group: string; plural: string; name: string };
+}
+
+/** Applies `applied` to `live` (both in the request's version); returns the object to write, managedFields included. */
+export function serverSideApply(live: KubeObject, applied: KubeObject, o: ApplyOptions): KubeObject {
+  const sub = o.subresource ?? '';
+  const entries = entriesOf(live);
+  const mine = (e: ManagedFieldsEntry): boolean => e.manager === o.manager && e.operation === 'Apply' && (e.subresource ?? '') === sub;
+  const prev = entries.find(mine)?.fieldsV1 ?? {};
+  const others = entries.filter((e) => !mine(e));
+  const fs = fieldSetOf(applied, o.subresource);
+  const conflicts: { owner: ManagedFieldsEntry; field: string }[] = [];
+  findConflicts(applied, live, fs, others.map((e) => ({ entry: e, set: e.fieldsV1 })), '', conflicts);
+  let kept = others;
+  if (conflicts.length > 0) {
+    if (!o.force) {
+      const causes: FieldCause[] = conflicts.map((c) => ({ reason: 'FieldManagerConflict', message: `conflict with ${describe(c.owner)}`, field: c.field }));
+      const list = conflicts.map((c) => `conflict with ${describe(c.owner)}: ${c.field}`).join('\n- ');
+      const message = `Apply failed with ${conflicts.length} conflict${conflicts.length === 1 ? '' : 's'}: ${conflicts.length === 1 ? list : `\n- ${list}`}`;
+      throw new ApiStatusError({
+        kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'Conflict', code: 409,
+        details: { name: o.target.name, group: o.target.group, kind: o.target.plural, causes },
+      });
+    }
+    kept = others.flatMap((e) => {
+      const rest = subtract(e.fieldsV1, fs);
+      return rest ? [{ ...e, fieldsV1: rest }] : [];
+    });
+  }
+  const merged = merge(structuredClone(live), applied) as KubeObject;
+  prune(merged, prev, fs, kept.map((e) => e.fieldsV1));
+  const entry: ManagedFieldsEntry = {
+    manager: o.manager, operation: 'Apply', apiVersion: o.apiVersion, time: o.time, fieldsType: 'FieldsV1', fieldsV1: fs,
+    ...(o.subresource ? { subresource: o.subresource } : {}),
+  };
+  merged.metadata.managedFields = [...kept, entry];
+  return merged;
+}
