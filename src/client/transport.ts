@@ -200,9 +200,10 @@ export class Transport {
         throw err;
       }
       const started = performance.now();
-      const timeout = new AbortController();
-      const timer = this.#timeoutMs > 0 ? this.#clock.setTimer(() => timeout.abort(new RequestTimeoutError(this.#timeoutMs)), this.#timeoutMs) : undefined;
-      const signal = r.signal ? AbortSignal.any([r.signal, timeout.signal]) : timeout.signal;
+      // Without a timeout the caller's signal is passed as is: no derived signal per request.
+      const timeout = this.#timeoutMs > 0 ? new AbortController() : undefined;
+      const timer = timeout ? this.#clock.setTimer(() => timeout.abort(new RequestTimeoutError(this.#timeoutMs)), this.#timeoutMs) : undefined;
+      const signal = timeout && r.signal ? AbortSignal.any([r.signal, timeout.signal]) : (timeout?.signal ?? r.signal);
       let exchanged: { req: http.ClientRequest; res: http.IncomingMessage };
       try {
         exchanged = await this.#exchange(method, r, creds, signal);
@@ -215,7 +216,7 @@ export class Transport {
           attempt--;
           continue;
         }
-        const cause = timeout.signal.aborted ? timeout.signal.reason : err instanceof StaleConnectionError ? err.original : err;
+        const cause = timeout?.signal.aborted ? timeout.signal.reason : err instanceof StaleConnectionError ? err.original : err;
         if (idempotent && isTransient(cause) && attempt < this.#maxRetries) {
           await this.#clock.sleep(DEFAULTS.retryAfterMs, { signal: r.signal });
           continue;
@@ -242,7 +243,7 @@ export class Transport {
         continue;
       }
       if (streaming) timer?.cancel();
-      const causeOf = (e: unknown): unknown => (timeout.signal.aborted ? timeout.signal.reason : e);
+      const causeOf = (e: unknown): unknown => (timeout?.signal.aborted ? timeout.signal.reason : e);
       return { req, res, method, url, causeOf, done: () => timer?.cancel() };
     }
   }
@@ -251,7 +252,7 @@ export class Transport {
     method: string,
     r: TransportRequest,
     creds: Credentials | undefined,
-    signal: AbortSignal,
+    signal: AbortSignal | undefined,
   ): Promise<{ req: http.ClientRequest; res: http.IncomingMessage }> {
     const headers: Record<string, string | string[]> = { accept: 'application/json', 'user-agent': this.#userAgent, ...creds?.headers };
     if (r.body !== undefined) {

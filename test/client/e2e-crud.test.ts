@@ -153,15 +153,18 @@ describe('client e2e: patches', () => {
     assert.ok(isConflict(stale), String(stale));
   });
 
-  it('server-side applies with a field manager (creating the object), recording each manager, with force accepted', async () => {
+  it('server-side applies with a field manager, conflicts between managers, and takes over with force', async () => {
     const nn = { namespace: 'default', name: 'ssa' };
     const applied = await client.patch(ConfigMapResource, nn, cm('ssa', { owner: 'alice' }), 'apply', { fieldManager: 'alice' });
-    assert.equal(applied.data?.['owner'], 'alice');
+    assert.equal(applied.data?.['owner'], 'alice', 'apply creates a missing object');
     assert.ok(applied.metadata.managedFields?.some((f) => f.manager === 'alice' && f.operation === 'Apply'));
-    // The local server does not raise field-manager conflicts between appliers (a real one answers 409 here).
+    const conflict = await client.patch(ConfigMapResource, nn, cm('ssa', { owner: 'bob' }), 'apply', { fieldManager: 'bob' }).catch((e: unknown) => e);
+    assert.ok(isConflict(conflict), String(conflict));
+    assert.ok(conflict instanceof StatusError && conflict.status.details?.causes?.some((c) => c.reason === 'FieldManagerConflict'));
     const forced = await client.patch(ConfigMapResource, nn, cm('ssa', { owner: 'bob' }), 'apply', { fieldManager: 'bob', force: true });
     assert.equal(forced.data?.['owner'], 'bob');
-    assert.deepEqual(forced.metadata.managedFields?.map((f) => f.manager).sort(), ['alice', 'bob']);
+    assert.deepEqual(forced.metadata.managedFields?.map((f) => f.manager), ['bob'], 'force strips the field from the other manager');
+    await assert.rejects(client.patch(ConfigMapResource, nn, cm('ssa'), 'apply'), (e: unknown) => isInvalid(e), 'apply without fieldManager is 422');
     await assert.rejects(client.patch(ConfigMapResource, nn, [{ op: 'add', path: '/data/x', value: '1' }], 'json', { fieldManager: 'x', force: true }),
       (e: unknown) => isInvalid(e), 'force on a non-apply patch is 422');
     await assert.rejects(client.patch(ConfigMapResource, nn, cm('ssa'), 'apply'), (e: unknown) => isInvalid(e), 'apply without fieldManager is 422');
