@@ -251,6 +251,20 @@ describe('deletion and finalizers', () => {
     assert.equal((await api.call('GET', '/api/v1/namespaces/fin/finalize')).status, 405);
   });
 
+  it('gives a Pod bound to a node its grace period, and deletes it on a later delete with grace 0', async () => {
+    await using api = await startApi();
+    const P = '/api/v1/namespaces/default/pods';
+    await api.call('POST', P, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { nodeName: 'n1', containers: [{ name: 'c', image: 'x' }] } });
+    const d = await api.call('DELETE', `${P}/p`);
+    assert.equal(d.status, 200);
+    assert.equal(d.body.metadata.deletionGracePeriodSeconds, 30);
+    assert.equal(d.body.metadata.generation, 2);
+    assert.equal((await api.call('GET', `${P}/p`)).status, 200);
+    const now = await api.call('DELETE', `${P}/p`, { gracePeriodSeconds: 0 });
+    assert.equal(now.status, 200);
+    assert.equal((await api.call('GET', `${P}/p`)).status, 404);
+  });
+
   it('refuses to delete default, kube-system and kube-public with 403', async () => {
     await using api = await startApi();
     for (const n of ['default', 'kube-system', 'kube-public']) {

@@ -184,8 +184,9 @@ export type DeleteOutcome =
 const GC_FINALIZERS = { Orphan: 'orphan', Foreground: 'foregroundDeletion' } as const;
 
 /**
- * Deletes one stored object (§5.1): preconditions, propagation finalizers, then either marks it
- * deleting (finalizers pending: MODIFIED) or removes it (DELETED).
+ * Deletes one stored object (§5.1): preconditions, propagation finalizers, graceful deletion, then
+ * either marks it deleting (finalizers or a grace period pending: MODIFIED) or removes it (DELETED).
+ * A later delete with grace 0 ends a pending grace period.
  */
 export function performDelete(ctx: ServerContext, strategy: Strategy, key: string, p: DeleteParams): DeleteOutcome {
   const old = ctx.store.get(strategy.storageId, key);
@@ -204,13 +205,17 @@ export function performDelete(ctx: ServerContext, strategy: Strategy, key: strin
     if (p.propagationPolicy !== 'Background') finalizers.push(GC_FINALIZERS[p.propagationPolicy]);
   }
   const changedFinalizers = !jsonEqual(finalizers, old.metadata.finalizers ?? []);
+  const grace = strategy.gracePeriodSeconds(old, p.gracePeriodSeconds);
   if (old.metadata.deletionTimestamp) {
-    if (!changedFinalizers) return { kind: 'pending', object: old };
-    const next = { ...old, metadata: { ...old.metadata, finalizers } };
+    const graceEnds = grace === 0 && (old.metadata.deletionGracePeriodSeconds ?? 0) > 0;
+    if (graceEnds && finalizers.length === 0) return { kind: 'deleted', object: p.dryRun ? old : ctx.store.delete(strategy.storageId, key) };
+    if (!changedFinalizers && !graceEnds) return { kind: 'pending', object: old };
+    const next = { ...old, metadata: { ...old.metadata, finalizers, ...(graceEnds ? { deletionGracePeriodSeconds: 0 } : {}) } };
     return { kind: 'pending', object: p.dryRun ? next : ctx.store.update(strategy.storageId, key, next) };
   }
-  if (finalizers.length > 0) {
-    const meta = { ...old.metadata, finalizers, deletionTimestamp: rfc3339(ctx.clock.now()), deletionGracePeriodSeconds: 0 };
+  if (finalizers.length > 0 || grace > 0) {
+    const meta = { ...old.metadata, finalizers, deletionTimestamp: rfc3339(ctx.clock.now() + grace * 1000), deletionGracePeriodSeconds: grace };
+    if (finalizers.length === 0) delete (meta as { finalizers?: string[] }).finalizers;
     if (old.metadata.generation) meta.generation = old.metadata.generation + 1;
     const next = { ...old, metadata: meta };
     return { kind: 'pending', object: p.dryRun ? next : ctx.store.update(strategy.storageId, key, next) };

@@ -36,6 +36,14 @@ export class PodStrategy extends Strategy {
     'status.nominatedNodeName': (o: KubeObject) => status(o).nominatedNodeName,
   };
 
+  /** A Pod bound to a node and not finished gets its grace period (no kubelet ends it: it stays until grace 0). */
+  override gracePeriodSeconds(obj: KubeObject, requested: number | undefined): number {
+    const phase = status(obj).phase;
+    if (!spec(obj).nodeName || phase === 'Succeeded' || phase === 'Failed') return 0;
+    const g = requested ?? (spec(obj).terminationGracePeriodSeconds as number | undefined) ?? 30;
+    return Math.max(0, g);
+  }
+
   override prepareForCreate(obj: KubeObject): void {
     obj.spec ??= {};
     defaultPodSpec(obj.spec);

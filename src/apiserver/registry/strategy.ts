@@ -176,6 +176,11 @@ export abstract class Strategy {
     if (managedFields !== undefined) obj.metadata.managedFields = managedFields;
   }
 
+  /** Seconds of graceful deletion for this object (0 = immediate; only Pods on a node have more). */
+  gracePeriodSeconds(_obj: KubeObject, _requested: number | undefined): number {
+    return 0;
+  }
+
   /** Whether an update on the main endpoint bumps `metadata.generation`. */
   generationChanged(obj: KubeObject, old: KubeObject): boolean {
     return !jsonEqual(obj.spec, old.spec);
