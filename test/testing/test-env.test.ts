@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
-import { ConfigMapResource, InvalidOptionError, defineResource } from 'kube-converge/meta';
+import { ConfigMapResource, FakeClock, InvalidOptionError, defineResource } from 'kube-converge/meta';
 import { createClient, isNotFound, loadKubeConfig, NetworkError } from 'kube-converge/client';
 import { controllerManagedBy } from 'kube-converge/controller';
 import { CrdNotServedError, TestEnv, eventually, loadCrds } from 'kube-converge/testing';
@@ -102,5 +102,28 @@ describe('TestEnv', () => {
       assert.match(e.message, /not served within 100 ms: still missing Established condition/);
       return true;
     });
+  });
+});
+
+describe('TestEnv with a FakeClock', () => {
+  it('drives the managers it makes with that clock: a requeueAfter of one hour fires when the clock is advanced', async () => {
+    const clock = new FakeClock();
+    await using env = await TestEnv.start({ clock });
+    const mgr = await env.newManager();
+    let reconciles = 0;
+    controllerManagedBy(mgr).for(ConfigMapResource).complete(async (req) => {
+      if (req.name === 'tick') reconciles++;
+      return { requeueAfter: 3_600_000 };
+    });
+    const running = mgr.start();
+    await env.client.create(ConfigMapResource, { metadata: { name: 'tick', namespace: 'default' } });
+    await eventually(() => reconciles === 1);
+    clock.advance(3_599_000);
+    await new Promise((r) => setTimeout(r, 20));
+    assert.equal(reconciles, 1, 'not before the hour is up');
+    clock.advance(1_000);
+    await eventually(() => reconciles === 2);
+    await mgr.shutdown();
+    await running;
   });
 });
