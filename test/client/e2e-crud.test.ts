@@ -2,9 +2,12 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { ConfigMapResource, DeploymentResource, NamespaceResource, defineResource, type ObjectOf } from 'kube-converge/meta';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startApiServer, type RunningApiServer } from 'kube-converge/apiserver';
 import {
-  createClient, createMergePatch, DiscoveryClient, RestMapper, StatusError, isAlreadyExists, isConflict, isInvalid, isNotFound,
+  createClient, createMergePatch, loadKubeConfig, DiscoveryClient, RestMapper, StatusError, isAlreadyExists, isConflict, isInvalid, isNotFound,
   type RestClient,
 } from 'kube-converge/client';
 
@@ -122,6 +125,25 @@ describe('client e2e: CRUD', () => {
     await client.update(ConfigMapResource, { ...real, data: { a: '2' } }, { dryRun: true });
     await client.delete(ConfigMapResource, { namespace: 'default', name: 'dry2' }, { dryRun: true });
     assert.deepEqual((await client.get(ConfigMapResource, { namespace: 'default', name: 'dry2' })).data, { a: '1' });
+  });
+});
+
+describe('client e2e: kubeconfig', () => {
+  it('connects through the kubeconfig the local server writes, with its context namespace', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'converge-e2e-kc-'));
+    try {
+      const path = join(dir, 'config');
+      await server.writeKubeconfig(path);
+      const config = loadKubeConfig({ env: { KUBECONFIG: path } });
+      assert.equal(config.server, server.url);
+      assert.equal(config.namespace, 'default');
+      const viaConfig = createClient({ config, qps: -1 });
+      const list = await viaConfig.list(NamespaceResource);
+      assert.ok(list.items.some((n) => n.metadata.name === 'kube-system'));
+      viaConfig.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
