@@ -12,10 +12,11 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { StatusError, isNotFound, type Client } from 'kube-converge/client';
-import type { Manager } from 'kube-converge/manager';
-import { SecretResource, ServiceResource, findStatusCondition } from 'kube-converge/meta';
-import { TestEnv, eventually } from 'kube-converge/testing';
+import { startApiServer } from 'kube-converge/apiserver';
+import { StatusError, createClient, isNotFound, type Client } from 'kube-converge/client';
+import { createManager, type Manager } from 'kube-converge/manager';
+import { NamespaceResource, SecretResource, ServiceResource, findStatusCondition, noopLogger } from 'kube-converge/meta';
+import { TestEnv, eventually, installCrds } from 'kube-converge/testing';
 import { setupApplicationRouteController, type ApplicationRouteControllerOptions } from './controller.js';
 import {
   faultyClient, reconcilesOf, recordingLogger, retriesOf, route, service, tlsSecret, type Faults, type LogLine, type Route,
@@ -208,7 +209,73 @@ describe('ApplicationRoute operator', () => {
         return now['a']! > before['a']! && now;
       });
       assert.deepEqual([after['b'], after['c']], [before['b'], before['c']]);
+
+      // A Service of the same name in another namespace is another Service: the index is namespaced.
+      await admin.create(NamespaceResource, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'other' } });
+      await admin.create(ServiceResource, service('other', 'shared'));
+      await admin.patch(ServiceResource, { namespace: 'other', name: 'shared' }, { metadata: { labels: { touched: '4' } } }, 'merge');
+      // Route c moves from only-c to only-b: the index follows, only-c no longer maps to it.
+      await admin.patch(ApplicationRoute, key('c'), { spec: { backends: [{ service: 'only-b', port: 8080 }] } }, 'merge');
+      await eventually(async () => (await httpRoute(admin, 'c'))?.spec.rules?.[0]?.backendRefs?.[0]?.name === 'only-b');
+      before = await counts();
+      assert.deepEqual([before['a'], before['b']], [after['a'], after['b']], 'a Service in another namespace woke no route here');
+      await touch(ServiceResource, 'only-c', 5);
+      await touch(ServiceResource, 'only-b', 6);
+      after = await eventually(async () => {
+        const now = await counts();
+        return now['b']! > before['b']! && now['c']! > before['c']! && now;
+      });
+      await touch(ServiceResource, 'only-c', 7);
+      await sleep(200);
+      assert.deepEqual(await counts(), after, 'Service only-c is no longer referenced by any route');
     });
+  });
+
+  it('leaves an HTTPRoute controlled by another owner alone and reports Ready=False (HTTPRouteNotOwned) without retrying', async () => {
+    await withEnv(async (env, admin) => {
+      const op = await runOperator(env);
+      await createCheckoutDependencies(admin);
+      const squatter = await admin.create(ServiceResource, service(NS, 'squatter'));
+      const foreign = await admin.create(HTTPRouteResource, {
+        apiVersion: HTTPRouteResource.apiVersion, kind: HTTPRouteResource.kind,
+        metadata: {
+          name: 'checkout-api', namespace: NS,
+          ownerReferences: [{ apiVersion: 'v1', kind: 'Service', name: 'squatter', uid: squatter.metadata.uid!, controller: true }],
+        },
+        spec: { hostnames: ['elsewhere.example.com'] },
+      });
+      await admin.create(ApplicationRoute, checkout());
+      const r = await routeCondition(admin, 'checkout-api', 'Ready', 'False', 'HTTPRouteNotOwned');
+      assert.match(condition(r, 'Ready')?.message ?? '', /already owned by another Service controller squatter/);
+      assert.equal(condition(r, 'DependenciesReady')?.status, 'True');
+      await settled(op.lines, 'checkout-api');
+      assert.equal((await httpRoute(admin, 'checkout-api'))?.metadata.resourceVersion, foreign.metadata.resourceVersion);
+      assert.deepEqual(retriesOf(op.lines, 'checkout-api'), []);
+    });
+  });
+
+  it('needs no finalizer: deleting a route lets garbage collection remove its HTTPRoute', async () => {
+    // TestEnv has no switch for the API server's garbage collector, so this test starts its own server.
+    const api = await startApiServer({ port: 0, garbageCollection: true });
+    const admin = createClient({ server: api.url, qps: -1 });
+    const mgr = await createManager({ config: { server: api.url }, logger: noopLogger });
+    let run: Promise<void> | undefined;
+    try {
+      await installCrds({ client: admin, crds: CRDS });
+      setupApplicationRouteController(mgr);
+      run = mgr.start();
+      await createCheckoutDependencies(admin);
+      await admin.create(ApplicationRoute, checkout());
+      await routeCondition(admin, 'checkout-api', 'Ready', 'True');
+      assert.equal((await admin.get(ApplicationRoute, key('checkout-api'))).metadata.finalizers, undefined);
+      await admin.delete(ApplicationRoute, key('checkout-api'));
+      await eventually(async () => (await httpRoute(admin, 'checkout-api')) === undefined, { message: 'the HTTPRoute is garbage-collected' });
+    } finally {
+      await mgr.shutdown();
+      await run;
+      admin.close();
+      await api.stop();
+    }
   });
 
   describe('the guide\'s failure tests (§32.5)', () => {
@@ -398,6 +465,10 @@ describe('ApplicationRoute operator', () => {
         await op.run; // a clean stop: no ShutdownTimeoutError
         const startedAfter = op.lines.slice(atShutdown).filter((l) => l.msg === 'Reconciling');
         assert.deepEqual(startedAfter, [], 'no queued reconcile may start once shutdown began');
+        // Each reconcile that had started settled (succeeded, or failed on its aborted write) before the stop.
+        const settledIds = new Set(op.lines.filter((l) => l.msg === 'Reconcile successful' || l.msg === 'Reconciler error').map((l) => l['reconcileID']));
+        const unsettled = op.lines.filter((l) => l.msg === 'Reconciling' && !settledIds.has(l['reconcileID']));
+        assert.deepEqual(unsettled, [], 'a reconcile was cut off instead of drained');
         const started = new Set(op.lines.filter((l) => l.msg === 'Reconciling').map((l) => l.name));
         assert.ok(started.size < names.length, `work was left queued (${started.size} of ${names.length} started)`);
 
