@@ -55,6 +55,8 @@ export class Watcher implements ResponseStream {
   #blocked = true;
   #closed = false;
   #sentObject = false;
+  /** Set by `failWith`: end the stream once the queue is flushed. */
+  #endAfterFlush = false;
   #timer: Timer | undefined;
 
   constructor(hub: WatchHub, spec: WatcherSpec) {
@@ -107,8 +109,6 @@ export class Watcher implements ResponseStream {
     if (this.#sink) this.#flush();
   }
 
-  #endAfterFlush = false;
-
   attach(sink: StreamSink): void {
     if (this.#closed) {
       sink.end();
@@ -125,13 +125,15 @@ export class Watcher implements ResponseStream {
   #flush(): void {
     const sink = this.#sink!;
     this.#blocked = false;
-    while (this.#queue.length > 0) {
-      const line = this.#queue.shift()!;
-      if (!sink.write(line)) {
+    let i = 0;
+    while (i < this.#queue.length) {
+      // A `false` write was still accepted (buffered); stop until the sink drains.
+      if (!sink.write(this.#queue[i++]!)) {
         this.#blocked = true;
         break;
       }
     }
+    this.#queue = i === this.#queue.length ? [] : this.#queue.slice(i);
     if (this.#queue.length === 0) this.#liveQueued = 0;
     if (this.#endAfterFlush && this.#queue.length === 0) this.close();
   }
