@@ -6,8 +6,8 @@
  *
  * Invariants: at most one plugin process runs at a time per provider — concurrent first requests share
  * it; its answer is reused until `status.expirationTimestamp` (on the injected clock) or until a 401
- * discards it; a failing plugin is a `KubeConfigError` naming the file, the context, the command and
- * its stderr.
+ * discards it; a caller whose signal aborts stops waiting, but the run goes on for the others; a
+ * failing plugin is a `KubeConfigError` naming the file, the context, the command and its stderr.
  */
 import { execFile } from 'node:child_process';
 import { dirname, isAbsolute, resolve } from 'node:path';
@@ -105,8 +105,8 @@ export function execCredentialAuth(options: ExecAuthOptions): AuthProvider {
   };
 
   return {
-    async credentials() {
-      return (await current()).creds;
+    async credentials(o) {
+      return (await untilAborted(current(), o?.signal)).creds;
     },
     async refresh() {
       cached = undefined;
@@ -143,4 +143,18 @@ function parseExecCredential(stdout: string, apiVersion: string, clock: Clock): 
   }
   if (expiresAt <= clock.now()) throw new Error(`returned a credential that already expired at ${String(expirationTimestamp)}`);
   return { creds, expiresAt };
+}
+
+/**
+ * Waits for a shared run, or rejects with the signal's reason when the caller gives up first; the run
+ * itself goes on for the other requests waiting on it.
+ */
+function untilAborted<T>(p: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return p;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }

@@ -12,17 +12,21 @@ before(() => { dir = mkdtempSync(join(tmpdir(), 'converge-exec-')); });
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 // The plugin: appends one line per run to $COUNT_FILE (with the exec info it got), prints a token
-// "token-<run>" that expires at $EXPIRES_<run> or $EXPIRES (if set), or fails when $FAIL is set.
+// "token-<run>" that expires at $EXPIRES_<run> or $EXPIRES (if set), or fails when $FAIL is set;
+// $SLOW_MS delays the answer.
 const PLUGIN = `
 const fs = require('node:fs');
 const n = (fs.existsSync(process.env.COUNT_FILE) ? fs.readFileSync(process.env.COUNT_FILE, 'utf8').split('\\n').filter(Boolean).length : 0) + 1;
 fs.appendFileSync(process.env.COUNT_FILE, JSON.stringify({ info: process.env.KUBERNETES_EXEC_INFO, argv: process.argv.slice(2), greeting: process.env.GREETING }) + '\\n');
-if (process.env.FAIL) { process.stderr.write('login required: run my-login'); process.exit(3); }
-if (process.env.GARBAGE) { process.stdout.write('hello'); process.exit(0); }
-const status = { token: 'token-' + n };
-const expires = process.env['EXPIRES_' + n] ?? process.env.EXPIRES;
-if (expires) status.expirationTimestamp = expires;
-process.stdout.write(JSON.stringify({ apiVersion: process.argv[2], kind: 'ExecCredential', status }));
+function answer() {
+  if (process.env.FAIL) { process.stderr.write('login required: run my-login'); process.exit(3); }
+  if (process.env.GARBAGE) { process.stdout.write('hello'); process.exit(0); }
+  const status = { token: 'token-' + n };
+  const expires = process.env['EXPIRES_' + n] ?? process.env.EXPIRES;
+  if (expires) status.expirationTimestamp = expires;
+  process.stdout.write(JSON.stringify({ apiVersion: process.argv[2], kind: 'ExecCredential', status }));
+}
+if (process.env.SLOW_MS) setTimeout(answer, Number(process.env.SLOW_MS)); else answer();
 `;
 
 function setup(name: string, { apiVersion = 'client.authentication.k8s.io/v1', env = {} as Record<string, string>, server = 'http://127.0.0.1:1', provideClusterInfo = false } = {}) {
@@ -109,6 +113,19 @@ describe('exec credential plugins', () => {
     assert.equal(runs().length, 2);
     assert.equal(srv.requests.length, 2);
     client.close();
+  });
+
+  it('lets a caller whose signal aborts stop waiting while the run goes on for the others', async () => {
+    const { kc, runs } = setup('slow', { env: { SLOW_MS: '300' } });
+    const cfg = loadKubeConfig({ path: kc });
+    const ac = new AbortController();
+    const impatient = cfg.auth!.credentials({ signal: ac.signal });
+    const patient = cfg.auth!.credentials();
+    const reason = new Error('gave up');
+    ac.abort(reason);
+    await assert.rejects(impatient, (e) => e === reason);
+    assert.equal((await patient).headers?.authorization, 'Bearer token-1');
+    assert.equal(runs().length, 1);
   });
 
   it('fails with a KubeConfigError naming file, context, command, stderr and the install hint', async () => {
