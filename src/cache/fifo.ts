@@ -34,6 +34,11 @@ export interface RealFIFOOptions<T extends KubeObject> {
   transform?: (obj: T) => T;
   /** Makes an object immutable; applied after `transform`. */
   freeze: (obj: T) => T;
+  /**
+   * Called when `transform` (or the key function) throws for one object of a `replace`; that object
+   * is left out of the relist and the rest goes on. Without it, the error propagates.
+   */
+  onRejected?: (error: unknown, obj: T) => void;
 }
 
 /** Compact the backing array once this many consumed slots sit at its front. */
@@ -49,8 +54,10 @@ export class RealFIFO<T extends KubeObject = KubeObject> {
   #room: { promise: Promise<void>; resolve: () => void } | undefined;
   readonly #highWater: number;
   readonly #prepare: (obj: T) => T;
+  readonly #onRejected: ((error: unknown, obj: T) => void) | undefined;
 
   constructor(o: RealFIFOOptions<T>) {
+    this.#onRejected = o.onRejected;
     const { transform, freeze } = o;
     this.#prepare = transform ? (obj) => freeze(transform(obj)) : freeze;
     this.#highWater = o.highWater ?? 1000;
@@ -89,9 +96,19 @@ export class RealFIFO<T extends KubeObject = KubeObject> {
   /** A full relist: the complete content at `resourceVersion`, applied by the informer in one step. */
   replace(list: readonly T[], resourceVersion: string): void {
     const objects = new Map<string, T>();
+    const onRejected = this.#onRejected;
     for (const raw of list) {
-      const obj = this.#prepare(raw);
-      objects.set(deletionHandlingKey(obj), obj);
+      if (!onRejected) {
+        const obj = this.#prepare(raw);
+        objects.set(deletionHandlingKey(obj), obj);
+        continue;
+      }
+      try {
+        const obj = this.#prepare(raw);
+        objects.set(deletionHandlingKey(obj), obj);
+      } catch (error) {
+        onRejected(error, raw);
+      }
     }
     this.#push({ type: 'ReplacedAll', resourceVersion, objects });
     if (!this.#populated) {

@@ -183,10 +183,10 @@ export class Reflector<T extends KubeObject = KubeObject> {
         cont = page.metadata.continue ? page.metadata.continue : undefined;
         if (cont) paginated = true;
       } while (cont);
+      this.#store.replace(items, listRV);
     } catch (error) {
       return this.#failed(error, signal, 'list');
     }
-    this.#store.replace(items, listRV);
     this.#populated('list', listRV, items.length);
     return { kind: 'listed', resourceVersion: listRV, paginated };
   }

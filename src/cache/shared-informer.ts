@@ -101,7 +101,11 @@ class DefaultSharedIndexInformer<T extends KubeObject> implements SharedIndexInf
       indexers: o.indexers,
       onIndexError: (index, key, error) => this.#log.error({ index, key, error }, 'index function failed; object stored without values for that index'),
     });
-    this.#fifo = new RealFIFO<T>({ transform: o.transform, freeze: (obj) => deepFreeze(obj) as T });
+    this.#fifo = new RealFIFO<T>({
+      transform: o.transform,
+      freeze: (obj) => deepFreeze(obj) as T,
+      onRejected: (error, obj) => this.#log.error({ name: obj?.metadata?.name, namespace: obj?.metadata?.namespace, error }, 'object left out of the relist: transform or key failed'),
+    });
     this.#reflector = new Reflector<T>({
       ...o.reflector,
       listerWatcher: o.listerWatcher,

@@ -215,6 +215,29 @@ describe('SharedIndexInformer', () => {
     await h.stop();
   });
 
+  it('a transform that throws for one object leaves that object out and logs it; the informer syncs and keeps watching', async () => {
+    const h = harness({
+      informer: {
+        transform: (o) => {
+          if (o.metadata.name?.startsWith('bad')) throw new Error('cannot transform');
+          return o;
+        },
+      },
+    });
+    h.client.upsert(cm('good'));
+    h.client.upsert(cm('bad-1'));
+    h.start();
+    await h.advance(0);
+    assert.equal(h.informer.hasSynced(), true);
+    h.client.upsert(cm('bad-2'));
+    h.client.upsert(cm('good-2'));
+    await h.advance(0);
+    assert.deepEqual(h.informer.getIndexer().listKeys().sort(), ['default/good', 'default/good-2']);
+    assert.equal(h.logger.lines.filter((l) => l.level === 'error' || l.level === 'warn').length, 2);
+    assert.equal(h.informer.status().phase, 'watching');
+    await h.stop();
+  });
+
   it('supports named indexes with several values, added before or after start', async () => {
     const h = harness({ informer: { indexers: { byKey: (o) => Object.keys((o['data'] as Record<string, string>) ?? {}) } } });
     h.client.upsert(cm('a', { x: '1', y: '1' }));
