@@ -63,13 +63,19 @@ export interface CacheListOptions {
 }
 
 const ALL_NAMESPACES = '__all_namespaces';
-const fieldIndexName = (field: string): string => `field:${field}`;
-const resourceKey = (r: ResourceDescriptor): string => formatGVR(gvrOfResource(r));
+/** Descriptors are frozen values, so their map key is computed once each (reads are a hot path). */
+const resourceKeys = new WeakMap<ResourceDescriptor, string>();
+function resourceKey(r: ResourceDescriptor): string {
+  let k = resourceKeys.get(r);
+  if (k === undefined) resourceKeys.set(r, (k = formatGVR(gvrOfResource(r))));
+  return k;
+}
 
 interface Entry {
   readonly resource: ResourceDescriptor;
   readonly informer: SharedIndexInformer<KubeObject>;
-  readonly fieldIndexes: Set<string>;
+  /** Field name → its index name (`field:<name>`). */
+  readonly fieldIndexes: Map<string, string>;
   /** The namespaces the informer watches; empty = all. */
   readonly namespaces: ReadonlySet<string>;
 }
@@ -107,8 +113,9 @@ export class InformerCache {
       if (ns === '') return values.map((v) => `${ALL_NAMESPACES}/${v}`);
       return values.flatMap((v) => [`${ns}/${v}`, `${ALL_NAMESPACES}/${v}`]);
     };
-    entry.informer.addIndexers({ [fieldIndexName(field)]: fn });
-    entry.fieldIndexes.add(field);
+    const indexName = `field:${field}`;
+    entry.informer.addIndexers({ [indexName]: fn });
+    entry.fieldIndexes.set(field, indexName);
   }
 
   /** True when every informer created so far has synced (the readiness check). */
@@ -141,7 +148,7 @@ export class InformerCache {
 
   /** The cached object, or undefined. Throws `CacheNotSyncedError` while the kind's informer syncs. */
   get<T extends KubeObject>(resource: ResourceDescriptor<T>, nn: NamespacedName): T | undefined {
-    const informer = this.#synced(resource, nn.namespace);
+    const { informer } = this.#synced(resource, nn.namespace);
     const key = resource.namespaced ? keyOf(nn) : nn.name;
     return informer.getIndexer().getByKey(key) as T | undefined;
   }
@@ -149,29 +156,25 @@ export class InformerCache {
   /** Cached objects matching every option (frozen, in no particular order). */
   list<T extends KubeObject>(resource: ResourceDescriptor<T>, options: CacheListOptions = {}): T[] {
     const ns = resource.namespaced ? options.namespace ?? '' : '';
-    const informer = this.#synced(resource, ns);
-    const indexer = informer.getIndexer();
-    const fields = Object.entries(options.matchingFields ?? {});
-    const entry = this.#entries.get(resourceKey(resource))!;
-    for (const [field] of fields) {
-      if (!entry.fieldIndexes.has(field)) {
+    const entry = this.#synced(resource, ns);
+    const indexer = entry.informer.getIndexer();
+    const scope = ns === '' ? ALL_NAMESPACES : ns;
+    let items: KubeObject[] | undefined;
+    const matching = options.matchingFields;
+    for (const field in matching) {
+      const indexName = entry.fieldIndexes.get(field);
+      if (indexName === undefined) {
         throw new InvalidOptionError(`matchingFields.${field}`, `no field index named ${JSON.stringify(field)} on ${resource.kind}; add it with indexField`);
       }
-    }
-    let items: KubeObject[];
-    if (fields.length > 0) {
-      const [[field, value], ...rest] = fields as [[string, string], ...[string, string][]];
-      const scoped = (v: string): string => `${ns === '' ? ALL_NAMESPACES : ns}/${v}`;
-      items = indexer.byIndex(fieldIndexName(field), scoped(value));
-      for (const [f, v] of rest) {
-        const keys = new Set(indexer.indexKeys(fieldIndexName(f), scoped(v)));
+      const value = `${scope}/${matching[field]}`;
+      if (items === undefined) {
+        items = indexer.byIndex(indexName, value);
+      } else {
+        const keys = new Set(indexer.indexKeys(indexName, value));
         items = items.filter((o) => keys.has(keyOf({ namespace: o.metadata.namespace, name: o.metadata.name ?? '' })));
       }
-    } else if (ns !== '') {
-      items = indexer.byIndex(NAMESPACE_INDEX, ns);
-    } else {
-      items = indexer.list();
     }
+    items ??= ns !== '' ? indexer.byIndex(NAMESPACE_INDEX, ns) : indexer.list();
     if (options.labelSelector) {
       const selector = parseLabelSelector(options.labelSelector);
       items = items.filter((o) => selector.matches(o.metadata.labels));
@@ -183,8 +186,9 @@ export class InformerCache {
    * The synced informer of a kind. A read in a namespace the cache does not watch throws: answering
    * "absent" would tell a reconciler that existing objects are gone. '' (all) reads what is cached.
    */
-  #synced<T extends KubeObject>(resource: ResourceDescriptor<T>, namespace: string | undefined): SharedIndexInformer<KubeObject> {
-    const { informer, namespaces } = this.#entry(resource);
+  #synced<T extends KubeObject>(resource: ResourceDescriptor<T>, namespace: string | undefined): Entry {
+    const entry = this.#entry(resource);
+    const { informer, namespaces } = entry;
     if (resource.namespaced && namespaces.size > 0 && namespace && !namespaces.has(namespace)) {
       throw new InvalidOptionError(
         'namespace',
@@ -192,7 +196,7 @@ export class InformerCache {
       );
     }
     if (!informer.hasSynced()) throw new CacheNotSyncedError(resource.kind);
-    return informer;
+    return entry;
   }
 
   #entry(resource: ResourceDescriptor): Entry {
@@ -216,7 +220,7 @@ export class InformerCache {
     const namespaces = resource.namespaced ? [...new Set(o.namespaces ?? [])] : [];
     const informer =
       namespaces.length <= 1 ? make(namespaces[0]) : multiNamespaceInformer(new Map(namespaces.map((ns) => [ns, make(ns)])));
-    const entry: Entry = { resource, informer, fieldIndexes: new Set(), namespaces: new Set(namespaces) };
+    const entry: Entry = { resource, informer, fieldIndexes: new Map(), namespaces: new Set(namespaces) };
     this.#entries.set(k, entry);
     this.#log.debug({ resource: k }, 'informer created');
     if (this.#signal && !this.#signal.aborted) this.#run(entry);
