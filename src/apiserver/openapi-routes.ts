@@ -1,8 +1,9 @@
 /**
- * `/openapi/v3` and its per-group-version documents, built by the pure OpenAPI builders from the
- * registry's served resources and cached until what is served changes (a CRD comes or goes).
+ * `/openapi/v3` and its per-group-version documents, and the protobuf `/openapi/v2` older kubectl
+ * versions insist on, built by the pure OpenAPI builders from the registry's served resources and
+ * cached until what is served changes (a CRD comes or goes).
  */
-import { buildOpenApiV3Document, buildOpenApiV3Index } from './openapi/index.js';
+import { buildOpenApiV2Protobuf, buildOpenApiV3Document, buildOpenApiV3Index, OPENAPI_V2_PROTOBUF_CONTENT_TYPE } from './openapi/index.js';
 import type { Registry } from './registry/registry.js';
 import type { ApiResponse } from './request.js';
 import { jsonResponse } from './response.js';
@@ -11,16 +12,14 @@ export class OpenApiRoutes {
   readonly #registry: Registry;
   #generation = -1;
   readonly #cache = new Map<string, string>();
+  #v2: Uint8Array | undefined;
 
   constructor(registry: Registry) {
     this.#registry = registry;
   }
 
   #cached(key: string, build: () => unknown): string {
-    if (this.#generation !== this.#registry.generation) {
-      this.#cache.clear();
-      this.#generation = this.#registry.generation;
-    }
+    this.#invalidate();
     let s = this.#cache.get(key);
     if (s === undefined) {
       s = JSON.stringify(build());
@@ -29,8 +28,20 @@ export class OpenApiRoutes {
     return s;
   }
 
-  /** `rest` is the path after `/openapi`: `['v3']`, `['v3','api','v1']`, `['v3','apis',g,v]`. */
+  #invalidate(): void {
+    if (this.#generation === this.#registry.generation) return;
+    this.#cache.clear();
+    this.#v2 = undefined;
+    this.#generation = this.#registry.generation;
+  }
+
+  /** `rest` is the path after `/openapi`: `['v2']`, `['v3']`, `['v3','api','v1']`, `['v3','apis',g,v]`. */
   serve(rest: string[]): ApiResponse | undefined {
+    if (rest[0] === 'v2' && rest.length === 1) {
+      this.#invalidate();
+      this.#v2 ??= buildOpenApiV2Protobuf(this.#registry.allResources());
+      return { status: 200, headers: { 'content-type': OPENAPI_V2_PROTOBUF_CONTENT_TYPE }, body: this.#v2 };
+    }
     if (rest[0] !== 'v3') return undefined;
     const resources = (): ReturnType<Registry['allResources']> => this.#registry.allResources();
     if (rest.length === 1) return jsonResponse(200, this.#cached('', () => buildOpenApiV3Index(resources())));

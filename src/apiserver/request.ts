@@ -32,7 +32,8 @@ export interface ResponseStream {
 export interface ApiResponse {
   status: number;
   headers: Record<string, string | string[]>;
-  body: string;
+  /** Text, or bytes for binary documents (the protobuf OpenAPI v2). */
+  body: string | Uint8Array;
   stream?: ResponseStream;
 }
 

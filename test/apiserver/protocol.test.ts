@@ -78,6 +78,16 @@ describe('discovery, health and version', () => {
     assert.ok(doc.body.paths);
     assert.equal((await api.call('GET', '/openapi/v3/apis/nope/v1')).status, 404);
   });
+
+  it('serves the OpenAPI v2 document as protobuf, which older kubectl versions require', async () => {
+    await using api = await startApi();
+    const r = await fetch(`${api.srv.url}/openapi/v2`, { headers: { accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' } });
+    assert.equal(r.status, 200);
+    assert.equal(r.headers.get('content-type'), 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf');
+    const bytes = new Uint8Array(await r.arrayBuffer());
+    assert.ok(bytes.length > 100);
+    assert.ok(Buffer.from(bytes).includes('fieldValidation'));
+  });
 });
 
 describe('output forms', () => {
