@@ -28,6 +28,7 @@ const CRDS = [fileURLToPath(new URL('./crd.yaml', import.meta.url)), fileURLToPa
 
 interface Running {
   mgr: Manager;
+  admin: Client;
   lines: LogLine[];
   run: Promise<void>;
 }
@@ -42,7 +43,7 @@ async function runOperator(env: TestEnv, options: { faults?: Faults; controller?
   });
   setupApplicationRouteController(mgr, options.controller);
   const run = mgr.start();
-  return { mgr, lines: log.lines, run };
+  return { mgr, admin: env.client, lines: log.lines, run };
 }
 
 async function withEnv(fn: (env: TestEnv, admin: Client) => Promise<void>): Promise<void> {
@@ -72,12 +73,25 @@ const httpRoute = (admin: Client, name: string): Promise<HTTPRoute | undefined> 
     throw err;
   });
 
-/** Waits until the controller has been idle on `name` for `quietMs`; returns its reconcile count. */
-async function settled(lines: readonly LogLine[], name: string, quietMs = 150): Promise<number> {
+/** Sum of a metric's series labelled with the operator's controller (or queue) name. */
+async function gauge(mgr: Manager, metric: string): Promise<number> {
+  const values = (await mgr.metrics.registry.getSingleMetric(metric)?.get())?.values ?? [];
+  return values.filter((v) => v.labels['controller'] === 'applicationroute').reduce((sum, v) => sum + v.value, 0);
+}
+
+/**
+ * Waits until the controller is idle on `name` — its cache holds the route as the server does (so
+ * the echo of its own last write was delivered), its queue is empty, no worker is busy, and no new
+ * reconcile of `name` ran for `quietMs` — and returns how many reconciles of `name` ran so far.
+ */
+async function settled(op: Running, name: string, quietMs = 150): Promise<number> {
   let last = -1;
   return eventually(async () => {
-    const n = reconcilesOf(lines, name);
-    if (n !== last) {
+    const server = (await op.admin.get(ApplicationRoute, key(name))).metadata.resourceVersion;
+    if (op.mgr.client.get(ApplicationRoute, key(name))?.metadata.resourceVersion !== server) return false;
+    const n = reconcilesOf(op.lines, name);
+    const busy = (await gauge(op.mgr, 'workqueue_depth')) + (await gauge(op.mgr, 'controller_runtime_active_workers'));
+    if (n !== last || busy > 0) {
       last = n;
       return false;
     }
@@ -118,7 +132,7 @@ describe('ApplicationRoute operator', () => {
       assert.deepEqual([owner?.kind, owner?.name, owner?.uid, owner?.controller], ['ApplicationRoute', 'checkout-api', created.metadata.uid, true]);
 
       // A spec change is rendered into the same HTTPRoute; the status follows the generation.
-      const n = await settled(op.lines, 'checkout-api');
+      const n = await settled(op, 'checkout-api');
       await admin.patch(ApplicationRoute, key('checkout-api'), { spec: { timeout: '5s' } }, 'merge');
       await eventually(async () => (await httpRoute(admin, 'checkout-api'))?.spec.rules?.[0]?.timeouts?.request === '5s');
       await routeCondition(admin, 'checkout-api', 'Ready', 'True');
@@ -140,7 +154,7 @@ describe('ApplicationRoute operator', () => {
       assert.equal(await httpRoute(admin, 'checkout-api'), undefined);
 
       // Waiting is idle: no reconcile runs, none is scheduled (no error backoff, no requeueAfter).
-      const n = await settled(op.lines, 'checkout-api');
+      const n = await settled(op, 'checkout-api');
       await sleep(300);
       assert.equal(reconcilesOf(op.lines, 'checkout-api'), n, 'a reconcile ran while the Service was missing');
       assert.deepEqual(retriesOf(op.lines, 'checkout-api'), []);
@@ -162,7 +176,7 @@ describe('ApplicationRoute operator', () => {
       assert.match(condition(waiting, 'DependenciesReady')?.message ?? '', /checkout-tls/);
       assert.equal(condition(waiting, 'Ready')?.status, 'False');
       assert.equal(await httpRoute(admin, 'checkout-api'), undefined);
-      const n = await settled(op.lines, 'checkout-api');
+      const n = await settled(op, 'checkout-api');
       await sleep(300);
       assert.equal(reconcilesOf(op.lines, 'checkout-api'), n, 'a reconcile ran while the Secret was missing');
       assert.deepEqual(retriesOf(op.lines, 'checkout-api'), []);
@@ -182,7 +196,7 @@ describe('ApplicationRoute operator', () => {
       await admin.create(ApplicationRoute, route(NS, 'b', { backends: [{ service: 'shared', port: 8080 }, { service: 'only-b', port: 8080 }] }));
       await admin.create(ApplicationRoute, route(NS, 'c', { backends: [{ service: 'only-c', port: 8080 }] }));
       for (const name of ['a', 'b', 'c']) await routeCondition(admin, name, 'Ready', 'True');
-      const counts = async () => Object.fromEntries(await Promise.all(['a', 'b', 'c'].map(async (n) => [n, await settled(op.lines, n)] as const)));
+      const counts = async () => Object.fromEntries(await Promise.all(['a', 'b', 'c'].map(async (n) => [n, await settled(op, n)] as const)));
       const touch = (resource: typeof ServiceResource | typeof SecretResource, name: string, i: number) =>
         admin.patch(resource as typeof ServiceResource, key(name), { metadata: { labels: { touched: String(i) } } }, 'merge');
 
@@ -248,7 +262,7 @@ describe('ApplicationRoute operator', () => {
       const r = await routeCondition(admin, 'checkout-api', 'Ready', 'False', 'HTTPRouteNotOwned');
       assert.match(condition(r, 'Ready')?.message ?? '', /already owned by another Service controller squatter/);
       assert.equal(condition(r, 'DependenciesReady')?.status, 'True');
-      await settled(op.lines, 'checkout-api');
+      await settled(op, 'checkout-api');
       assert.equal((await httpRoute(admin, 'checkout-api'))?.metadata.resourceVersion, foreign.metadata.resourceVersion);
       assert.deepEqual(retriesOf(op.lines, 'checkout-api'), []);
     });
@@ -378,7 +392,7 @@ describe('ApplicationRoute operator', () => {
         }
         assert.equal(op.mgr.client.get(HTTPRouteResource, key('checkout-api')), undefined, 'the re-triggered passes ran before the cache caught up');
         await eventually(() => op.mgr.client.get(HTTPRouteResource, key('checkout-api')) !== undefined);
-        await settled(op.lines, 'checkout-api');
+        await settled(op, 'checkout-api');
         const all = (await admin.list(HTTPRouteResource, { namespace: NS })).items;
         assert.deepEqual(all.map((h) => [h.metadata.uid, h.metadata.resourceVersion]), [[child.metadata.uid, child.metadata.resourceVersion]]);
         assert.deepEqual(retriesOf(op.lines, 'checkout-api'), []);
@@ -425,7 +439,7 @@ describe('ApplicationRoute operator', () => {
         await createCheckoutDependencies(admin);
         await admin.create(ApplicationRoute, checkout());
         await routeCondition(admin, 'checkout-api', 'Ready', 'True');
-        const before = await settled(op.lines, 'checkout-api');
+        const before = await settled(op, 'checkout-api');
         gate = new Promise((resolve) => (release = resolve));
         await admin.patch(ApplicationRoute, key('checkout-api'), {
           spec: { backends: [{ service: 'checkout', port: 8080, weight: 50 }, { service: 'checkout-canary', port: 8080, weight: 50 }] },
@@ -442,7 +456,7 @@ describe('ApplicationRoute operator', () => {
         release();
         await eventually(async () => (await httpRoute(admin, 'checkout-api'))?.spec.rules?.[0]?.backendRefs?.[1]?.weight === 50);
         await routeCondition(admin, 'checkout-api', 'Ready', 'True');
-        const reconciles = (await settled(op.lines, 'checkout-api')) - before;
+        const reconciles = (await settled(op, 'checkout-api')) - before;
         // The spec change's pass, one pass for the whole burst, at most one more for the pass's own writes.
         assert.ok(reconciles >= 2 && reconciles <= 3, `the spec change and 200 events caused ${reconciles} reconciles`);
         assert.deepEqual(retriesOf(op.lines, 'checkout-api'), []);
