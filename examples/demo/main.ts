@@ -34,13 +34,14 @@ const here = dirname(fileURLToPath(import.meta.url));
 const say = (line = ''): void => void process.stdout.write(`${line}\n`);
 
 /** The API server on `port`, or on a free port when that one is taken. */
+// Garbage collection on, as in a cluster: deleting a WebApp takes its Deployment and Service along.
 async function startServer(port: number): Promise<RunningApiServer> {
   try {
-    return await startApiServer({ port });
+    return await startApiServer({ port, garbageCollection: true });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
     say(`port ${port} is taken; using a free port instead`);
-    return startApiServer({ port: 0 });
+    return startApiServer({ port: 0, garbageCollection: true });
   }
 }
 

@@ -207,8 +207,8 @@ describe('WebApp operator', () => {
     assert.equal(dep.spec?.template.spec?.containers[0]?.image, 'shop:2');
   });
 
-  it('runs the external cleanup on deletion, then drops the finalizer and the WebApp is gone', async () => {
-    await using env = await TestEnv.start({ crds: [crd] });
+  it('runs the external cleanup on deletion, then drops the finalizer; the WebApp and its children are gone', async () => {
+    await using env = await TestEnv.start({ crds: [crd], garbageCollection: true });
     const op = await startOperator(env);
     await createWebApp(env, { image: 'shop:1', replicas: 1 });
     await readyApp(env, 1);
@@ -216,6 +216,11 @@ describe('WebApp operator', () => {
     await eventually(() => assert.rejects(get(env, WebApp), (e) => isNotFound(e)));
     assert.equal(op.external.has(KEY), false);
     assert.deepEqual(op.external.cleanupCalls, [KEY]);
+    // The children go with their owner: the server's garbage collector follows the owner references.
+    await eventually(async () => {
+      await assert.rejects(get(env, DeploymentResource), (e) => isNotFound(e));
+      await assert.rejects(get(env, ServiceResource), (e) => isNotFound(e));
+    });
   });
 
   describe('failure cases', () => {

@@ -29,6 +29,11 @@ export interface TestEnvOptions {
   crdTimeoutMs?: number;
   /** The API server's logger; default silent. */
   logger?: Logger;
+  /**
+   * Owner-reference garbage collection, done by kube-controller-manager in a cluster. Default false,
+   * as in envtest: tests of deletion usually want to see that the operator does not rely on it.
+   */
+  garbageCollection?: boolean;
 }
 
 export class TestEnv implements AsyncDisposable {
@@ -64,7 +69,7 @@ export class TestEnv implements AsyncDisposable {
     const crdTimeoutMs = options.crdTimeoutMs ?? 10_000;
     // Read (and refuse bad input) before a server is started for nothing.
     const crds = await loadCrds(options.crds ?? []);
-    const server = await startApiServer({ port: 0, clock, logger: options.logger ?? noopLogger });
+    const server = await startApiServer({ port: 0, clock, logger: options.logger ?? noopLogger, garbageCollection: options.garbageCollection ?? false });
     let dir: string | undefined;
     try {
       dir = await mkdtemp(join(tmpdir(), 'converge-testenv-'));

@@ -81,6 +81,22 @@ describe('TestEnv', () => {
     client.close();
   });
 
+  it('collects garbage only when asked to, as envtest does not', async () => {
+    for (const garbageCollection of [false, true]) {
+      await using env = await TestEnv.start({ garbageCollection });
+      const owner = await env.client.create(ConfigMapResource, { metadata: { name: 'owner', namespace: 'default' } });
+      const ref = { apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: owner.metadata.uid!, controller: true };
+      await env.client.create(ConfigMapResource, { metadata: { name: 'child', namespace: 'default', ownerReferences: [ref] } });
+      await env.client.delete(ConfigMapResource, { namespace: 'default', name: 'owner' });
+      const child = { namespace: 'default', name: 'child' };
+      if (garbageCollection) await eventually(() => assert.rejects(env.client.get(ConfigMapResource, child), (e) => isNotFound(e)));
+      else {
+        await new Promise((r) => setTimeout(r, 50)); // long past the collector's reaction time
+        assert.equal((await env.client.get(ConfigMapResource, child)).metadata.name, 'child');
+      }
+    }
+  });
+
   it('refuses a file with a document that is not a CRD, naming the file', async () => {
     await assert.rejects(TestEnv.start({ crds: [`${fixtures}not-a-crd.yaml`] }), (e) => {
       assert.ok(e instanceof InvalidOptionError);
