@@ -44,7 +44,7 @@ export interface WebAppControllerOptions {
   name?: string;
 }
 
-/** A condition of the WebApp's status, as computed by one reconcile. */
+/** Something found during a reconcile that keeps the WebApp from working: reported as `Degraded`. */
 interface Problem {
   reason: string;
   message: string;
@@ -75,8 +75,9 @@ export function setupWebAppController(mgr: Manager, options: WebAppControllerOpt
       try {
         await reconcile(req, client, signal);
       } catch (err) {
-        // Our view of the WebApp was stale. The newer version is on its way through the watch and
-        // its event wakes this reconciler again, so there is nothing to retry and nothing to report.
+        // Only writes of the WebApp itself carry a resourceVersion, so a conflict means our view of it
+        // was stale. The newer version is on its way through the watch and its event wakes this
+        // reconciler again: there is nothing to retry and nothing to report.
         if (!isConflict(err)) throw err;
         log.debug({ reason: 'Conflict' }, 'stale view of the WebApp; waiting for the newer version');
       }
