@@ -87,7 +87,9 @@ async function reconcileRoute(
     outcome = await createOrPatch(client, HTTPRouteResource, emptyHTTPRoute(route), (hr) => render(route, hr), { signal });
   } catch (err) {
     if (!(err instanceof AlreadyOwnedError)) throw err;
-    // Someone else's HTTPRoute has this name: retrying cannot fix it, the user must rename one of them.
+    // Someone else's HTTPRoute has this name: retrying cannot fix it, the user must rename one of
+    // them. The route is looked at again when it changes (or at the cache's periodic resync): events
+    // of an HTTPRoute it does not control never map to it.
     await writeStatus(client, route, deps.clock, signal, [
       { type: 'DependenciesReady', status: 'True', reason: 'DependenciesFound', message: 'all backend Services and the TLS Secret exist' },
       { type: 'Ready', status: 'False', reason: 'HTTPRouteNotOwned', message: err.message },
