@@ -9,10 +9,10 @@ import { present, rfc3339, storageKey, type Scope } from '../context.js';
 import { fieldSetOf } from '../managed-fields.js';
 import { serverSideApply } from '../server-side-apply.js';
 import { bodyText, checkMetadataShape, mediaType, parseDocument } from '../decode.js';
-import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch, PatchError, supportsStrategicMerge } from '../patch/index.js';
+import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch, MAX_JSON_PATCH_OPERATIONS, PatchError, supportsStrategicMerge } from '../patch/index.js';
 import type { ApiResponse } from '../request.js';
 import { jsonResponse } from '../response.js';
-import { ApiStatusError, badRequest, conflict, fieldErrors, invalid, notFound, unsupportedMediaType } from '../status.js';
+import { ApiStatusError, badRequest, conflict, fieldErrors, invalid, notFound, tooLarge, unsupportedMediaType } from '../status.js';
 import { checkTypeMeta, reconcileNamespace, writeParams } from './params.js';
 import { objectResponse, warningHeaders } from './respond.js';
 import { applyScale, scaleOf } from './scale.js';
@@ -35,6 +35,9 @@ function unsupported(): ApiStatusError {
 }
 
 function runPatch(kind: Exclude<PatchKind, 'apply'>, doc: unknown, patch: unknown, scope: Scope): unknown {
+  if (kind === 'json' && Array.isArray(patch) && patch.length > MAX_JSON_PATCH_OPERATIONS) {
+    throw tooLarge(`Request entity too large: The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${patch.length}`);
+  }
   try {
     if (kind === 'json') return applyJsonPatch(doc, patch);
     if (kind === 'merge') return applyMergePatch(doc, patch);
