@@ -33,26 +33,37 @@ interface Running {
   run: Promise<void>;
 }
 
-/** A manager running the operator against `env`, optionally through a fault-injecting client. */
-async function runOperator(env: TestEnv, options: { faults?: Faults; controller?: ApplicationRouteControllerOptions } = {}): Promise<Running> {
-  const log = recordingLogger();
-  const mgr = await env.newManager({
-    logger: log,
-    gracefulShutdownTimeoutMs: 5_000,
-    ...(options.faults ? { client: faultyClient(env.client, options.faults) } : {}),
-  });
-  setupApplicationRouteController(mgr, options.controller);
-  const run = mgr.start();
-  return { mgr, admin: env.client, lines: log.lines, run };
+interface Env {
+  admin: Client;
+  /** Starts a manager running the operator, optionally through a fault-injecting client. */
+  start(options?: { faults?: Faults; controller?: ApplicationRouteControllerOptions }): Promise<Running>;
 }
 
-async function withEnv(fn: (env: TestEnv, admin: Client) => Promise<void>): Promise<void> {
+/**
+ * Runs `fn` against a fresh TestEnv. Afterwards every manager is stopped and must have stopped
+ * cleanly: a manager failure (or a drain that overran its grace period) fails the test.
+ */
+async function withEnv(fn: (env: Env) => Promise<void>): Promise<void> {
   const env = await TestEnv.start({ crds: CRDS });
+  const runs: Promise<void>[] = [];
+  const start: Env['start'] = async (options = {}) => {
+    const log = recordingLogger();
+    const mgr = await env.newManager({
+      logger: log,
+      gracefulShutdownTimeoutMs: 5_000,
+      ...(options.faults ? { client: faultyClient(env.client, options.faults) } : {}),
+    });
+    setupApplicationRouteController(mgr, options.controller);
+    const run = mgr.start();
+    runs.push(run);
+    return { mgr, admin: env.client, lines: log.lines, run };
+  };
   try {
-    await fn(env, env.client);
+    await fn({ admin: env.client, start });
   } finally {
     await env.stop();
   }
+  await Promise.all(runs);
 }
 
 const key = (name: string) => ({ namespace: NS, name });
@@ -115,8 +126,8 @@ async function createCheckoutDependencies(admin: Client): Promise<void> {
 
 describe('ApplicationRoute operator', () => {
   it('renders an owned HTTPRoute with the weighted backends, hostnames, TLS secret and timeout, and reports Ready', async () => {
-    await withEnv(async (env, admin) => {
-      const op = await runOperator(env);
+    await withEnv(async ({ admin, start }) => {
+      const op = await start();
       await createCheckoutDependencies(admin);
       const created = await admin.create(ApplicationRoute, checkout());
       const ready = await routeCondition(admin, 'checkout-api', 'Ready', 'True', 'HTTPRouteRendered');
@@ -143,8 +154,8 @@ describe('ApplicationRoute operator', () => {
   });
 
   it('waits for a missing backend Service without polling (DependenciesReady=False, ServiceNotFound, no HTTPRoute), then converges when it is created', async () => {
-    await withEnv(async (env, admin) => {
-      const op = await runOperator(env);
+    await withEnv(async ({ admin, start }) => {
+      const op = await start();
       await admin.create(ServiceResource, service(NS, 'checkout'));
       await admin.create(SecretResource, tlsSecret(NS, 'checkout-tls'));
       await admin.create(ApplicationRoute, checkout());
@@ -167,8 +178,8 @@ describe('ApplicationRoute operator', () => {
   });
 
   it('waits for a missing TLS Secret without polling (DependenciesReady=False, SecretNotFound), then converges when it is created', async () => {
-    await withEnv(async (env, admin) => {
-      const op = await runOperator(env);
+    await withEnv(async ({ admin, start }) => {
+      const op = await start();
       await admin.create(ServiceResource, service(NS, 'checkout'));
       await admin.create(ServiceResource, service(NS, 'checkout-canary'));
       await admin.create(ApplicationRoute, checkout());
@@ -188,8 +199,8 @@ describe('ApplicationRoute operator', () => {
   });
 
   it('maps a Service or Secret change to exactly the routes that reference it', async () => {
-    await withEnv(async (env, admin) => {
-      const op = await runOperator(env);
+    await withEnv(async ({ admin, start }) => {
+      const op = await start();
       for (const s of ['shared', 'only-a', 'only-b', 'only-c']) await admin.create(ServiceResource, service(NS, s));
       await admin.create(SecretResource, tlsSecret(NS, 'tls-a'));
       await admin.create(ApplicationRoute, route(NS, 'a', { backends: [{ service: 'shared', port: 8080 }, { service: 'only-a', port: 8080 }], tlsSecret: 'tls-a' }));
@@ -246,8 +257,8 @@ describe('ApplicationRoute operator', () => {
   });
 
   it('leaves an HTTPRoute controlled by another owner alone and reports Ready=False (HTTPRouteNotOwned) without retrying', async () => {
-    await withEnv(async (env, admin) => {
-      const op = await runOperator(env);
+    await withEnv(async ({ admin, start }) => {
+      const op = await start();
       await createCheckoutDependencies(admin);
       const squatter = await admin.create(ServiceResource, service(NS, 'squatter'));
       const foreign = await admin.create(HTTPRouteResource, {
@@ -294,11 +305,11 @@ describe('ApplicationRoute operator', () => {
 
   describe('the guide\'s failure tests (§32.5)', () => {
     it('controller restarts after child create but before status update: the next controller adopts the HTTPRoute as is and writes the status', async () => {
-      await withEnv(async (env, admin) => {
+      await withEnv(async ({ admin, start }) => {
         await createCheckoutDependencies(admin);
         let first: Running | undefined;
         let crashed = false;
-        first = await runOperator(env, {
+        first = await start({
           faults: {
             beforeWrite: (w) => {
               if (w.resource === ApplicationRoute && w.subresource === 'status') {
@@ -317,7 +328,7 @@ describe('ApplicationRoute operator', () => {
         assert.ok(child, 'the HTTPRoute was created before the crash');
         assert.equal((await admin.get(ApplicationRoute, key('checkout-api'))).status?.conditions, undefined);
 
-        const second = await runOperator(env);
+        const second = await start();
         await routeCondition(admin, 'checkout-api', 'Ready', 'True');
         const after = (await admin.list(HTTPRouteResource, { namespace: NS })).items;
         assert.equal(after.length, 1);
@@ -328,8 +339,8 @@ describe('ApplicationRoute operator', () => {
     });
 
     it('child deleted by another actor: the HTTPRoute is recreated', async () => {
-      await withEnv(async (env, admin) => {
-        await runOperator(env);
+      await withEnv(async ({ admin, start }) => {
+        await start();
         await createCheckoutDependencies(admin);
         await admin.create(ApplicationRoute, checkout());
         await routeCondition(admin, 'checkout-api', 'Ready', 'True');
@@ -345,11 +356,11 @@ describe('ApplicationRoute operator', () => {
     });
 
     it('API write returns conflict: the reconcile is retried with backoff and converges', async () => {
-      await withEnv(async (env, admin) => {
+      await withEnv(async ({ admin, start }) => {
         const conflicted = new Set<string>();
         const conflict = (what: string) =>
           new StatusError({ apiVersion: 'v1', kind: 'Status', status: 'Failure', reason: 'Conflict', code: 409, message: `Operation cannot be fulfilled on ${what}: the object has been modified` });
-        const op = await runOperator(env, {
+        const op = await start({
           faults: {
             // The first write of the HTTPRoute and the first status write each answer 409.
             beforeWrite: (w) => {
@@ -375,9 +386,9 @@ describe('ApplicationRoute operator', () => {
     });
 
     it('cache has not observed the previous write yet: no duplicate HTTPRoute and no error loop', async () => {
-      await withEnv(async (env, admin) => {
+      await withEnv(async ({ admin, start }) => {
         // HTTPRoute watch events reach the manager's cache 400 ms late.
-        const op = await runOperator(env, { faults: { watchDelayMs: (r) => (r === HTTPRouteResource ? 400 : 0) } });
+        const op = await start({ faults: { watchDelayMs: (r) => (r === HTTPRouteResource ? 400 : 0) } });
         await createCheckoutDependencies(admin);
         await admin.create(ApplicationRoute, checkout());
         await routeCondition(admin, 'checkout-api', 'Ready', 'True');
@@ -400,8 +411,8 @@ describe('ApplicationRoute operator', () => {
     });
 
     it('referenced object deleted and recreated with the same name: DependenciesReady goes False, then True', async () => {
-      await withEnv(async (env, admin) => {
-        await runOperator(env);
+      await withEnv(async ({ admin, start }) => {
+        await start();
         await createCheckoutDependencies(admin);
         await admin.create(ApplicationRoute, checkout());
         await routeCondition(admin, 'checkout-api', 'Ready', 'True');
@@ -420,13 +431,13 @@ describe('ApplicationRoute operator', () => {
     });
 
     it('200 secondary events mapping to one primary collapse into a few reconciles', async () => {
-      await withEnv(async (env, admin) => {
+      await withEnv(async ({ admin, start }) => {
         // A rollout: the route's weights change, and while that reconcile waits on a slow HTTPRoute
         // write, the rollout touches its Service and Secret 200 times.
         let gate: Promise<void> | undefined;
         let writing = false;
         let release!: () => void;
-        const op = await runOperator(env, {
+        const op = await start({
           faults: {
             beforeWrite: async (w) => {
               if (w.resource === HTTPRouteResource && w.verb === 'patch' && gate) {
@@ -464,12 +475,12 @@ describe('ApplicationRoute operator', () => {
     });
 
     it('shutdown with queued work: in-flight reconciles finish, queued ones are not started, and the next manager converges them', async () => {
-      await withEnv(async (env, admin) => {
+      await withEnv(async ({ admin, start }) => {
         const names = Array.from({ length: 12 }, (_, i) => `route-${i}`);
         await admin.create(ServiceResource, service(NS, 'shared'));
         for (const n of names) await admin.create(ApplicationRoute, route(NS, n, { backends: [{ service: 'shared', port: 8080 }] }));
         // Slow HTTPRoute creates keep most of the 12 keys queued behind 2 workers.
-        const op = await runOperator(env, {
+        const op = await start({
           controller: { maxConcurrentReconciles: 2 },
           faults: { beforeWrite: (w) => (w.resource === HTTPRouteResource ? sleep(100) : undefined) },
         });
@@ -486,7 +497,7 @@ describe('ApplicationRoute operator', () => {
         const started = new Set(op.lines.filter((l) => l.msg === 'Reconciling').map((l) => l.name));
         assert.ok(started.size < names.length, `work was left queued (${started.size} of ${names.length} started)`);
 
-        await runOperator(env);
+        await start();
         for (const n of names) await routeCondition(admin, n, 'Ready', 'True');
         assert.equal((await admin.list(HTTPRouteResource, { namespace: NS })).items.length, names.length);
       });
