@@ -237,19 +237,20 @@ class DefaultSharedIndexInformer<T extends KubeObject> implements SharedIndexInf
     for (;;) {
       await fifo.waitForDeltas();
       if (fifo.closed) return;
-      // Wait for the end of the current I/O turn: the events decoded from one socket read then queue
-      // up behind the first and are applied as one batch, instead of one wake-up per event. A backlog
-      // larger than a batch is applied in rounds, so socket reads and handlers get turns in between.
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      if (fifo.closed) return;
+      // Applied as soon as it arrives: a delta's old object then dies young, in the same scavenge as
+      // the parse garbage (batching per I/O turn measured ~7x the peak heap for the same speed). A
+      // backlog larger than a batch is applied in rounds, so socket reads and handlers get turns.
       fifo.drain(this.#process, this.#processFailed, BATCH);
       this.#afterBatch();
+      if (fifo.length > 0) await new Promise<void>((resolve) => setImmediate(resolve));
     }
   }
 
   #afterBatch(): void {
-    this.#objectsGauge.set(this.#indexer.size);
-    this.#rvGauge.set(resourceVersionGaugeValue(this.#indexer.lastStoreSyncResourceVersion()));
+    if (this.#metrics !== noopCacheMetricsProvider) {
+      this.#objectsGauge.set(this.#indexer.size);
+      this.#rvGauge.set(resourceVersionGaugeValue(this.#indexer.lastStoreSyncResourceVersion()));
+    }
     if (this.#synced || !this.#fifo.hasSynced()) return;
     this.#synced = true;
     const seconds = (this.#clock.now() - this.#startedAtMs) / 1000;
