@@ -1,9 +1,11 @@
 /**
- * Decoding request bodies: JSON, or YAML when the Content-Type says so, into a plain object. Any
- * failure is a 400 with a message that says what was wrong, never an exception that escapes.
+ * Decoding request bodies: JSON, YAML when the Content-Type says so, or protobuf for the few kinds
+ * typed clients send that way, into a plain object. Any failure is a 400 (415 for a format not
+ * understood) with a message that says what was wrong, never an exception that escapes.
  */
 import { parse as parseYaml } from 'yaml';
 import type { KubeObject } from '../meta/index.js';
+import { decodeProtobufObject } from './protobuf-decode.js';
 import { headerOf, type ApiRequest } from './request.js';
 import { badRequest, unsupportedMediaType } from './status.js';
 
@@ -28,9 +30,15 @@ export function parseDocument(text: string, yaml: boolean, what: string): unknow
 
 /** The request body as a Kubernetes object (JSON or YAML per Content-Type). */
 export function decodeObject(req: ApiRequest): KubeObject {
+  const t = mediaType(req);
+  if (t === 'application/vnd.kubernetes.protobuf') {
+    const bytes = typeof req.body === 'string' ? Buffer.from(req.body, 'latin1') : (req.body ?? new Uint8Array());
+    const obj = decodeProtobufObject(bytes);
+    checkMetadataShape(obj);
+    return obj;
+  }
   const text = bodyText(req);
   if (text.trim() === '') throw badRequest('the body of the request was empty: expected a Kubernetes object');
-  const t = mediaType(req);
   const yaml = t === 'application/yaml' || t === 'application/x-yaml' || t === 'text/yaml';
   if (!yaml && t !== 'application/json' && t !== '*/*') {
     throw unsupportedMediaType(`the body of the request was in an unknown format - accepted media types include: application/json, application/yaml`);

@@ -208,3 +208,38 @@ describe('bodies with wrong field types', () => {
     assert.equal(p.status, 400);
   });
 });
+
+describe('protobuf request bodies', () => {
+  const varint = (n: number): number[] => {
+    const out: number[] = [];
+    while (n > 0x7f) {
+      out.push((n & 0x7f) | 0x80);
+      n >>>= 7;
+    }
+    out.push(n);
+    return out;
+  };
+  const field = (no: number, bytes: number[] | string): number[] => {
+    const b = typeof bytes === 'string' ? [...Buffer.from(bytes)] : bytes;
+    return [...varint((no << 3) | 2), ...varint(b.length), ...b];
+  };
+  const envelope = (apiVersion: string, kind: string, raw: number[]): Buffer =>
+    Buffer.from([0x6b, 0x38, 0x73, 0x00, ...field(1, [...field(1, apiVersion), ...field(2, kind)]), ...field(2, raw)]);
+
+  it('decodes the ConfigMaps and Namespaces kubectl create sends as protobuf, and refuses other kinds with 415', async () => {
+    await using api = await startApi();
+    const meta = [...field(1, 'pcm'), ...field(2, '')];
+    const raw = [...field(1, meta), ...field(2, [...field(1, 'a'), ...field(2, 'b')]), ...field(2, [...field(1, 'c'), ...field(2, '')])];
+    const headers = { 'content-type': 'application/vnd.kubernetes.protobuf', accept: 'application/vnd.kubernetes.protobuf, application/json' };
+    const r = await fetch(`${api.srv.url}${CMS}`, { method: 'POST', headers, body: envelope('v1', 'ConfigMap', raw) });
+    assert.equal(r.status, 201);
+    const body = await r.json();
+    assert.equal(body.metadata.name, 'pcm');
+    assert.equal(body.metadata.generateName, undefined);
+    assert.deepEqual(body.data, { a: 'b', c: '' });
+    const other = await fetch(`${api.srv.url}/apis/apps/v1/namespaces/default/deployments`, { method: 'POST', headers, body: envelope('apps/v1', 'Deployment', []) });
+    assert.equal(other.status, 415);
+    const garbage = await fetch(`${api.srv.url}${CMS}`, { method: 'POST', headers, body: Buffer.from([0x6b, 0x38, 0x73, 0x00, 0xff, 0xff]) });
+    assert.equal(garbage.status, 400);
+  });
+});
