@@ -25,10 +25,13 @@ interface Conditioned extends KubeObject {
 const condition = (obj: Conditioned, type: string) => obj.status?.conditions?.find((c) => c.type === type);
 
 /** `Ready=True AllReplicasReady 3/3`: readiness, why, and how many replicas are ready of how many wanted. */
-export function webAppSummary(app: KubeObject & { spec: { replicas?: number }; status?: { readyReplicas?: number } } & Conditioned): string {
+export function webAppSummary(app: KubeObject & { spec: { replicas?: number }; status?: { readyReplicas?: number; observedGeneration?: number } } & Conditioned): string {
   const ready = condition(app, 'Ready');
   const counts = `${app.status?.readyReplicas ?? 0}/${app.spec.replicas ?? 1}`;
-  return ready ? `Ready=${ready.status} ${ready.reason ?? ''} ${counts}` : `Ready=Unknown (no status yet) ${counts}`;
+  if (!ready) return `Ready=Unknown (no status yet) ${counts}`;
+  // Between a spec change and the operator's next status write, the status still describes the old spec.
+  const stale = app.status?.observedGeneration !== app.metadata.generation ? ` (generation ${app.metadata.generation} not observed yet)` : '';
+  return `Ready=${ready.status} ${ready.reason ?? ''} ${counts}${stale}`;
 }
 
 /** `Ready=False ServiceNotFound`: readiness and, while not ready, the dependency it waits for. */
