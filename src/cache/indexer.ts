@@ -34,12 +34,16 @@ export class IndexedStore<T extends KubeObject = KubeObject> implements Indexer<
   #items = new Map<string, T>();
   readonly #indexers = new Map<string, IndexFunc<T>>();
   #indices = new Map<string, Index>();
+  /** The index functions other than the namespace one, as an array: the write path walks it per event. */
+  #custom: { name: string; fn: IndexFunc<T> }[] = [];
   #rv = '';
   readonly #onIndexError: (indexName: string, key: string, error: unknown) => void;
 
   constructor(o: IndexedStoreOptions<T>) {
     this.#onIndexError = o.onIndexError;
-    this.addIndexers({ [NAMESPACE_INDEX]: metaNamespaceIndexFunc, ...o.indexers } as Record<string, IndexFunc<T>>);
+    this.addIndexers({ [NAMESPACE_INDEX]: metaNamespaceIndexFunc } as Record<string, IndexFunc<T>>);
+    // The built-in name is taken first, so a caller's `namespace` index is a conflict, never a silent override.
+    if (o.indexers) this.addIndexers(o.indexers);
   }
 
   // ---- reads -------------------------------------------------------------------------------------
@@ -101,6 +105,7 @@ export class IndexedStore<T extends KubeObject = KubeObject> implements Indexer<
       for (const [key, obj] of this.#items) this.#addToIndex(index, key, this.#values(name, fn, key, obj));
       this.#indexers.set(name, fn);
       this.#indices.set(name, index);
+      if (fn !== metaNamespaceIndexFunc) this.#custom = [...this.#custom, { name, fn }];
     }
   }
 
@@ -110,9 +115,11 @@ export class IndexedStore<T extends KubeObject = KubeObject> implements Indexer<
   upsert(key: string, obj: T): T | undefined {
     const old = this.#items.get(key);
     this.#items.set(key, obj);
-    for (const [name, fn] of this.#indexers) {
-      // The namespace is part of the key, so an update can never move an object in this index.
-      if (old !== undefined && fn === metaNamespaceIndexFunc) continue;
+    // The namespace is part of the key, so only a new key touches the namespace index.
+    if (old === undefined) this.#addToIndex(this.#indices.get(NAMESPACE_INDEX)!, key, [obj.metadata.namespace ?? '']);
+    const custom = this.#custom;
+    for (let i = 0; i < custom.length; i++) {
+      const { name, fn } = custom[i]!;
       const index = this.#indices.get(name)!;
       const next = this.#values(name, fn, key, obj);
       if (old === undefined) {

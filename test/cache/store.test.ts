@@ -30,6 +30,7 @@ describe('IndexedStore', () => {
     s.upsert('ns/a', cm('a'));
     assert.throws(() => s.byIndex('nope', 'x'), { code: 'CONVERGE_INDEXER', message: 'Index with name nope does not exist' });
     assert.throws(() => s.addIndexers({ byLabel }), { code: 'CONVERGE_INDEXER' });
+    assert.throws(() => s.addIndexers({ namespace: () => ['x'] }), { code: 'CONVERGE_INDEXER' }, 'the built-in namespace index cannot be replaced');
     s.addIndexers({ byName: (o) => [o.metadata.name!] });
     assert.deepEqual(s.indexKeys('byName', 'a'), ['ns/a']);
   });
