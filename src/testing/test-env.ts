@@ -70,21 +70,21 @@ export class TestEnv implements AsyncDisposable {
     // Read (and refuse bad input) before a server is started for nothing.
     const crds = await loadCrds(options.crds ?? []);
     const server = await startApiServer({ port: 0, clock, logger: options.logger ?? noopLogger, garbageCollection: options.garbageCollection ?? false });
-    let dir: string | undefined;
+    let env: TestEnv;
     try {
-      dir = await mkdtemp(join(tmpdir(), 'converge-testenv-'));
-      await server.writeKubeconfig(join(dir, 'kubeconfig'));
-      const env = new TestEnv(server, dir, clock, crdTimeoutMs);
-      try {
-        await env.installCrds(crds);
-      } catch (err) {
-        await env.stop();
-        throw err;
-      }
-      return env;
+      const dir = await mkdtemp(join(tmpdir(), 'converge-testenv-'));
+      env = new TestEnv(server, dir, clock, crdTimeoutMs);
     } catch (err) {
       await server.stop();
-      if (dir) await rm(dir, { recursive: true, force: true });
+      throw err;
+    }
+    // From here on, env.stop() undoes everything: managers, client, server, the kubeconfig's folder.
+    try {
+      await server.writeKubeconfig(env.kubeconfigPath);
+      await env.installCrds(crds);
+      return env;
+    } catch (err) {
+      await env.stop();
       throw err;
     }
   }
