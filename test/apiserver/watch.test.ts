@@ -81,6 +81,16 @@ describe('watch', () => {
     assert.equal(ev?.object.metadata.annotations['k8s.io/initial-events-end'], 'true');
   });
 
+  it('answers a streaming list from a revision the server has not reached with one ERROR 504 event', async () => {
+    await using api = await startApi();
+    const w = await api.watch(`${CMS}?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&resourceVersion=99999`);
+    const ev = await w.next();
+    assert.equal(ev?.type, 'ERROR');
+    assert.equal(ev?.object.code, 504);
+    assert.equal(ev?.object.details.causes[0].reason, 'ResourceVersionTooLarge');
+    await w.ended();
+  });
+
   it('rejects sendInitialEvents without resourceVersionMatch=NotOlderThan, and on a plain list, with 422', async () => {
     await using api = await startApi();
     const r = await api.call('GET', `${CMS}?watch=true&sendInitialEvents=true`);

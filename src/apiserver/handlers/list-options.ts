@@ -8,7 +8,7 @@ import type { KubeObject } from '../../meta/index.js';
 import type { Scope } from '../context.js';
 import { parseFieldSelector, matchFields, type FieldTerm } from '../selectors/field-selector.js';
 import { parseLabelSelector } from '../selectors/label-selector.js';
-import { badRequest, fieldErrors, invalid, timeout, type FieldCause } from '../status.js';
+import { badRequest, fieldErrors, invalid, timeout, type ApiStatusError, type FieldCause } from '../status.js';
 
 export interface ListOptions {
   /** Parsed resourceVersion; undefined when unset or empty. */
@@ -104,7 +104,7 @@ export function parseListOptions(scope: Scope, watch: boolean): ListOptions {
 }
 
 /** 504 for a revision the server has not reached yet. */
-export function tooLargeResourceVersion(requested: number, current: number): Error {
+export function tooLargeResourceVersion(requested: number, current: number): ApiStatusError {
   return timeout(`Too large resource version: ${requested}, current: ${current}`, 1, [
     { reason: 'ResourceVersionTooLarge', message: 'Too large resource version', field: '' },
   ]);

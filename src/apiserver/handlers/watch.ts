@@ -13,7 +13,7 @@ import { watchEncoder } from '../render.js';
 import { headerOf, type ApiResponse } from '../request.js';
 import { expired } from '../status.js';
 import { WatchHub } from '../watch-hub.js';
-import { parseListOptions } from './list-options.js';
+import { parseListOptions, tooLargeResourceVersion } from './list-options.js';
 
 export function watchObjects(scope: Scope): ApiResponse {
   const { ctx, strategy } = scope;
@@ -31,6 +31,11 @@ export function watchObjects(scope: Scope): ApiResponse {
   const response: ApiResponse = { status: 200, headers: { 'content-type': 'application/json' }, body: '', stream: watcher };
   const fromStart = opts.rv === undefined || opts.rv === 0;
   const initial = opts.sendInitialEvents ?? fromStart;
+  if (opts.sendInitialEvents === true && opts.rv !== undefined && opts.rv > store.currentRv) {
+    // The streaming list must start at a state at least as new as the request asks for; there is none yet.
+    watcher.failWith(`{"type":"ERROR","object":${JSON.stringify(tooLargeResourceVersion(opts.rv, store.currentRv).status)}}\n`);
+    return response;
+  }
   if (initial) {
     const table = store.current(strategy.storageId);
     const keys = [...table.keys()].sort();
