@@ -5,9 +5,8 @@
  * can make it throw.
  */
 import { noopLogger, realClock, requireInt, type Clock, type Logger } from '../meta/index.js';
-import { CrdController } from './crd-controller.js';
-import { GarbageCollector } from './garbage-collector.js';
 import { defaultUid, type Scope, type ServerContext, type TableConverter } from './context.js';
+import { CrdController } from './crd-controller.js';
 import { aggregatedDiscovery, legacyApiGroup, legacyApiGroupList, legacyApiVersions, legacyResourceList, versionInfo } from './discovery.js';
 import { decodeObject } from './decode.js';
 import { createHandler } from './handlers/create.js';
@@ -18,6 +17,7 @@ import { writeParams } from './handlers/params.js';
 import { updateHandler } from './handlers/update.js';
 import { watchObjects } from './handlers/watch.js';
 import { createObject } from './handlers/write-pipeline.js';
+import { GarbageCollector } from './garbage-collector.js';
 import { NamespaceLifecycle } from './namespace-lifecycle.js';
 import { wantsAggregatedDiscovery } from './negotiation.js';
 import { builtinStrategies } from './registry/builtins.js';
@@ -27,7 +27,7 @@ import type { Strategy } from './registry/strategy.js';
 import { headerOf, type ApiRequest, type ApiResponse } from './request.js';
 import { errorResponse, textResponse } from './response.js';
 import { route } from './router.js';
-import { methodNotAllowed } from './status.js';
+import { ApiStatusError, methodNotAllowed } from './status.js';
 import { Store } from './storage/store.js';
 import { toTable } from './table/index.js';
 import { WatchHub } from './watch-hub.js';
@@ -93,6 +93,7 @@ export function createApiServer(options: ApiServerOptions = {}): ApiServer {
   };
   for (const s of builtinStrategies(ctx)) registry.add(s);
   const namespaces = new NamespaceLifecycle(ctx, log);
+  // The controllers subscribe to the store's events and live as long as it does.
   new CrdController(ctx, log);
   if (options.garbageCollection === true) new GarbageCollector(ctx, log);
   const openapi = new OpenApiRoutes(registry);
@@ -110,6 +111,8 @@ export function createApiServer(options: ApiServerOptions = {}): ApiServer {
       try {
         return dispatch(req);
       } catch (err) {
+        // Status errors are answers; anything else is a bug in the server, answered 500 and logged.
+        if (!(err instanceof ApiStatusError)) log.error({ method: req.method, path: req.path, err: String((err as Error)?.stack ?? err) }, 'apiserver request failed');
         return errorResponse(err);
       }
     },
