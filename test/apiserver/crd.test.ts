@@ -181,6 +181,25 @@ describe('CustomResourceDefinitions', () => {
     assert.equal(t.rows[0].cells[1], 'red');
   });
 
+  it('keeps a terminating CRD while a custom resource holds a finalizer, and refuses new ones meanwhile', async () => {
+    await using api = await startApi();
+    await api.call('POST', CRDS, widgetCrd());
+    await api.call('POST', WIDGETS, { ...widget('held'), metadata: { name: 'held', finalizers: ['example.com/hold'] } });
+    await api.call('DELETE', `${CRDS}/widgets.example.com`);
+    let crd = (await api.call('GET', `${CRDS}/widgets.example.com`)).body;
+    for (let i = 0; i < 50 && !crd.status.conditions.some((c: { type: string }) => c.type === 'Terminating'); i++) crd = (await api.call('GET', `${CRDS}/widgets.example.com`)).body;
+    assert.ok(crd.status.conditions.some((c: { type: string; status: string }) => c.type === 'Terminating' && c.status === 'True'));
+    const create = await api.call('POST', WIDGETS, widget('late'));
+    assert.equal(create.status, 405);
+    assert.match(create.body.message, /terminating/);
+    const held = (await api.call('GET', `${WIDGETS}/held`)).body;
+    assert.ok(held.metadata.deletionTimestamp);
+    await api.call('PUT', `${WIDGETS}/held`, { ...held, metadata: { ...held.metadata, finalizers: [] } });
+    let status = 200;
+    for (let i = 0; i < 50 && status === 200; i++) status = (await api.call('GET', `${CRDS}/widgets.example.com`)).status;
+    assert.equal(status, 404);
+  });
+
   it('removes the custom resources and the endpoints when the CRD is deleted', async () => {
     await using api = await startApi();
     await api.call('POST', CRDS, widgetCrd());
