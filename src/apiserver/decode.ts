@@ -5,7 +5,7 @@
  */
 import { parse as parseYaml } from 'yaml';
 import type { KubeObject } from '../meta/index.js';
-import { decodeProtobufObject } from './protobuf-decode.js';
+import { decodeProtobufObject } from './protobuf/index.js';
 import { headerOf, type ApiRequest } from './request.js';
 import { badRequest, unsupportedMediaType } from './status.js';
 
