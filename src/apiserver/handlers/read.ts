@@ -11,7 +11,7 @@ import { renderList, renderObject } from '../render.js';
 import { headerOf, type ApiResponse } from '../request.js';
 import { jsonResponse } from '../response.js';
 import { decodeContinue, encodeContinue } from '../storage/continue-token.js';
-import { expired, notFound } from '../status.js';
+import { badRequest, expired, notFound } from '../status.js';
 import { parseListOptions, tooLargeResourceVersion } from './list-options.js';
 import { scaleOf } from './scale.js';
 
@@ -38,6 +38,7 @@ export function listObjects(scope: Scope): ApiResponse {
   let start = '';
   let limit = opts.limit;
   if (opts.continueToken) {
+    if (opts.rv !== undefined && opts.rv !== 0) throw badRequest('specifying resource version is not allowed when using continue');
     const t = decodeContinue(opts.continueToken);
     start = t.start;
     if (t.rv > 0) {
