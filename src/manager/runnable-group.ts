@@ -5,6 +5,7 @@
  * `onError` (the manager then stops); rejections after the stop began are only logged. Invariant:
  * `stop()` aborts the group's signal exactly once and waits for every runnable ever started.
  */
+import { setMaxListeners } from 'node:events';
 import type { Logger } from '../meta/index.js';
 import type { Runnable } from '../controller/index.js';
 
@@ -21,6 +22,9 @@ export class RunnableGroup {
     this.name = options.name;
     this.#log = options.logger;
     this.#onError = options.onError;
+    // Every runnable of the group (each informer's reflector and watch, each controller) listens
+    // on this one signal by design, so Node's leak warning at 11 listeners would be a false alarm.
+    setMaxListeners(0, this.#ctl.signal);
   }
 
   get signal(): AbortSignal {
