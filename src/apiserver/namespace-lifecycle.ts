@@ -14,7 +14,7 @@ import { negotiateOutput } from './negotiation.js';
 import { renderObject } from './render.js';
 import { headerOf, type ApiResponse } from './request.js';
 import { jsonResponse } from './response.js';
-import { conflict, forbidden, notFound } from './status.js';
+import { conflict, forbidden, modifiedConflict, notFound } from './status.js';
 
 const IMMORTAL = new Set(['default', 'kube-system', 'kube-public']);
 const NS_ID = '/namespaces';
@@ -66,7 +66,7 @@ export class NamespaceLifecycle {
     if (!old) throw notFound(NAMESPACES, scope.name);
     const rv = body.metadata.resourceVersion;
     if (rv && rv !== old.metadata.resourceVersion) {
-      throw conflict(NAMESPACES, scope.name, 'the object has been modified; please apply your changes to the latest version and try again');
+      throw modifiedConflict(NAMESPACES, scope.name);
     }
     const finalizers = specFinalizers(body);
     const next: KubeObject = { ...old, spec: { ...(old.spec as object), finalizers } };

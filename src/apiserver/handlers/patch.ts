@@ -12,7 +12,7 @@ import { bodyText, checkMetadataShape, mediaType, parseDocument } from '../decod
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch, MAX_JSON_PATCH_OPERATIONS, PatchError, supportsStrategicMerge } from '../patch/index.js';
 import type { ApiResponse } from '../request.js';
 import { jsonResponse } from '../response.js';
-import { ApiStatusError, badRequest, conflict, fieldErrors, invalid, notFound, tooLarge, unsupportedMediaType } from '../status.js';
+import { ApiStatusError, badRequest, fieldErrors, invalid, modifiedConflict, notFound, tooLarge, unsupportedMediaType } from '../status.js';
 import { checkTypeMeta, reconcileNamespace, writeParams } from './params.js';
 import { objectResponse, warningHeaders } from './respond.js';
 import { applyScale, scaleOf } from './scale.js';
@@ -93,7 +93,7 @@ export function patchHandler(scope: Scope): ApiResponse {
 function checkPrecondition(scope: Scope, patched: KubeObject, old: KubeObject): void {
   const rv = patched.metadata.resourceVersion;
   if (rv && rv !== old.metadata.resourceVersion) {
-    throw conflict(scope.strategy, scope.name, 'the object has been modified; please apply your changes to the latest version and try again');
+    throw modifiedConflict(scope.strategy, scope.name);
   }
 }
 

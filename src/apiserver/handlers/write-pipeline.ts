@@ -13,7 +13,7 @@ import { metaOf, rfc3339, storageKey, type Scope, type ServerContext } from '../
 import { recordManagedFields, type FieldSet } from '../managed-fields.js';
 import type { Strategy, WriteContext } from '../registry/strategy.js';
 import { jsonEqual } from '../registry/strategy.js';
-import { alreadyExists, conflict, fieldErrors, forbidden, invalid, notFound, type FieldCause } from '../status.js';
+import { alreadyExists, conflict, fieldErrors, forbidden, invalid, modifiedConflict, notFound, type FieldCause } from '../status.js';
 import { validateObjectMeta } from '../validation.js';
 import type { WriteParams } from './params.js';
 
@@ -106,7 +106,7 @@ export function checkResourceVersion(scope: Scope, obj: KubeObject, old: KubeObj
     return;
   }
   if (rv !== old.metadata.resourceVersion) {
-    throw conflict(scope.strategy, old.metadata.name ?? '', 'the object has been modified; please apply your changes to the latest version and try again');
+    throw modifiedConflict(scope.strategy, old.metadata.name ?? '');
   }
 }
 

@@ -54,11 +54,6 @@ export function parseFieldSelector(text: string): FieldTerm[] {
   });
 }
 
-/** The value a term pins a field to (`metadata.name=x`), if any: used to scope lists and watches. */
-export function pinnedValue(terms: FieldTerm[], field: string): string | undefined {
-  return terms.find((t) => t.field === field && !t.negate)?.value;
-}
-
 /** Matches an object through a field-value function (undefined values compare as ""). */
 export function matchFields(terms: FieldTerm[], valueOf: (field: string) => string | undefined): boolean {
   for (const t of terms) {
