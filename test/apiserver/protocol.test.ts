@@ -22,10 +22,12 @@ describe('discovery, health and version', () => {
     const list = (await api.call('GET', '/apis/apps/v1')).body;
     assert.equal(list.kind, 'APIResourceList');
     const names = list.resources.map((r: { name: string }) => r.name);
-    assert.deepEqual(names.slice(0, 3), ['deployments', 'deployments/scale', 'deployments/status']);
+    const at = names.indexOf('deployments');
+    assert.deepEqual(names.slice(at, at + 3), ['deployments', 'deployments/scale', 'deployments/status']);
+    assert.deepEqual([...names].filter((n: string) => !n.includes('/')), [...names].filter((n: string) => !n.includes('/')).sort());
     const scale = list.resources.find((r: { name: string }) => r.name === 'deployments/scale');
     assert.deepEqual([scale.group, scale.version, scale.kind], ['autoscaling', 'v1', 'Scale']);
-    const deploy = list.resources[0];
+    const deploy = list.resources[at];
     assert.deepEqual(deploy.verbs, ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch']);
     assert.deepEqual(deploy.shortNames, ['deploy']);
     assert.deepEqual(deploy.categories, ['all']);

@@ -356,3 +356,27 @@ describe('server-side apply', () => {
     assert.equal(again.body.metadata.resourceVersion, u.body.metadata.resourceVersion, 'an unchanged apply is a no-op');
   });
 });
+
+describe('other built-in kinds', () => {
+  it('stores StatefulSets with generation, status and scale, Jobs, RBAC and cluster-scoped Nodes', async () => {
+    await using api = await startApi();
+    const STS = '/apis/apps/v1/namespaces/default/statefulsets';
+    const sts = await api.call('POST', STS, { apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 's' }, spec: { replicas: 1, selector: { matchLabels: { a: 'b' } } } });
+    assert.equal(sts.status, 201);
+    assert.equal(sts.body.metadata.generation, 1);
+    const scaled = await api.call('PATCH', `${STS}/s/scale`, { spec: { replicas: 3 } }, { 'content-type': 'application/merge-patch+json' });
+    assert.equal(scaled.body.spec.replicas, 3);
+    assert.equal(scaled.body.status.selector, 'a=b');
+    assert.equal((await api.call('GET', `${STS}/s`)).body.metadata.generation, 2);
+    const job = await api.call('POST', '/apis/batch/v1/namespaces/default/jobs', { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'j' }, spec: {} });
+    assert.equal(job.status, 201);
+    const role = await api.call('POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'r' }, rules: [] });
+    assert.equal(role.status, 201);
+    const node = await api.call('POST', '/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' }, spec: { unschedulable: true } });
+    assert.equal(node.status, 201);
+    const sel = (await api.call('GET', '/api/v1/nodes?fieldSelector=spec.unschedulable%3Dtrue')).body;
+    assert.equal(sel.items.length, 1);
+    const disc = (await api.call('GET', '/apis/apps/v1')).body.resources.map((r: { name: string }) => r.name);
+    assert.ok(disc.includes('statefulsets/scale'));
+  });
+});

@@ -1,0 +1,78 @@
+/**
+ * Built-in kinds stored without type-specific rules beyond the common ones (§9.1 [S]): the right
+ * group, scope, short names and categories, generation and status-subresource handling for the
+ * workload kinds, a scale subresource where the real one has it, and the extra field selectors the
+ * real server supports. Enough for controllers that own StatefulSets, Jobs, Ingresses, RBAC objects,
+ * etc., which nothing runs here (as in envtest).
+ */
+import type { KubeObject } from '../../meta/index.js';
+import { Strategy, builtinVersion, type ScaleSpec, type VersionSpec } from './strategy.js';
+
+export interface StoredBuiltinDefinition {
+  group: string;
+  version: string;
+  kind: string;
+  plural: string;
+  namespaced: boolean;
+  shortNames?: string[];
+  categories?: string[];
+  /** Has a status subresource; main-endpoint writes keep status. */
+  status?: boolean;
+  /** Maintains metadata.generation, bumped by spec changes. */
+  generation?: boolean;
+  scale?: ScaleSpec;
+  /** Extra field-selector fields, each read from the dotted path of the same name. */
+  fields?: string[];
+}
+
+const REPLICAS: ScaleSpec = { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.spec.selector' };
+
+export class StoredBuiltinStrategy extends Strategy {
+  readonly group: string;
+  readonly kind: string;
+  readonly plural: string;
+  readonly namespaced: boolean;
+  readonly versions: VersionSpec[];
+  override readonly shortNames: string[];
+  override readonly categories: string[];
+  override readonly tracksGeneration: boolean;
+  protected override readonly fields: Record<string, (obj: KubeObject) => unknown>;
+
+  constructor(d: StoredBuiltinDefinition) {
+    super();
+    this.group = d.group;
+    this.kind = d.kind;
+    this.plural = d.plural;
+    this.namespaced = d.namespaced;
+    this.versions = [builtinVersion(d.version, { status: d.status ?? false, ...(d.scale ? { scale: d.scale } : {}) })];
+    this.shortNames = d.shortNames ?? [];
+    this.categories = d.categories ?? [];
+    this.tracksGeneration = d.generation ?? false;
+    this.fields = Object.fromEntries((d.fields ?? []).map((f) => [f, (o: KubeObject) => f.split('.').reduce<unknown>((v, k) => (v as Record<string, unknown> | undefined)?.[k], o)]));
+  }
+}
+
+const workload = (kind: string, plural: string, group: string, extra: Partial<StoredBuiltinDefinition> = {}): StoredBuiltinDefinition => ({
+  group, version: 'v1', kind, plural, namespaced: true, categories: ['all'], status: true, generation: true, ...extra,
+});
+
+/** The kinds served this way. */
+export const STORED_BUILTINS: readonly StoredBuiltinDefinition[] = [
+  workload('StatefulSet', 'statefulsets', 'apps', { shortNames: ['sts'], scale: REPLICAS }),
+  workload('DaemonSet', 'daemonsets', 'apps', { shortNames: ['ds'] }),
+  workload('Job', 'jobs', 'batch', { fields: ['status.successful'] }),
+  workload('CronJob', 'cronjobs', 'batch', { shortNames: ['cj'] }),
+  { group: '', version: 'v1', kind: 'Endpoints', plural: 'endpoints', namespaced: true, shortNames: ['ep'] },
+  { group: 'discovery.k8s.io', version: 'v1', kind: 'EndpointSlice', plural: 'endpointslices', namespaced: true },
+  { group: '', version: 'v1', kind: 'Node', plural: 'nodes', namespaced: false, shortNames: ['no'], status: true, fields: ['spec.unschedulable'] },
+  { group: '', version: 'v1', kind: 'PersistentVolumeClaim', plural: 'persistentvolumeclaims', namespaced: true, shortNames: ['pvc'], status: true },
+  { group: '', version: 'v1', kind: 'PersistentVolume', plural: 'persistentvolumes', namespaced: false, shortNames: ['pv'], status: true },
+  { group: 'networking.k8s.io', version: 'v1', kind: 'Ingress', plural: 'ingresses', namespaced: true, shortNames: ['ing'], status: true },
+  { group: 'networking.k8s.io', version: 'v1', kind: 'NetworkPolicy', plural: 'networkpolicies', namespaced: true, shortNames: ['netpol'] },
+  { group: 'policy', version: 'v1', kind: 'PodDisruptionBudget', plural: 'poddisruptionbudgets', namespaced: true, shortNames: ['pdb'], status: true, generation: true },
+  { group: 'autoscaling', version: 'v2', kind: 'HorizontalPodAutoscaler', plural: 'horizontalpodautoscalers', namespaced: true, shortNames: ['hpa'], categories: ['all'], status: true },
+  { group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'Role', plural: 'roles', namespaced: true },
+  { group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'RoleBinding', plural: 'rolebindings', namespaced: true },
+  { group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'ClusterRole', plural: 'clusterroles', namespaced: false },
+  { group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'ClusterRoleBinding', plural: 'clusterrolebindings', namespaced: false },
+];
