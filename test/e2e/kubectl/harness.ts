@@ -36,23 +36,46 @@ async function servesOpenApiV2(): Promise<boolean> {
 }
 const oldestUsable = (await servesOpenApiV2()) ? 0 : OLDEST_WITHOUT_OPENAPI_V2;
 
-/** The kubectl binaries the e2e tests run with (oldest usable and newest installed). */
-export function kubectlBinaries(): KubectlBinary[] {
+/** `CONVERGE_KUBECTL`'s binaries, when that variable lists any. */
+function listedBinaries(): KubectlBinary[] | undefined {
   const listed = process.env['CONVERGE_KUBECTL'];
-  if (listed !== undefined && listed !== '') {
-    return listed.split(':').map((path) => ({ version: /kubectl\.(\d+\.\d+)$/.exec(path)?.[1] ?? basename(path), path }));
-  }
+  if (listed === undefined || listed === '') return undefined;
+  return listed.split(':').map((path) => ({ version: /kubectl\.(\d+\.\d+)$/.exec(path)?.[1] ?? basename(path), path }));
+}
+
+/** The versioned binaries installed beside `/usr/bin/kubectl`, oldest first, from `min` (major * 1000 + minor) on. */
+function installedBinaries(min: number): KubectlBinary[] {
   if (!existsSync('/usr/bin/kubectl')) return [];
   const dir = dirname(realpathSync('/usr/bin/kubectl'));
-  const versioned = readdirSync(dir)
+  return readdirSync(dir)
     .map((name) => /^kubectl\.(\d+)\.(\d+)$/.exec(name))
-    .filter((m): m is RegExpExecArray => m !== null && Number(m[1]) * 1000 + Number(m[2]) >= oldestUsable)
+    .filter((m): m is RegExpExecArray => m !== null && Number(m[1]) * 1000 + Number(m[2]) >= min)
     .sort((a, b) => Number(a[1]) - Number(b[1]) || Number(a[2]) - Number(b[2]))
     .map((m) => ({ version: `${m[1]}.${m[2]}`, path: join(dir, m[0]) }));
+}
+
+/** The kubectl binaries the e2e tests run with (oldest usable and newest installed). */
+export function kubectlBinaries(): KubectlBinary[] {
+  const listed = listedBinaries();
+  if (listed !== undefined) return listed;
+  if (!existsSync('/usr/bin/kubectl')) return [];
+  const versioned = installedBinaries(oldestUsable);
   if (versioned.length === 0) return [{ version: 'default', path: '/usr/bin/kubectl' }];
   const oldest = versioned[0] as KubectlBinary;
   const newest = versioned[versioned.length - 1] as KubectlBinary;
   return oldest === newest ? [oldest] : [oldest, newest];
+}
+
+/**
+ * `kubectlBinaries()` and every installed version from `major.minor` on (for behaviour that changed
+ * in that version, such as 1.32's protobuf request bodies); only `CONVERGE_KUBECTL`'s list when set.
+ */
+export function kubectlBinariesWithEvery(from: { major: number; minor: number }): KubectlBinary[] {
+  const listed = listedBinaries();
+  if (listed !== undefined) return listed;
+  const all = new Map(kubectlBinaries().map((b) => [b.path, b]));
+  for (const b of installedBinaries(from.major * 1000 + from.minor)) all.set(b.path, b);
+  return [...all.values()].sort((a, b) => a.version.localeCompare(b.version, 'en', { numeric: true }));
 }
 
 export interface KubectlResult {
