@@ -28,6 +28,11 @@ export type Delta<T extends KubeObject = KubeObject> =
   | { readonly type: 'Bookmark'; readonly resourceVersion: string };
 
 export interface RealFIFOOptions<T extends KubeObject> {
+  /**
+   * Called (synchronously, from the producer) each time a delta lands in an empty FIFO: the consumer
+   * schedules its drain from here. Cheaper than a promise per wake-up on the hot path.
+   */
+  onNonEmpty: () => void;
   /** Queued deltas beyond which `waitForRoom` makes the producer wait; default 1000. */
   highWater?: number;
   /** Applied to every incoming object before it is frozen and queued (e.g. strip managedFields). */
@@ -50,14 +55,15 @@ export class RealFIFO<T extends KubeObject = KubeObject> {
   #populated = false;
   #initialPopulationCount = 0;
   #closed = false;
-  #wake: (() => void) | undefined;
   #room: { promise: Promise<void>; resolve: () => void } | undefined;
   readonly #highWater: number;
   readonly #prepare: (obj: T) => T;
+  readonly #onNonEmpty: () => void;
   readonly #onRejected: ((error: unknown, obj: T) => void) | undefined;
 
   constructor(o: RealFIFOOptions<T>) {
     this.#onRejected = o.onRejected;
+    this.#onNonEmpty = o.onNonEmpty;
     const { transform, freeze } = o;
     this.#prepare = transform ? (obj) => freeze(transform(obj)) : freeze;
     this.#highWater = o.highWater ?? 1000;
@@ -143,22 +149,13 @@ export class RealFIFO<T extends KubeObject = KubeObject> {
     return this.#room.promise;
   }
 
-  /** Stops intake; `waitForDeltas` and `waitForRoom` resolve at once from now on. Queued deltas may still be drained. */
+  /** Marks the end of intake; `waitForRoom` resolves at once from now on. */
   close(): void {
     this.#closed = true;
-    this.#wakeUp();
     this.#makeRoom();
   }
 
   // ---- consumer side (the informer; one consumer) ------------------------------------------------
-
-  /** Resolves once a delta is queued or the FIFO is closed. */
-  waitForDeltas(): Promise<void> {
-    if (this.length > 0 || this.#closed) return Promise.resolve();
-    return new Promise((resolve) => {
-      this.#wake = resolve;
-    });
-  }
 
   /**
    * Hands up to `max` queued deltas to `process` in order. `isInInitialList` is `!hasSynced()` at the
@@ -197,7 +194,7 @@ export class RealFIFO<T extends KubeObject = KubeObject> {
 
   #push(delta: Delta<T>): void {
     this.#queue.push(delta);
-    this.#wakeUp();
+    if (this.#queue.length - this.#head === 1) this.#onNonEmpty();
   }
 
   #makeRoom(): void {
@@ -205,14 +202,6 @@ export class RealFIFO<T extends KubeObject = KubeObject> {
     if (room) {
       this.#room = undefined;
       room.resolve();
-    }
-  }
-
-  #wakeUp(): void {
-    const wake = this.#wake;
-    if (wake) {
-      this.#wake = undefined;
-      wake();
     }
   }
 }

@@ -68,12 +68,39 @@ describe('IndexedStore', () => {
 });
 
 describe('RealFIFO', () => {
-  const fifo = () => new RealFIFO<KubeObject>({ freeze: (o) => deepFreeze(o) as KubeObject });
+  const fifo = () => new RealFIFO<KubeObject>({ freeze: (o) => deepFreeze(o) as KubeObject, onNonEmpty: () => {} });
   const drainAll = (f: RealFIFO<KubeObject>) => {
     const out: [Delta['type'], boolean][] = [];
     f.drain((d, initial) => void out.push([d.type, initial]), (e) => { throw e; }, 1000);
     return out;
   };
+
+  it('tells its consumer when a delta lands in it while empty, and only then', () => {
+    let calls = 0;
+    const f = new RealFIFO<KubeObject>({ freeze: (o) => o, onNonEmpty: () => void calls++ });
+    f.add(cm('a'));
+    f.add(cm('b'));
+    assert.equal(calls, 1);
+    f.drain(() => {}, () => {}, 10);
+    f.add(cm('c'));
+    assert.equal(calls, 2);
+  });
+
+  it('applies back-pressure: waitForRoom is undefined below the high-water mark and resolves once drained below it', async () => {
+    const f = new RealFIFO<KubeObject>({ freeze: (o) => o, onNonEmpty: () => {}, highWater: 2 });
+    f.add(cm('a'));
+    assert.equal(f.waitForRoom(), undefined);
+    f.add(cm('b'));
+    const room = f.waitForRoom();
+    assert.ok(room);
+    let resolved = false;
+    void room.then(() => (resolved = true));
+    await Promise.resolve();
+    assert.equal(resolved, false);
+    f.drain(() => {}, () => {}, 1);
+    await Promise.resolve();
+    assert.equal(resolved, true);
+  });
 
   it('delivers every delta in order, without merging, and syncs only after the first replace was processed', () => {
     const f = fifo();
@@ -87,7 +114,7 @@ describe('RealFIFO', () => {
   });
 
   it('freezes (after the transform) what it queues', () => {
-    const f = new RealFIFO<KubeObject>({ freeze: (o) => deepFreeze(o) as KubeObject, transform: (o) => ({ ...o, extra: 1 }) });
+    const f = new RealFIFO<KubeObject>({ freeze: (o) => deepFreeze(o) as KubeObject, transform: (o) => ({ ...o, extra: 1 }), onNonEmpty: () => {} });
     f.add(cm('a'));
     let seen: KubeObject | undefined;
     f.drain((d) => { if (d.type === 'Added') seen = d.object; }, () => {}, 10);
