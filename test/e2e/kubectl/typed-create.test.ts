@@ -1,7 +1,7 @@
 // kubectl's typed commands (`create namespace|configmap|secret|deployment|service|serviceaccount`,
-// `run`, `expose`): from 1.32 on, the `create` ones send protobuf request bodies, so each stored
-// object is read back with `get -o json` and checked field by field. Runs on the usual oldest and
-// newest kubectl and on every installed version from 1.32 (the protobuf senders).
+// `run`, `debug --copy-to`, `expose`): from 1.32 on, `create` and `debug` send protobuf bodies, so
+// each stored object is read back with `get -o json` and checked field by field. Runs on the usual
+// oldest and newest kubectl and on every installed version from 1.32 (the protobuf senders).
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { kubectlBinariesWithEvery, startKubectlEnv } from './harness.js';
@@ -95,6 +95,15 @@ describe('kubectl typed create commands', () => {
         assert.deepEqual(container.env, [{ name: 'GREETING', value: 'hi' }]);
         assert.deepEqual(container.ports, [{ containerPort: 9000, protocol: 'TCP' }]);
         assert.equal(got.spec.restartPolicy, 'Always');
+      });
+
+      it('debug --copy-to: a copy of a Pod with every server default set, plus a debug container', async () => {
+        await env.ok(bin, ['debug', 'shell', '-n', ns, '--copy-to=shell-copy', '--image=busybox:1.37', '--container=dbg', '--', 'sleep', '1']);
+        const got = await getJson(bin, 'pod', 'shell-copy', '-n', ns);
+        assert.deepEqual(got.spec.containers.map((c: { name: string; image: string }) => `${c.name}=${c.image}`), ['shell=busybox:1.36', 'dbg=busybox:1.37']);
+        assert.deepEqual(got.spec.containers[0].env, [{ name: 'GREETING', value: 'hi' }]);
+        assert.deepEqual(got.spec.containers[1].command, ['sleep', '1']);
+        assert.equal(got.spec.terminationGracePeriodSeconds, 30);
       });
 
       it('expose deployment', async () => {
