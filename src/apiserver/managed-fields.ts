@@ -1,12 +1,14 @@
 /**
  * `metadata.managedFields` bookkeeping for non-apply writes: each write adds (or extends) one
  * `Update` entry for its manager, listing in FieldsV1 form the fields it changed, and takes those
- * fields away from every other manager (an update never conflicts; it takes ownership). Lists of
- * objects with a `name` are keyed `k:{"name":…}`; other lists are atomic. Field sets are plain
- * nested objects, which server-side apply (`server-side-apply.ts`) works on too.
+ * fields away from every other manager (an update never conflicts; it takes ownership). Keyed lists
+ * give one `k:{…}` entry per element and sets one `v:…` per value (`field-shape.ts` says which list
+ * is which); other lists are atomic. Field sets are plain nested objects, which server-side apply
+ * (`server-side-apply.ts`) works on too.
  * Invariant: an entry that no longer owns any field is dropped.
  */
 import type { KubeObject } from '../meta/index.js';
+import { elementKey, type Shape } from './field-shape.js';
 import { jsonEqual } from './registry/strategy.js';
 
 export type FieldSet = Record<string, unknown>;
@@ -24,25 +26,34 @@ export interface ManagedFieldsEntry {
 const META_TRACKED = ['labels', 'annotations', 'finalizers', 'ownerReferences'];
 export const isPlain = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-function diff(n: unknown, o: unknown): FieldSet | null {
+function diff(n: unknown, o: unknown, shape: Shape): FieldSet | null {
   if (isPlain(n)) {
     const out: FieldSet = {};
     const old = isPlain(o) ? o : {};
     for (const [k, v] of Object.entries(n)) {
       if (v === undefined) continue;
-      const d = diff(v, old[k]);
+      const d = diff(v, old[k], shape.field(k));
       if (d) out[`f:${k}`] = d;
     }
     return Object.keys(out).length > 0 || !isPlain(o) ? out : null;
   }
-  if (Array.isArray(n) && n.length > 0 && n.every((e) => isPlain(e) && typeof e.name === 'string')) {
-    const old = Array.isArray(o) ? (o as Record<string, unknown>[]) : [];
-    const out: FieldSet = {};
-    for (const e of n as Record<string, unknown>[]) {
-      const d = diff(e, old.find((x) => isPlain(x) && x.name === e.name));
-      if (d) out[`k:${JSON.stringify({ name: e.name })}`] = { '.': {}, ...d };
+  const list = shape.list();
+  if (Array.isArray(n) && n.length > 0 && list.kind !== 'atomic') {
+    const keys = n.map((e) => elementKey(list, e));
+    if (keys.every((k) => k !== undefined) && new Set(keys).size === keys.length) {
+      const old = new Map((Array.isArray(o) ? o : []).map((e) => [elementKey(list, e), e] as const));
+      const out: FieldSet = {};
+      n.forEach((e, i) => {
+        const key = keys[i]!;
+        if (list.kind === 'set') {
+          if (!old.has(key)) out[key] = {};
+          return;
+        }
+        const d = diff(e, old.get(key), shape.items());
+        if (d) out[key] = { '.': {}, ...d };
+      });
+      return Object.keys(out).length > 0 ? out : null;
     }
-    return Object.keys(out).length > 0 ? out : null;
   }
   return jsonEqual(n, o) ? null : {};
 }
@@ -54,7 +65,7 @@ function union(a: FieldSet, b: FieldSet): FieldSet {
 }
 
 /** The fields `obj` sets differently from `old` (everything, for a create), in FieldsV1 form. */
-export function changedFields(obj: KubeObject, old: KubeObject | undefined, subresource: string | undefined): FieldSet | null {
+export function changedFields(obj: KubeObject, old: KubeObject | undefined, subresource: string | undefined, shape: Shape): FieldSet | null {
   const pick = (o: KubeObject | undefined): Record<string, unknown> => {
     if (!o) return {};
     const out: Record<string, unknown> = {};
@@ -67,7 +78,7 @@ export function changedFields(obj: KubeObject, old: KubeObject | undefined, subr
     if (Object.keys(meta).length > 0) out.metadata = meta;
     return out;
   };
-  const d = diff(pick(obj), pick(old));
+  const d = diff(pick(obj), pick(old), shape);
   return d && Object.keys(d).length > 0 ? d : null;
 }
 
@@ -90,8 +101,8 @@ export function subtract(set: FieldSet, remove: FieldSet): FieldSet | null {
 }
 
 /** Every field the object sets, in FieldsV1 form (what an apply configuration claims). */
-export function fieldSetOf(obj: KubeObject, subresource: string | undefined): FieldSet {
-  return changedFields(obj, undefined, subresource) ?? {};
+export function fieldSetOf(obj: KubeObject, subresource: string | undefined, shape: Shape): FieldSet {
+  return changedFields(obj, undefined, subresource, shape) ?? {};
 }
 
 /** The managed-fields entries of an object, ignoring malformed ones. */
@@ -103,9 +114,9 @@ export function entriesOf(obj: KubeObject): ManagedFieldsEntry[] {
 export function recordManagedFields(
   obj: KubeObject,
   old: KubeObject | undefined,
-  opts: { manager: string; apiVersion: string; time: string; subresource?: string },
+  opts: { manager: string; apiVersion: string; time: string; subresource?: string; shape: Shape },
 ): void {
-  const changed = changedFields(obj, old, opts.subresource);
+  const changed = changedFields(obj, old, opts.subresource, opts.shape);
   let entries = entriesOf(obj);
   if (!changed) {
     if (entries.length > 0) obj.metadata.managedFields = entries;

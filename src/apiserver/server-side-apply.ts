@@ -1,63 +1,73 @@
 /**
  * Server-side apply (§4.6) on plain JSON: the applied configuration is merged into the live object
- * (objects field by field, lists of named objects element by element, other lists and scalars
- * replaced); fields the manager applied last time and omits now are removed unless another manager
+ * (objects field by field, keyed lists element by element, sets value by value, atomic lists and
+ * scalars replaced — `field-shape.ts` says which list is which); fields the manager applied last time and omits now are removed unless another manager
  * still owns them; changing a field another manager owns is a conflict (409 with one
  * `FieldManagerConflict` cause per field) unless `force`, which takes the field over. The manager's
  * `Apply` entry then lists exactly the fields of this configuration.
  * Invariant: fields owned only by other managers are never removed by an apply.
  */
 import type { KubeObject } from '../meta/index.js';
+import { elementKey, type Shape } from './field-shape.js';
 import { entriesOf, fieldSetOf, isLeaf, isPlain, subtract, type FieldSet, type ManagedFieldsEntry } from './managed-fields.js';
 import { jsonEqual } from './registry/strategy.js';
 import { ApiStatusError, type FieldCause } from './status.js';
 
 type Json = Record<string, unknown>;
 
-const isNamedList = (v: unknown): v is Json[] => Array.isArray(v) && v.length > 0 && v.every((e) => isPlain(e) && typeof e.name === 'string');
-
-function merge(live: unknown, applied: unknown): unknown {
+function merge(live: unknown, applied: unknown, shape: Shape): unknown {
   if (isPlain(applied) && isPlain(live)) {
     const out: Json = { ...live };
     for (const [k, v] of Object.entries(applied)) {
       if (v === null) delete out[k];
-      else out[k] = merge(live[k], v);
+      else out[k] = merge(live[k], v, shape.field(k));
     }
     return out;
   }
-  if (isNamedList(applied) && Array.isArray(live)) {
+  const list = shape.list();
+  if (Array.isArray(applied) && Array.isArray(live) && list.kind !== 'atomic' && applied.every((e) => elementKey(list, e) !== undefined)) {
     const out = [...live];
     for (const e of applied) {
-      const i = out.findIndex((x) => isPlain(x) && x.name === e.name);
-      if (i >= 0) out[i] = merge(out[i], e);
-      else out.push(structuredClone(e));
+      const key = elementKey(list, e);
+      const i = out.findIndex((x) => elementKey(list, x) === key);
+      if (i < 0) out.push(structuredClone(e));
+      else if (list.kind === 'map') out[i] = merge(out[i], e, shape.items());
     }
     return out;
   }
   return structuredClone(applied);
 }
 
-/** The child of a value addressed by one FieldsV1 key (`f:name` or `k:{"name":"x"}`). */
+/** Index of the list element a `k:`/`v:` key addresses, or -1. */
+function indexOf(list: unknown[], key: string): number {
+  if (key.startsWith('v:')) return list.findIndex((e) => JSON.stringify(e) === key.slice(2));
+  const want = JSON.parse(key.slice(2)) as Json;
+  return list.findIndex((e) => isPlain(e) && Object.entries(want).every(([k, x]) => e[k] === x));
+}
+
+/** The child of a value addressed by one FieldsV1 key (`f:name`, `k:{"name":"x"}`, `v:"x"`). */
 function child(v: unknown, key: string): unknown {
   if (key.startsWith('f:')) return isPlain(v) ? v[key.slice(2)] : undefined;
-  if (key.startsWith('k:') && Array.isArray(v)) {
-    const want = JSON.parse(key.slice(2)) as Json;
-    return v.find((e) => isPlain(e) && Object.entries(want).every(([k, x]) => e[k] === x));
+  if (Array.isArray(v)) {
+    const i = indexOf(v, key);
+    return i < 0 ? undefined : v[i];
   }
   return undefined;
 }
 
 function removeChild(v: unknown, key: string): void {
   if (key.startsWith('f:') && isPlain(v)) delete v[key.slice(2)];
-  else if (key.startsWith('k:') && Array.isArray(v)) {
-    const target = child(v, key);
-    const i = v.indexOf(target);
+  else if (Array.isArray(v)) {
+    const i = indexOf(v, key);
     if (i >= 0) v.splice(i, 1);
   }
 }
 
-const render = (path: string, key: string): string =>
-  key.startsWith('f:') ? `${path}.${key.slice(2)}` : `${path}[${Object.entries(JSON.parse(key.slice(2)) as Json).map(([k, x]) => `${k}=${JSON.stringify(x)}`).join(',')}]`;
+function render(path: string, key: string): string {
+  if (key.startsWith('f:')) return `${path}.${key.slice(2)}`;
+  if (key.startsWith('v:')) return `${path}[${key.slice(2)}]`;
+  return `${path}[${Object.entries(JSON.parse(key.slice(2)) as Json).map(([k, x]) => `${k}=${JSON.stringify(x)}`).join(',')}]`;
+}
 
 interface Owner {
   entry: ManagedFieldsEntry;
@@ -102,6 +112,8 @@ export interface ApplyOptions {
   subresource?: string;
   /** For the conflict Status. */
   target: { group: string; plural: string; name: string };
+  /** How the kind's lists merge. */
+  shape: Shape;
 }
 
 /** Applies `applied` to `live` (both in the request's version); returns the object to write, managedFields included. */
@@ -111,7 +123,7 @@ export function serverSideApply(live: KubeObject, applied: KubeObject, o: ApplyO
   const mine = (e: ManagedFieldsEntry): boolean => e.manager === o.manager && e.operation === 'Apply' && (e.subresource ?? '') === sub;
   const prev = entries.find(mine)?.fieldsV1 ?? {};
   const others = entries.filter((e) => !mine(e));
-  const fs = fieldSetOf(applied, o.subresource);
+  const fs = fieldSetOf(applied, o.subresource, o.shape);
   const conflicts: { owner: ManagedFieldsEntry; field: string }[] = [];
   findConflicts(applied, live, fs, others.map((e) => ({ entry: e, set: e.fieldsV1 })), '', conflicts);
   let kept = others;
@@ -130,7 +142,7 @@ export function serverSideApply(live: KubeObject, applied: KubeObject, o: ApplyO
       return rest ? [{ ...e, fieldsV1: rest }] : [];
     });
   }
-  const merged = merge(structuredClone(live), applied) as KubeObject;
+  const merged = merge(structuredClone(live), applied, o.shape) as KubeObject;
   prune(merged, prev, fs, kept.map((e) => e.fieldsV1));
   const entry: ManagedFieldsEntry = {
     manager: o.manager, operation: 'Apply', apiVersion: o.apiVersion, time: o.time, fieldsType: 'FieldsV1', fieldsV1: fs,

@@ -339,6 +339,34 @@ describe('server-side apply', () => {
     assert.deepEqual(managers, ['two']);
   });
 
+  it('follows list markers: keyed lists of custom resources merge by key, unmarked lists are atomic, finalizers are a set', async () => {
+    await using api = await startApi();
+    const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
+    const item = { type: 'object', properties: { id: { type: 'string' }, v: { type: 'string' } } };
+    await api.call('POST', CRDS, {
+      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'things.example.com' },
+      spec: { group: 'example.com', scope: 'Namespaced', names: { plural: 'things', kind: 'Thing' }, versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: {
+        type: 'object', properties: { spec: { type: 'object', properties: {
+          keyed: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['id'], items: { ...item, required: ['id'] } },
+          plain: { type: 'array', items: item },
+        } } },
+      } } }] },
+    });
+    const T = '/apis/example.com/v1/namespaces/default/things';
+    const thing = (keyed: unknown[], plain: unknown[], finalizers: string[]) =>
+      JSON.stringify({ apiVersion: 'example.com/v1', kind: 'Thing', metadata: { name: 't', finalizers }, spec: { keyed, plain } });
+    await api.call('PATCH', `${T}/t?fieldManager=a`, thing([{ id: '1', v: 'a' }], [{ id: '1' }], ['example.com/a']), headers);
+    const r = await api.call('PATCH', `${T}/t?fieldManager=b`, thing([{ id: '2', v: 'b' }], [{ id: '2' }], ['example.com/b']), headers);
+    assert.equal(r.status, 409, 'the atomic list is owned by a');
+    const f = await api.call('PATCH', `${T}/t?fieldManager=b&force=true`, thing([{ id: '2', v: 'b' }], [{ id: '2' }], ['example.com/b']), headers);
+    assert.deepEqual(f.body.spec.keyed.map((x: { id: string }) => x.id), ['1', '2']);
+    assert.deepEqual(f.body.spec.plain, [{ id: '2' }]);
+    assert.deepEqual(f.body.metadata.finalizers, ['example.com/a', 'example.com/b']);
+    const b = f.body.metadata.managedFields.find((e: { manager: string }) => e.manager === 'b');
+    assert.deepEqual(b.fieldsV1['f:metadata'], { 'f:finalizers': { 'v:"example.com/b"': {} } });
+    assert.ok(b.fieldsV1['f:spec']['f:keyed']['k:{"id":"2"}']);
+  });
+
   it('merges named lists element by element and leaves defaulted fields unowned', async () => {
     await using api = await startApi();
     const dep = (containers: unknown[]) => JSON.stringify({

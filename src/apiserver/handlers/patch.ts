@@ -6,6 +6,7 @@
  */
 import type { KubeObject } from '../../meta/index.js';
 import { present, rfc3339, storageKey, type Scope } from '../context.js';
+import { shapeOf } from '../field-shape.js';
 import { fieldSetOf } from '../managed-fields.js';
 import { serverSideApply } from '../server-side-apply.js';
 import { bodyText, checkMetadataShape, mediaType, parseDocument } from '../decode.js';
@@ -111,7 +112,7 @@ function applyHandler(scope: Scope, old: KubeObject | undefined, applied: KubeOb
   reconcileNamespace(scope, applied);
   if (!old) {
     if (scope.subresource) throw notFound(scope.strategy, scope.name);
-    return objectResponse(scope, createObject(scope, applied, params, fieldSetOf(applied, undefined)));
+    return objectResponse(scope, createObject(scope, applied, params, fieldSetOf(applied, undefined, shapeOf(scope.strategy, scope.version))));
   }
   checkPrecondition(scope, applied, old);
   const { resourceVersion: _rv, ...appliedMeta } = applied.metadata;
@@ -120,6 +121,7 @@ function applyHandler(scope: Scope, old: KubeObject | undefined, applied: KubeOb
     manager: params.manager, force, apiVersion: scope.strategy.apiVersion(scope.version), time: rfc3339(scope.ctx.clock.now()),
     ...(scope.subresource ? { subresource: scope.subresource } : {}),
     target: { group: scope.strategy.group, plural: scope.strategy.plural, name: scope.name },
+    shape: shapeOf(scope.strategy, scope.version),
   });
   return objectResponse(scope, updateObject(scope, old, merged, params, 'Apply'));
 }

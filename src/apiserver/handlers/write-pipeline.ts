@@ -10,6 +10,7 @@
  */
 import type { KubeObject } from '../../meta/index.js';
 import { metaOf, rfc3339, storageKey, type Scope, type ServerContext } from '../context.js';
+import { shapeOf } from '../field-shape.js';
 import { recordManagedFields, type FieldSet } from '../managed-fields.js';
 import type { Strategy, WriteContext } from '../registry/strategy.js';
 import { jsonEqual } from '../registry/strategy.js';
@@ -87,7 +88,7 @@ export function createObject(scope: Scope, obj: KubeObject, params: WriteParams,
   if (applied) {
     m.managedFields = [{ manager: params.manager, operation: 'Apply', apiVersion: String(obj.apiVersion), time: rfc3339(wctx.now), fieldsType: 'FieldsV1', fieldsV1: applied }];
   } else {
-    recordManagedFields(obj, undefined, { manager: params.manager, apiVersion: String(obj.apiVersion), time: rfc3339(wctx.now) });
+    recordManagedFields(obj, undefined, { manager: params.manager, apiVersion: String(obj.apiVersion), time: rfc3339(wctx.now), shape: shapeOf(strategy, scope.version) });
   }
   const stored = strategy.toInternal(obj);
   if (params.dryRun) return { status: 201, object: stored, warnings: wctx.warnings };
@@ -153,7 +154,7 @@ export function updateObject(scope: Scope, stored: KubeObject, obj: KubeObject, 
   if (jsonEqual(withoutVolatile(obj), withoutVolatile(old))) return { status: 200, object: stored, warnings: wctx.warnings };
   if (operation === 'Update') {
     recordManagedFields(obj, old, {
-      manager: params.manager, apiVersion: String(obj.apiVersion), time: rfc3339(wctx.now),
+      manager: params.manager, apiVersion: String(obj.apiVersion), time: rfc3339(wctx.now), shape: shapeOf(strategy, scope.version),
       ...(scope.subresource ? { subresource: scope.subresource } : {}),
     });
   }
