@@ -3,18 +3,16 @@
  * compiled message tables. Go's protobuf encoder writes every non-pointer field, so zeros arrive on
  * the wire; they are left out unless the field keeps zeros (see `message-schema.ts`), which makes
  * the result the object the JSON form of the same request carries. Invariant: a field number the
- * table does not list is an `UnmodelledFieldError` naming message and field, never dropped; a wire
- * type that does not fit the field is a `WireFormatError`.
+ * table does not list is a 415 `ProtobufDecodeError` naming message and field, never dropped; a
+ * wire type that does not fit the field is a 400 one.
  */
 import type { CompiledMessage, FieldSpec, MapValueType } from './message-schema.js';
-import { toInt32, toInt64, WireFormatError, WireReader, WireType } from './wire-reader.js';
+import { malformed, ProtobufDecodeError } from './protobuf-decode-error.js';
+import { toInt32, toInt64, WireReader, WireType } from './wire-reader.js';
 
 /** A field this server does not decode: storing the object without it would lose data silently. */
-export class UnmodelledFieldError extends Error {
-  override readonly name = 'UnmodelledFieldError';
-  constructor(readonly messageName: string, readonly field: number, readonly path: string) {
-    super(`field ${field} of ${messageName} (at ${path === '' ? 'the top level' : path})`);
-  }
+function unmodelled(messageName: string, field: number, path: string): ProtobufDecodeError {
+  return new ProtobufDecodeError(415, `field ${field} of ${messageName} (at ${path === '' ? 'the top level' : path})`);
 }
 
 export type JsonObject = Record<string, unknown>;
@@ -37,7 +35,7 @@ export class MessageDecoder {
     while (!reader.done) {
       const { field, wireType } = reader.key();
       const spec = message.fields.get(field);
-      if (spec === undefined) throw new UnmodelledFieldError(messageName, field, path);
+      if (spec === undefined) throw unmodelled(messageName, field, path);
       this.#readField(spec, wireType, reader, out, path);
     }
     for (const [, spec] of message.fields) {
@@ -111,7 +109,7 @@ export class MessageDecoder {
         try {
           return JSON.parse(utf8.decode(raw)) as unknown;
         } catch {
-          throw new WireFormatError(`${path} does not hold JSON`);
+          throw malformed(`${path} does not hold JSON`);
         }
       }
     }
@@ -124,7 +122,7 @@ export class MessageDecoder {
     while (!reader.done) {
       const { field, wireType } = reader.key();
       const want = layout[field];
-      if (want === undefined) throw new UnmodelledFieldError(messageName, field, path);
+      if (want === undefined) throw unmodelled(messageName, field, path);
       if (want === 'varint') {
         if (wireType !== WireType.varint) throw wrongWireType(path, wireType);
         out.set(field, reader.varint());
@@ -160,8 +158,8 @@ function expectBytes(reader: WireReader, wireType: number, path: string): Uint8A
   return reader.lengthDelimited();
 }
 
-function wrongWireType(path: string, wireType: number): WireFormatError {
-  return new WireFormatError(`${path === '' ? 'a field' : path} has wire type ${wireType}, which does not fit its type`);
+function wrongWireType(path: string, wireType: number): ProtobufDecodeError {
+  return malformed(`${path === '' ? 'a field' : path} has wire type ${wireType}, which does not fit its type`);
 }
 
 function isZero(v: unknown): boolean {

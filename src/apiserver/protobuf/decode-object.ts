@@ -9,11 +9,11 @@ import type { KubeObject } from '../../meta/index.js';
 import { badRequest, unsupportedMediaType } from '../status.js';
 import { APPS_MESSAGES } from './apps-messages.js';
 import { CORE_MESSAGES } from './core-messages.js';
-import { MessageDecoder, UnmodelledFieldError } from './decode-message.js';
+import { MessageDecoder } from './decode-message.js';
 import { readEnvelope } from './envelope.js';
 import { compileMessages } from './message-schema.js';
 import { META_MESSAGES } from './meta-messages.js';
-import { WireFormatError } from './wire-reader.js';
+import { ProtobufDecodeError } from './protobuf-decode-error.js';
 
 export const PROTOBUF_MEDIA_TYPE = 'application/vnd.kubernetes.protobuf';
 
@@ -51,10 +51,8 @@ export function decodeProtobufObject(body: string | Uint8Array): KubeObject {
     const fields = decoder.decode(message, envelope.raw);
     return { apiVersion: envelope.apiVersion, kind: envelope.kind, ...fields, metadata: fields['metadata'] ?? {} } as KubeObject;
   } catch (e) {
-    if (e instanceof UnmodelledFieldError) {
-      throw unsupportedMediaType(`the protobuf body of this ${typeName} has ${e.message}, which this server does not decode: ${USE_JSON}`);
-    }
-    if (e instanceof WireFormatError) throw badRequest(`the protobuf body of the request is malformed: ${e.message}`);
-    throw e;
+    if (!(e instanceof ProtobufDecodeError)) throw e;
+    if (e.httpCode === 415) throw unsupportedMediaType(`the protobuf body of this ${typeName} has ${e.message}, which this server does not decode: ${USE_JSON}`);
+    throw badRequest(`the protobuf body of the request is malformed: ${e.message}`);
   }
 }

@@ -2,9 +2,10 @@
  * The Kubernetes protobuf envelope: the four bytes `k8s\0`, then a `runtime.Unknown` message whose
  * `typeMeta` (apiVersion, kind) names the object and whose `raw` holds the object's own message
  * (field numbers from apimachinery's `pkg/runtime/generated.proto`). Invariant: anything but that
- * layout is a `WireFormatError`; a compressed or re-encoded `raw` is reported, not guessed at.
+ * layout is a 400 `ProtobufDecodeError`; a compressed or re-encoded `raw` is reported, not guessed at.
  */
-import { WireFormatError, WireReader, WireType } from './wire-reader.js';
+import { malformed } from './protobuf-decode-error.js';
+import { WireReader, WireType } from './wire-reader.js';
 
 export const PROTOBUF_MAGIC = Uint8Array.of(0x6b, 0x38, 0x73, 0x00);
 
@@ -21,13 +22,13 @@ export interface Envelope {
 const utf8 = new TextDecoder();
 
 function lengthDelimited(reader: WireReader, wireType: number, what: string): Uint8Array {
-  if (wireType !== WireType.lengthDelimited) throw new WireFormatError(`the envelope's ${what} has wire type ${wireType}`);
+  if (wireType !== WireType.lengthDelimited) throw malformed(`the envelope's ${what} has wire type ${wireType}`);
   return reader.lengthDelimited();
 }
 
 export function readEnvelope(body: Uint8Array): Envelope {
   if (body.length < PROTOBUF_MAGIC.length || PROTOBUF_MAGIC.some((b, i) => body[i] !== b)) {
-    throw new WireFormatError('the body does not start with the Kubernetes protobuf prefix "k8s\\x00"');
+    throw malformed('the body does not start with the Kubernetes protobuf prefix "k8s\\x00"');
   }
   const out: Envelope = { apiVersion: '', kind: '', raw: new Uint8Array(), contentEncoding: '', contentType: '' };
   const reader = new WireReader(body.subarray(PROTOBUF_MAGIC.length));
@@ -40,12 +41,12 @@ export function readEnvelope(body: Uint8Array): Envelope {
         const text = utf8.decode(lengthDelimited(typeMeta, k.wireType, 'typeMeta'));
         if (k.field === 1) out.apiVersion = text;
         else if (k.field === 2) out.kind = text;
-        else throw new WireFormatError(`the envelope's typeMeta has an unknown field ${k.field}`);
+        else throw malformed(`the envelope's typeMeta has an unknown field ${k.field}`);
       }
     } else if (field === 2) out.raw = lengthDelimited(reader, wireType, 'raw');
     else if (field === 3) out.contentEncoding = utf8.decode(lengthDelimited(reader, wireType, 'contentEncoding'));
     else if (field === 4) out.contentType = utf8.decode(lengthDelimited(reader, wireType, 'contentType'));
-    else throw new WireFormatError(`the envelope has an unknown field ${field}`);
+    else throw malformed(`the envelope has an unknown field ${field}`);
   }
   return out;
 }

@@ -3,16 +3,12 @@
  * fields, which are all the Kubernetes kinds decoded here use (no fixed-size, zigzag or group
  * fields appear in them; a key announcing another wire type is refused by the message decoder).
  * Invariant: the reader never reads past its end; running out of bytes, a varint longer than ten
- * bytes or a length beyond the end is a `WireFormatError`, never an out-of-bounds read.
+ * bytes or a length beyond the end is a 400 `ProtobufDecodeError`, never an out-of-bounds read.
  */
+import { malformed } from './protobuf-decode-error.js';
 
 /** The wire types the decoded kinds use. */
 export const WireType = { varint: 0, lengthDelimited: 2 } as const;
-
-/** The bytes are not a well-formed protobuf message. */
-export class WireFormatError extends Error {
-  override readonly name = 'WireFormatError';
-}
 
 /** A varint as a number while it fits in 53 bits exactly, else as a bigint. */
 export type Varint = number | bigint;
@@ -50,28 +46,28 @@ export class WireReader {
       if ((b & 0x80) === 0) return BigInt.asUintN(64, big);
       shift += 7n;
     }
-    throw new WireFormatError('a varint is longer than ten bytes');
+    throw malformed('a varint is longer than ten bytes');
   }
 
   /** A field key: the field number and the wire type of its value. */
   key(): { field: number; wireType: number } {
     const k = this.varint();
-    if (typeof k === 'bigint' || k > 0xffffffff) throw new WireFormatError('a field key is out of range');
+    if (typeof k === 'bigint' || k > 0xffffffff) throw malformed('a field key is out of range');
     const field = Math.floor(k / 8);
-    if (field === 0) throw new WireFormatError('field number 0 is not allowed');
+    if (field === 0) throw malformed('field number 0 is not allowed');
     return { field, wireType: k % 8 };
   }
 
   lengthDelimited(): Uint8Array {
     const len = this.varint();
-    if (typeof len === 'bigint' || len > this.#end - this.#pos) throw new WireFormatError('a length-delimited field runs past the end of its message');
+    if (typeof len === 'bigint' || len > this.#end - this.#pos) throw malformed('a length-delimited field runs past the end of its message');
     const out = this.#bytes.subarray(this.#pos, this.#pos + len);
     this.#pos += len;
     return out;
   }
 
   #byte(): number {
-    if (this.#pos >= this.#end) throw new WireFormatError('the message ends inside a varint');
+    if (this.#pos >= this.#end) throw malformed('the message ends inside a varint');
     return this.#bytes[this.#pos++]!;
   }
 }
