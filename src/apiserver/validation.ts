@@ -107,8 +107,10 @@ export function validateObjectMeta(obj: KubeObject, { nameRule, namespaced }: { 
     if (e) out.push(fieldErrors.invalid('metadata.name', m.name, e));
   }
   if (m.generateName) {
-    const e = nameError(nameRule, m.generateName.replace(/-$/, '') || 'a');
-    if (e && nameError(nameRule, `${m.generateName}a`)) out.push(fieldErrors.invalid('metadata.generateName', m.generateName, e));
+    // A prefix may end in '-': check it as if that were a letter (apimachinery's maskTrailingDash).
+    const masked = m.generateName.endsWith('-') ? `${m.generateName.slice(0, -1)}a` : m.generateName;
+    const e = nameError(nameRule, masked);
+    if (e) out.push(fieldErrors.invalid('metadata.generateName', m.generateName, e));
   }
   if (namespaced && !m.namespace) out.push(fieldErrors.required('metadata.namespace', ''));
   out.push(...validateMap(m.labels, 'metadata.labels', true));

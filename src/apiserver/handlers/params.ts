@@ -25,8 +25,9 @@ export function writeParams(scope: Scope, optionsKind: 'CreateOptions' | 'Update
   let manager = q.get('fieldManager') ?? '';
   if (manager.length > 128) optionsInvalid(optionsKind, 'fieldManager', fieldErrors.tooLong('fieldManager', 128));
   if (!manager) {
-    const ua = headerOf(scope.req, 'user-agent') ?? '';
-    manager = ua.split('/')[0]!.slice(0, 128) || 'unknown';
+    // The product part of the User-Agent (`kubectl/v1.33 …` → `kubectl`), as the real server does.
+    const product = (headerOf(scope.req, 'user-agent') ?? '').split('/')[0]!.slice(0, 128);
+    manager = product === '' ? 'unknown' : product;
   }
   const fv = q.get('fieldValidation') ?? 'Warn';
   if (fv !== 'Ignore' && fv !== 'Warn' && fv !== 'Strict') {
