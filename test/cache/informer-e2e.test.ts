@@ -120,6 +120,32 @@ describe('informer against the local API server, with faults', () => {
     }
   });
 
+  it('against the server: a late handler gets the store as initial adds, a throwing handler and a blocked handler do not hold back the others', async () => {
+    const env = await startE2E();
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const blocked = env.informer.addEventHandler({ onAdd: () => gate });
+    const thrower = env.informer.addEventHandler({ onAdd: () => { throw new Error('handler bug'); } });
+    try {
+      await seed(env, 8);
+      await env.converged();
+      const seen: string[] = [];
+      const late = env.informer.addEventHandler({ onAdd: (o, initial) => void seen.push(`${o.metadata.name}${initial ? ' initial' : ''}`) });
+      await env.writer.create(cmR, configMap('after-late'));
+      await eventually(() => seen.length === 9 && late.hasSynced());
+      assert.equal(seen.filter((s) => s.endsWith(' initial')).length, 8);
+      assert.equal(seen.at(-1), 'after-late');
+      assert.equal(thrower.errors(), 9);
+      assert.equal(blocked.pending(), 8, 'the blocked handler holds its own backlog');
+      assert.equal(blocked.hasSynced(), false);
+      release();
+      await eventually(() => blocked.pending() === 0 && blocked.hasSynced());
+    } finally {
+      release();
+      await env.close();
+    }
+  });
+
   it('objects in the cache are frozen', async () => {
     const env = await startE2E();
     try {
