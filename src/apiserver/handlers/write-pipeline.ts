@@ -159,7 +159,9 @@ export function updateObject(scope: Scope, stored: KubeObject, obj: KubeObject, 
     });
   }
   const key = storageKey(strategy, old.metadata.namespace ?? '', old.metadata.name!);
-  const finished = !!m.deletionTimestamp && (m.finalizers ?? []).length === 0 && !(strategy.kind === 'Namespace' && hasSpecFinalizers(obj));
+  // The last finalizer going deletes the object, unless a grace period is still running (a Pod on a node).
+  const finished = !!m.deletionTimestamp && (m.finalizers ?? []).length === 0 && (m.deletionGracePeriodSeconds ?? 0) === 0 &&
+    !(strategy.kind === 'Namespace' && hasSpecFinalizers(obj));
   const next = strategy.toInternal(obj);
   if (params.dryRun) return { status: 200, object: next, warnings: wctx.warnings };
   if (finished) {
