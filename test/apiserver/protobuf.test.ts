@@ -230,6 +230,52 @@ describe('protobuf bodies the server refuses', () => {
   });
 });
 
+describe('protobuf bodies mangled at random', () => {
+  it('never fail with anything but a 400 or 415 Status (flipped bytes, truncations, insertions)', () => {
+    // A small seeded generator (mulberry32), so that a failure can be replayed.
+    let seed = 0x5eed;
+    const random = (): number => {
+      seed = (seed + 0x6d2b79f5) | 0;
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+    const below = (n: number): number => Math.floor(random() * n);
+    const names = ['namespace', 'configmap', 'secret-generic', 'deployment', 'service-clusterip', 'serviceaccount', 'secret-docker-registry'];
+    const codes = new Map<number, number>();
+    for (const name of names) {
+      const original = fixture(`kubectl-1.33-create-${name}`);
+      for (let i = 0; i < 400; i++) {
+        let body = Buffer.from(original);
+        const change = below(3);
+        if (change === 0) body[4 + below(body.length - 4)] = below(256);
+        else if (change === 1) body = body.subarray(0, 4 + below(body.length - 4));
+        else {
+          const at = 4 + below(body.length - 4);
+          body = Buffer.concat([body.subarray(0, at), Buffer.from([below(256), below(256), below(256)]), body.subarray(at)]);
+        }
+        let code = 200;
+        try {
+          decodeProtobufObject(body);
+        } catch (e) {
+          const status = (e as { status?: { code: number } }).status;
+          assert.ok(status !== undefined, `${name} #${i}: ${body.toString('hex')} threw ${String(e)}`);
+          code = status.code;
+        }
+        assert.ok(code === 200 || code === 400 || code === 415, `${name} #${i}: ${code}`);
+        codes.set(code, (codes.get(code) ?? 0) + 1);
+      }
+    }
+    assert.deepEqual([...codes.keys()].sort(), [200, 400, 415]);
+  });
+
+  it('refuses a timestamp outside the years 0 to 9999 with 400', () => {
+    const s = statusOf(() => decodeProtobufObject(envelope('v1', 'ConfigMap', objectMeta('t', msg(9, int(1, 1e12))))));
+    assert.equal(s.code, 400);
+    assert.match(s.message, /metadata\.deletionTimestamp is a time outside the years 0 to 9999/);
+  });
+});
+
 describe('protobuf bodies over HTTP', () => {
   const headers = { 'content-type': PROTOBUF_MEDIA_TYPE, accept: 'application/vnd.kubernetes.protobuf, application/json' };
 

@@ -92,7 +92,7 @@ export class MessageDecoder {
         if (bytes.length === 0) return undefined;
         // Only seconds: the JSON form has no fractions, and the real decoder drops nanos too.
         const seconds = this.#fields('Time', bytes, path, { 1: 'varint', 2: 'varint' }).get(1) as number | bigint | undefined;
-        return rfc3339Seconds(toInt64(seconds ?? 0));
+        return rfc3339Seconds(toInt64(seconds ?? 0), path);
       }
       case 'Quantity':
         return quantityString(this.#fields('Quantity', bytes, path, { 1: 'bytes' }));
@@ -166,7 +166,12 @@ function isZero(v: unknown): boolean {
   return v === '' || v === 0 || v === false;
 }
 
+/** Years 0 to 9999 in epoch seconds: what RFC 3339 (and Go's JSON encoding of a time) can express. */
+const MIN_SECONDS = -62_167_219_200;
+const MAX_SECONDS = 253_402_300_799;
+
 /** Seconds since the epoch as RFC 3339 without fractions, as `metav1.Time` marshals to JSON. */
-function rfc3339Seconds(seconds: number): string {
+function rfc3339Seconds(seconds: number, path: string): string {
+  if (seconds < MIN_SECONDS || seconds > MAX_SECONDS) throw malformed(`${path} is a time outside the years 0 to 9999`);
   return new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
