@@ -190,3 +190,35 @@ describe('watch', () => {
     api.stop();
   });
 });
+
+describe('watch over a real socket', () => {
+  it('closes a watcher whose client stops reading, while writes and other watchers go on', async () => {
+    const { request } = await import('node:http');
+    await using api = await startApi({ watchBufferSize: 20 });
+    const fast = await api.watch(`${CMS}?watch=true&resourceVersion=1`);
+    let received = 0;
+    let ended = false;
+    const stalled = await new Promise<import('node:http').IncomingMessage>((resolve) => {
+      request(`${api.srv.url}${CMS}?watch=true&resourceVersion=1`, (res) => resolve(res)).end();
+    });
+    stalled.pause();
+    const big = 'x'.repeat(64 * 1024);
+    for (let i = 0; i < 300; i++) {
+      const r = await api.call('POST', CMS, cm(`c${i}`, { big }));
+      assert.equal(r.status, 201);
+    }
+    assert.equal((await fast.take(300, 10_000)).length, 300);
+    await new Promise<void>((resolve) => {
+      stalled.on('data', (chunk: Buffer) => {
+        received += chunk.toString().split('\n').length - 1;
+      });
+      stalled.on('end', () => {
+        ended = true;
+        resolve();
+      });
+      stalled.resume();
+    });
+    assert.equal(ended, true);
+    assert.ok(received < 300, `the stalled watcher was cut off (got ${received} of 300 events)`);
+  });
+});
