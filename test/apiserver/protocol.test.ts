@@ -235,7 +235,7 @@ describe('protobuf request bodies', () => {
     const headers = { 'content-type': 'application/vnd.kubernetes.protobuf', accept: 'application/vnd.kubernetes.protobuf, application/json' };
     const r = await fetch(`${api.srv.url}${CMS}`, { method: 'POST', headers, body: envelope('v1', 'ConfigMap', raw) });
     assert.equal(r.status, 201);
-    const body = await r.json();
+    const body = (await r.json()) as { metadata: { name: string; generateName?: string }; data: Record<string, string> };
     assert.equal(body.metadata.name, 'pcm');
     assert.equal(body.metadata.generateName, undefined);
     assert.deepEqual(body.data, { a: 'b', c: '' });
