@@ -43,8 +43,9 @@ function readBody(req: IncomingMessage): Promise<Buffer | 'tooLarge'> {
 
 function writeResponse(res: ServerResponse, r: ApiResponse, head: boolean): void {
   if (!r.stream) {
-    res.writeHead(r.status, { ...r.headers, 'content-length': Buffer.byteLength(r.body) });
-    res.end(head ? undefined : r.body);
+    const body = r.bytes ?? r.body;
+    res.writeHead(r.status, { ...r.headers, 'content-length': Buffer.byteLength(body) });
+    res.end(head ? undefined : body);
     return;
   }
   const stream = r.stream;

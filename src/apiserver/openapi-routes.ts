@@ -40,7 +40,7 @@ export class OpenApiRoutes {
     if (rest[0] === 'v2' && rest.length === 1) {
       this.#invalidate();
       this.#v2 ??= buildOpenApiV2Protobuf(this.#registry.allResources());
-      return { status: 200, headers: { 'content-type': OPENAPI_V2_PROTOBUF_CONTENT_TYPE }, body: this.#v2 };
+      return { status: 200, headers: { 'content-type': OPENAPI_V2_PROTOBUF_CONTENT_TYPE }, body: '', bytes: this.#v2 };
     }
     if (rest[0] !== 'v3') return undefined;
     const resources = (): ReturnType<Registry['allResources']> => this.#registry.allResources();

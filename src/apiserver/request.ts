@@ -32,8 +32,9 @@ export interface ResponseStream {
 export interface ApiResponse {
   status: number;
   headers: Record<string, string | string[]>;
-  /** Text, or bytes for binary documents (the protobuf OpenAPI v2). */
-  body: string | Uint8Array;
+  body: string;
+  /** Binary documents (the protobuf OpenAPI v2) come as bytes instead of `body`. */
+  bytes?: Uint8Array;
   stream?: ResponseStream;
 }
 
