@@ -95,6 +95,73 @@ describe('protobuf bodies kubectl 1.33 sends from its typed create commands', ()
   });
 });
 
+describe('protobuf bodies of kubectl 1.33 for batch, RBAC, networking, policy and autoscaling kinds', () => {
+  it('decodes create job --from=cronjob (owner reference, annotation) and create cronjob', () => {
+    assert.deepEqual(decodeProtobufObject(fixture('kubectl-1.33-create-job-from-cronjob')), {
+      apiVersion: 'batch/v1', kind: 'Job',
+      metadata: {
+        name: 'j2', annotations: { 'cronjob.kubernetes.io/instantiate': 'manual' },
+        ownerReferences: [{ kind: 'CronJob', name: 'c1', uid: '798f4905-5976-43ea-aea4-cbb7189f1b4f', apiVersion: 'batch/v1', controller: true }],
+      },
+      spec: { template: { metadata: {}, spec: { containers: [{ name: 'c1', image: 'busybox', command: ['echo', 'hi'], resources: {} }], restartPolicy: 'OnFailure' } } },
+      status: {},
+    });
+    const cron = decodeProtobufObject(fixture('kubectl-1.33-create-cronjob')) as { spec?: { schedule?: string; jobTemplate?: { metadata?: unknown } } };
+    assert.equal(cron.spec?.schedule, '*/1 * * * *');
+    assert.deepEqual(cron.spec?.jobTemplate?.metadata, { name: 'c1' });
+    assert.equal(decodeProtobufObject(fixture('kubectl-1.33-create-job')).kind, 'Job');
+  });
+
+  it('decodes create role, rolebinding, clusterrole --aggregation-rule and clusterrolebinding', () => {
+    assert.deepEqual(decodeProtobufObject(fixture('kubectl-1.33-create-role')), {
+      apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'r1' },
+      rules: [
+        { verbs: ['get', 'list'], apiGroups: [''], resources: ['pods'], resourceNames: ['x'] },
+        { verbs: ['get', 'list'], apiGroups: ['apps'], resources: ['deployments'], resourceNames: ['x'] },
+      ],
+    });
+    assert.deepEqual(decodeProtobufObject(fixture('kubectl-1.33-create-rolebinding')), {
+      apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: 'rb1' },
+      subjects: [
+        { kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'alice' },
+        { kind: 'Group', apiGroup: 'rbac.authorization.k8s.io', name: 'g' },
+        { kind: 'ServiceAccount', name: 'sa1', namespace: 'default' },
+      ],
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'r1' },
+    });
+    assert.deepEqual(decodeProtobufObject(fixture('kubectl-1.33-create-clusterrole-aggregation')), {
+      apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'cr1' }, aggregationRule: { clusterRoleSelectors: [{ matchLabels: { a: 'b' } }] },
+    });
+    assert.equal(decodeProtobufObject(fixture('kubectl-1.33-create-clusterrolebinding')).kind, 'ClusterRoleBinding');
+  });
+
+  it('decodes create ingress (inline rule value, named and numbered backend ports), a PDB and an HPA with the zeros JSON keeps', () => {
+    assert.deepEqual(decodeProtobufObject(fixture('kubectl-1.33-create-ingress')), {
+      apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', metadata: { name: 'ing1', annotations: { a: 'b' } },
+      spec: {
+        ingressClassName: 'nginx',
+        defaultBackend: { service: { name: 'defsvc', port: { name: 'http' } } },
+        tls: [{ hosts: ['foo.com'], secretName: 'my-cert' }],
+        rules: [{ host: 'foo.com', http: { paths: [{ path: '/bar', pathType: 'Prefix', backend: { service: { name: 'svc1', port: { number: 8080 } } } }] } }],
+      },
+      status: { loadBalancer: {} },
+    });
+    assert.deepEqual(decodeProtobufObject(fixture('kubectl-1.33-create-poddisruptionbudget')), {
+      apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'pdb1' },
+      spec: { minAvailable: '50%', selector: { matchLabels: { app: 'x' } } },
+      status: { disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 },
+    });
+    assert.deepEqual(decodeProtobufObject(fixture('kubectl-1.33-autoscale')), {
+      apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: { name: 'dd' },
+      spec: {
+        scaleTargetRef: { kind: 'Deployment', name: 'dd', apiVersion: 'apps/v1' }, minReplicas: 2, maxReplicas: 5,
+        metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } }],
+      },
+      status: { desiredReplicas: 0 },
+    });
+  });
+});
+
 describe('protobuf message decoding', () => {
   it('decodes ObjectMeta maps, owner references, finalizers and timestamps (seconds, RFC 3339)', () => {
     const meta = objectMeta('m',
@@ -208,9 +275,9 @@ describe('protobuf bodies the server refuses', () => {
   });
 
   it('refuses kinds it does not decode, and compressed or re-encoded envelopes, with 415', () => {
-    const s = statusOf(() => decodeProtobufObject(envelope('batch/v1', 'Job', objectMeta('j'))));
+    const s = statusOf(() => decodeProtobufObject(envelope('v1', 'Endpoints', objectMeta('e'))));
     assert.equal(s.code, 415);
-    assert.match(s.message, /only for v1 Namespace, .*apps\/v1 Deployment, not for batch\/v1 Job/);
+    assert.match(s.message, /only for v1 Namespace, .*autoscaling\/v2 HorizontalPodAutoscaler, not for v1 Endpoints/);
     const gz = Buffer.from([0x6b, 0x38, 0x73, 0x00, ...msg(1, bytes(1, 'v1'), bytes(2, 'ConfigMap')), ...bytes(2, [1, 2]), ...bytes(3, 'gzip')]);
     assert.equal(statusOf(() => decodeProtobufObject(gz)).code, 415);
   });
@@ -241,10 +308,14 @@ describe('protobuf bodies mangled at random', () => {
       return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
     };
     const below = (n: number): number => Math.floor(random() * n);
-    const names = ['namespace', 'configmap', 'secret-generic', 'deployment', 'service-clusterip', 'serviceaccount', 'secret-docker-registry'];
+    const names = [
+      'create-namespace', 'create-configmap', 'create-secret-generic', 'create-deployment', 'create-service-clusterip', 'create-serviceaccount',
+      'create-secret-docker-registry', 'create-job-from-cronjob', 'create-cronjob', 'create-rolebinding', 'create-ingress',
+      'create-poddisruptionbudget', 'autoscale',
+    ];
     const codes = new Map<number, number>();
     for (const name of names) {
-      const original = fixture(`kubectl-1.33-create-${name}`);
+      const original = fixture(`kubectl-1.33-${name}`);
       for (let i = 0; i < 400; i++) {
         let body = Buffer.from(original);
         const change = below(3);

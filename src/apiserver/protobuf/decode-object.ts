@@ -8,12 +8,16 @@
 import type { KubeObject } from '../../meta/index.js';
 import { badRequest, unsupportedMediaType } from '../status.js';
 import { APPS_MESSAGES } from './apps-messages.js';
+import { BATCH_MESSAGES } from './batch-messages.js';
 import { CORE_MESSAGES } from './core-messages.js';
 import { MessageDecoder } from './decode-message.js';
 import { readEnvelope } from './envelope.js';
 import { compileMessages } from './message-schema.js';
 import { META_MESSAGES } from './meta-messages.js';
+import { NETWORKING_MESSAGES } from './networking-messages.js';
+import { POLICY_AUTOSCALING_MESSAGES } from './policy-autoscaling-messages.js';
 import { ProtobufDecodeError } from './protobuf-decode-error.js';
+import { RBAC_MESSAGES } from './rbac-messages.js';
 
 export const PROTOBUF_MEDIA_TYPE = 'application/vnd.kubernetes.protobuf';
 
@@ -26,9 +30,23 @@ export const PROTOBUF_KINDS: Readonly<Record<string, string>> = {
   'v1/Service': 'Service',
   'v1/Pod': 'Pod',
   'apps/v1/Deployment': 'Deployment',
+  'apps/v1/ReplicaSet': 'ReplicaSet',
+  'apps/v1/DaemonSet': 'DaemonSet',
+  'apps/v1/StatefulSet': 'StatefulSet',
+  'batch/v1/Job': 'Job',
+  'batch/v1/CronJob': 'CronJob',
+  'rbac.authorization.k8s.io/v1/Role': 'Role',
+  'rbac.authorization.k8s.io/v1/ClusterRole': 'ClusterRole',
+  'rbac.authorization.k8s.io/v1/RoleBinding': 'RoleBinding',
+  'rbac.authorization.k8s.io/v1/ClusterRoleBinding': 'ClusterRoleBinding',
+  'networking.k8s.io/v1/Ingress': 'Ingress',
+  'policy/v1/PodDisruptionBudget': 'PodDisruptionBudget',
+  'autoscaling/v2/HorizontalPodAutoscaler': 'HorizontalPodAutoscaler',
 };
 
-const decoder = new MessageDecoder(compileMessages({ ...META_MESSAGES, ...CORE_MESSAGES, ...APPS_MESSAGES }));
+const decoder = new MessageDecoder(compileMessages([
+  META_MESSAGES, CORE_MESSAGES, APPS_MESSAGES, BATCH_MESSAGES, RBAC_MESSAGES, NETWORKING_MESSAGES, POLICY_AUTOSCALING_MESSAGES,
+]));
 
 const USE_JSON = 'send the object as JSON or YAML instead (for example kubectl create -f FILE)';
 

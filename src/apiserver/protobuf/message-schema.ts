@@ -64,8 +64,18 @@ function parseField(message: string, field: number, text: string, table: Message
   return { name: inline ? undefined : name, type, repeated: repeated !== undefined, keepZero: keep !== undefined };
 }
 
-/** Reads every message of `table` into field maps, checking that each referenced type exists. */
-export function compileMessages(table: MessageTable): ReadonlyMap<string, CompiledMessage> {
+/**
+ * Reads every message of `tables` into field maps, checking that each referenced type exists and
+ * that no two tables define the same message name (messages reference each other by name alone).
+ */
+export function compileMessages(tables: readonly MessageTable[]): ReadonlyMap<string, CompiledMessage> {
+  const table: Record<string, MessageTable[string]> = {};
+  for (const t of tables) {
+    for (const [name, fields] of Object.entries(t)) {
+      if (Object.hasOwn(table, name)) throw new Error(`protobuf table: message ${name} is defined twice`);
+      table[name] = fields;
+    }
+  }
   const out = new Map<string, CompiledMessage>();
   for (const [name, fields] of Object.entries(table)) {
     const compiled = new Map<number, FieldSpec>();

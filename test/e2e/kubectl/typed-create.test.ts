@@ -1,7 +1,9 @@
-// kubectl's typed commands (`create namespace|configmap|secret|deployment|service|serviceaccount`,
-// `run`, `debug --copy-to`, `expose`): from 1.32 on, `create` and `debug` send protobuf bodies, so
-// each stored object is read back with `get -o json` and checked field by field. Runs on the usual
-// oldest and newest kubectl and on every installed version from 1.32 (the protobuf senders).
+// kubectl's typed commands (`create namespace|configmap|secret|deployment|service|serviceaccount|
+// job|cronjob|role|rolebinding|clusterrole|clusterrolebinding|ingress|poddisruptionbudget`, `run`,
+// `debug --copy-to`, `autoscale`, `expose`): from 1.32 on, `create`, `debug` and `autoscale` send
+// protobuf bodies, so each stored object is read back with `get -o json` and checked field by
+// field. Runs on the usual oldest and newest kubectl and on every installed version from 1.32 (the
+// protobuf senders).
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { kubectlBinariesWithEvery, startKubectlEnv } from './harness.js';
@@ -105,6 +107,66 @@ describe('kubectl typed create commands', () => {
         assert.deepEqual(got.spec.containers[1].command, ['sleep', '1']);
         assert.equal(got.spec.terminationGracePeriodSeconds, 30);
       });
+
+      it('create job and create cronjob, then create job --from=cronjob', async () => {
+        assert.equal((await env.ok(bin, ['create', 'job', 'once', '-n', ns, '--image=busybox', '--', 'echo', 'hi'])).trim(), 'job.batch/once created');
+        const job = await getJson(bin, 'job', 'once', '-n', ns);
+        assert.deepEqual(job.spec.template.spec.containers.map((c: { name: string; command: string[] }) => [c.name, ...c.command]), [['once', 'echo', 'hi']]);
+        assert.equal(job.spec.template.spec.restartPolicy, 'Never');
+        assert.equal((await env.ok(bin, ['create', 'cronjob', 'nightly', '-n', ns, '--image=busybox', '--schedule=0 3 * * *', '--', 'date'])).trim(), 'cronjob.batch/nightly created');
+        const cron = await getJson(bin, 'cronjob', 'nightly', '-n', ns);
+        assert.equal(cron.spec.schedule, '0 3 * * *');
+        assert.deepEqual(cron.spec.jobTemplate.spec.template.spec.containers[0].command, ['date']);
+        assert.equal((await env.ok(bin, ['create', 'job', 'manual', '-n', ns, '--from=cronjob/nightly'])).trim(), 'job.batch/manual created');
+        const manual = await getJson(bin, 'job', 'manual', '-n', ns);
+        assert.equal(manual.metadata.annotations['cronjob.kubernetes.io/instantiate'], 'manual');
+        assert.deepEqual(manual.metadata.ownerReferences.map((r: { kind: string; name: string; uid: string }) => [r.kind, r.name, r.uid]), [['CronJob', 'nightly', cron.metadata.uid]]);
+      });
+
+      it('create role, rolebinding, clusterrole and clusterrolebinding', async () => {
+        const cluster = `reader-${bin.version.replace(/\./g, '-')}`;
+        assert.match(await env.ok(bin, ['create', 'role', 'pod-reader', '-n', ns, '--verb=get,list', '--resource=pods,deployments.apps']), /role.rbac.authorization.k8s.io\/pod-reader created/);
+        assert.deepEqual((await getJson(bin, 'role', 'pod-reader', '-n', ns)).rules, [
+          { verbs: ['get', 'list'], apiGroups: [''], resources: ['pods'] },
+          { verbs: ['get', 'list'], apiGroups: ['apps'], resources: ['deployments'] },
+        ]);
+        await env.ok(bin, ['create', 'rolebinding', 'read-pods', '-n', ns, '--role=pod-reader', '--user=alice', `--serviceaccount=${ns}:robot`]);
+        const binding = await getJson(bin, 'rolebinding', 'read-pods', '-n', ns);
+        assert.deepEqual(binding.roleRef, { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'pod-reader' });
+        assert.deepEqual(binding.subjects, [
+          { kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'alice' },
+          { kind: 'ServiceAccount', name: 'robot', namespace: ns },
+        ]);
+        await env.ok(bin, ['create', 'clusterrole', cluster, '--verb=get', '--non-resource-url=/logs/*']);
+        assert.deepEqual((await getJson(bin, 'clusterrole', cluster)).rules, [{ verbs: ['get'], nonResourceURLs: ['/logs/*'] }]);
+        await env.ok(bin, ['create', 'clusterrolebinding', cluster, `--clusterrole=${cluster}`, '--group=auditors']);
+        assert.deepEqual((await getJson(bin, 'clusterrolebinding', cluster)).subjects, [{ kind: 'Group', apiGroup: 'rbac.authorization.k8s.io', name: 'auditors' }]);
+      });
+
+      it('create ingress and create poddisruptionbudget', async () => {
+        await env.ok(bin, ['create', 'ingress', 'site', '-n', ns, '--class=nginx', '--rule=example.com/api*=api:80,tls=site-cert', '--default-backend=web-svc:http']);
+        const ing = await getJson(bin, 'ingress', 'site', '-n', ns);
+        assert.deepEqual(ing.spec, {
+          ingressClassName: 'nginx',
+          defaultBackend: { service: { name: 'web-svc', port: { name: 'http' } } },
+          tls: [{ hosts: ['example.com'], secretName: 'site-cert' }],
+          rules: [{ host: 'example.com', http: { paths: [{ path: '/api', pathType: 'Prefix', backend: { service: { name: 'api', port: { number: 80 } } } }] } }],
+        });
+        await env.ok(bin, ['create', 'poddisruptionbudget', 'web-pdb', '-n', ns, '--selector=app=web', '--min-available=50%']);
+        assert.deepEqual((await getJson(bin, 'pdb', 'web-pdb', '-n', ns)).spec, { minAvailable: '50%', selector: { matchLabels: { app: 'web' } } });
+      });
+
+      // Before 1.33, kubectl autoscale posts autoscaling/v1, which this server does not serve.
+      if (/^1\.(3[3-9]|[4-9]\d)$/.test(bin.version)) {
+        it('autoscale deployment (autoscaling/v2)', async () => {
+          assert.match(await env.ok(bin, ['autoscale', 'deployment', 'web', '-n', ns, '--min=2', '--max=6', '--cpu-percent=70']), /horizontalpodautoscaler.autoscaling\/web autoscaled/);
+          const hpa = await getJson(bin, 'hpa', 'web', '-n', ns);
+          assert.deepEqual(hpa.spec, {
+            scaleTargetRef: { kind: 'Deployment', name: 'web', apiVersion: 'apps/v1' }, minReplicas: 2, maxReplicas: 6,
+            metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } } }],
+          });
+        });
+      }
 
       it('expose deployment', async () => {
         assert.equal((await env.ok(bin, ['expose', 'deployment', 'web', '-n', ns, '--port=81', '--target-port=8080', '--name=web-svc'])).trim(), 'service/web-svc exposed');
