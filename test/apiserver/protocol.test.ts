@@ -239,7 +239,7 @@ describe('protobuf request bodies', () => {
     assert.equal(body.metadata.name, 'pcm');
     assert.equal(body.metadata.generateName, undefined);
     assert.deepEqual(body.data, { a: 'b', c: '' });
-    const other = await fetch(`${api.srv.url}/apis/apps/v1/namespaces/default/replicasets`, { method: 'POST', headers, body: envelope('apps/v1', 'ReplicaSet', []) });
+    const other = await fetch(`${api.srv.url}/api/v1/namespaces/default/endpoints`, { method: 'POST', headers, body: envelope('v1', 'Endpoints', []) });
     assert.equal(other.status, 415);
     const garbage = await fetch(`${api.srv.url}${CMS}`, { method: 'POST', headers, body: Buffer.from([0x6b, 0x38, 0x73, 0x00, 0xff, 0xff]) });
     assert.equal(garbage.status, 400);
