@@ -28,7 +28,12 @@ export type Route =
   | { kind: 'notFound' };
 
 export function route(path: string, isResource: (group: string, version: string, resource: string) => boolean): Route {
-  const segs = path.split('/').filter((s) => s !== '').map((s) => decodeURIComponent(s));
+  let segs: string[];
+  try {
+    segs = path.split('/').filter((s) => s !== '').map((s) => decodeURIComponent(s));
+  } catch {
+    return { kind: 'notFound' }; // malformed percent-encoding names no route
+  }
   const [first, ...rest] = segs;
   if (segs.length === 0) return { kind: 'notFound' };
   if (first === 'healthz' || first === 'livez' || first === 'readyz') return { kind: 'health' };
