@@ -94,6 +94,8 @@ describe('CustomResourceDefinitions', () => {
     assert.deepEqual(r.body.spec.free, { any: 'thing' });
     assert.equal(r.body.spec.replicas, 1);
     assert.match(r.headers.get('warning') ?? '', /299 - "unknown field \\"spec.junk\\""/);
+    const fin = await api.call('POST', WIDGETS, { ...widget('f'), metadata: { name: 'f', finalizers: ['plain'] } });
+    assert.match(fin.headers.get('warning') ?? '', /prefer a domain-qualified finalizer name/);
     const strict = await api.call('POST', `${WIDGETS}?fieldValidation=Strict`, widget('s', { color: 'red', junk: 1 }));
     assert.equal(strict.status, 400);
     assert.match(strict.body.message, /unknown field "spec.junk"/);

@@ -74,17 +74,28 @@ export class CustomResourceStrategy extends Strategy {
     for (const p of pruned) ctx.warnings.push(`unknown field "${p}"`);
   }
 
+  /** The real server warns about finalizer names that are not domain-qualified. */
+  #warnFinalizers(obj: KubeObject, ctx: WriteContext): void {
+    for (const f of obj.metadata.finalizers ?? []) {
+      if (typeof f === 'string' && !f.includes('/')) {
+        ctx.warnings.push(`metadata.finalizers: "${f}": prefer a domain-qualified finalizer name including a path (/) to avoid accidental conflicts with other finalizer writers`);
+      }
+    }
+  }
+
   override prepareForCreate(obj: KubeObject, ctx: WriteContext): void {
     if (this.terminating()) {
       throw methodNotAllowedBecause('create not allowed while custom resource definition is terminating');
     }
     super.prepareForCreate(obj, ctx);
     this.#applySchema(obj, ctx);
+    this.#warnFinalizers(obj, ctx);
   }
 
   override prepareForUpdate(obj: KubeObject, old: KubeObject, ctx: WriteContext): void {
     super.prepareForUpdate(obj, old, ctx);
     this.#applySchema(obj, ctx);
+    this.#warnFinalizers(obj, ctx);
   }
 
   override prepareForStatusUpdate(obj: KubeObject, old: KubeObject, ctx: WriteContext): void {
