@@ -10,7 +10,7 @@ import { malformed } from './protobuf-decode-error.js';
 /** The wire types the decoded kinds use. */
 export const WireType = { varint: 0, lengthDelimited: 2 } as const;
 
-/** A varint as a number while it fits in 53 bits exactly, else as a bigint. */
+/** A varint as a number up to seven bytes long (49 bits, always exact), else as a bigint. */
 export type Varint = number | bigint;
 
 export class WireReader {
