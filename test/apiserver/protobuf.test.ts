@@ -241,6 +241,31 @@ describe('protobuf message decoding', () => {
     });
   });
 
+  it('decodes Leases and Events as client-go writes them: MicroTime with six fraction digits', () => {
+    const micro = (no: number, seconds: number, nanos: number): Bytes => msg(no, int(1, seconds), int(2, nanos));
+    const lease = decodeProtobufObject(envelope('coordination.k8s.io/v1', 'Lease', objectMeta('leader', bytes(3, 'kube-system')),
+      msg(2, bytes(1, 'node-a_1234'), int(2, 15), micro(3, 1_700_000_000, 123_456_789), micro(4, 1_700_000_010, 5_000), int(5, 0))));
+    assert.deepEqual(lease, {
+      apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'leader', namespace: 'kube-system' },
+      spec: { holderIdentity: 'node-a_1234', leaseDurationSeconds: 15, acquireTime: '2023-11-14T22:13:20.123456Z', renewTime: '2023-11-14T22:13:30.000005Z', leaseTransitions: 0 },
+    });
+    const regarding = msg(8, bytes(1, 'Pod'), bytes(2, 'default'), bytes(3, 'web-0'), bytes(4, ''), bytes(5, 'v1'), bytes(6, ''), bytes(7, ''));
+    const event = decodeProtobufObject(envelope('events.k8s.io/v1', 'Event', objectMeta('web-0.1'), micro(2, 1_700_000_000, 0), bytes(4, 'ctrl'),
+      bytes(5, 'ctrl-1'), bytes(6, 'Scheduling'), bytes(7, 'Scheduled'), regarding, bytes(10, 'assigned'), bytes(11, 'Normal'), msg(12, bytes(1, ''), bytes(2, '')),
+      bytes(13, []), bytes(14, []), int(15, 0)));
+    assert.deepEqual(event, {
+      apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name: 'web-0.1' }, eventTime: '2023-11-14T22:13:20.000000Z',
+      reportingController: 'ctrl', reportingInstance: 'ctrl-1', action: 'Scheduling', reason: 'Scheduled',
+      regarding: { kind: 'Pod', namespace: 'default', name: 'web-0', apiVersion: 'v1' }, note: 'assigned', type: 'Normal', deprecatedSource: {},
+    });
+    const core = decodeProtobufObject(envelope('v1', 'Event', objectMeta('e'), msg(2, bytes(1, 'Pod'), bytes(3, 'p')), bytes(3, 'Pulled'),
+      msg(6, int(1, 1_700_000_000)), int(8, 2), bytes(10, []), bytes(14, ''), bytes(15, '')));
+    assert.deepEqual(core, {
+      apiVersion: 'v1', kind: 'Event', metadata: { name: 'e' }, involvedObject: { kind: 'Pod', name: 'p' }, reason: 'Pulled',
+      firstTimestamp: '2023-11-14T22:13:20Z', count: 2, reportingComponent: '', reportingInstance: '',
+    });
+  });
+
   it('keeps zeros the JSON form keeps (pointers, fields without omitempty) and drops the others', () => {
     const sa = decodeProtobufObject(envelope('v1', 'ServiceAccount', objectMeta('sa'), bool(4, false), msg(3, bytes(1, ''))));
     assert.deepEqual(sa, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'sa' }, automountServiceAccountToken: false, imagePullSecrets: [{}] });
@@ -277,7 +302,7 @@ describe('protobuf bodies the server refuses', () => {
   it('refuses kinds it does not decode, and compressed or re-encoded envelopes, with 415', () => {
     const s = statusOf(() => decodeProtobufObject(envelope('v1', 'Endpoints', objectMeta('e'))));
     assert.equal(s.code, 415);
-    assert.match(s.message, /only for v1 Namespace, .*autoscaling\/v2 HorizontalPodAutoscaler, not for v1 Endpoints/);
+    assert.match(s.message, /only for v1 Namespace, .*events\.k8s\.io\/v1 Event, not for v1 Endpoints/);
     const gz = Buffer.from([0x6b, 0x38, 0x73, 0x00, ...msg(1, bytes(1, 'v1'), bytes(2, 'ConfigMap')), ...bytes(2, [1, 2]), ...bytes(3, 'gzip')]);
     assert.equal(statusOf(() => decodeProtobufObject(gz)).code, 415);
   });
@@ -360,6 +385,16 @@ describe('protobuf bodies over HTTP', () => {
     assert.equal(d.spec.strategy.type, 'RollingUpdate');
     assert.deepEqual(d.spec.template.spec.containers.map((c) => c.name), ['a', 'b']);
     assert.equal(d.spec.template.spec.containers[0]?.ports?.[0]?.protocol, 'TCP');
+  });
+
+  it('creates a Lease as client-go leader election writes it, keeping microsecond times', async () => {
+    await using api = await startApi();
+    const body = envelope('coordination.k8s.io/v1', 'Lease', objectMeta('leader'),
+      msg(2, bytes(1, 'me'), int(2, 15), msg(3, int(1, 1_700_000_000), int(2, 250_000_000)), msg(4, int(1, 1_700_000_000), int(2, 250_000_000)), int(5, 0)));
+    const r = await fetch(`${api.srv.url}/apis/coordination.k8s.io/v1/namespaces/default/leases`, { method: 'POST', headers, body });
+    assert.equal(r.status, 201);
+    const got = (await api.call('GET', '/apis/coordination.k8s.io/v1/namespaces/default/leases/leader')).body;
+    assert.deepEqual(got.spec, { holderIdentity: 'me', leaseDurationSeconds: 15, acquireTime: '2023-11-14T22:13:20.250000Z', renewTime: '2023-11-14T22:13:20.250000Z', leaseTransitions: 0 });
   });
 
   it('answers 415 for an unmodelled field and stores nothing', async () => {

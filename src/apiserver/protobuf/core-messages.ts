@@ -1,6 +1,6 @@
 /**
  * Field numbers of the core `v1` messages behind the kinds typed clients create (Namespace,
- * ConfigMap, Secret, ServiceAccount, Service, Pod) and of the pod template a Deployment embeds,
+ * ConfigMap, Secret, ServiceAccount, Service, Pod, Event) and of the pod template workloads embed,
  * from `k8s.io/api/core/v1/generated.proto`, with the JSON names and zero-value rules of the Go types
  * (notation: `message-schema.ts`). Deliberately partial: volume sources other than hostPath,
  * emptyDir, secret, configMap and persistentVolumeClaim, affinity, topology spread constraints,
@@ -131,4 +131,12 @@ export const CORE_MESSAGES: MessageTable = {
     6: 'readOnlyRootFilesystem bool*', 7: 'allowPrivilegeEscalation bool*', 9: 'procMount string*', 11: 'seccompProfile SeccompProfile',
   },
   Capabilities: { 1: 'add []string', 2: 'drop []string' },
+
+  Event: {
+    1: 'metadata ObjectMeta', 2: 'involvedObject ObjectReference', 3: 'reason string', 4: 'message string', 5: 'source EventSource',
+    6: 'firstTimestamp Time', 7: 'lastTimestamp Time', 8: 'count int32', 9: 'type string', 10: 'eventTime MicroTime', 11: 'series EventSeries',
+    12: 'action string', 13: 'related ObjectReference', 14: 'reportingComponent string*', 15: 'reportingInstance string*',
+  },
+  EventSource: { 1: 'component string', 2: 'host string' },
+  EventSeries: { 1: 'count int32', 2: 'lastObservedTime MicroTime' },
 };

@@ -6,7 +6,7 @@
  * table does not list is a 415 `ProtobufDecodeError` naming message and field, never dropped; a
  * wire type that does not fit the field is a 400 one.
  */
-import type { CompiledMessage, FieldSpec, MapValueType } from './message-schema.js';
+import type { CompiledMessage, FieldSpec, MapValueType, SpecialType } from './message-schema.js';
 import { malformed, ProtobufDecodeError } from './protobuf-decode-error.js';
 import { toInt32, toInt64, WireReader, WireType } from './wire-reader.js';
 
@@ -85,14 +85,17 @@ export class MessageDecoder {
     else out[name!] = value;
   }
 
-  #special(special: 'Time' | 'Quantity' | 'IntOrString' | 'FieldsV1', bytes: Uint8Array, path: string, keepZero: boolean): unknown {
+  #special(special: SpecialType, bytes: Uint8Array, path: string, keepZero: boolean): unknown {
     switch (special) {
-      case 'Time': {
+      case 'Time':
+      case 'MicroTime': {
         // The zero time is written as an empty message; its JSON form is null, which means unset.
         if (bytes.length === 0) return undefined;
-        // Only seconds: the JSON form has no fractions, and the real decoder drops nanos too.
-        const seconds = this.#fields('Time', bytes, path, { 1: 'varint', 2: 'varint' }).get(1) as number | bigint | undefined;
-        return rfc3339Seconds(toInt64(seconds ?? 0), path);
+        const f = this.#fields(special, bytes, path, { 1: 'varint', 2: 'varint' });
+        const seconds = toInt64((f.get(1) as number | bigint | undefined) ?? 0);
+        // Time: only seconds (the real decoder drops nanos too); MicroTime: microseconds.
+        const micros = special === 'Time' ? undefined : Math.floor(toInt32((f.get(2) as number | bigint | undefined) ?? 0) / 1000);
+        return rfc3339(seconds, micros, path);
       }
       case 'Quantity':
         return quantityString(this.#fields('Quantity', bytes, path, { 1: 'bytes' }));
@@ -170,8 +173,13 @@ function isZero(v: unknown): boolean {
 const MIN_SECONDS = -62_167_219_200;
 const MAX_SECONDS = 253_402_300_799;
 
-/** Seconds since the epoch as RFC 3339 without fractions, as `metav1.Time` marshals to JSON. */
-function rfc3339Seconds(seconds: number, path: string): string {
+/**
+ * Seconds since the epoch as RFC 3339 in UTC, as `metav1.Time` marshals to JSON, or with six
+ * fraction digits when `micros` is given, as `metav1.MicroTime` does.
+ */
+function rfc3339(seconds: number, micros: number | undefined, path: string): string {
   if (seconds < MIN_SECONDS || seconds > MAX_SECONDS) throw malformed(`${path} is a time outside the years 0 to 9999`);
-  return new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  if (micros !== undefined && (micros < 0 || micros > 999_999)) throw malformed(`${path} has nanoseconds outside 0 to 999999999`);
+  const whole = new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, '');
+  return micros === undefined ? `${whole}Z` : `${whole}.${String(micros).padStart(6, '0')}Z`;
 }

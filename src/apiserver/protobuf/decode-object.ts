@@ -9,6 +9,7 @@ import type { KubeObject } from '../../meta/index.js';
 import { badRequest, unsupportedMediaType } from '../status.js';
 import { APPS_MESSAGES } from './apps-messages.js';
 import { BATCH_MESSAGES } from './batch-messages.js';
+import { COORDINATION_EVENTS_MESSAGES } from './coordination-events-messages.js';
 import { CORE_MESSAGES } from './core-messages.js';
 import { MessageDecoder } from './decode-message.js';
 import { readEnvelope } from './envelope.js';
@@ -29,6 +30,7 @@ export const PROTOBUF_KINDS: Readonly<Record<string, string>> = {
   'v1/ServiceAccount': 'ServiceAccount',
   'v1/Service': 'Service',
   'v1/Pod': 'Pod',
+  'v1/Event': 'Event',
   'apps/v1/Deployment': 'Deployment',
   'apps/v1/ReplicaSet': 'ReplicaSet',
   'apps/v1/DaemonSet': 'DaemonSet',
@@ -42,10 +44,13 @@ export const PROTOBUF_KINDS: Readonly<Record<string, string>> = {
   'networking.k8s.io/v1/Ingress': 'Ingress',
   'policy/v1/PodDisruptionBudget': 'PodDisruptionBudget',
   'autoscaling/v2/HorizontalPodAutoscaler': 'HorizontalPodAutoscaler',
+  'coordination.k8s.io/v1/Lease': 'Lease',
+  'events.k8s.io/v1/Event': 'EventsV1Event',
 };
 
 const decoder = new MessageDecoder(compileMessages([
   META_MESSAGES, CORE_MESSAGES, APPS_MESSAGES, BATCH_MESSAGES, RBAC_MESSAGES, NETWORKING_MESSAGES, POLICY_AUTOSCALING_MESSAGES,
+  COORDINATION_EVENTS_MESSAGES,
 ]));
 
 const USE_JSON = 'send the object as JSON or YAML instead (for example kubectl create -f FILE)';

@@ -1,8 +1,8 @@
 /**
  * How the message tables describe a protobuf message: field number → `'<jsonName> <type>'`, a
  * compact notation read once into `FieldSpec`s. Types are the scalars (`string`, `bytes`, `bool`,
- * `int32`, `int64`), the special apimachinery types (`Time`, `Quantity`, `IntOrString`,
- * `FieldsV1`), a message name, or `map<string,V>`; `[]` in front marks a repeated field; `*` after
+ * `int32`, `int64`), the special apimachinery types (`Time`, `MicroTime`, `Quantity`,
+ * `IntOrString`, `FieldsV1`), a message name, or `map<string,V>`; `[]` in front marks a repeated field; `*` after
  * the type keeps a zero value in the JSON (a Go pointer, or a field whose JSON tag has no
  * `omitempty`), since the Go encoder writes every non-pointer field, zero or not, and only the JSON
  * tags tell which zeros the JSON form would leave out. The name `...` embeds the message's fields
@@ -11,7 +11,7 @@
  */
 
 export type ScalarType = 'string' | 'bytes' | 'bool' | 'int32' | 'int64';
-export type SpecialType = 'Time' | 'Quantity' | 'IntOrString' | 'FieldsV1';
+export type SpecialType = 'Time' | 'MicroTime' | 'Quantity' | 'IntOrString' | 'FieldsV1';
 export type MapValueType = 'string' | 'bytes' | 'Quantity';
 
 export type FieldType =
@@ -38,7 +38,7 @@ export interface CompiledMessage {
 }
 
 const SCALARS: readonly string[] = ['string', 'bytes', 'bool', 'int32', 'int64'];
-const SPECIALS: readonly string[] = ['Time', 'Quantity', 'IntOrString', 'FieldsV1'];
+const SPECIALS: readonly string[] = ['Time', 'MicroTime', 'Quantity', 'IntOrString', 'FieldsV1'];
 const MAP_VALUES: readonly string[] = ['string', 'bytes', 'Quantity'];
 const NOTATION = /^(\S+) (\[\])?(map<string,(\w+)>|\w+)(\*)?$/;
 
