@@ -25,30 +25,15 @@ export function createControllerMetrics(registry: Registry): ControllerMetrics {
     labelNames: ['controller', 'result'] as const,
     registers: reg,
   });
-  const errors = new Counter({
-    name: 'controller_runtime_reconcile_errors_total',
-    help: 'Total number of reconciliation errors per controller',
-    labelNames: ['controller'] as const,
-    registers: reg,
-  });
-  const terminal = new Counter({
-    name: 'controller_runtime_terminal_reconcile_errors_total',
-    help: 'Total number of terminal reconciliation errors per controller',
-    labelNames: ['controller'] as const,
-    registers: reg,
-  });
-  const panics = new Counter({
-    name: 'controller_runtime_reconcile_panics_total',
-    help: 'Total number of reconciliation panics per controller',
-    labelNames: ['controller'] as const,
-    registers: reg,
-  });
-  const timeouts = new Counter({
-    name: 'controller_runtime_reconcile_timeouts_total',
-    help: 'Total number of reconciliation timeouts per controller',
-    labelNames: ['controller'] as const,
-    registers: reg,
-  });
+  // The four per-controller counters differ only in name and help text.
+  const perController = (name: string, help: string) => new Counter({ name, help, labelNames: ['controller'] as const, registers: reg });
+  const errors = perController('controller_runtime_reconcile_errors_total', 'Total number of reconciliation errors per controller');
+  const terminal = perController(
+    'controller_runtime_terminal_reconcile_errors_total',
+    'Total number of terminal reconciliation errors per controller',
+  );
+  const panics = perController('controller_runtime_reconcile_panics_total', 'Total number of reconciliation panics per controller');
+  const timeouts = perController('controller_runtime_reconcile_timeouts_total', 'Total number of reconciliation timeouts per controller');
   const time = new Histogram({
     name: 'controller_runtime_reconcile_time_seconds',
     help: 'Length of time per reconciliation per controller',
@@ -56,18 +41,12 @@ export function createControllerMetrics(registry: Registry): ControllerMetrics {
     buckets: [...RECONCILE_TIME_BUCKETS],
     registers: reg,
   });
-  const maxConcurrent = new Gauge({
-    name: 'controller_runtime_max_concurrent_reconciles',
-    help: 'Maximum number of concurrent reconciles per controller',
-    labelNames: ['controller'] as const,
-    registers: reg,
-  });
-  const active = new Gauge({
-    name: 'controller_runtime_active_workers',
-    help: 'Number of currently used workers per controller',
-    labelNames: ['controller'] as const,
-    registers: reg,
-  });
+  const perControllerGauge = (name: string, help: string) => new Gauge({ name, help, labelNames: ['controller'] as const, registers: reg });
+  const maxConcurrent = perControllerGauge(
+    'controller_runtime_max_concurrent_reconciles',
+    'Maximum number of concurrent reconciles per controller',
+  );
+  const active = perControllerGauge('controller_runtime_active_workers', 'Number of currently used workers per controller');
 
   return Object.freeze({
     reconcileTotal: (controller, result) => total.inc({ controller, result }),
