@@ -10,6 +10,7 @@ import { CrdController } from './crd-controller.js';
 import { aggregatedDiscovery, legacyApiGroup, legacyApiGroupList, legacyApiVersions, legacyResourceList, versionInfo } from './discovery.js';
 import { decodeObject } from './decode.js';
 import { createHandler } from './handlers/create.js';
+import { createSubresource } from './handlers/create-subresources.js';
 import { deleteCollectionHandler, deleteHandler, deleteParams } from './handlers/delete.js';
 import { patchHandler } from './handlers/patch.js';
 import { getObject, listObjects } from './handlers/read.js';
@@ -150,7 +151,7 @@ export function createApiServer(options: ApiServerOptions = {}): ApiServer {
         if (!found || r.extra) return notFoundPage();
         const { strategy, version } = found;
         if (r.namespace && !strategy.namespaced) return notFoundPage();
-        if (r.subresource && !hasSubresource(strategy, version, r.subresource)) return notFoundPage();
+        if (r.subresource && !hasSubresource(strategy, version, r.subresource) && !createSubresource(found, r.subresource)) return notFoundPage();
         const scope: Scope = { ctx, req, query, strategy, version, namespace: r.namespace, name: r.name, subresource: r.subresource };
         return resourceVerb(scope, method, r.legacyWatch);
       }
@@ -176,6 +177,11 @@ export function createApiServer(options: ApiServerOptions = {}): ApiServer {
     if (legacyWatch) {
       if (method !== 'GET' || subresource) return notFoundPage();
       return watchObjects(scope);
+    }
+    const postOnly = subresource ? createSubresource(scope, subresource) : undefined;
+    if (postOnly) {
+      if (method === 'POST') return postOnly(scope);
+      throw methodNotAllowed(method.toLowerCase(), strategy);
     }
     switch (method) {
       case 'GET':

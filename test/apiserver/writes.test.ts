@@ -408,3 +408,27 @@ describe('other built-in kinds', () => {
     assert.ok(disc.includes('statefulsets/scale'));
   });
 });
+
+describe('POST-only subresources', () => {
+  it('evicts a Pod through pods/eviction (201 Success) and issues tokens through serviceaccounts/token', async () => {
+    await using api = await startApi();
+    const P = '/api/v1/namespaces/default/pods';
+    await api.call('POST', P, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'x' }] } });
+    assert.equal((await api.call('GET', `${P}/p/eviction`)).status, 405);
+    const ev = await api.call('POST', `${P}/p/eviction`, { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'p', namespace: 'default' } });
+    assert.equal(ev.status, 201);
+    assert.equal(ev.body.status, 'Success');
+    assert.equal((await api.call('GET', `${P}/p`)).status, 404);
+    assert.equal((await api.call('POST', `${P}/gone/eviction`, { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'gone' } })).status, 404);
+    const SA = '/api/v1/namespaces/default/serviceaccounts';
+    await api.call('POST', SA, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'robot' } });
+    const t = await api.call('POST', `${SA}/robot/token`, { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { audiences: ['api'] } });
+    assert.equal(t.status, 201);
+    assert.equal(t.body.kind, 'TokenRequest');
+    const claims = JSON.parse(Buffer.from(t.body.status.token.split('.')[1], 'base64url').toString());
+    assert.equal(claims.sub, 'system:serviceaccount:default:robot');
+    assert.deepEqual(claims.aud, ['api']);
+    const disc = (await api.call('GET', '/api/v1')).body.resources.map((r: { name: string }) => r.name);
+    assert.ok(disc.includes('pods/eviction') && disc.includes('serviceaccounts/token'));
+  });
+});

@@ -5,6 +5,7 @@
  * delete answers with the deleted object.
  */
 import type { KubeObject } from '../../meta/index.js';
+import type { ServedResource } from '../served-resource.js';
 import { fieldErrors, type FieldCause } from '../status.js';
 import { defaultPodSpec, qosClassOf, validatePodSpec } from './pod-spec.js';
 import { Strategy, builtinVersion, jsonEqual, type VersionSpec } from './strategy.js';
@@ -42,6 +43,13 @@ export class PodStrategy extends Strategy {
     if (!spec(obj).nodeName || phase === 'Succeeded' || phase === 'Failed') return 0;
     const g = requested ?? (spec(obj).terminationGracePeriodSeconds as number | undefined) ?? 30;
     return Math.max(0, g);
+  }
+
+  /** `pods/eviction` (POST only) is served too. */
+  override served(version: string): ServedResource {
+    const r = super.served(version);
+    r.subresources = [...r.subresources, { name: 'eviction', responseKind: { group: 'policy', version: 'v1', kind: 'Eviction' }, verbs: ['create'] }];
+    return r;
   }
 
   override prepareForCreate(obj: KubeObject): void {

@@ -1,0 +1,66 @@
+/**
+ * Subresources that are only ever POSTed: `pods/eviction` (the Pod is deleted with the eviction's
+ * delete options; PodDisruptionBudgets are not enforced, as nothing computes their status here) and
+ * `serviceaccounts/token` (a TokenRequest answered with an unsigned token naming the account,
+ * audiences and expiry — nothing here verifies tokens). Both answer 201 like the real server.
+ */
+import { randomUUID } from 'node:crypto';
+import type { KubeObject } from '../../meta/index.js';
+import { rfc3339, storageKey, type Scope } from '../context.js';
+import { decodeObject } from '../decode.js';
+import type { ApiResponse } from '../request.js';
+import { jsonResponse } from '../response.js';
+import { badRequest, notFound } from '../status.js';
+import { checkTypeMeta } from './params.js';
+import { performDelete, type DeleteParams } from './write-pipeline.js';
+
+type Handler = (scope: Scope) => ApiResponse;
+
+function evict(scope: Scope): ApiResponse {
+  const body = decodeObject(scope.req);
+  const apiVersion = body.apiVersion === 'policy/v1beta1' ? 'policy/v1beta1' : 'policy/v1';
+  checkTypeMeta(scope, body, { apiVersion, kind: 'Eviction' });
+  if (body.metadata.name !== scope.name) throw badRequest(`name in URL does not match name in Eviction object`);
+  const opts = (body.deleteOptions ?? {}) as { gracePeriodSeconds?: number; preconditions?: DeleteParams['preconditions']; dryRun?: string[] };
+  const dryRun = scope.query.getAll('dryRun').length > 0 || (opts.dryRun ?? []).length > 0;
+  const params: DeleteParams = { dryRun };
+  if (typeof opts.gracePeriodSeconds === 'number') params.gracePeriodSeconds = opts.gracePeriodSeconds;
+  if (opts.preconditions) params.preconditions = opts.preconditions;
+  performDelete(scope.ctx, scope.strategy, storageKey(scope.strategy, scope.namespace, scope.name), params);
+  return jsonResponse(201, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 });
+}
+
+function requestToken(scope: Scope): ApiResponse {
+  const { ctx, strategy } = scope;
+  if (!ctx.store.get(strategy.storageId, storageKey(strategy, scope.namespace, scope.name))) throw notFound(strategy, scope.name);
+  const body = decodeObject(scope.req);
+  checkTypeMeta(scope, body, { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest' });
+  const spec = (body.spec ?? {}) as { audiences?: string[]; expirationSeconds?: number; boundObjectRef?: unknown };
+  const expirationSeconds = spec.expirationSeconds ?? 3600;
+  if (!Number.isInteger(expirationSeconds) || expirationSeconds < 600) throw badRequest('spec.expirationSeconds: may not specify a duration less than 10 minutes');
+  const now = ctx.clock.now();
+  const audiences = spec.audiences ?? [];
+  const claims = {
+    iss: 'https://converge.local', sub: `system:serviceaccount:${scope.namespace}:${scope.name}`, aud: audiences,
+    iat: Math.floor(now / 1000), exp: Math.floor(now / 1000) + expirationSeconds, jti: randomUUID(),
+  };
+  const enc = (o: unknown): string => Buffer.from(JSON.stringify(o)).toString('base64url');
+  const token = `${enc({ alg: 'none', typ: 'JWT' })}.${enc(claims)}.`;
+  const out: KubeObject = {
+    kind: 'TokenRequest', apiVersion: 'authentication.k8s.io/v1',
+    metadata: { name: scope.name, namespace: scope.namespace, creationTimestamp: rfc3339(now) },
+    spec: { audiences, expirationSeconds, boundObjectRef: spec.boundObjectRef ?? null },
+    status: { token, expirationTimestamp: rfc3339(now + expirationSeconds * 1000) },
+  };
+  return jsonResponse(201, out);
+}
+
+const HANDLERS: Record<string, Handler> = {
+  '/Pod/eviction': evict,
+  '/ServiceAccount/token': requestToken,
+};
+
+/** The POST-only subresource handler of a kind, if it has that subresource. */
+export function createSubresource(scope: Pick<Scope, 'strategy'>, subresource: string): Handler | undefined {
+  return HANDLERS[`${scope.strategy.group}/${scope.strategy.kind}/${subresource}`];
+}
