@@ -6,6 +6,8 @@
 // protobuf senders).
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { kubectlBinariesWithEvery, startKubectlEnv } from './harness.js';
 import type { KubectlBinary, KubectlEnv } from './harness.js';
 
@@ -43,6 +45,17 @@ describe('kubectl typed create commands', () => {
         assert.equal(got.binaryData, undefined);
       });
 
+      it('create configmap --from-file: text to data, binary to binaryData', async () => {
+        const bytes = Buffer.from([0, 1, 2, 0xfe, 0xff, 0x80]);
+        const binary = join(env.dir, `blob-${bin.version}.bin`);
+        await writeFile(binary, bytes);
+        const text = await env.manifest(`greeting-${bin.version}.txt`, 'hello\n');
+        await env.ok(bin, ['create', 'configmap', 'files', '-n', ns, `--from-file=blob.bin=${binary}`, `--from-file=greeting.txt=${text}`]);
+        const got = await getJson(bin, 'configmap', 'files', '-n', ns);
+        assert.deepEqual(got.data, { 'greeting.txt': 'hello\n' });
+        assert.deepEqual(got.binaryData, { 'blob.bin': bytes.toString('base64') });
+      });
+
       it('create secret generic --from-literal', async () => {
         assert.equal((await env.ok(bin, ['create', 'secret', 'generic', 'creds', '-n', ns, '--from-literal=user=admin', '--from-literal=pass=s3cr=t'])).trim(), 'secret/creds created');
         const got = await getJson(bin, 'secret', 'creds', '-n', ns);
@@ -76,6 +89,17 @@ describe('kubectl typed create commands', () => {
           { name: '80-8080', protocol: 'TCP', port: 80, targetPort: 8080 },
           { name: '443', protocol: 'TCP', port: 443, targetPort: 443 },
         ]);
+      });
+
+      it('create service nodeport --node-port and create service externalname', async () => {
+        await env.ok(bin, ['create', 'service', 'nodeport', 'edge', '-n', ns, '--tcp=80:8080', '--node-port=30080']);
+        const edge = await getJson(bin, 'service', 'edge', '-n', ns);
+        assert.equal(edge.spec.type, 'NodePort');
+        assert.deepEqual(edge.spec.ports, [{ name: '80-8080', protocol: 'TCP', port: 80, targetPort: 8080, nodePort: 30080 }]);
+        await env.ok(bin, ['create', 'service', 'externalname', 'upstream', '-n', ns, '--external-name=example.com']);
+        const upstream = await getJson(bin, 'service', 'upstream', '-n', ns);
+        assert.equal(upstream.spec.type, 'ExternalName');
+        assert.equal(upstream.spec.externalName, 'example.com');
       });
 
       it('create serviceaccount', async () => {
