@@ -7,8 +7,8 @@
  * armed, is due exactly at the heap head's ready time; a plain `add` does not touch a waiting entry
  * (the item is processed now and once more when its time comes); shutdown drops waiting items.
  */
-import type { Timer } from '../meta/index.js';
 import { InvalidOptionError } from '../meta/index.js';
+import { HeadTimer } from './head-timer.js';
 import { Heap } from './heap.js';
 import type { DelayingInterface, QueueOptions } from './interfaces.js';
 import { Queue } from './queue.js';
@@ -34,12 +34,11 @@ export class DelayingQueue<T> extends Queue<T> implements DelayingInterface<T> {
   readonly #waiting = new Heap<WaitingEntry<T>>(earlier);
   readonly #waitingByKey = new Map<string, WaitingEntry<T>>();
   #seq = 0;
-  #timer: Timer | undefined;
-  /** Due time of the armed timer (Infinity when none), to skip re-arming for an unchanged head. */
-  #timerAt = Infinity;
+  readonly #timer: HeadTimer;
 
   constructor(options: QueueOptions<T> = {}) {
     super(options);
+    this.#timer = new HeadTimer({ clock: this.clock, onDue: () => this.#onTimer() });
   }
 
   /**
@@ -85,19 +84,7 @@ export class DelayingQueue<T> extends Queue<T> implements DelayingInterface<T> {
     return this.#waiting.size;
   }
 
-  #armTimer(): void {
-    const head = this.#waiting.peek();
-    const at = head?.readyAt ?? Infinity;
-    if (at === this.#timerAt) return;
-    this.#timer?.cancel();
-    this.#timer = undefined;
-    this.#timerAt = at;
-    if (head) this.#timer = this.clock.setTimer(() => this.#onTimer(), at - this.clock.now());
-  }
-
   #onTimer(): void {
-    this.#timer = undefined;
-    this.#timerAt = Infinity;
     const now = this.clock.now();
     for (let head = this.#waiting.peek(); head && head.readyAt <= now; head = this.#waiting.peek()) {
       this.#waiting.pop();
@@ -107,10 +94,12 @@ export class DelayingQueue<T> extends Queue<T> implements DelayingInterface<T> {
     this.#armTimer();
   }
 
+  #armTimer(): void {
+    this.#timer.arm(this.#waiting.peek()?.readyAt ?? Infinity);
+  }
+
   #dropWaiting(): void {
-    this.#timer?.cancel();
-    this.#timer = undefined;
-    this.#timerAt = Infinity;
+    this.#timer.cancel();
     this.#waiting.clear();
     this.#waitingByKey.clear();
   }

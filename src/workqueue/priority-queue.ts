@@ -15,9 +15,10 @@
  */
 import assert from 'node:assert';
 import { InvalidOptionError, realClock } from '../meta/index.js';
-import type { Clock, Timer } from '../meta/index.js';
+import type { Clock } from '../meta/index.js';
 import { defaultPriorityQueueRateLimiter } from './default-rate-limiters.js';
 import { Fifo } from './fifo.js';
+import { HeadTimer } from './head-timer.js';
 import { Heap } from './heap.js';
 import { defaultKeyOf } from './key.js';
 import type { KeyOf } from './key.js';
@@ -102,8 +103,7 @@ export class PriorityQueue<T> implements PriorityInterface<T> {
   #drainWaiters: (() => void)[] = [];
   #addedCounter = 0;
   #shuttingDown = false;
-  #timer: Timer | undefined;
-  #timerAt = Infinity;
+  readonly #timer: HeadTimer;
 
   constructor(options: RateLimitingQueueOptions<T> = {}) {
     this.#clock = options.clock ?? realClock;
@@ -112,6 +112,7 @@ export class PriorityQueue<T> implements PriorityInterface<T> {
     this.#metrics = QueueMetrics.create({
       name: options.name, provider: options.metricsProvider, clock: this.#clock, withPriority: true,
     });
+    this.#timer = new HeadTimer({ clock: this.#clock, onDue: () => this.#promote() });
   }
 
   /**
@@ -275,19 +276,11 @@ export class PriorityQueue<T> implements PriorityInterface<T> {
   }
 
   #armTimer(): void {
-    const head = this.#waiting.peek();
-    const at = head?.readyAt ?? Infinity;
-    if (at === this.#timerAt) return;
-    this.#timer?.cancel();
-    this.#timer = undefined;
-    this.#timerAt = at;
-    if (head) this.#timer = this.#clock.setTimer(() => this.#promote(), at - this.#clock.now());
+    this.#timer.arm(this.#waiting.peek()?.readyAt ?? Infinity);
   }
 
   /** Moves every due waiting entry to ready, each to the end of its priority level. */
   #promote(): void {
-    this.#timer = undefined;
-    this.#timerAt = Infinity;
     const now = this.#clock.now();
     for (let head = this.#waiting.peek(); head && head.readyAt! <= now; head = this.#waiting.peek()) {
       this.#waiting.pop();
@@ -302,9 +295,7 @@ export class PriorityQueue<T> implements PriorityInterface<T> {
   #beginShutdown(): void {
     if (this.#shuttingDown) return;
     this.#shuttingDown = true;
-    this.#timer?.cancel();
-    this.#timer = undefined;
-    this.#timerAt = Infinity;
+    this.#timer.cancel();
     this.#metrics?.stop();
     for (let w = this.#waiters.shift(); w; w = this.#waiters.shift()) w(SHUTDOWN);
   }
