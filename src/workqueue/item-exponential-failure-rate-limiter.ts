@@ -4,8 +4,7 @@
  * only through `when` and goes back to the base only through `forget`.
  */
 import { InvalidOptionError, requireDuration } from '../meta/index.js';
-import { defaultKeyOf } from './key.js';
-import type { KeyOf } from './key.js';
+import { FailureCounts } from './failure-counts.js';
 import type { ItemRateLimiterOptions, RateLimiter } from './rate-limiter.js';
 
 export interface ItemExponentialFailureRateLimiterOptions<T> extends ItemRateLimiterOptions<T> {
@@ -14,10 +13,9 @@ export interface ItemExponentialFailureRateLimiterOptions<T> extends ItemRateLim
 }
 
 export class ItemExponentialFailureRateLimiter<T> implements RateLimiter<T> {
-  readonly #failures = new Map<string, number>();
+  readonly #failures: FailureCounts<T>;
   readonly #baseDelayMs: number;
   readonly #maxDelayMs: number;
-  readonly #keyOf: KeyOf<T>;
 
   constructor(options: ItemExponentialFailureRateLimiterOptions<T>) {
     requireDuration('baseDelayMs', options.baseDelayMs);
@@ -25,23 +23,22 @@ export class ItemExponentialFailureRateLimiter<T> implements RateLimiter<T> {
     if (options.maxDelayMs < options.baseDelayMs) throw new InvalidOptionError('maxDelayMs', 'must be >= baseDelayMs');
     this.#baseDelayMs = options.baseDelayMs;
     this.#maxDelayMs = options.maxDelayMs;
-    this.#keyOf = options.keyOf ?? (defaultKeyOf as KeyOf<T>);
+    this.#failures = new FailureCounts({ keyOf: options.keyOf });
   }
 
   when(item: T): number {
-    const key = this.#keyOf(item);
-    const exp = this.#failures.get(key) ?? 0;
-    this.#failures.set(key, exp + 1);
+    // The first failure waits the base delay: the exponent is the count of earlier failures.
+    const exp = this.#failures.record(item) - 1;
     // 2 ** exp becomes Infinity after ~1024 failures; the cap handles that like Go's overflow check.
     return Math.min(this.#baseDelayMs * 2 ** exp, this.#maxDelayMs);
   }
 
   forget(item: T): void {
-    this.#failures.delete(this.#keyOf(item));
+    this.#failures.forget(item);
   }
 
   numRequeues(item: T): number {
-    return this.#failures.get(this.#keyOf(item)) ?? 0;
+    return this.#failures.count(item);
   }
 }
 

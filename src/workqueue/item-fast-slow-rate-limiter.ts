@@ -4,8 +4,7 @@
  * `slowDelayMs`. Invariant: the count only grows through `when` and resets through `forget`.
  */
 import { requireDuration, requireInt } from '../meta/index.js';
-import { defaultKeyOf } from './key.js';
-import type { KeyOf } from './key.js';
+import { FailureCounts } from './failure-counts.js';
 import type { ItemRateLimiterOptions, RateLimiter } from './rate-limiter.js';
 
 export interface ItemFastSlowRateLimiterOptions<T> extends ItemRateLimiterOptions<T> {
@@ -15,11 +14,10 @@ export interface ItemFastSlowRateLimiterOptions<T> extends ItemRateLimiterOption
 }
 
 export class ItemFastSlowRateLimiter<T> implements RateLimiter<T> {
-  readonly #failures = new Map<string, number>();
+  readonly #failures: FailureCounts<T>;
   readonly #fastDelayMs: number;
   readonly #slowDelayMs: number;
   readonly #maxFastAttempts: number;
-  readonly #keyOf: KeyOf<T>;
 
   constructor(options: ItemFastSlowRateLimiterOptions<T>) {
     requireDuration('fastDelayMs', options.fastDelayMs);
@@ -28,22 +26,20 @@ export class ItemFastSlowRateLimiter<T> implements RateLimiter<T> {
     this.#fastDelayMs = options.fastDelayMs;
     this.#slowDelayMs = options.slowDelayMs;
     this.#maxFastAttempts = options.maxFastAttempts;
-    this.#keyOf = options.keyOf ?? (defaultKeyOf as KeyOf<T>);
+    this.#failures = new FailureCounts({ keyOf: options.keyOf });
   }
 
   when(item: T): number {
-    const key = this.#keyOf(item);
-    const failures = (this.#failures.get(key) ?? 0) + 1;
-    this.#failures.set(key, failures);
+    const failures = this.#failures.record(item);
     return failures <= this.#maxFastAttempts ? this.#fastDelayMs : this.#slowDelayMs;
   }
 
   forget(item: T): void {
-    this.#failures.delete(this.#keyOf(item));
+    this.#failures.forget(item);
   }
 
   numRequeues(item: T): number {
-    return this.#failures.get(this.#keyOf(item)) ?? 0;
+    return this.#failures.count(item);
   }
 }
 
