@@ -36,7 +36,7 @@ for (let off = 0; off < stream.length; ) {
   off += size;
 }
 
-const server = http.createServer((req, res) => {
+const server = http.createServer((_req, res) => {
   res.writeHead(200, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' });
   let i = 0;
   const pump = (): void => {

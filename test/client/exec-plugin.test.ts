@@ -105,7 +105,7 @@ describe('exec credential plugins', () => {
   });
 
   it('gives the caller the 401 when the token of the re-run plugin is refused too, after exactly one retry', async () => {
-    await using srv = await startFixtureServer((req, res) =>
+    await using srv = await startFixtureServer((_req, res) =>
       sendJson(res, 401, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'Unauthorized', code: 401, message: 'Unauthorized' }));
     const { kc, runs } = setup('unauthorized-always', { server: srv.url });
     const client = createClient({ config: loadKubeConfig({ path: kc }), qps: -1 });

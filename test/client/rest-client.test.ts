@@ -10,7 +10,7 @@ const cm = (name: string, data: Record<string, string> = {}): ObjectOf<typeof Co
 
 describe('resource operations over HTTP', () => {
   it('addresses core and grouped, namespaced and cluster-scoped resources by descriptor', async () => {
-    await using srv = await startFixtureServer((req, res) => sendJson(res, 200, { metadata: { name: 'x' } }));
+    await using srv = await startFixtureServer((_req, res) => sendJson(res, 200, { metadata: { name: 'x' } }));
     const c = createClient({ server: srv.url, qps: -1 });
     await c.get(ConfigMapResource, { namespace: 'ns', name: 'a b' });
     await c.get(NamespaceResource, { name: 'kube-system' });
@@ -31,7 +31,7 @@ describe('resource operations over HTTP', () => {
   });
 
   it('sends writes with their verbs, bodies, content types and write options', async () => {
-    await using srv = await startFixtureServer((req, res) => sendJson(res, 200, { metadata: { name: 'x' } }));
+    await using srv = await startFixtureServer((_req, res) => sendJson(res, 200, { metadata: { name: 'x' } }));
     const c = createClient({ server: srv.url, qps: -1 });
     await c.create(ConfigMapResource, cm('a'), { dryRun: true, fieldManager: 'me', fieldValidation: 'Strict' });
     await c.update(ConfigMapResource, cm('a', { k: 'v' }));
@@ -63,7 +63,7 @@ describe('resource operations over HTTP', () => {
   });
 
   it('posts to other subresources such as a pod eviction', async () => {
-    await using srv = await startFixtureServer((req, res) => sendJson(res, 201, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 }));
+    await using srv = await startFixtureServer((_req, res) => sendJson(res, 201, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 }));
     const c = createClient({ server: srv.url, qps: -1 });
     const eviction = { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { namespace: 'ns', name: 'web-0' }, deleteOptions: { gracePeriodSeconds: 5 } };
     await c.createSubresource(PodResource, { namespace: 'ns', name: 'web-0' }, 'eviction', eviction, { dryRun: true });
@@ -73,7 +73,7 @@ describe('resource operations over HTTP', () => {
   });
 
   it('rejects a namespaced create without a namespace before sending anything', async () => {
-    await using srv = await startFixtureServer((req, res) => sendJson(res, 200, {}));
+    await using srv = await startFixtureServer((_req, res) => sendJson(res, 200, {}));
     const c = createClient({ server: srv.url, qps: -1 });
     await assert.rejects(c.create(ConfigMapResource, { metadata: { name: 'a' } } as never), { code: 'CONVERGE_INVALID_OPTION' });
     assert.equal(srv.requests.length, 0);

@@ -104,7 +104,7 @@ describe('TLS', () => {
 describe('proxy-url', () => {
   it('tunnels HTTPS and HTTP requests through an HTTP CONNECT proxy', async () => {
     const connects: string[] = [];
-    const proxy = http.createServer((req, res) => { res.writeHead(405); res.end(); });
+    const proxy = http.createServer((_req, res) => { res.writeHead(405); res.end(); });
     proxy.on('connect', (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
       connects.push(req.url ?? '');
       const [host, port] = (req.url ?? '').split(':');
@@ -119,7 +119,7 @@ describe('proxy-url', () => {
     });
     await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
     const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
-    const plain = http.createServer((req, res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.end('{"metadata":{"name":"plain"}}'); });
+    const plain = http.createServer((_req, res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.end('{"metadata":{"name":"plain"}}'); });
     await new Promise<void>((r) => plain.listen(0, '127.0.0.1', r));
     try {
       const kc = kubeconfigFor({ 'certificate-authority-data': b64(pem.ca), 'tls-server-name': 'kubernetes.internal', 'proxy-url': proxyUrl },
@@ -140,7 +140,7 @@ describe('proxy-url', () => {
 
   it('fails with a NetworkError when the proxy refuses the tunnel', async () => {
     const proxy = http.createServer();
-    proxy.on('connect', (req: http.IncomingMessage, client: net.Socket) => client.end('HTTP/1.1 403 Forbidden\r\n\r\n'));
+    proxy.on('connect', (_req: http.IncomingMessage, client: net.Socket) => client.end('HTTP/1.1 403 Forbidden\r\n\r\n'));
     await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
     try {
       const c = createClient({ config: { server: 'http://127.0.0.1:9', proxyUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, qps: -1 }, maxRetries: 0 });

@@ -21,7 +21,7 @@ async function settle<T>(clock: FakeClock, p: Promise<T>, stepMs: number, maxSte
 describe('transport', () => {
   it('waits Retry-After on the injected clock after a 429 and then succeeds, for writes too', async () => {
     let calls = 0;
-    await using srv = await startFixtureServer((req, res) => {
+    await using srv = await startFixtureServer((_req, res) => {
       calls++;
       if (calls <= 2) sendJson(res, 429, tooMany, { 'retry-after': '3' });
       else sendJson(res, 201, { metadata: { name: 'a' } });
@@ -37,7 +37,7 @@ describe('transport', () => {
   });
 
   it('gives up after maxRetries 429s with the TooManyRequests StatusError', async () => {
-    await using srv = await startFixtureServer((req, res) => sendJson(res, 429, tooMany, { 'retry-after': '1' }));
+    await using srv = await startFixtureServer((_req, res) => sendJson(res, 429, tooMany, { 'retry-after': '1' }));
     const clock = new FakeClock();
     const c = createClient({ server: srv.url, qps: -1, clock, maxRetries: 2 });
     const err = await settle(clock, c.get(ConfigMapResource, nn).catch((e: unknown) => e), 1000);
@@ -153,7 +153,7 @@ describe('token bucket rate limiter', () => {
   });
 
   it('applies client-go defaults (5 qps, burst 10) through createClient, and qps -1 disables limiting', async () => {
-    await using srv = await startFixtureServer((req, res) => sendJson(res, 200, { metadata: {} }));
+    await using srv = await startFixtureServer((_req, res) => sendJson(res, 200, { metadata: {} }));
     const clock = new FakeClock();
     const limited = createClient({ server: srv.url, clock });
     let done = 0;

@@ -12,7 +12,7 @@ const line = (e: unknown) => JSON.stringify(e) + '\n';
 async function watchServer() {
   const open: ServerResponse[] = [];
   const waiters: (() => void)[] = [];
-  const srv = await startFixtureServer((req, res) => {
+  const srv = await startFixtureServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' });
     res.flushHeaders();
     open.push(res);
@@ -69,7 +69,7 @@ describe('watch streams', () => {
   });
 
   it('rejects a non-2xx watch response with a StatusError', async () => {
-    await using srv = await startFixtureServer((req, res) => sendJson(res, 403, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'Forbidden', code: 403, message: 'nope' }));
+    await using srv = await startFixtureServer((_req, res) => sendJson(res, 403, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'Forbidden', code: 403, message: 'nope' }));
     const c = createClient({ server: srv.url, qps: -1 });
     await assert.rejects(c.watch(ConfigMapResource), (e: unknown) => e instanceof StatusError && e.status.reason === 'Forbidden');
     c.close();

@@ -131,13 +131,13 @@ describe('funcs', () => {
   it('gives create and update adds a default low priority unless the function chooses one', () => {
     const q = new RecordingQueue();
     const h = funcs({
-      create: (e, queue) => {
+      create: (_e, queue) => {
         queue.add({ namespace: 'ns', name: 'plain' });
         queue.addAfter({ namespace: 'ns', name: 'later' }, 50);
         queue.addWithOpts({ priority: 7 }, { namespace: 'ns', name: 'chosen' });
       },
       update: (e, queue) => queue.addRateLimited({ namespace: 'ns', name: e.objectNew.metadata.name! }),
-      delete: (e, queue) => queue.add({ namespace: 'ns', name: 'deleted' }),
+      delete: (_e, queue) => queue.add({ namespace: 'ns', name: 'deleted' }),
     });
     h.create({ object: obj('a'), isInInitialList: true }, q);
     h.update({ objectOld: obj('u'), objectNew: obj('u') }, q);
