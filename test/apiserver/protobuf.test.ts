@@ -266,6 +266,29 @@ describe('protobuf message decoding', () => {
     });
   });
 
+  it('decodes scheduling constraints and projected volumes: affinity, topology spread, scheduling gates, service account tokens', () => {
+    const selector = (no: number): Bytes => msg(no, entry(1, 'app', 'db'));
+    const term = (no: number): Bytes => msg(no, msg(1, bytes(1, 'zone'), bytes(2, 'In'), bytes(3, 'a')));
+    const pod = decodeProtobufObject(envelope('v1', 'Pod', objectMeta('p'), msg(2,
+      msg(1, bytes(1, 'token'), msg(2, msg(26, msg(1, msg(4, bytes(1, ''), int(2, 3600), bytes(3, 'token'))), msg(1, msg(3, msg(1, bytes(1, 'ca')), msg(2, bytes(1, 'ca.crt'), bytes(2, 'ca.crt'))))))),
+      msg(18, msg(1, msg(1, term(1)), msg(2, int(1, 10), term(2))), msg(3, msg(1, selector(1), bytes(3, 'kubernetes.io/hostname')))),
+      msg(33, int(1, 1), bytes(2, 'zone'), bytes(3, 'DoNotSchedule'), selector(4)),
+      msg(38, bytes(1, 'wait-for-quota')))));
+    const zone = { matchExpressions: [{ key: 'zone', operator: 'In', values: ['a'] }] };
+    assert.deepEqual(pod.spec, {
+      volumes: [{ name: 'token', projected: { sources: [
+        { serviceAccountToken: { expirationSeconds: 3600, path: 'token' } },
+        { configMap: { name: 'ca', items: [{ key: 'ca.crt', path: 'ca.crt' }] } },
+      ] } }],
+      affinity: {
+        nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [zone] }, preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 10, preference: zone }] },
+        podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { app: 'db' } }, topologyKey: 'kubernetes.io/hostname' }] },
+      },
+      topologySpreadConstraints: [{ maxSkew: 1, topologyKey: 'zone', whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: { app: 'db' } } }],
+      schedulingGates: [{ name: 'wait-for-quota' }],
+    });
+  });
+
   it('keeps zeros the JSON form keeps (pointers, fields without omitempty) and drops the others', () => {
     const sa = decodeProtobufObject(envelope('v1', 'ServiceAccount', objectMeta('sa'), bool(4, false), msg(3, bytes(1, ''))));
     assert.deepEqual(sa, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'sa' }, automountServiceAccountToken: false, imagePullSecrets: [{}] });
@@ -288,11 +311,11 @@ describe('protobuf message decoding', () => {
 
 describe('protobuf bodies the server refuses', () => {
   it('refuses a field it does not model with 415 naming the kind, the message and the field number', () => {
-    // PodSpec field 18 is affinity, which is not modelled: storing the Pod without it would lose it.
-    const s = statusOf(() => decodeProtobufObject(envelope('v1', 'Pod', objectMeta('p'), msg(2, bytes(3, 'Always'), msg(18, msg(1, []))))));
+    // PodSpec field 39 is resourceClaims, which is not modelled: storing the Pod without it would lose it.
+    const s = statusOf(() => decodeProtobufObject(envelope('v1', 'Pod', objectMeta('p'), msg(2, bytes(3, 'Always'), msg(39, bytes(1, 'gpu'))))));
     assert.equal(s.code, 415);
     assert.equal(s.reason, 'UnsupportedMediaType');
-    assert.match(s.message, /v1 Pod has field 18 of PodSpec \(at spec\)/);
+    assert.match(s.message, /v1 Pod has field 39 of PodSpec \(at spec\)/);
     assert.match(s.message, /send the object as JSON or YAML/);
     const deep = statusOf(() => decodeProtobufObject(envelope('apps/v1', 'Deployment', objectMeta('d'), msg(2, msg(3, msg(2, msg(2, bytes(1, 'c'), int(99, 1))))))));
     assert.match(deep.message, /apps\/v1 Deployment has field 99 of Container \(at spec\.template\.spec\.containers\)/);
@@ -399,7 +422,7 @@ describe('protobuf bodies over HTTP', () => {
 
   it('answers 415 for an unmodelled field and stores nothing', async () => {
     await using api = await startApi();
-    const body = envelope('v1', 'Pod', objectMeta('p'), msg(2, msg(2, bytes(1, 'c'), bytes(2, 'busybox')), msg(18, msg(1, []))));
+    const body = envelope('v1', 'Pod', objectMeta('p'), msg(2, msg(2, bytes(1, 'c'), bytes(2, 'busybox')), msg(39, bytes(1, 'gpu'))));
     const r = await fetch(`${api.srv.url}/api/v1/namespaces/default/pods`, { method: 'POST', headers, body });
     assert.equal(r.status, 415);
     assert.equal(((await r.json()) as { reason: string }).reason, 'UnsupportedMediaType');

@@ -3,9 +3,9 @@
  * ConfigMap, Secret, ServiceAccount, Service, Pod, Event) and of the pod template workloads embed,
  * from `k8s.io/api/core/v1/generated.proto`, with the JSON names and zero-value rules of the Go types
  * (notation: `message-schema.ts`). Deliberately partial: volume sources other than hostPath,
- * emptyDir, secret, configMap and persistentVolumeClaim, affinity, topology spread constraints,
- * ephemeral containers and container statuses are not modelled, so a body using them is refused
- * (415) rather than stored without them.
+ * emptyDir, secret, configMap, persistentVolumeClaim, downwardAPI and projected (secret, configMap,
+ * downwardAPI, serviceAccountToken), ephemeral containers, resource claims and container statuses
+ * are not modelled, so a body using them is refused (415) rather than stored without them.
  */
 import type { MessageTable } from './message-schema.js';
 
@@ -48,10 +48,11 @@ export const CORE_MESSAGES: MessageTable = {
     4: 'terminationGracePeriodSeconds int64*', 5: 'activeDeadlineSeconds int64*', 6: 'dnsPolicy string', 7: 'nodeSelector map<string,string>',
     8: 'serviceAccountName string', 9: 'serviceAccount string', 21: 'automountServiceAccountToken bool*', 10: 'nodeName string',
     11: 'hostNetwork bool', 12: 'hostPID bool', 13: 'hostIPC bool', 27: 'shareProcessNamespace bool*', 14: 'securityContext PodSecurityContext',
-    15: 'imagePullSecrets []LocalObjectReference', 16: 'hostname string', 17: 'subdomain string', 19: 'schedulerName string',
+    15: 'imagePullSecrets []LocalObjectReference', 16: 'hostname string', 17: 'subdomain string', 18: 'affinity Affinity', 19: 'schedulerName string',
     22: 'tolerations []Toleration', 23: 'hostAliases []HostAlias', 24: 'priorityClassName string', 25: 'priority int32*',
     26: 'dnsConfig PodDNSConfig', 28: 'readinessGates []PodReadinessGate', 29: 'runtimeClassName string*', 30: 'enableServiceLinks bool*',
-    31: 'preemptionPolicy string*', 32: 'overhead map<string,Quantity>', 35: 'setHostnameAsFQDN bool*', 36: 'os PodOS', 37: 'hostUsers bool*',
+    31: 'preemptionPolicy string*', 32: 'overhead map<string,Quantity>', 33: 'topologySpreadConstraints []TopologySpreadConstraint',
+    35: 'setHostnameAsFQDN bool*', 36: 'os PodOS', 37: 'hostUsers bool*', 38: 'schedulingGates []PodSchedulingGate',
     40: 'resources ResourceRequirements', 41: 'hostnameOverride string*',
   },
   PodStatus: {
@@ -70,12 +71,40 @@ export const CORE_MESSAGES: MessageTable = {
   HostAlias: { 1: 'ip string*', 2: 'hostnames []string' },
   PodDNSConfig: { 1: 'nameservers []string', 2: 'searches []string', 3: 'options []PodDNSConfigOption' },
   PodDNSConfigOption: { 1: 'name string', 2: 'value string*' },
+  PodSchedulingGate: { 1: 'name string*' },
+  Affinity: { 1: 'nodeAffinity NodeAffinity', 2: 'podAffinity PodAffinity', 3: 'podAntiAffinity PodAntiAffinity' },
+  NodeAffinity: {
+    1: 'requiredDuringSchedulingIgnoredDuringExecution NodeSelector', 2: 'preferredDuringSchedulingIgnoredDuringExecution []PreferredSchedulingTerm',
+  },
+  NodeSelector: { 1: 'nodeSelectorTerms []NodeSelectorTerm' },
+  NodeSelectorTerm: { 1: 'matchExpressions []NodeSelectorRequirement', 2: 'matchFields []NodeSelectorRequirement' },
+  NodeSelectorRequirement: { 1: 'key string*', 2: 'operator string*', 3: 'values []string' },
+  PreferredSchedulingTerm: { 1: 'weight int32*', 2: 'preference NodeSelectorTerm' },
+  PodAffinity: {
+    1: 'requiredDuringSchedulingIgnoredDuringExecution []PodAffinityTerm', 2: 'preferredDuringSchedulingIgnoredDuringExecution []WeightedPodAffinityTerm',
+  },
+  PodAntiAffinity: {
+    1: 'requiredDuringSchedulingIgnoredDuringExecution []PodAffinityTerm', 2: 'preferredDuringSchedulingIgnoredDuringExecution []WeightedPodAffinityTerm',
+  },
+  PodAffinityTerm: {
+    1: 'labelSelector LabelSelector', 2: 'namespaces []string', 3: 'topologyKey string*', 4: 'namespaceSelector LabelSelector',
+    5: 'matchLabelKeys []string', 6: 'mismatchLabelKeys []string',
+  },
+  WeightedPodAffinityTerm: { 1: 'weight int32*', 2: 'podAffinityTerm PodAffinityTerm' },
+  TopologySpreadConstraint: {
+    1: 'maxSkew int32*', 2: 'topologyKey string*', 3: 'whenUnsatisfiable string*', 4: 'labelSelector LabelSelector', 5: 'minDomains int32*',
+    6: 'nodeAffinityPolicy string*', 7: 'nodeTaintsPolicy string*', 8: 'matchLabelKeys []string',
+  },
   PodSecurityContext: {
     2: 'runAsUser int64*', 6: 'runAsGroup int64*', 3: 'runAsNonRoot bool*', 4: 'supplementalGroups []int64', 12: 'supplementalGroupsPolicy string*',
     5: 'fsGroup int64*', 7: 'sysctls []Sysctl', 9: 'fsGroupChangePolicy string*', 10: 'seccompProfile SeccompProfile', 13: 'seLinuxChangePolicy string*',
+    1: 'seLinuxOptions SELinuxOptions', 8: 'windowsOptions WindowsSecurityContextOptions', 11: 'appArmorProfile AppArmorProfile',
   },
   Sysctl: { 1: 'name string*', 2: 'value string*' },
   SeccompProfile: { 1: 'type string*', 2: 'localhostProfile string*' },
+  AppArmorProfile: { 1: 'type string*', 2: 'localhostProfile string*' },
+  SELinuxOptions: { 1: 'user string', 2: 'role string', 3: 'type string', 4: 'level string' },
+  WindowsSecurityContextOptions: { 1: 'gmsaCredentialSpecName string*', 2: 'gmsaCredentialSpec string*', 3: 'runAsUserName string*', 4: 'hostProcess bool*' },
 
   Container: {
     1: 'name string*', 2: 'image string', 3: 'command []string', 4: 'args []string', 5: 'workingDir string', 6: 'ports []ContainerPort',
@@ -104,8 +133,19 @@ export const CORE_MESSAGES: MessageTable = {
   Volume: { 1: 'name string*', 2: '... VolumeSource' },
   VolumeSource: {
     1: 'hostPath HostPathVolumeSource', 2: 'emptyDir EmptyDirVolumeSource', 6: 'secret SecretVolumeSource',
-    10: 'persistentVolumeClaim PersistentVolumeClaimVolumeSource', 19: 'configMap ConfigMapVolumeSource',
+    10: 'persistentVolumeClaim PersistentVolumeClaimVolumeSource', 16: 'downwardAPI DownwardAPIVolumeSource', 19: 'configMap ConfigMapVolumeSource',
+    26: 'projected ProjectedVolumeSource',
   },
+  DownwardAPIVolumeSource: { 1: 'items []DownwardAPIVolumeFile', 2: 'defaultMode int32*' },
+  DownwardAPIVolumeFile: { 1: 'path string*', 2: 'fieldRef ObjectFieldSelector', 3: 'resourceFieldRef ResourceFieldSelector', 4: 'mode int32*' },
+  ProjectedVolumeSource: { 1: 'sources []VolumeProjection', 2: 'defaultMode int32*' },
+  VolumeProjection: {
+    1: 'secret SecretProjection', 2: 'downwardAPI DownwardAPIProjection', 3: 'configMap ConfigMapProjection', 4: 'serviceAccountToken ServiceAccountTokenProjection',
+  },
+  SecretProjection: { 1: '... LocalObjectReference', 2: 'items []KeyToPath', 4: 'optional bool*' },
+  ConfigMapProjection: { 1: '... LocalObjectReference', 2: 'items []KeyToPath', 4: 'optional bool*' },
+  DownwardAPIProjection: { 1: 'items []DownwardAPIVolumeFile' },
+  ServiceAccountTokenProjection: { 1: 'audience string', 2: 'expirationSeconds int64*', 3: 'path string*' },
   HostPathVolumeSource: { 1: 'path string*', 2: 'type string*' },
   EmptyDirVolumeSource: { 1: 'medium string', 2: 'sizeLimit Quantity' },
   SecretVolumeSource: { 1: 'secretName string', 2: 'items []KeyToPath', 3: 'defaultMode int32*', 4: 'optional bool*' },
@@ -129,6 +169,7 @@ export const CORE_MESSAGES: MessageTable = {
   SecurityContext: {
     1: 'capabilities Capabilities', 2: 'privileged bool*', 4: 'runAsUser int64*', 8: 'runAsGroup int64*', 5: 'runAsNonRoot bool*',
     6: 'readOnlyRootFilesystem bool*', 7: 'allowPrivilegeEscalation bool*', 9: 'procMount string*', 11: 'seccompProfile SeccompProfile',
+    3: 'seLinuxOptions SELinuxOptions', 10: 'windowsOptions WindowsSecurityContextOptions', 12: 'appArmorProfile AppArmorProfile',
   },
   Capabilities: { 1: 'add []string', 2: 'drop []string' },
 
