@@ -9,7 +9,7 @@ import { defaultUid, type Scope, type ServerContext, type TableConverter } from 
 import { CrdController } from './crd-controller.js';
 import { aggregatedDiscovery, legacyApiGroup, legacyApiGroupList, legacyApiVersions, legacyResourceList, versionInfo } from './discovery.js';
 import { decodeObject } from './decode.js';
-import { createHandler } from './handlers/create.js';
+import { createHandler, reviewHandler } from './handlers/create.js';
 import { createSubresource } from './handlers/create-subresources.js';
 import { deleteCollectionHandler, deleteHandler, deleteParams } from './handlers/delete.js';
 import { patchHandler } from './handlers/patch.js';
@@ -22,6 +22,7 @@ import { GarbageCollector } from './garbage-collector.js';
 import { NamespaceLifecycle } from './namespace-lifecycle.js';
 import { wantsAggregatedDiscovery } from './negotiation.js';
 import { builtinStrategies } from './registry/builtins.js';
+import { ReviewStrategy } from './registry/review.js';
 import { OpenApiRoutes } from './openapi-routes.js';
 import { Registry } from './registry/registry.js';
 import type { Strategy } from './registry/strategy.js';
@@ -166,6 +167,10 @@ export function createApiServer(options: ApiServerOptions = {}): ApiServer {
     const watchParam = scope.query.get('watch');
     const watch = legacyWatch || watchParam === 'true' || watchParam === '1';
     const clusterWideNamespaced = strategy.namespaced && !scope.namespace;
+    if (strategy instanceof ReviewStrategy) {
+      if (method !== 'POST' || name || clusterWideNamespaced) throw methodNotAllowed(method === 'POST' ? 'create' : method.toLowerCase(), strategy);
+      return reviewHandler(scope, strategy);
+    }
     if (!name) {
       if (method === 'GET') return watch ? watchObjects(scope) : listObjects(scope);
       if (clusterWideNamespaced) throw methodNotAllowed(method === 'POST' ? 'create' : method.toLowerCase(), strategy);

@@ -245,3 +245,24 @@ describe('protobuf request bodies', () => {
     assert.equal(garbage.status, 400);
   });
 });
+
+describe('review kinds', () => {
+  it('answers access, rules, self and token reviews without storing them, allowing everything', async () => {
+    await using api = await startApi();
+    const ssar = await api.call('POST', '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', {
+      apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview', spec: { resourceAttributes: { verb: 'create', resource: 'deployments', group: 'apps' } },
+    });
+    assert.equal(ssar.status, 201);
+    assert.equal(ssar.body.status.allowed, true);
+    assert.equal(ssar.body.spec.resourceAttributes.verb, 'create');
+    assert.equal((await api.call('GET', '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews')).status, 405);
+    const whoami = await api.call('POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' });
+    assert.equal(whoami.body.status.userInfo.username, 'converge-admin');
+    const pb = await fetch(`${api.srv.url}/apis/authorization.k8s.io/v1/selfsubjectaccessreviews`, {
+      method: 'POST', headers: { 'content-type': 'application/vnd.kubernetes.protobuf' }, body: Buffer.from([0x6b, 0x38, 0x73, 0x00]),
+    });
+    assert.equal(pb.status, 201);
+    const disc = (await api.call('GET', '/apis/authorization.k8s.io/v1')).body.resources;
+    assert.deepEqual(disc.find((r: { name: string }) => r.name === 'selfsubjectaccessreviews').verbs, ['create']);
+  });
+});

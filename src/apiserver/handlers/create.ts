@@ -1,13 +1,26 @@
 /**
  * POST on a collection: decode, check apiVersion/kind and namespace, then the shared create
- * pipeline. Answers 201 with the stored object (dry run: with an empty resourceVersion).
+ * pipeline. Answers 201 with the stored object (dry run: with an empty resourceVersion). Review
+ * kinds are answered without storing anything.
  */
 import type { Scope } from '../context.js';
-import { decodeObject } from '../decode.js';
+import { decodeObject, mediaType } from '../decode.js';
+import type { ReviewStrategy } from '../registry/review.js';
 import type { ApiResponse } from '../request.js';
+import { jsonResponse } from '../response.js';
 import { checkTypeMeta, reconcileNamespace, writeParams } from './params.js';
 import { objectResponse } from './respond.js';
 import { createObject } from './write-pipeline.js';
+
+/** POST of a review kind: nothing is stored; the answer is the request with its status (201). */
+export function reviewHandler(scope: Scope, strategy: ReviewStrategy): ApiResponse {
+  // Typed clients (`kubectl auth can-i`) send reviews as protobuf; the answer does not depend on the
+  // request's contents here, so such a body is answered without being decoded.
+  const obj = mediaType(scope.req) === 'application/vnd.kubernetes.protobuf' ? { metadata: {}, spec: {} } : decodeObject(scope.req);
+  checkTypeMeta(scope, obj);
+  reconcileNamespace(scope, obj);
+  return jsonResponse(201, strategy.review(obj));
+}
 
 export function createHandler(scope: Scope): ApiResponse {
   const params = writeParams(scope, 'CreateOptions');

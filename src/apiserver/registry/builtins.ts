@@ -11,6 +11,7 @@ import { PodStrategy } from './pod.js';
 import { SecretStrategy } from './secret.js';
 import { ServiceStrategy } from './service.js';
 import { ServiceAccountStrategy } from './serviceaccount.js';
+import { reviewStrategies } from './review.js';
 import { STORED_BUILTINS, StoredBuiltinStrategy } from './stored-builtin.js';
 import type { Strategy } from './strategy.js';
 import { DeploymentStrategy, ReplicaSetStrategy } from './workload.js';
@@ -21,5 +22,6 @@ export function builtinStrategies(ctx: ServerContext): Strategy[] {
     new PodStrategy(), new CoreEventStrategy(), new DeploymentStrategy(), new ReplicaSetStrategy(), new EventsV1Strategy(), new LeaseStrategy(),
     new CrdStrategy(ctx),
     ...STORED_BUILTINS.map((d) => new StoredBuiltinStrategy(d)),
+    ...reviewStrategies(),
   ];
 }
