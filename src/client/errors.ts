@@ -141,3 +141,18 @@ export const isGone = (err: unknown): boolean => {
 
 /** Same answer as `isGone` (client-go's `IsResourceExpired`, widened to every 410). */
 export const isResourceExpired = isGone;
+
+/**
+ * controller-runtime's `client.IgnoreNotFound`, shaped for a promise's `catch`: a NotFound becomes
+ * `undefined`, anything else is rethrown unchanged. `await client.delete(r, key).catch(ignoreNotFound)`.
+ */
+export function ignoreNotFound(err: unknown): undefined {
+  if (isNotFound(err)) return undefined;
+  throw err;
+}
+
+/** `ignoreNotFound` for AlreadyExists: `await client.create(r, obj).catch(ignoreAlreadyExists)`. */
+export function ignoreAlreadyExists(err: unknown): undefined {
+  if (isAlreadyExists(err)) return undefined;
+  throw err;
+}

@@ -9,7 +9,7 @@ export type { RateLimiter, TokenBucketOptions } from './rate-limiter.js';
 export {
   StatusError, NetworkError, KubeConfigError, WatchDecodeError, statusErrorFromResponse, statusOf, isStatusObject,
   isNotFound, isAlreadyExists, isConflict, isInvalid, isGone, isResourceExpired, isTooManyRequests, isForbidden,
-  isUnauthorized, isServerTimeout, isTimeout,
+  isUnauthorized, isServerTimeout, isTimeout, ignoreNotFound, ignoreAlreadyExists,
 } from './errors.js';
 export { WatchDecoder } from './watch-decoder.js';
 export { HttpWatchStream } from './watch-stream.js';

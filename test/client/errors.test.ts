@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { ConvergeError, type Status } from 'kube-converge/meta';
 import {
   StatusError, NetworkError, statusErrorFromResponse, statusOf, isNotFound, isAlreadyExists, isConflict, isInvalid, isGone,
-  isResourceExpired, isTooManyRequests, isForbidden, isUnauthorized, isServerTimeout, isTimeout,
+  isResourceExpired, isTooManyRequests, isForbidden, isUnauthorized, isServerTimeout, isTimeout, ignoreNotFound, ignoreAlreadyExists,
 } from 'kube-converge/client';
 
 const status = (code: number, reason: string, extra: Partial<Status> = {}): Status =>
@@ -51,6 +51,18 @@ describe('typed API errors', () => {
     assert.equal(statusOf(new Error('x')), undefined);
     assert.ok(!isNotFound(new Error('404 NotFound')), 'never judged from message text');
     assert.ok(!isNotFound(undefined) && !isGone(null));
+  });
+
+  it('ignoreNotFound and ignoreAlreadyExists swallow only their own reason and rethrow everything else unchanged', async () => {
+    const notFound = new StatusError(status(404, 'NotFound'));
+    const exists = new StatusError(status(409, 'AlreadyExists'));
+    const conflict = new StatusError(status(409, 'Conflict'));
+    assert.equal(await Promise.reject(notFound).catch(ignoreNotFound), undefined);
+    assert.equal(await Promise.reject(exists).catch(ignoreAlreadyExists), undefined);
+    await assert.rejects(Promise.reject(exists).catch(ignoreNotFound), (e) => e === exists);
+    await assert.rejects(Promise.reject(conflict).catch(ignoreAlreadyExists), (e) => e === conflict);
+    const plain = new Error('socket hang up');
+    assert.throws(() => ignoreNotFound(plain), (e) => e === plain);
   });
 
   it('names method, URL and cause in a NetworkError', () => {
