@@ -124,6 +124,13 @@ async function createCheckoutDependencies(admin: Client): Promise<void> {
   await admin.create(SecretResource, tlsSecret(NS, 'checkout-tls'));
 }
 
+/** The starting point of most failure tests: checkout-api and everything it references, converged to Ready. */
+async function checkoutReady(admin: Client): Promise<void> {
+  await createCheckoutDependencies(admin);
+  await admin.create(ApplicationRoute, checkout());
+  await routeCondition(admin, 'checkout-api', 'Ready', 'True');
+}
+
 describe('ApplicationRoute operator', () => {
   it('renders an owned HTTPRoute with the weighted backends, hostnames, TLS secret and timeout, and reports Ready', async () => {
     await withEnv(async ({ admin, start }) => {
@@ -289,9 +296,7 @@ describe('ApplicationRoute operator', () => {
       await installCrds({ client: admin, crds: CRDS });
       setupApplicationRouteController(mgr);
       run = mgr.start();
-      await createCheckoutDependencies(admin);
-      await admin.create(ApplicationRoute, checkout());
-      await routeCondition(admin, 'checkout-api', 'Ready', 'True');
+      await checkoutReady(admin);
       assert.equal((await admin.get(ApplicationRoute, key('checkout-api'))).metadata.finalizers, undefined);
       await admin.delete(ApplicationRoute, key('checkout-api'));
       await eventually(async () => (await httpRoute(admin, 'checkout-api')) === undefined, { message: 'the HTTPRoute is garbage-collected' });
@@ -341,9 +346,7 @@ describe('ApplicationRoute operator', () => {
     it('child deleted by another actor: the HTTPRoute is recreated', async () => {
       await withEnv(async ({ admin, start }) => {
         await start();
-        await createCheckoutDependencies(admin);
-        await admin.create(ApplicationRoute, checkout());
-        await routeCondition(admin, 'checkout-api', 'Ready', 'True');
+        await checkoutReady(admin);
         const child = (await httpRoute(admin, 'checkout-api'))!;
         await admin.delete(HTTPRouteResource, key('checkout-api'));
         const recreated = await eventually(async () => {
@@ -374,9 +377,7 @@ describe('ApplicationRoute operator', () => {
             },
           },
         });
-        await createCheckoutDependencies(admin);
-        await admin.create(ApplicationRoute, checkout());
-        await routeCondition(admin, 'checkout-api', 'Ready', 'True');
+        await checkoutReady(admin);
         assert.deepEqual([...conflicted].sort(), ['applicationroutes/status', 'httproutes/']);
         const errors = retriesOf(op.lines, 'checkout-api');
         assert.equal(errors.length, 2);
@@ -389,9 +390,7 @@ describe('ApplicationRoute operator', () => {
       await withEnv(async ({ admin, start }) => {
         // HTTPRoute watch events reach the manager's cache 400 ms late.
         const op = await start({ faults: { watchDelayMs: (r) => (r === HTTPRouteResource ? 400 : 0) } });
-        await createCheckoutDependencies(admin);
-        await admin.create(ApplicationRoute, checkout());
-        await routeCondition(admin, 'checkout-api', 'Ready', 'True');
+        await checkoutReady(admin);
         const child = (await httpRoute(admin, 'checkout-api'))!;
         assert.equal(op.mgr.client.get(HTTPRouteResource, key('checkout-api')), undefined, 'the cache should still lag');
         // Re-trigger the route while its cache has no HTTPRoute: each pass finds the child on the
@@ -413,9 +412,7 @@ describe('ApplicationRoute operator', () => {
     it('referenced object deleted and recreated with the same name: DependenciesReady goes False, then True', async () => {
       await withEnv(async ({ admin, start }) => {
         await start();
-        await createCheckoutDependencies(admin);
-        await admin.create(ApplicationRoute, checkout());
-        await routeCondition(admin, 'checkout-api', 'Ready', 'True');
+        await checkoutReady(admin);
         const child = (await httpRoute(admin, 'checkout-api'))!;
         const old = await admin.get(ServiceResource, key('checkout-canary'));
         await admin.delete(ServiceResource, key('checkout-canary'));
@@ -447,9 +444,7 @@ describe('ApplicationRoute operator', () => {
             },
           },
         });
-        await createCheckoutDependencies(admin);
-        await admin.create(ApplicationRoute, checkout());
-        await routeCondition(admin, 'checkout-api', 'Ready', 'True');
+        await checkoutReady(admin);
         const before = await settled(op, 'checkout-api');
         gate = new Promise((resolve) => (release = resolve));
         await admin.patch(ApplicationRoute, key('checkout-api'), {
