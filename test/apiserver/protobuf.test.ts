@@ -4,7 +4,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { decodeProtobufObject, PROTOBUF_MEDIA_TYPE } from '../../src/apiserver/protobuf/index.js';
+import { decodeProtobufDeleteOptions, decodeProtobufObject, PROTOBUF_MEDIA_TYPE } from '../../src/apiserver/protobuf/index.js';
 import { startApi } from './helpers.js';
 
 const fixture = (name: string): Buffer => readFileSync(new URL(`./fixtures/protobuf/${name}.bin`, import.meta.url));
@@ -159,6 +159,34 @@ describe('protobuf bodies of kubectl 1.33 for batch, RBAC, networking, policy an
       },
       status: { desiredReplicas: 0 },
     });
+  });
+});
+
+describe('protobuf DeleteOptions', () => {
+  it('decodes the DeleteOptions kubectl 1.33 drain sends, and every field of DeleteOptions', () => {
+    assert.deepEqual(decodeProtobufDeleteOptions(fixture('kubectl-1.33-drain-delete-options')), { apiVersion: 'v1', kind: 'DeleteOptions', gracePeriodSeconds: 0 });
+    const all = Buffer.from([0x6b, 0x38, 0x73, 0x00, ...msg(1, bytes(1, 'apps/v1'), bytes(2, 'DeleteOptions')),
+      ...msg(2, int(1, 30), msg(2, bytes(1, 'u-1'), bytes(2, '42')), bytes(4, 'Foreground'), bytes(5, 'All'), bool(6, false))]);
+    assert.deepEqual(decodeProtobufDeleteOptions(all), {
+      apiVersion: 'apps/v1', kind: 'DeleteOptions', gracePeriodSeconds: 30, preconditions: { uid: 'u-1', resourceVersion: '42' },
+      propagationPolicy: 'Foreground', dryRun: ['All'], ignoreStoreReadErrorWithClusterBreakingPotential: false,
+    });
+    assert.deepEqual(decodeProtobufDeleteOptions(new Uint8Array()), {});
+    assert.equal(statusOf(() => decodeProtobufDeleteOptions(envelope('v1', 'ConfigMap', objectMeta('x')))).code, 415);
+  });
+
+  it('applies protobuf DeleteOptions over HTTP: a precondition that fails is a 409, grace 0 deletes a bound Pod at once', async () => {
+    await using api = await startApi();
+    const headers = { 'content-type': PROTOBUF_MEDIA_TYPE };
+    const pod = { metadata: { name: 'p' }, spec: { nodeName: 'n1', containers: [{ name: 'c', image: 'x' }] } };
+    assert.equal((await api.call('POST', '/api/v1/namespaces/default/pods', pod)).status, 201);
+    const options = (...fields: Bytes[]): Buffer => Buffer.from([0x6b, 0x38, 0x73, 0x00, ...msg(1, bytes(1, 'v1'), bytes(2, 'DeleteOptions')), ...msg(2, ...fields)]);
+    const url = `${api.srv.url}/api/v1/namespaces/default/pods/p`;
+    const stale = await fetch(url, { method: 'DELETE', headers, body: options(msg(2, bytes(1, 'not-the-uid'))) });
+    assert.equal(stale.status, 409);
+    const now = await fetch(url, { method: 'DELETE', headers, body: options(int(1, 0)) });
+    assert.equal(now.status, 200);
+    assert.equal((await api.call('GET', '/api/v1/namespaces/default/pods/p')).status, 404);
   });
 });
 

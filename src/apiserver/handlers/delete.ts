@@ -6,8 +6,9 @@
  */
 import type { KubeObject } from '../../meta/index.js';
 import { storageKey, type Scope } from '../context.js';
-import { bodyText, parseDocument } from '../decode.js';
+import { bodyText, mediaType, parseDocument } from '../decode.js';
 import { negotiateOutput } from '../negotiation.js';
+import { decodeProtobufDeleteOptions, PROTOBUF_MEDIA_TYPE } from '../protobuf/index.js';
 import { renderList, renderObject } from '../render.js';
 import { headerOf, type ApiResponse } from '../request.js';
 import { jsonResponse } from '../response.js';
@@ -20,7 +21,9 @@ const POLICIES = ['Orphan', 'Background', 'Foreground'];
 
 export function deleteParams(scope: Scope): DeleteParams {
   const text = bodyText(scope.req);
-  const body = (text.trim() ? parseDocument(text, false, 'DeleteOptions') : {}) as Record<string, unknown> | null;
+  const body = (mediaType(scope.req) === PROTOBUF_MEDIA_TYPE
+    ? decodeProtobufDeleteOptions(scope.req.body ?? '')
+    : text.trim() ? parseDocument(text, false, 'DeleteOptions') : {}) as Record<string, unknown> | null;
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest('DeleteOptions must be a JSON object');
   const q = scope.query;
   const { dryRun } = writeParams(scope, 'DeleteOptions');

@@ -1,9 +1,10 @@
 /**
  * A protobuf request body (`Content-Type: application/vnd.kubernetes.protobuf`, which kubectl
  * 1.32+ sends from its typed `create` commands) as the same plain object the JSON form of the
- * request decodes to. Only the kinds in `PROTOBUF_KINDS` are decoded; any other kind, and any field
- * the message tables do not model, is a 415 that tells the user to send JSON or YAML, so that no
- * part of an object is ever dropped silently. Malformed bytes are a 400.
+ * request decodes to, and the protobuf `DeleteOptions` of a DELETE likewise. Only the kinds in
+ * `PROTOBUF_KINDS` are decoded; any other kind, and any field the message tables do not model, is
+ * a 415 that tells the user to send JSON or YAML, so that no part of an object is ever dropped
+ * silently. Malformed bytes are a 400.
  */
 import type { KubeObject } from '../../meta/index.js';
 import { badRequest, unsupportedMediaType } from '../status.js';
@@ -55,10 +56,15 @@ const decoder = new MessageDecoder(compileMessages([
 
 const USE_JSON = 'send the object as JSON or YAML instead (for example kubectl create -f FILE)';
 
-/** Decodes an enveloped protobuf object; `body` as a string is taken as its UTF-8 bytes. */
-export function decodeProtobufObject(body: string | Uint8Array): KubeObject {
-  const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
-  if (bytes.length === 0) throw badRequest('the body of the request was empty: expected a Kubernetes object');
+/**
+ * Decodes an enveloped protobuf body with the message `messageFor` picks for its apiVersion and
+ * kind (undefined: a 415 that lists `expected`).
+ */
+function decodeEnveloped(
+  bytes: Uint8Array,
+  messageFor: (apiVersion: string, kind: string) => string | undefined,
+  expected: string,
+): { apiVersion: string; kind: string; fields: Record<string, unknown> } {
   let typeName = 'object';
   try {
     const envelope = readEnvelope(bytes);
@@ -66,16 +72,36 @@ export function decodeProtobufObject(body: string | Uint8Array): KubeObject {
     if (envelope.contentEncoding !== '' || (envelope.contentType !== '' && envelope.contentType !== PROTOBUF_MEDIA_TYPE)) {
       throw unsupportedMediaType(`the protobuf body of this ${typeName} is wrapped with encoding "${envelope.contentEncoding}" and type "${envelope.contentType}", which this server does not decode: ${USE_JSON}`);
     }
-    const message = PROTOBUF_KINDS[`${envelope.apiVersion}/${envelope.kind}`];
-    if (message === undefined) {
-      const known = Object.keys(PROTOBUF_KINDS).map((k) => k.replace(/\/(?=[^/]+$)/, ' ')).join(', ');
-      throw unsupportedMediaType(`this server decodes protobuf request bodies only for ${known}, not for ${typeName}: ${USE_JSON}`);
-    }
-    const fields = decoder.decode(message, envelope.raw);
-    return { apiVersion: envelope.apiVersion, kind: envelope.kind, ...fields, metadata: fields['metadata'] ?? {} } as KubeObject;
+    const message = messageFor(envelope.apiVersion, envelope.kind);
+    if (message === undefined) throw unsupportedMediaType(`this server decodes protobuf request bodies only for ${expected}, not for ${typeName}: ${USE_JSON}`);
+    return { apiVersion: envelope.apiVersion, kind: envelope.kind, fields: decoder.decode(message, envelope.raw) };
   } catch (e) {
     if (!(e instanceof ProtobufDecodeError)) throw e;
     if (e.httpCode === 415) throw unsupportedMediaType(`the protobuf body of this ${typeName} has ${e.message}, which this server does not decode: ${USE_JSON}`);
     throw badRequest(`the protobuf body of the request is malformed: ${e.message}`);
   }
+}
+
+/** A body given as a string (as `handle()` callers may) is taken as its UTF-8 bytes. */
+const toBytes = (body: string | Uint8Array): Uint8Array => (typeof body === 'string' ? Buffer.from(body, 'utf8') : body);
+
+const KNOWN_KINDS = Object.keys(PROTOBUF_KINDS).map((k) => k.replace(/\/(?=[^/]+$)/, ' ')).join(', ');
+
+/** Decodes an enveloped protobuf object of one of `PROTOBUF_KINDS`. */
+export function decodeProtobufObject(body: string | Uint8Array): KubeObject {
+  const bytes = toBytes(body);
+  if (bytes.length === 0) throw badRequest('the body of the request was empty: expected a Kubernetes object');
+  const { apiVersion, kind, fields } = decodeEnveloped(bytes, (v, k) => PROTOBUF_KINDS[`${v}/${k}`], KNOWN_KINDS);
+  return { apiVersion, kind, ...fields, metadata: fields['metadata'] ?? {} } as KubeObject;
+}
+
+/**
+ * Decodes the protobuf `DeleteOptions` typed clients send with a DELETE (kubectl 1.32+ `drain`
+ * does), under whatever group version the request addresses; an empty body means no options.
+ */
+export function decodeProtobufDeleteOptions(body: string | Uint8Array): Record<string, unknown> {
+  const bytes = toBytes(body);
+  if (bytes.length === 0) return {};
+  const { apiVersion, kind, fields } = decodeEnveloped(bytes, (_v, k) => (k === 'DeleteOptions' ? 'DeleteOptions' : undefined), 'DeleteOptions');
+  return { apiVersion, kind, ...fields };
 }

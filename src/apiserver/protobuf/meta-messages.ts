@@ -1,7 +1,8 @@
 /**
  * Field numbers of the `meta.k8s.io/v1` messages the decoded kinds embed (ObjectMeta and what it
- * holds, label selectors, conditions), from apimachinery's `pkg/apis/meta/v1/generated.proto`, with
- * the JSON names and zero-value rules of the Go types (see `message-schema.ts` for the notation).
+ * holds, label selectors, conditions) and of `DeleteOptions`, from apimachinery's
+ * `pkg/apis/meta/v1/generated.proto`, with the JSON names and zero-value rules of the Go types (see
+ * `message-schema.ts` for the notation).
  */
 import type { MessageTable } from './message-schema.js';
 
@@ -21,6 +22,11 @@ export const META_MESSAGES: MessageTable = {
   },
   LabelSelector: { 1: 'matchLabels map<string,string>', 2: 'matchExpressions []LabelSelectorRequirement' },
   LabelSelectorRequirement: { 1: 'key string*', 2: 'operator string*', 3: 'values []string' },
+  DeleteOptions: {
+    1: 'gracePeriodSeconds int64*', 2: 'preconditions Preconditions', 3: 'orphanDependents bool*', 4: 'propagationPolicy string*',
+    5: 'dryRun []string', 6: 'ignoreStoreReadErrorWithClusterBreakingPotential bool*',
+  },
+  Preconditions: { 1: 'uid string*', 2: 'resourceVersion string*' },
   Condition: {
     1: 'type string*', 2: 'status string*', 3: 'observedGeneration int64', 4: 'lastTransitionTime Time', 5: 'reason string*', 6: 'message string*',
   },

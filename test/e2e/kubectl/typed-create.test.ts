@@ -1,9 +1,9 @@
 // kubectl's typed commands (`create namespace|configmap|secret|deployment|service|serviceaccount|
 // job|cronjob|role|rolebinding|clusterrole|clusterrolebinding|ingress|poddisruptionbudget`, `run`,
-// `debug --copy-to`, `autoscale`, `expose`): from 1.32 on, `create`, `debug` and `autoscale` send
-// protobuf bodies, so each stored object is read back with `get -o json` and checked field by
-// field. Runs on the usual oldest and newest kubectl and on every installed version from 1.32 (the
-// protobuf senders).
+// `debug --copy-to`, `autoscale`, `drain`, `expose`): from 1.32 on, `create`, `debug`, `autoscale`
+// and `drain` (its DeleteOptions) send protobuf bodies, so each stored object is read back with
+// `get -o json` and checked field by field. Runs on the usual oldest and newest kubectl and on
+// every installed version from 1.32 (the protobuf senders).
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
@@ -191,6 +191,17 @@ describe('kubectl typed create commands', () => {
           });
         });
       }
+
+      it('drain --disable-eviction deletes the pods bound to a node (protobuf DeleteOptions from 1.32)', async () => {
+        const node = `node-${bin.version.replace(/\./g, '-')}`;
+        await env.ok(bin, ['create', '-f', await env.manifest(`${node}.json`, JSON.stringify({ apiVersion: 'v1', kind: 'Node', metadata: { name: node } }))]);
+        const bound = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'bound', namespace: ns }, spec: { nodeName: node, containers: [{ name: 'c', image: 'busybox' }] } };
+        await env.ok(bin, ['create', '-f', await env.manifest(`bound-${node}.json`, JSON.stringify(bound))]);
+        const out = await env.ok(bin, ['drain', node, '--disable-eviction', '--force', '--grace-period=0', '--timeout=15s']);
+        assert.match(out, /pod\/bound deleted/);
+        assert.match(out, new RegExp(`node/${node} drained`));
+        assert.match((await env.run(bin, ['get', 'pod', 'bound', '-n', ns])).stderr, /pods "bound" not found/);
+      });
 
       it('expose deployment', async () => {
         assert.equal((await env.ok(bin, ['expose', 'deployment', 'web', '-n', ns, '--port=81', '--target-port=8080', '--name=web-svc'])).trim(), 'service/web-svc exposed');
