@@ -26,6 +26,7 @@
  * version", and cleared by any successful list; a 410 during a plain watch does not set it, so the
  * relist first tries the last synced RV (served from the watch cache) and only then "".
  */
+import assert from 'node:assert/strict';
 import type { ReflectorPhase, WatchErrorReason } from './types.js';
 
 /** How an outcome's error matters to the state machine (what `classifyFailure` derives). */
@@ -158,7 +159,7 @@ export function transition<S>(s: ReflectorState<S>, input: ReflectorInput<S>, m:
       if (input.kind !== 'waited') break;
       return [s.then === 'watch' ? { kind: 'watching', resourceVersion: m.lastSyncResourceVersion } : relist(m), m];
   }
-  throw new Error(`reflector: input ${input.kind} cannot happen in state ${s.kind}`);
+  assert.fail(`reflector: input ${input.kind} cannot happen in state ${s.kind} (the runner only reports outcomes of the state's own action)`);
 }
 
 /** The public phase of a state. */

@@ -9,6 +9,7 @@
  * reaches the FIFO as exactly one `replace`, and watch events reach it in the order the server sent
  * them; a store error on one event (e.g. an object without a name) is logged and skips that event only.
  */
+import assert from 'node:assert/strict';
 import { StatusError, type WatchEvent, type WatchStream } from '../client/index.js';
 import { INITIAL_EVENTS_END_ANNOTATION, noopLogger, objectKey, requireDuration, requireInt, type Clock, type KubeObject, type Logger, type Timer } from '../meta/index.js';
 import { Backoff, type BackoffOptions } from './backoff.js';
@@ -135,7 +136,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
 
   /** Lists and watches until `signal` aborts; never rejects. A second concurrent call is an error. */
   async run(signal: AbortSignal): Promise<void> {
-    if (this.#running) throw new Error(`reflector ${this.name} is already running`);
+    assert(!this.#running, `reflector ${this.name} is already running: one reflector feeds one store`);
     this.#running = true;
     let input: Input<T> = { kind: 'start' };
     try {
@@ -162,7 +163,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
         return this.#wait(s.retryAfterMs, signal);
       case 'idle':
       case 'stopped':
-        throw new Error(`reflector: nothing to perform in state ${s.kind}`);
+        assert.fail(`reflector: nothing to perform in state ${s.kind} (run() never performs it)`);
     }
   }
 
