@@ -9,13 +9,13 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ConfigMapResource } from 'kube-converge/meta';
 import { createClient, WatchDecoder } from 'kube-converge/client';
+import { recordStream, seededRandom } from './watch-fixture.js';
 
 const EVENTS = 50_000;
 const ROUNDS = 5;
 
-let seed = 7;
-const rnd = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
-const hex = (n: number): string => Array.from({ length: n }, () => Math.floor(rnd() * 16).toString(16)).join('');
+const random = seededRandom(7);
+const { rnd, hex, uid } = random;
 const lines: string[] = [];
 for (let i = 0; i < EVENTS; i++) {
   const keys = 6 + Math.floor(rnd() * 20);
@@ -23,18 +23,12 @@ for (let i = 0; i < EVENTS; i++) {
     type: i % 5 === 0 ? 'ADDED' : 'MODIFIED',
     object: {
       apiVersion: 'v1', kind: 'ConfigMap',
-      metadata: { name: `cfg-${hex(6)}`, namespace: 'shop', uid: `${hex(8)}-${hex(4)}-${hex(4)}-${hex(4)}-${hex(12)}`, resourceVersion: String(1_000_000 + i), labels: { app: 'web' } },
+      metadata: { name: `cfg-${hex(6)}`, namespace: 'shop', uid: uid(), resourceVersion: String(1_000_000 + i), labels: { app: 'web' } },
       data: Object.fromEntries(Array.from({ length: keys }, (_, k) => [`key_${k}.yaml`, `setting_${k}: ${hex(16 + Math.floor(rnd() * 120))}\n`])),
     },
   }));
 }
-const stream = Buffer.from(lines.join('\n') + '\n');
-const chunks: Buffer[] = [];
-for (let off = 0; off < stream.length; ) {
-  const size = 16 * 1024 + Math.floor(rnd() * 48 * 1024);
-  chunks.push(stream.subarray(off, off + size));
-  off += size;
-}
+const { stream, chunks } = recordStream(lines, random);
 
 const server = http.createServer((_req, res) => {
   res.writeHead(200, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' });

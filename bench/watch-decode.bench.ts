@@ -5,15 +5,13 @@
 // the fastest round is the one least disturbed by others). Prints the ratio last (goal >= 0.8).
 // Run: node scripts/run-bench.mjs watch-decode
 import { WatchDecoder, type WatchEvent } from 'kube-converge/client';
+import { recordStream, seededRandom } from './watch-fixture.js';
 
 const EVENTS = 100_000;
 const ROUNDS = 7;
 
-let seed = 42;
-const rnd = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
-const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
-const hex = (n: number): string => Array.from({ length: n }, () => Math.floor(rnd() * 16).toString(16)).join('');
-const uid = (): string => `${hex(8)}-${hex(4)}-${hex(4)}-${hex(4)}-${hex(12)}`;
+const random = seededRandom(42);
+const { rnd, pick, hex, uid } = random;
 const ts = '2026-01-02T03:04:05Z';
 
 function pod(i: number): object {
@@ -70,13 +68,7 @@ for (let i = 0; i < EVENTS; i++) {
   maxSize = Math.max(maxSize, size);
   lines.push(line);
 }
-const stream = Buffer.from(lines.join('\n') + '\n');
-const chunks: Buffer[] = [];
-for (let off = 0; off < stream.length; ) {
-  const size = 16 * 1024 + Math.floor(rnd() * 48 * 1024);
-  chunks.push(stream.subarray(off, off + size));
-  off += size;
-}
+const { stream, chunks } = recordStream(lines, random);
 console.log(`${EVENTS} events, ${(stream.length / 2 ** 20).toFixed(1)} MiB, event size ${(minSize / 1024).toFixed(1)}–${(maxSize / 1024).toFixed(1)} KiB, ${chunks.length} chunks of 16–64 KiB`);
 
 let sink = 0;
