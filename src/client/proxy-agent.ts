@@ -20,7 +20,8 @@ function openTunnel(proxy: URL, host: string, port: number, cb: (err: Error | nu
   }
   const req = http.request({
     host: proxy.hostname.replace(/^\[|\]$/g, ''),
-    port: Number(proxy.port || 80),
+    // URL leaves `port` empty when it is the scheme's default; only http:// proxies are accepted.
+    port: proxy.port === '' ? 80 : Number(proxy.port),
     method: 'CONNECT',
     path: target,
     headers,
