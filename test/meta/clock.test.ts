@@ -115,8 +115,11 @@ describe('FakeClock', () => {
     const ac = new AbortController();
     const p = c.sleep(5, { signal: ac.signal });
     await c.advance(5);
-    await p;
-    ac.abort();
+    assert.equal(await p, undefined);
+    ac.abort(new Error('too late'));
+    // A late abort neither schedules anything nor turns the settled sleep into a rejection.
+    assert.equal(c.pendingTimers(), 0);
+    assert.equal(await p, undefined);
   });
 
   it('runAll fires every timer, including ones scheduled while running, in order', async () => {

@@ -193,13 +193,22 @@ describe('Queue', () => {
     const q = newQueue();
     q.add('a');
     await q.get();
-    const drain = q.shutDownWithDrain();
+    let released = false;
+    const drain = q.shutDownWithDrain().then(() => (released = true));
+    await settle();
+    assert.equal(released, false, 'a is still in flight');
     q.shutDown();
     await drain;
+    assert.equal(released, true);
   });
 
   it('resolves shutDownWithDrain() at once when nothing is in flight', async () => {
-    await newQueue().shutDownWithDrain();
+    const q = newQueue();
+    let released = false;
+    void q.shutDownWithDrain().then(() => (released = true));
+    await settle(1);
+    assert.equal(released, true);
+    assert.equal(q.shuttingDown(), true);
   });
 
   it('rejects done() for an item that is not being processed', () => {
