@@ -89,7 +89,8 @@ class DefaultSharedIndexInformer<T extends KubeObject> implements SharedIndexInf
   #stopped = false;
   #synced = false;
   #startedAtMs = 0;
-  #syncWaiters = new Set<() => void>();
+  /** Pending `waitForSync` calls: settled with `undefined` on sync, or with the error when the informer stops first. */
+  #syncWaiters = new Set<(error?: Error) => void>();
 
   constructor(o: SharedIndexInformerOptions<T>) {
     this.name = o.name ?? o.listerWatcher.description;
@@ -183,20 +184,22 @@ class DefaultSharedIndexInformer<T extends KubeObject> implements SharedIndexInf
     return this.#synced;
   }
 
+  /** Also rejects, with `InformerStoppedError`, when the informer stops (or has stopped) before syncing. */
   async waitForSync({ signal }: { signal?: AbortSignal } = {}): Promise<void> {
     signal?.throwIfAborted();
     if (this.#synced) return;
-    let resolveSync: () => void = () => {};
+    if (this.#stopped) throw new InformerStoppedError(this.name, 'sync');
+    let settle: (error?: Error) => void = () => {};
     let onAbort: () => void = () => {};
     try {
       await new Promise<void>((resolve, reject) => {
-        resolveSync = resolve;
-        this.#syncWaiters.add(resolve);
+        settle = (error) => (error ? reject(error) : resolve());
+        this.#syncWaiters.add(settle);
         onAbort = () => reject(signal!.reason);
         signal?.addEventListener('abort', onAbort, { once: true });
       });
     } finally {
-      this.#syncWaiters.delete(resolveSync);
+      this.#syncWaiters.delete(settle);
       signal?.removeEventListener('abort', onAbort);
     }
   }
@@ -228,6 +231,11 @@ class DefaultSharedIndexInformer<T extends KubeObject> implements SharedIndexInf
       this.#resyncTimer?.cancel();
       this.#fifo.close();
       for (const l of this.#listeners) l.stop();
+      if (!this.#synced) {
+        const error = new InformerStoppedError(this.name, 'sync');
+        for (const settle of this.#syncWaiters) settle(error);
+        this.#syncWaiters.clear();
+      }
       this.#log.debug({}, 'informer stopped');
     }
   }
@@ -266,7 +274,7 @@ class DefaultSharedIndexInformer<T extends KubeObject> implements SharedIndexInf
     const seconds = (this.#clock.now() - this.#startedAtMs) / 1000;
     this.#initialSyncSeconds.observe(seconds);
     this.#log.info({ objects: this.#indexer.size, seconds, resourceVersion: this.#indexer.lastStoreSyncResourceVersion() }, 'cache synced');
-    for (const resolve of this.#syncWaiters) resolve();
+    for (const settle of this.#syncWaiters) settle();
     this.#syncWaiters.clear();
   }
 

@@ -29,6 +29,17 @@ describe('SharedIndexInformer', () => {
     await h.stop();
   });
 
+  it('waitForSync rejects with InformerStoppedError when the informer stops before it synced', async () => {
+    const h = harness();
+    h.client.listErrors.push(new Error('down'));
+    h.start();
+    const waiting = h.informer.waitForSync();
+    await h.advance(0);
+    await h.stop();
+    await assert.rejects(waiting, { code: 'CONVERGE_INFORMER_STOPPED' });
+    await assert.rejects(h.informer.waitForSync(), { code: 'CONVERGE_INFORMER_STOPPED' });
+  });
+
   it('waitForSync rejects with the signal reason when aborted first', async () => {
     const h = harness();
     const ac = new AbortController();
