@@ -1,3 +1,5 @@
+// The deployment simulator that stands in for kube-controller-manager in tests and the demo: what it
+// writes to a Deployment's status, and when.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DeploymentResource, ObjectOf } from 'kube-converge/meta';

@@ -1,3 +1,5 @@
+// Drift detection on the fields the WebApp operator owns: server-set defaults are not drift, a changed
+// owned field is.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { coversOwned, mergeOwned } from './owned-fields.js';

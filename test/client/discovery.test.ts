@@ -1,3 +1,5 @@
+// Discovery and the REST mapper against a fixture server: group/resource lists, kind ↔ resource
+// mapping, caching and refresh.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { UnknownResourceError } from 'kube-converge/meta';

@@ -1,3 +1,5 @@
+// Typed API errors: the server's Status kept on StatusError, a Status built from other bodies, the
+// is*/ignore* helpers, and NetworkError's message.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ConvergeError, type Status } from 'kube-converge/meta';

@@ -1,3 +1,5 @@
+// Kubeconfig loading on real files: every auth kind, context choice and KUBECONFIG merging, in-cluster
+// config, and errors that name file, context and cause.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync, rmSync, mkdirSync } from 'node:fs';

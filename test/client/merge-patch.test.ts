@@ -1,3 +1,5 @@
+// createMergePatch: the smallest RFC 7386 merge patch between two objects, with nulls for removals and
+// optimistic-concurrency resourceVersions.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createMergePatch } from 'kube-converge/client';

@@ -1,3 +1,5 @@
+// Resource operations over HTTP against a fixture server: URLs, verbs, bodies and query parameters of
+// each client call.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ConfigMapResource, NamespaceResource, DeploymentResource, PodResource, type ObjectOf } from 'kube-converge/meta';

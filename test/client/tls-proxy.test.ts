@@ -1,3 +1,5 @@
+// TLS (CA, client certificates, insecure, tls-server-name) and proxy-url CONNECT tunnels, over real
+// loopback sockets.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';

@@ -1,3 +1,5 @@
+// The transport's retry, Retry-After and QPS/burst rules over a loopback fixture server, waits driven
+// by a FakeClock.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ConfigMapResource, FakeClock } from 'kube-converge/meta';

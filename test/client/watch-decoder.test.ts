@@ -1,3 +1,5 @@
+// WatchDecoder: newline-delimited watch events split anywhere across chunks, multi-byte text, and
+// malformed input.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { WatchDecoder, WatchDecodeError, type WatchEvent } from 'kube-converge/client';

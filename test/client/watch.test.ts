@@ -1,3 +1,5 @@
+// Watch streams over a loopback fixture server: parameters, 410 ERROR events, break/close/abort
+// freeing the socket, the inactivity timeout, dropped connections and malformed lines.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';

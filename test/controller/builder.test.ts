@@ -1,3 +1,5 @@
+// The builder: what it refuses (missing for(), duplicate names) and how for/owns/watches become
+// sources, handlers and predicates.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {

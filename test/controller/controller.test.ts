@@ -1,3 +1,5 @@
+// The controller's reconcile loop with a fake host and FakeClock: outcomes in controller-runtime's
+// order, sources and sync, and stopping.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {

@@ -1,3 +1,5 @@
+// Event handlers: which requests each one enqueues for create, update, delete and generic events, and
+// at what priority.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {

@@ -1,3 +1,5 @@
+// Predicates: which events each change-detecting, selector and function predicate lets through, and
+// the combinators.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {

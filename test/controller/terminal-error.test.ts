@@ -1,3 +1,5 @@
+// TerminalError: its message, and recognition anywhere in a cause chain (a cyclic one included) and
+// nowhere else.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { isTerminalError, TerminalError } from 'kube-converge/controller';

@@ -1,3 +1,4 @@
+// controllerutil's owner-reference and finalizer helpers on plain objects.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {

@@ -1,3 +1,4 @@
+// Health checks: /healthz and /readyz answers, verbose output and per-check paths.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { HealthChecks, ping } from 'kube-converge/manager';

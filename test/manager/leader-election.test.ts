@@ -1,3 +1,5 @@
+// Leader election on an in-memory lease lock with a FakeClock: acquire, renew, lose and release, and
+// the pure leaseStep rule.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { LeaderElector, leaseStep, observe, type LeaderElectionRecord, type LeaseLock, type LockSnapshot } from 'kube-converge/manager';

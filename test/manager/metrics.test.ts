@@ -1,3 +1,5 @@
+// The manager's Prometheus registry: controller-runtime's and client-go's metric names, labels and
+// initial zeros.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createManagerMetrics, RECONCILE_TIME_BUCKETS, WORKQUEUE_DURATION_BUCKETS } from 'kube-converge/manager';

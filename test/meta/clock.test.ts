@@ -1,3 +1,4 @@
+// The clocks: FakeClock's timers, sleeps and abort handling, and realClock's cancellable sleep.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { FakeClock, realClock } from 'kube-converge/meta';

@@ -1,3 +1,4 @@
+// Status conditions (set, find, remove, compare) and the RFC 3339 timestamps they carry.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {

@@ -1,3 +1,4 @@
+// Field selectors: parsing, escaping and matching, and reading field paths from objects.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {

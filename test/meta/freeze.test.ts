@@ -1,3 +1,4 @@
+// deepFreeze makes cached objects immutable, throwing on mutation; clone gives a mutable deep copy.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Deployment } from 'kubernetes-types/apps/v1.js';

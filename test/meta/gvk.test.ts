@@ -1,3 +1,4 @@
+// Group/version/kind parsing and formatting.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseGroupVersion, formatGroupVersion, gvkOf, formatGVK, formatGVR, InvalidOptionError } from 'kube-converge/meta';

@@ -1,3 +1,4 @@
+// Object keys (namespace/name): building, splitting and their errors.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { objectKey, splitKey, keyOf, InvalidKeyError } from 'kube-converge/meta';

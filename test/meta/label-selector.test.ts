@@ -1,3 +1,5 @@
+// Label selectors in both forms, the string grammar and the LabelSelector struct, parsed and matched
+// as the API server does.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {

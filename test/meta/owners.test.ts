@@ -1,3 +1,4 @@
+// Owner-reference helpers: the controller reference, ownership checks and lookups by UID.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {

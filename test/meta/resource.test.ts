@@ -1,3 +1,4 @@
+// Resource descriptors: defineResource's validation, the built-in kinds and their GVK/GVR.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {

@@ -1,3 +1,5 @@
+// Qualified names, label values and DNS-1123 subdomains, validated as the API server does, with a
+// reason for each failure.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { qualifiedNameErrors, labelValueErrors, dns1123SubdomainErrors } from 'kube-converge/meta';

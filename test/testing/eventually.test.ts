@@ -1,3 +1,4 @@
+// eventually: retries until a value or no throw, and a timeout message with the last error and value.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { FakeClock } from 'kube-converge/meta';

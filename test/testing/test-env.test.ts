@@ -1,3 +1,5 @@
+// TestEnv over a real loopback socket: start, CRD installation, clients and managers, garbage
+// collection, stop, and the FakeClock option.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';

@@ -1,3 +1,4 @@
+// Runs the RateLimitingInterface contract against every queue that claims it.
 import { RateLimitingQueue, PriorityQueue, withPriority } from 'kube-converge/workqueue';
 import { rateLimitingContract } from './rate-limiting-contract.js';
 

@@ -1,3 +1,4 @@
+// DelayingQueue with a FakeClock: addAfter merging, one timer, ordering and shutdown.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { FakeClock, InvalidOptionError } from 'kube-converge/meta';

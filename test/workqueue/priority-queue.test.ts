@@ -1,3 +1,5 @@
+// PriorityQueue with a FakeClock: priority and readiness merge rules, parking while processing,
+// metrics and shutdown.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { FakeClock, InvalidOptionError } from 'kube-converge/meta';

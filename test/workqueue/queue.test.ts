@@ -1,3 +1,4 @@
+// Queue: de-duplication, dirty-while-processing, ordering, shutdown and drain, and its metrics.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { FakeClock, InvalidOptionError } from 'kube-converge/meta';

@@ -1,3 +1,5 @@
+// The rate limiters: per-item exponential and fast/slow backoff, the token bucket on a FakeClock, max-
+// of and max-wait.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { FakeClock, InvalidOptionError } from 'kube-converge/meta';

@@ -1,3 +1,4 @@
+// RateLimitingQueue, and withPriority adapting it to the priority interface controllers use.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { FakeClock } from 'kube-converge/meta';
