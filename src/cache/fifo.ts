@@ -9,9 +9,10 @@
  *                  once per object, before anything stores it)
  *
  * Invariants: deltas reach `process` exactly once and in the order they were queued; `hasSynced()` is
- * true only once the deltas queued up to and including the first `replace` have been processed
- * (the reflector always populates with a `replace` before any watch event); a `SyncAll` is processed after every delta queued before it, so a resync never carries state older
- * than an event already queued.
+ * true only once the deltas queued up to and including the first `replace` have been processed (the
+ * reflector always populates with a `replace` before any watch event); a `SyncAll` is processed after
+ * every delta queued before it, so a resync never carries state older than an event already queued.
+ * Back-pressure: above `highWater` queued deltas the producer is asked to wait (`waitForRoom`).
  */
 import type { KubeObject } from '../meta/index.js';
 import { deletionHandlingKey } from './tombstone.js';
@@ -72,10 +73,6 @@ export class RealFIFO<T extends KubeObject = KubeObject> {
   /** Deltas queued and not yet processed. */
   get length(): number {
     return this.#queue.length - this.#head;
-  }
-
-  get closed(): boolean {
-    return this.#closed;
   }
 
   hasSynced(): boolean {

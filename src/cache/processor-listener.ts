@@ -77,10 +77,6 @@ export class ProcessorListener<T extends KubeObject> {
     return this.#errors;
   }
 
-  get stopped(): boolean {
-    return this.#stopped;
-  }
-
   push(n: Notification<T>): void {
     if (this.#stopped) return;
     this.#buffer.push(n);
