@@ -4,6 +4,7 @@
  * (or the last value returned) so the test says *what* never converged, not just that time ran out.
  */
 import { InvalidOptionError, realClock, requireDuration, type Clock } from '../meta/index.js';
+import { EventuallyTimeoutError } from './errors.js';
 
 export interface EventuallyOptions {
   /** Give up after this long; default 5000 ms. */
@@ -14,14 +15,6 @@ export interface EventuallyOptions {
   message?: string;
   clock?: Clock;
   signal?: AbortSignal;
-}
-
-/** Thrown when `eventually` runs out of time; `cause` is the last error, `lastValue` the last result. */
-export class EventuallyTimeoutError extends Error {
-  override readonly name = 'EventuallyTimeoutError';
-  constructor(message: string, readonly attempts: number, readonly lastValue: unknown, options?: { cause?: unknown }) {
-    super(message, options);
-  }
 }
 
 function describe(v: unknown): string {

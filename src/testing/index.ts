@@ -1,9 +1,9 @@
 // Test support for operator authors: the in-process API server environment, CRD installation and
 // polling assertions.
-export { eventually, EventuallyTimeoutError } from './eventually.js';
+export { eventually } from './eventually.js';
 export type { EventuallyOptions } from './eventually.js';
 export { TestEnv } from './test-env.js';
 export type { TestEnvOptions } from './test-env.js';
 export { installCrds, loadCrds } from './crds.js';
 export type { InstallCrdsOptions, CrdSource, CustomResourceDefinition } from './crds.js';
-export { CrdNotServedError } from './errors.js';
+export { CrdNotServedError, EventuallyTimeoutError } from './errors.js';

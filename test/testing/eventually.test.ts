@@ -25,6 +25,7 @@ describe('eventually', () => {
     await clock.advance(200);
     const err = await settled;
     assert.ok(err instanceof EventuallyTimeoutError);
+    assert.equal(err.code, 'CONVERGE_EVENTUALLY_TIMEOUT');
     assert.match(err.message, /waiting for WebApp ready; last error: Error: replicas \d+ != 3/);
     assert.equal(err.attempts, 11);
   });
