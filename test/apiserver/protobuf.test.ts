@@ -190,6 +190,29 @@ describe('protobuf DeleteOptions', () => {
   });
 });
 
+describe('protobuf bodies of POST-only subresources', () => {
+  it('decodes the TokenRequest kubectl 1.33 create token --bound-object-kind sends, and an Eviction with delete options', () => {
+    assert.deepEqual(decodeProtobufObject(fixture('kubectl-1.33-create-token-bound')), {
+      apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', metadata: {},
+      spec: { boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: 'px' } }, status: { token: '' },
+    });
+    const eviction = decodeProtobufObject(envelope('policy/v1', 'Eviction', objectMeta('p', bytes(3, 'default')), msg(2, int(1, 0), bytes(5, 'All'))));
+    assert.deepEqual(eviction, { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'p', namespace: 'default' }, deleteOptions: { gracePeriodSeconds: 0, dryRun: ['All'] } });
+  });
+
+  it('answers a protobuf TokenRequest over HTTP with the audiences and expiry it asked for', async () => {
+    await using api = await startApi();
+    assert.equal((await api.call('POST', '/api/v1/namespaces/default/serviceaccounts', { metadata: { name: 'robot' } })).status, 201);
+    const body = envelope('authentication.k8s.io/v1', 'TokenRequest', objectMeta(''), msg(2, bytes(1, 'vault'), bytes(1, 'api'), int(4, 7200)));
+    const r = await fetch(`${api.srv.url}/api/v1/namespaces/default/serviceaccounts/robot/token`, { method: 'POST', headers: { 'content-type': PROTOBUF_MEDIA_TYPE }, body });
+    assert.equal(r.status, 201);
+    const got = (await r.json()) as { spec: { audiences: string[]; expirationSeconds: number }; status: { token: string } };
+    assert.deepEqual(got.spec.audiences, ['vault', 'api']);
+    assert.equal(got.spec.expirationSeconds, 7200);
+    assert.match(got.status.token, /^[\w-]+\.[\w-]+\./);
+  });
+});
+
 describe('protobuf message decoding', () => {
   it('decodes ObjectMeta maps, owner references, finalizers and timestamps (seconds, RFC 3339)', () => {
     const meta = objectMeta('m',
@@ -353,7 +376,7 @@ describe('protobuf bodies the server refuses', () => {
   it('refuses kinds it does not decode, and compressed or re-encoded envelopes, with 415', () => {
     const s = statusOf(() => decodeProtobufObject(envelope('v1', 'Endpoints', objectMeta('e'))));
     assert.equal(s.code, 415);
-    assert.match(s.message, /only for v1 Namespace, .*events\.k8s\.io\/v1 Event, not for v1 Endpoints/);
+    assert.match(s.message, /only for v1 Namespace, v1 ConfigMap, .*apps\/v1 Deployment, .*, not for v1 Endpoints/);
     const gz = Buffer.from([0x6b, 0x38, 0x73, 0x00, ...msg(1, bytes(1, 'v1'), bytes(2, 'ConfigMap')), ...bytes(2, [1, 2]), ...bytes(3, 'gzip')]);
     assert.equal(statusOf(() => decodeProtobufObject(gz)).code, 415);
   });

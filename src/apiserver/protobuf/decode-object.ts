@@ -9,6 +9,7 @@
 import type { KubeObject } from '../../meta/index.js';
 import { badRequest, unsupportedMediaType } from '../status.js';
 import { APPS_MESSAGES } from './apps-messages.js';
+import { AUTHENTICATION_MESSAGES } from './authentication-messages.js';
 import { BATCH_MESSAGES } from './batch-messages.js';
 import { COORDINATION_EVENTS_MESSAGES } from './coordination-events-messages.js';
 import { CORE_MESSAGES } from './core-messages.js';
@@ -44,14 +45,16 @@ export const PROTOBUF_KINDS: Readonly<Record<string, string>> = {
   'rbac.authorization.k8s.io/v1/ClusterRoleBinding': 'ClusterRoleBinding',
   'networking.k8s.io/v1/Ingress': 'Ingress',
   'policy/v1/PodDisruptionBudget': 'PodDisruptionBudget',
+  'policy/v1/Eviction': 'Eviction',
   'autoscaling/v2/HorizontalPodAutoscaler': 'HorizontalPodAutoscaler',
   'coordination.k8s.io/v1/Lease': 'Lease',
   'events.k8s.io/v1/Event': 'EventsV1Event',
+  'authentication.k8s.io/v1/TokenRequest': 'TokenRequest',
 };
 
 const decoder = new MessageDecoder(compileMessages([
   META_MESSAGES, CORE_MESSAGES, APPS_MESSAGES, BATCH_MESSAGES, RBAC_MESSAGES, NETWORKING_MESSAGES, POLICY_AUTOSCALING_MESSAGES,
-  COORDINATION_EVENTS_MESSAGES,
+  COORDINATION_EVENTS_MESSAGES, AUTHENTICATION_MESSAGES,
 ]));
 
 const USE_JSON = 'send the object as JSON or YAML instead (for example kubectl create -f FILE)';

@@ -1,12 +1,13 @@
 /**
- * Field numbers of `policy/v1` PodDisruptionBudget and `autoscaling/v2` HorizontalPodAutoscaler,
- * from their `k8s.io/api` `generated.proto` files, with the JSON names and zero-value rules of the
- * Go types (notation: `message-schema.ts`). A PDB status listing disrupted pods, and HPA current
- * metrics in a status, are not modelled (415 when sent).
+ * Field numbers of `policy/v1` Eviction and PodDisruptionBudget and of `autoscaling/v2`
+ * HorizontalPodAutoscaler, from their `k8s.io/api` `generated.proto` files, with the JSON names and
+ * zero-value rules of the Go types (notation: `message-schema.ts`). A PDB status listing disrupted
+ * pods, and HPA current metrics in a status, are not modelled (415 when sent).
  */
 import type { MessageTable } from './message-schema.js';
 
 export const POLICY_AUTOSCALING_MESSAGES: MessageTable = {
+  Eviction: { 1: 'metadata ObjectMeta', 2: 'deleteOptions DeleteOptions' },
   PodDisruptionBudget: { 1: 'metadata ObjectMeta', 2: 'spec PodDisruptionBudgetSpec', 3: 'status PodDisruptionBudgetStatus' },
   PodDisruptionBudgetSpec: {
     1: 'minAvailable IntOrString*', 2: 'selector LabelSelector', 3: 'maxUnavailable IntOrString*', 4: 'unhealthyPodEvictionPolicy string*',

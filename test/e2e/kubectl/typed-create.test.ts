@@ -1,9 +1,9 @@
 // kubectl's typed commands (`create namespace|configmap|secret|deployment|service|serviceaccount|
-// job|cronjob|role|rolebinding|clusterrole|clusterrolebinding|ingress|poddisruptionbudget`, `run`,
-// `debug --copy-to`, `autoscale`, `drain`, `expose`): from 1.32 on, `create`, `debug`, `autoscale`
-// and `drain` (its DeleteOptions) send protobuf bodies, so each stored object is read back with
-// `get -o json` and checked field by field. Runs on the usual oldest and newest kubectl and on
-// every installed version from 1.32 (the protobuf senders).
+// job|cronjob|role|rolebinding|clusterrole|clusterrolebinding|ingress|poddisruptionbudget|token`,
+// `run`, `debug --copy-to`, `autoscale`, `drain`, `expose`): from 1.32 on, `create`, `debug`,
+// `autoscale` and `drain` (its DeleteOptions) send protobuf bodies, so each stored object is read
+// back with `get -o json` and checked field by field. Runs on the usual oldest and newest kubectl
+// and on every installed version from 1.32 (the protobuf senders).
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
@@ -108,6 +108,14 @@ describe('kubectl typed create commands', () => {
         assert.equal(got.metadata.name, 'robot');
         assert.equal(got.metadata.namespace, ns);
         assert.equal(got.automountServiceAccountToken, undefined);
+      });
+
+      it('create token for a service account, with audiences and a duration', async () => {
+        const token = (await env.ok(bin, ['create', 'token', 'robot', '-n', ns, '--audience=vault', '--duration=2h'])).trim();
+        const claims = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as { sub: string; aud: string[]; iat: number; exp: number };
+        assert.equal(claims.sub, `system:serviceaccount:${ns}:robot`);
+        assert.deepEqual(claims.aud, ['vault']);
+        assert.equal(claims.exp - claims.iat, 7200);
       });
 
       it('run --image with labels, env, a port and a command', async () => {
