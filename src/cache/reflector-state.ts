@@ -27,7 +27,7 @@
  * relist first tries the last synced RV (served from the watch cache) and only then "".
  */
 import assert from 'node:assert/strict';
-import type { ReflectorPhase, WatchErrorReason } from './types.js';
+import type { WatchErrorReason } from './types.js';
 
 /** How an outcome's error matters to the state machine (what `classifyFailure` derives). */
 export type FailureKind = 'expired' | 'tooManyRequests' | 'connectionRefused' | 'rejected' | 'other';
@@ -161,9 +161,6 @@ export function transition<S>(s: ReflectorState<S>, input: ReflectorInput<S>, m:
   }
   assert.fail(`reflector: input ${input.kind} cannot happen in state ${s.kind} (the runner only reports outcomes of the state's own action)`);
 }
-
-/** The public phase of a state. */
-export const phaseOf = (s: ReflectorState<unknown>): ReflectorPhase => s.kind;
 
 /** What an error means to the state machine, how it is counted, and how long the server asked us to wait. */
 export function classifyFailure(error: unknown): { failure: FailureKind; reason: WatchErrorReason; retryAfterMs: number } {

@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { initialMemory, transition, type ReflectorInput, type ReflectorMemory, type ReflectorState } from 'kube-converge/cache';
+import { classifyFailure, initialMemory, transition, type ReflectorInput, type ReflectorMemory, type ReflectorState } from 'kube-converge/cache';
+import { NetworkError } from 'kube-converge/client';
 
 describe('reflector state machine: resourceVersion choices', () => {
   type S = ReflectorState<'stream'>;
@@ -53,5 +54,20 @@ describe('reflector state machine: resourceVersion choices', () => {
       ),
       ['streaming("")', 'watching("10")', 'backoff→relist', 'streaming("12")', 'listing("12")', 'watching("20")', 'backoff→relist', 'streaming("21")', 'listing("21")'],
     );
+  });
+});
+
+describe('classifyFailure', () => {
+  const status = (code: number, reason: string, extra: Record<string, unknown> = {}) => ({ kind: 'Status', code, reason, ...extra });
+  it('maps API and network failures to what the state machine needs and how they are counted', () => {
+    assert.deepEqual(classifyFailure(status(410, 'Expired')), { failure: 'expired', reason: 'gone', retryAfterMs: 0 });
+    assert.deepEqual(classifyFailure(status(429, 'TooManyRequests', { details: { retryAfterSeconds: 3 } })), { failure: 'tooManyRequests', reason: 'tooManyRequests', retryAfterMs: 3000 });
+    assert.deepEqual(classifyFailure(status(504, 'Timeout', { message: 'Too large resource version: 99, current: 10' })), { failure: 'expired', reason: 'other', retryAfterMs: 0 });
+    assert.equal(classifyFailure(status(422, 'Invalid')).failure, 'rejected');
+    assert.equal(classifyFailure(status(500, 'InternalError')).failure, 'other');
+    const refused = new NetworkError('GET', '/x', Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
+    assert.deepEqual(classifyFailure(refused), { failure: 'connectionRefused', reason: 'network', retryAfterMs: 0 });
+    assert.deepEqual(classifyFailure(new NetworkError('GET', '/x', new Error('reset'))), { failure: 'other', reason: 'network', retryAfterMs: 0 });
+    assert.deepEqual(classifyFailure(new Error('boom')), { failure: 'other', reason: 'other', retryAfterMs: 0 });
   });
 });
