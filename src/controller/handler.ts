@@ -66,7 +66,7 @@ export function funcs<T extends KubeObject = KubeObject>(fns: HandlerFuncs<T>): 
 }
 
 /** `queue`, except that adds without a priority get `priority` (controller-runtime's `workqueueWithDefaultPriority`). */
-export function withDefaultPriority(queue: RequestQueue, priority: number | undefined): RequestQueue {
+function withDefaultPriority(queue: RequestQueue, priority: number | undefined): RequestQueue {
   if (priority === undefined) return queue;
   const opts = (o: AddOpts): AddOpts => (o.priority === undefined ? { ...o, priority } : o);
   return {
