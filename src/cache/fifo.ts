@@ -38,8 +38,11 @@ export interface RealFIFOOptions<T extends KubeObject> {
   highWater?: number;
   /** Applied to every incoming object before it is frozen and queued (e.g. strip managedFields). */
   transform?: (obj: T) => T;
-  /** Makes an object immutable; applied after `transform`. */
-  freeze: (obj: T) => T;
+  /**
+   * Makes an object immutable; applied after `transform`, with the object's key (the informer uses
+   * it to hand back the version it already stores when the resourceVersion is the same).
+   */
+  freeze: (obj: T, key: string) => T;
   /**
    * Called when `transform` (or the key function) throws for one object of a `replace`; that object
    * is left out of the relist and the rest goes on. Without it, the error propagates.
@@ -58,15 +61,16 @@ export class RealFIFO<T extends KubeObject = KubeObject> {
   #closed = false;
   #room: { promise: Promise<void>; resolve: () => void } | undefined;
   readonly #highWater: number;
-  readonly #prepare: (obj: T) => T;
+  readonly #transform: ((obj: T) => T) | undefined;
+  readonly #freeze: (obj: T, key: string) => T;
   readonly #onNonEmpty: () => void;
   readonly #onRejected: ((error: unknown, obj: T) => void) | undefined;
 
   constructor(o: RealFIFOOptions<T>) {
     this.#onRejected = o.onRejected;
     this.#onNonEmpty = o.onNonEmpty;
-    const { transform, freeze } = o;
-    this.#prepare = transform ? (obj) => freeze(transform(obj)) : freeze;
+    this.#transform = o.transform;
+    this.#freeze = o.freeze;
     this.#highWater = o.highWater ?? 1000;
   }
 
@@ -82,35 +86,36 @@ export class RealFIFO<T extends KubeObject = KubeObject> {
   // ---- producer side (the reflector) -------------------------------------------------------------
 
   add(obj: T): void {
-    const object = this.#prepare(obj);
-    this.#push({ type: 'Added', key: deletionHandlingKey(object), object });
+    const raw = this.#transform ? this.#transform(obj) : obj;
+    const key = deletionHandlingKey(raw);
+    this.#push({ type: 'Added', key, object: this.#freeze(raw, key) });
   }
 
   update(obj: T): void {
-    const object = this.#prepare(obj);
-    this.#push({ type: 'Updated', key: deletionHandlingKey(object), object });
+    const raw = this.#transform ? this.#transform(obj) : obj;
+    const key = deletionHandlingKey(raw);
+    this.#push({ type: 'Updated', key, object: this.#freeze(raw, key) });
   }
 
   delete(obj: T): void {
-    const object = this.#prepare(obj);
-    this.#push({ type: 'Deleted', key: deletionHandlingKey(object), object });
+    const raw = this.#transform ? this.#transform(obj) : obj;
+    const key = deletionHandlingKey(raw);
+    this.#push({ type: 'Deleted', key, object: this.#freeze(raw, key) });
   }
 
   /** A full relist: the complete content at `resourceVersion`, applied by the informer in one step. */
   replace(list: readonly T[], resourceVersion: string): void {
     const objects = new Map<string, T>();
     const onRejected = this.#onRejected;
-    for (const raw of list) {
+    for (const item of list) {
       if (!onRejected) {
-        const obj = this.#prepare(raw);
-        objects.set(deletionHandlingKey(obj), obj);
+        this.#prepareInto(objects, item);
         continue;
       }
       try {
-        const obj = this.#prepare(raw);
-        objects.set(deletionHandlingKey(obj), obj);
+        this.#prepareInto(objects, item);
       } catch (error) {
-        onRejected(error, raw);
+        onRejected(error, item);
       }
     }
     this.#push({ type: 'ReplacedAll', resourceVersion, objects });
@@ -188,6 +193,12 @@ export class RealFIFO<T extends KubeObject = KubeObject> {
   }
 
   // ---- internals ---------------------------------------------------------------------------------
+
+  #prepareInto(objects: Map<string, T>, item: T): void {
+    const raw = this.#transform ? this.#transform(item) : item;
+    const key = deletionHandlingKey(raw);
+    objects.set(key, this.#freeze(raw, key));
+  }
 
   #push(delta: Delta<T>): void {
     this.#queue.push(delta);

@@ -106,7 +106,7 @@ class DefaultSharedIndexInformer<T extends KubeObject> implements SharedIndexInf
     this.#fifo = new RealFIFO<T>({
       onNonEmpty: this.#scheduleDrain,
       transform: o.transform,
-      freeze: (obj) => deepFreeze(obj) as T,
+      freeze: this.#freeze,
       onRejected: (error, obj) => this.#log.error({ name: obj?.metadata?.name, namespace: obj?.metadata?.namespace, error }, 'object left out of the relist: transform or key failed'),
     });
     this.#reflector = new Reflector<T>({
@@ -122,6 +122,20 @@ class DefaultSharedIndexInformer<T extends KubeObject> implements SharedIndexInf
     this.#objectsGauge = this.#metrics.newStoreObjectsMetric(this.name);
     this.#rvGauge = this.#metrics.newLastSyncedResourceVersionMetric(this.name);
   }
+
+  /**
+   * Freezes an incoming object, unless the store already holds this key at the same resourceVersion:
+   * then that (frozen, equal) object is reused. A relist after a reconnect thus freezes and allocates
+   * only what changed, and an unchanged object keeps its identity (`old === new`).
+   */
+  readonly #freeze = (obj: T, key: string): T => {
+    const rv = obj.metadata?.resourceVersion;
+    if (rv) {
+      const prev = this.#indexer.getByKey(key);
+      if (prev !== undefined && prev.metadata.resourceVersion === rv) return prev;
+    }
+    return deepFreeze(obj) as T;
+  };
 
   // ---- handlers ----------------------------------------------------------------------------------
 

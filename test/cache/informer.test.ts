@@ -86,6 +86,24 @@ describe('SharedIndexInformer', () => {
     await h.stop();
   });
 
+  it('a relist keeps the very same cached object for everything whose resourceVersion did not change', async () => {
+    const h = harness();
+    h.client.upsert(cm('a'));
+    h.client.upsert(cm('b'));
+    h.start();
+    await h.advance(0);
+    const a = h.informer.getIndexer().getByKey('default/a');
+    const b = h.informer.getIndexer().getByKey('default/b');
+    h.client.upsert(cm('b', { v: '2' }));
+    h.client.watch0.paused = true;
+    h.client.watch0.fail(cut());
+    await h.advance(1200);
+    assert.equal(h.client.lists().length, 2);
+    assert.equal(h.informer.getIndexer().getByKey('default/a'), a, 'unchanged: same instance');
+    assert.notEqual(h.informer.getIndexer().getByKey('default/b'), b);
+    await h.stop();
+  });
+
   it('a duplicate event (same resourceVersion) is not delivered again', async () => {
     const h = harness();
     const { events, handler } = recorder();
