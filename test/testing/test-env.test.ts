@@ -8,7 +8,7 @@ import { parse as parseYaml } from 'yaml';
 import { ConfigMapResource, FakeClock, InvalidOptionError, defineResource } from 'kube-converge/meta';
 import { createClient, isNotFound, loadKubeConfig, NetworkError } from 'kube-converge/client';
 import { controllerManagedBy } from 'kube-converge/controller';
-import { CrdNotServedError, TestEnv, eventually, loadCrds } from 'kube-converge/testing';
+import { CrdNotServedError, TestEnv, eventually, installCrds, loadCrds } from 'kube-converge/testing';
 
 const fixtures = fileURLToPath(new URL('./fixtures/', import.meta.url));
 const Widget = defineResource<{ size?: number }, { seen?: number }>({
@@ -112,7 +112,9 @@ describe('TestEnv', () => {
     const [widgets] = await loadCrds([`${fixtures}crds/widgets.yaml`]);
     // Same group and kind as an installed CRD: the server refuses its names, so it never becomes Established.
     const clash = { ...widgets!, metadata: { name: 'widgetclones.test.converge.dev' }, spec: { ...widgets!.spec, names: { ...widgets!.spec.names, plural: 'widgetclones', singular: 'widgetclone' } } };
-    await using env = await TestEnv.start({ crds: [widgets!], crdTimeoutMs: 100 });
+    await using env = await TestEnv.start({ crdTimeoutMs: 100 });
+    // widgets is installed with the default timeout: it must become Established however loaded the machine is.
+    await installCrds({ client: env.client, crds: [widgets!] });
     await assert.rejects(env.installCrds([clash]), (e) => {
       assert.ok(e instanceof CrdNotServedError);
       assert.equal(e.code, 'CONVERGE_CRD_NOT_SERVED');
