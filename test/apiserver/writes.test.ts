@@ -88,6 +88,22 @@ describe('write semantics', () => {
     assert.equal(bad.body.reason, 'UnsupportedMediaType');
   });
 
+  it('takes strategic merge patches on built-in kinds without merge keys (kubectl cordon on a Node) and 415 on custom resources only', async () => {
+    await using api = await startApi();
+    await api.call('POST', '/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' }, spec: { taints: [{ key: 'a', effect: 'NoSchedule' }] } });
+    const smp = { 'content-type': 'application/strategic-merge-patch+json' };
+    const cordoned = await api.call('PATCH', '/api/v1/nodes/n1', { spec: { unschedulable: true } }, smp);
+    assert.equal(cordoned.status, 200);
+    assert.equal(cordoned.body.spec.unschedulable, true);
+    assert.deepEqual(cordoned.body.spec.taints, [{ key: 'a', effect: 'NoSchedule' }]);
+    const role = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'r' }, rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }] };
+    await api.call('POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', role);
+    const patched = await api.call('PATCH', '/apis/rbac.authorization.k8s.io/v1/clusterroles/r', { metadata: { labels: { x: 'y' } } }, smp);
+    assert.equal(patched.status, 200);
+    assert.equal(patched.body.metadata.labels.x, 'y');
+    assert.equal(patched.body.rules.length, 1);
+  });
+
   it('treats a resourceVersion in a patch as a precondition', async () => {
     await using api = await startApi();
     await api.call('POST', CMS, cm('a'));

@@ -10,7 +10,7 @@ import { shapeOf } from '../field-shape.js';
 import { fieldSetOf } from '../managed-fields.js';
 import { serverSideApply } from '../server-side-apply.js';
 import { bodyText, checkMetadataShape, mediaType, parseDocument } from '../decode.js';
-import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch, MAX_JSON_PATCH_OPERATIONS, PatchError, supportsStrategicMerge } from '../patch/index.js';
+import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch, MAX_JSON_PATCH_OPERATIONS, PatchError } from '../patch/index.js';
 import type { ApiResponse } from '../request.js';
 import { jsonResponse } from '../response.js';
 import { ApiStatusError, badRequest, fieldErrors, invalid, modifiedConflict, notFound, tooLarge, unsupportedMediaType } from '../status.js';
@@ -63,8 +63,9 @@ export function patchHandler(scope: Scope): ApiResponse {
   const { strategy, ctx } = scope;
   const kind = TYPES[mediaType(scope.req)];
   if (!kind) throw unsupported();
-  const gvk = { group: strategy.group, version: scope.version, kind: strategy.kind };
-  if (kind === 'strategic' && (strategy.custom || !supportsStrategicMerge(gvk))) throw unsupported();
+  // Every built-in kind takes a strategic merge patch (kinds without merge keys follow the default
+  // rules: maps merge, lists are replaced); only custom resources answer 415, as the real server does.
+  if (kind === 'strategic' && strategy.custom) throw unsupported();
   const params = writeParams(scope, 'PatchOptions');
   if (scope.query.has('force') && kind !== 'apply') {
     throw invalid('PatchOptions', 'meta.k8s.io', '', [fieldErrors.forbidden('force', 'may not be specified for non-apply patch')]);
