@@ -22,7 +22,7 @@ export type {
 export { leaseLock } from './lease-lock.js';
 export { EventBroadcaster } from './event-recorder.js';
 export type { EventRecorder, EventType } from './event-recorder.js';
-export { setControllerReference, setOwnerReference, removeOwnerReference } from './owner-references.js';
+export { setControllerReference, setOwnerReference, removeOwnerReference, removeControllerReference } from './owner-references.js';
 export type { OwnerReferenceOptions, ControllerReferenceOptions } from './owner-references.js';
 export { createOrUpdate, createOrPatch } from './create-or-update.js';
 export type { OperationResult, MutateFn, CreateOrUpdateOutcome } from './create-or-update.js';

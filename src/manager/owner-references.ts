@@ -1,6 +1,7 @@
 /**
  * controllerutil's owner-reference setters: `setControllerReference` marks the one controller of an
- * object, `setOwnerReference` adds a plain owner. Both enforce the API server's garbage-collector rules
+ * object, `setOwnerReference` adds a plain owner; `removeOwnerReference` and `removeControllerReference`
+ * undo them. Both enforce the API server's garbage-collector rules
  * up front: a namespaced owner may only own objects in its own namespace (a cluster-scoped owner may
  * own anything). References are matched as controller-runtime does, by group, kind and name (version
  * and UID ignored), and upserted in place. Invariant: an object never gets a second controller
@@ -88,4 +89,17 @@ export function removeOwnerReference(owner: Owner, obj: KubeObject, options: Own
     throw new InvalidOptionError('owner', `${ref.kind} ${ref.name} is not an owner of ${obj.metadata.name ?? '<unnamed>'}`);
   }
   obj.metadata.ownerReferences = kept;
+}
+
+/**
+ * Removes `owner`'s controller reference from `obj`; throws if `owner` is not `obj`'s controller
+ * (absent, or only a plain owner), as controller-runtime's `RemoveControllerReference`. Mutates `obj`.
+ */
+export function removeControllerReference(owner: Owner, obj: KubeObject, options: OwnerReferenceOptions = {}): void {
+  const ref = newControllerRef(typed(owner, options));
+  const controller = getControllerOf(obj);
+  if (!controller || !sameObject(controller, ref)) {
+    throw new InvalidOptionError('owner', `${ref.kind} ${ref.name} is not the controller of ${obj.metadata.name ?? '<unnamed>'}`);
+  }
+  removeOwnerReference(owner, obj, options);
 }

@@ -2,7 +2,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  setControllerReference, setOwnerReference, removeOwnerReference, addFinalizer, removeFinalizer, containsFinalizer, Finalizers,
+  setControllerReference, setOwnerReference, removeOwnerReference, removeControllerReference, addFinalizer, removeFinalizer, containsFinalizer, Finalizers,
 } from 'kube-converge/manager';
 import { ConfigMapResource, type KubeObject } from 'kube-converge/meta';
 
@@ -53,6 +53,16 @@ describe('owner references', () => {
     removeOwnerReference(owner({ name: 'second' }), c);
     assert.equal(c.metadata.ownerReferences!.length, 1);
     assert.throws(() => removeOwnerReference(owner({ name: 'second' }), c), { code: 'CONVERGE_INVALID_OPTION' });
+  });
+
+  it('removes a controller reference only for the controller itself, leaving plain owners', () => {
+    const c = child();
+    setControllerReference(owner(), c);
+    setOwnerReference(owner({ name: 'second', uid: 'u-3' }), c);
+    assert.throws(() => removeControllerReference(owner({ name: 'second' }), c), { code: 'CONVERGE_INVALID_OPTION' });
+    removeControllerReference(owner({ uid: 'other-uid' }), c); // matched by group, kind and name, as every setter
+    assert.deepEqual(c.metadata.ownerReferences!.map((r) => r.name), ['second']);
+    assert.throws(() => removeControllerReference(owner(), c), /WebApp shop is not the controller of shop-config/);
   });
 
   it('takes the kind from ownerResource when the owner object carries none, and rejects an owner without uid', () => {
