@@ -31,7 +31,7 @@ export type Delta<T extends KubeObject = KubeObject> =
 export interface RealFIFOOptions<T extends KubeObject> {
   /**
    * Called (synchronously, from the producer) each time a delta lands in an empty FIFO: the consumer
-   * schedules its drain from here. Cheaper than a promise per wake-up on the hot path.
+   * drains from here, at once or scheduled. Cheaper than a promise per wake-up on the hot path.
    */
   onNonEmpty: () => void;
   /** Queued deltas beyond which `waitForRoom` makes the producer wait; default 1000. */
@@ -118,12 +118,13 @@ export class RealFIFO<T extends KubeObject = KubeObject> {
         onRejected(error, item);
       }
     }
-    this.#push({ type: 'ReplacedAll', resourceVersion, objects });
     if (!this.#populated) {
       this.#populated = true;
       // Atomic mode: the initial population is everything queued up to and including the first relist.
-      this.#initialPopulationCount = this.length;
+      // Counted before the push, because the consumer may apply the delta within it.
+      this.#initialPopulationCount = this.length + 1;
     }
+    this.#push({ type: 'ReplacedAll', resourceVersion, objects });
   }
 
   /** Asks the informer to re-deliver its store (as it is when this delta is processed). */
