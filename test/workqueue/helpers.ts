@@ -1,5 +1,7 @@
-// Test helpers: a WorkqueueMetricsProvider that records every update, a seeded PRNG, and a microtask settle.
-import type { WorkqueueMetricsProvider } from 'kube-converge/workqueue';
+// Test helpers: a WorkqueueMetricsProvider that records every update, a seeded PRNG, a microtask
+// settle, and the backoff sequence a queue applies to one failing item.
+import type { FakeClock } from 'kube-converge/meta';
+import type { RateLimitingInterface, WorkqueueMetricsProvider } from 'kube-converge/workqueue';
 
 export interface RecordedMetrics {
   depth: number;
@@ -52,4 +54,21 @@ export function prng(seed: number): () => number {
 /** Lets pending promise callbacks run. */
 export async function settle(rounds = 10): Promise<void> {
   for (let i = 0; i < rounds; i++) await Promise.resolve();
+}
+
+/**
+ * Fails `item` `times` times in a row (addRateLimited, wait the delay on `clock`, get, done) and
+ * returns each delay the queue armed its timer for.
+ */
+export async function rateLimitedDelays(o: { queue: RateLimitingInterface<string>; clock: FakeClock; item: string; times: number }): Promise<number[]> {
+  const { queue: q, clock, item, times } = o;
+  const delays: number[] = [];
+  for (let i = 0; i < times; i++) {
+    q.addRateLimited(item);
+    delays.push(clock.nextTimerAt()! - clock.now());
+    await clock.advance(delays.at(-1)!);
+    const r = await q.get();
+    q.done(r.item!);
+  }
+  return delays;
 }

@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { FakeClock, InvalidOptionError } from 'kube-converge/meta';
 import { PriorityQueue, itemExponentialFailureRateLimiter } from 'kube-converge/workqueue';
-import { prng, recordingProvider, settle } from './helpers.js';
+import { prng, rateLimitedDelays, recordingProvider, settle } from './helpers.js';
 
 function setup() {
   const clock = new FakeClock();
@@ -126,14 +126,7 @@ describe('PriorityQueue', () => {
 
   it('backs off rate-limited adds with the 5 ms → 1000 s default limiter', async () => {
     const { clock, q } = setup();
-    const delays: number[] = [];
-    for (let i = 0; i < 4; i++) {
-      q.addRateLimited('a');
-      delays.push(clock.nextTimerAt()! - clock.now());
-      await clock.advance(delays.at(-1)!);
-      const r = await q.get();
-      q.done(r.item!);
-    }
+    const delays = await rateLimitedDelays({ queue: q, clock, item: 'a', times: 4 });
     assert.deepEqual(delays, [5, 10, 20, 40]);
   });
 

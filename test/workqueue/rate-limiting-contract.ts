@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { FakeClock } from 'kube-converge/meta';
 import { itemExponentialFailureRateLimiter } from 'kube-converge/workqueue';
 import type { RateLimiter, RateLimitingInterface } from 'kube-converge/workqueue';
-import { settle } from './helpers.js';
+import { rateLimitedDelays, settle } from './helpers.js';
 
 export type MakeQueue = (o: { clock: FakeClock; rateLimiter: RateLimiter<string> }) => RateLimitingInterface<string>;
 
@@ -59,14 +59,7 @@ export function rateLimitingContract(name: string, make: MakeQueue): void {
 
     it('spaces rate-limited adds with the limiter and resets with forget, which does not end processing', async () => {
       const { clock, q } = setup();
-      const delays: number[] = [];
-      for (let i = 0; i < 3; i++) {
-        q.addRateLimited('a');
-        delays.push(clock.nextTimerAt()! - clock.now());
-        await clock.advance(delays.at(-1)!);
-        const r = await q.get();
-        q.done(r.item!);
-      }
+      const delays = await rateLimitedDelays({ queue: q, clock, item: 'a', times: 3 });
       assert.deepEqual(delays, [5, 10, 20]);
       assert.equal(q.numRequeues('a'), 3);
       q.add('a');
