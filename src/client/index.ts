@@ -4,7 +4,7 @@ export { createClient } from './rest-client.js';
 export type { CreateClientOptions, RestClient } from './rest-client.js';
 export { Transport } from './transport.js';
 export type { TransportOptions, TransportRequest, TransportResponse, StreamingResponse, RequestMetric } from './transport.js';
-export { TokenBucketRateLimiter, createRateLimiter, unlimited } from './rate-limiter.js';
+export { TokenBucketRateLimiter } from './rate-limiter.js';
 export type { RateLimiter, TokenBucketOptions } from './rate-limiter.js';
 export {
   StatusError, NetworkError, KubeConfigError, WatchDecodeError, statusErrorFromResponse, statusOf, isStatusObject,

@@ -19,7 +19,7 @@ export interface TokenBucketOptions {
 }
 
 /** Lets everything through: what `qps: -1` (or `Infinity`) selects. */
-export const unlimited: RateLimiter = Object.freeze({ acquire: () => Promise.resolve() });
+const unlimited: RateLimiter = Object.freeze({ acquire: () => Promise.resolve() });
 
 export class TokenBucketRateLimiter implements RateLimiter {
   readonly #qps: number;
