@@ -57,6 +57,22 @@ export function createWorkqueueMetrics(registry: Registry): WorkqueueMetricsProv
   const retries = new Counter({ name: 'workqueue_retries_total', help: 'Total number of retries handled by workqueue', labelNames, registers: reg });
 
   const labels = (name: string) => ({ name, controller: name });
+  // One shape per kind of series. Counters and gauges start at zero, so a scrape shows a queue's
+  // series before its first add instead of leaving them missing.
+  const counter = (family: Counter<'name' | 'controller'>) => (name: string) => {
+    const c = family.labels(labels(name));
+    c.inc(0);
+    return { inc: () => c.inc() };
+  };
+  const histogram = (family: Histogram<'name' | 'controller'>) => (name: string) => {
+    const h = family.labels(labels(name));
+    return { observe: (s: number) => h.observe(s) };
+  };
+  const settable = (family: Gauge<'name' | 'controller'>) => (name: string) => {
+    const g = family.labels(labels(name));
+    g.set(0);
+    return { set: (v: number) => g.set(v) };
+  };
   return Object.freeze({
     newDepthMetric: (name) => {
       const g = depth.labels({ ...labels(name), priority: '' });
@@ -77,33 +93,11 @@ export function createWorkqueueMetrics(registry: Registry): WorkqueueMetricsProv
         dec: (priority) => depth.dec({ ...labels(name), priority: label(priority) }),
       };
     },
-    newAddsMetric: (name) => {
-      const c = adds.labels(labels(name));
-      c.inc(0);
-      return { inc: () => c.inc() };
-    },
-    newLatencyMetric: (name) => {
-      const h = latency.labels(labels(name));
-      return { observe: (s) => h.observe(s) };
-    },
-    newWorkDurationMetric: (name) => {
-      const h = work.labels(labels(name));
-      return { observe: (s) => h.observe(s) };
-    },
-    newUnfinishedWorkSecondsMetric: (name) => {
-      const g = unfinished.labels(labels(name));
-      g.set(0);
-      return { set: (v) => g.set(v) };
-    },
-    newLongestRunningProcessorSecondsMetric: (name) => {
-      const g = longest.labels(labels(name));
-      g.set(0);
-      return { set: (v) => g.set(v) };
-    },
-    newRetriesMetric: (name) => {
-      const c = retries.labels(labels(name));
-      c.inc(0);
-      return { inc: () => c.inc() };
-    },
+    newAddsMetric: counter(adds),
+    newLatencyMetric: histogram(latency),
+    newWorkDurationMetric: histogram(work),
+    newUnfinishedWorkSecondsMetric: settable(unfinished),
+    newLongestRunningProcessorSecondsMetric: settable(longest),
+    newRetriesMetric: counter(retries),
   } satisfies WorkqueueMetricsProvider);
 }
