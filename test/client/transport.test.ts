@@ -9,13 +9,17 @@ import { startFixtureServer, sendJson } from './fixture-server.js';
 const tooMany = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'TooManyRequests', code: 429, message: 'slow down' };
 const nn = { namespace: 'default', name: 'a' };
 
-/** Advances the fake clock in steps until `p` settles (real sockets need real turns in between). */
-async function settle<T>(clock: FakeClock, p: Promise<T>, stepMs: number, maxSteps = 50): Promise<T> {
+/**
+ * Advances the fake clock in steps until `p` settles (real sockets need real turns in between). The
+ * clock moves only while something waits on it, so a slow round trip on a loaded machine costs real
+ * turns (up to about 2 s of them), not fake time.
+ */
+async function settle<T>(clock: FakeClock, p: Promise<T>, stepMs: number, maxTurns = 400): Promise<T> {
   let done = false;
   const q = p.finally(() => { done = true; });
-  for (let i = 0; i < maxSteps && !done; i++) {
+  for (let i = 0; i < maxTurns && !done; i++) {
     await new Promise((r) => setTimeout(r, 5));
-    if (!done) await clock.advance(stepMs);
+    if (!done && clock.pendingTimers() > 0) await clock.advance(stepMs);
   }
   return q;
 }
