@@ -152,7 +152,15 @@ export class IndexedStore<T extends KubeObject = KubeObject> implements Indexer<
   /** Swaps in a whole new content at `resourceVersion`, rebuilding every index aside first. */
   replace(items: Map<string, T>, resourceVersion: string): void {
     const indices = new Map<string, Index>();
-    for (const [name, fn] of this.#indexers) {
+    const byNamespace: Index = new Map();
+    for (const [key, obj] of items) {
+      const ns = obj.metadata.namespace ?? '';
+      let set = byNamespace.get(ns);
+      if (!set) byNamespace.set(ns, (set = new Set()));
+      set.add(key);
+    }
+    indices.set(NAMESPACE_INDEX, byNamespace);
+    for (const { name, fn } of this.#custom) {
       const index: Index = new Map();
       for (const [key, obj] of items) this.#addToIndex(index, key, this.#values(name, fn, key, obj));
       indices.set(name, index);

@@ -334,17 +334,20 @@ class DefaultSharedIndexInformer<T extends KubeObject> implements SharedIndexInf
   #replaceAll(objects: Map<string, T>, resourceVersion: string, isInInitialList: boolean): void {
     const indexer = this.#indexer;
     const tombstones: DeletedFinalStateUnknown<T>[] = [];
-    for (const key of indexer.listKeys()) {
-      if (!objects.has(key)) tombstones.push(deletedFinalStateUnknown(key, indexer.getByKey(key)!));
+    // The first population (empty store) needs no diff: everything is an add.
+    const olds = indexer.size === 0 ? undefined : new Array<T | undefined>(objects.size);
+    if (olds) {
+      for (const key of indexer.listKeys()) {
+        if (!objects.has(key)) tombstones.push(deletedFinalStateUnknown(key, indexer.getByKey(key)!));
+      }
+      let j = 0;
+      for (const key of objects.keys()) olds[j++] = indexer.getByKey(key);
     }
-    const olds = new Array<T | undefined>(objects.size);
-    let i = 0;
-    for (const key of objects.keys()) olds[i++] = indexer.getByKey(key);
     indexer.replace(objects, resourceVersion);
     for (const t of tombstones) this.#distribute({ kind: 'delete', obj: t });
-    i = 0;
+    let i = 0;
     for (const obj of objects.values()) {
-      const old = olds[i++];
+      const old = olds?.[i++];
       if (old === undefined) this.#distribute({ kind: 'add', obj, isInInitialList });
       else if (!isSyncUpdate(old, obj)) this.#distribute({ kind: 'update', old, obj });
     }
