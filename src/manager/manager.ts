@@ -201,6 +201,8 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
   /** Stops the manager and waits for the stop; safe to call at any time, any number of times. */
   async shutdown(): Promise<void> {
     this.#internal.abort(new Error('manager shut down'));
+    // A failure of the run is start()'s to report (its caller awaits it); shutdown only waits for
+    // the stop, so that cleanup code (finally blocks, TestEnv.stop) never throws someone else's error.
     if (this.#run) await this.#run.catch(() => {});
     else this.#ownedRest?.close();
   }
