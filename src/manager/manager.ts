@@ -14,10 +14,12 @@
  * Invariants: nothing does I/O before `start`; `start` runs once; the first runnable failure stops
  * the manager and is what `start` rejects with.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   InvalidOptionError, type Clock, type KubeObject, type Logger, type ResourceDescriptor,
 } from '../meta/index.js';
-import { createClient, loadKubeConfig, type Client, type RestClient, type RestConfig } from '../client/index.js';
+import { createClient, loadKubeConfig, SERVICE_ACCOUNT_DIR, type Client, type RestClient, type RestConfig } from '../client/index.js';
 import type { SharedIndexInformer } from '../cache/index.js';
 import { AlreadyStartedError, type ControllerHost, type ControllerMetrics, type Runnable } from '../controller/index.js';
 import type { WorkqueueMetricsProvider } from '../workqueue/index.js';
@@ -35,11 +37,29 @@ import { createSplitClient, type ManagerClient } from './split-client.js';
 
 /** Creates a manager. Reads the kubeconfig when one is needed; opens no connection until `start`. */
 export async function createManager(options: ManagerOptions = {}): Promise<Manager> {
-  const resolved = resolveManagerOptions(options);
+  const resolved = resolveManagerOptions(withLeaderElectionNamespace(options));
   const connection = resolved.client
     ? { client: resolved.client }
     : { config: resolved.config ?? loadKubeConfig({ path: resolved.kubeconfig, clock: resolved.clock }) };
   return new Manager(resolved, connection);
+}
+
+/**
+ * Like controller-runtime, a leader-election namespace left out is the pod's own namespace, read
+ * from the service-account mount; outside a cluster it must be given.
+ */
+function withLeaderElectionNamespace(options: ManagerOptions): ManagerOptions {
+  const le = options.leaderElection;
+  if (!le || le.namespace) return options;
+  const file = join(SERVICE_ACCOUNT_DIR, 'namespace');
+  let namespace: string;
+  try {
+    namespace = readFileSync(file, 'utf8').trim();
+  } catch (cause) {
+    throw new InvalidOptionError('leaderElection.namespace', `is required when not running in a cluster (cannot read ${file}: ${(cause as Error).message})`);
+  }
+  if (!namespace) throw new InvalidOptionError('leaderElection.namespace', `is required: ${file} is empty`);
+  return { ...options, leaderElection: { ...le, namespace } };
 }
 
 export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {

@@ -15,8 +15,8 @@ import { parseBindAddress } from './http-server.js';
 export interface LeaderElectionOptions {
   /** Name of the Lease. Required. */
   id: string;
-  /** Namespace of the Lease. Required (controller-runtime reads it from the service account in a cluster). */
-  namespace: string;
+  /** Default: the pod's namespace from the service-account mount (createManager reads it); required outside a cluster. */
+  namespace?: string;
   leaseDurationMs?: number;
   renewDeadlineMs?: number;
   retryPeriodMs?: number;

@@ -1,5 +1,6 @@
 // The Manager's lifecycle without an API server: runnable groups, order, failures, shutdown timing.
 import { describe, it } from 'node:test';
+import { existsSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import assert from 'node:assert/strict';
 import type { Client } from 'kube-converge/client';
@@ -152,6 +153,17 @@ describe('manager options', () => {
     const le = o.leaderElection!;
     assert.deepEqual([le.leaseDurationMs, le.renewDeadlineMs, le.retryPeriodMs, le.releaseOnCancel], [15_000, 10_000, 2_000, false]);
     assert.match(le.identity, /^.+_[0-9a-f-]{36}$/);
+  });
+
+  it('takes the leader-election namespace from the service-account mount, and outside a cluster says it is required', async () => {
+    const inCluster = existsSync('/var/run/secrets/kubernetes.io/serviceaccount/namespace');
+    const attempt = createManager({ client: {} as Client, leaderElection: { id: 'x' } });
+    if (inCluster) {
+      const mgr = await attempt;
+      assert.ok(mgr.options.leaderElection!.namespace);
+    } else {
+      await assert.rejects(attempt, { code: 'CONVERGE_INVALID_OPTION', path: 'leaderElection.namespace', message: /not running in a cluster/ });
+    }
   });
 
   it('parses bind addresses, with "0" meaning off', () => {
