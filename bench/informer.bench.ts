@@ -25,9 +25,15 @@ const heapMiB = (): number => {
 };
 const fmt = (n: number, d = 1): string => n.toFixed(d);
 
+/** The heap after whatever the previous run left behind (aborted requests, sockets) had time to go. */
+async function quietHeapMiB(): Promise<number> {
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  return heapMiB();
+}
+
 /** Samples heapUsed every 10 ms while `work` runs; returns the peak growth over the starting heap (MiB). */
 async function peakHeap<T>(work: () => Promise<T>): Promise<[T, number]> {
-  const base = heapMiB();
+  const base = await quietHeapMiB();
   let peak = base;
   const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().heapUsed / 2 ** 20)), 10);
   try {
@@ -62,7 +68,7 @@ const replayed = clientsFor(replayUrl);
 // ---- initial sync ---------------------------------------------------------------------------------
 
 async function syncConverge({ converge: client }: Clients): Promise<{ ms: number; heap: number; objects: number }> {
-  const before = heapMiB();
+  const before = await quietHeapMiB();
   const ac = new AbortController();
   const t0 = performance.now();
   const informer = createSharedIndexInformer<KubeObject>({
@@ -79,7 +85,7 @@ async function syncConverge({ converge: client }: Clients): Promise<{ ms: number
 }
 
 async function syncClientNode({ kc, core }: Clients): Promise<{ ms: number; heap: number; objects: number }> {
-  const before = heapMiB();
+  const before = await quietHeapMiB();
   const t0 = performance.now();
   const informer = makeInformer<V1ConfigMap>(kc, '/api/v1/namespaces/sync/configmaps', () => core.listNamespacedConfigMap({ namespace: 'sync' }));
   await informer.start();
@@ -167,9 +173,19 @@ async function ingestClientNode({ kc, core }: Clients): Promise<{ ms: number }> 
 const rate = (ms: number): number => updates / (ms / 1000);
 const ROUNDS = 3;
 try {
-  const syncOurs = await syncConverge(live);
-  const syncTheirs = await syncClientNode(live);
-  console.log(`initial sync of ${syncObjects} ConfigMaps`);
+  // One unmeasured sync each (warm JITs), then ROUNDS interleaved rounds; medians reported.
+  await syncConverge(live);
+  await syncClientNode(live);
+  const oursSync: Awaited<ReturnType<typeof syncConverge>>[] = [];
+  const theirsSync: Awaited<ReturnType<typeof syncClientNode>>[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    oursSync.push(await syncConverge(live));
+    theirsSync.push(await syncClientNode(live));
+  }
+  const byTime = <R extends { ms: number }>(xs: R[]): R => [...xs].sort((a, b) => a.ms - b.ms)[Math.floor(xs.length / 2)]!;
+  const syncOurs = byTime(oursSync);
+  const syncTheirs = byTime(theirsSync);
+  console.log(`initial sync of ${syncObjects} ConfigMaps (median of ${ROUNDS} rounds)`);
   console.log(`  converge     ${fmt(syncOurs.ms, 0)} ms  retained heap ${fmt(syncOurs.heap)} MiB  (${syncOurs.objects} objects)`);
   console.log(`  client-node  ${fmt(syncTheirs.ms, 0)} ms  retained heap ${fmt(syncTheirs.heap)} MiB  (${syncTheirs.objects} objects)`);
   console.log(`  converge/client-node: time ${fmt(syncOurs.ms / syncTheirs.ms, 2)}x, heap ${fmt(syncOurs.heap / syncTheirs.heap, 2)}x`);
