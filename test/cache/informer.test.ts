@@ -309,3 +309,28 @@ describe('SharedIndexInformer', () => {
     assert.throws(() => h.informer.addIndexers({ x: () => [] }), { code: 'CONVERGE_INFORMER_STOPPED' });
   });
 });
+
+describe('SharedIndexInformer over streaming lists (sendInitialEvents)', () => {
+  it('relists by streaming after a broken watch and delivers tombstones and coalesced updates the same way', async () => {
+    const h = harness({ informer: { reflector: { watchList: true } } });
+    for (const n of ['a', 'b']) h.client.upsert(cm(n));
+    const { events, handler } = recorder();
+    const reg = h.informer.addEventHandler(handler);
+    h.start();
+    await h.advance(0);
+    assert.equal(reg.hasSynced(), true);
+    assert.deepEqual(events, ['add a 101 initial', 'add b 102 initial']);
+    events.length = 0;
+    h.client.watch0.paused = true;
+    h.client.remove('default/b');
+    h.client.upsert(cm('a', { v: '2' }));
+    h.client.upsert(cm('a', { v: '3' }));
+    h.client.watch0.fail(cut());
+    await h.advance(1200);
+    assert.deepEqual(events, ['tombstone default/b 102', 'update a 101>105']);
+    const streams = h.client.watchCalls();
+    assert.equal(h.client.lists().length, 0);
+    assert.deepEqual(streams.map((w) => [w.sendInitialEvents ?? false, w.resourceVersion]), [[true, undefined], [true, '102']]);
+    await h.stop();
+  });
+});
