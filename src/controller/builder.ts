@@ -60,6 +60,7 @@ export class Builder<C> {
   #options: ControllerOptions = {};
   #name: string | undefined;
   #ownsCalled = false;
+  readonly #owned: ResourceDescriptor<KubeObject>[] = [];
   readonly #problems: { path: string; reason: string }[] = [];
 
   constructor(host: ControllerHost<C>) {
@@ -88,6 +89,7 @@ export class Builder<C> {
       return kindSource(resource, enqueueRequestForOwner<T>(owner, { onlyController }), ...global, ...own);
     });
     this.#ownsCalled = true;
+    this.#owned.push(resource as ResourceDescriptor<KubeObject>);
     return this;
   }
 
@@ -139,7 +141,9 @@ export class Builder<C> {
       throw new InvalidOptionError(first.path, problems.map((p) => p.reason).join('; '));
     }
     // Watches go in before the host sees the controller: a running host starts it at once.
-    const controller = newUnmanagedController(this.#host, { ...this.#options, name: name!, reconciler });
+    const controller = newUnmanagedController(this.#host, {
+      ...this.#options, name: name!, reconciler, forResource: this.#for, ownedResources: this.#owned,
+    });
     // Before start, watch() records the source synchronously and cannot reject.
     for (const make of this.#sources) void controller.watch(make(this.#global));
     this.#host.add(controller);

@@ -22,22 +22,33 @@
  */
 import { randomUUID } from 'node:crypto';
 import { InvalidOptionError } from '../meta/index.js';
-import type { Logger } from '../meta/index.js';
-import { PriorityQueue, RateLimitingQueue, withPriority } from '../workqueue/index.js';
+import type { KubeObject, Logger, ResourceDescriptor } from '../meta/index.js';
+import {
+  PriorityQueue, RateLimitingQueue, defaultControllerRateLimiter, defaultPriorityQueueRateLimiter, withPriority,
+} from '../workqueue/index.js';
 import type { PriorityInterface } from '../workqueue/index.js';
 import { AlreadyStartedError, CacheSyncTimeoutError } from './errors.js';
 import type { RequestQueue } from './handler.js';
 import type { ControllerHost, ControllerMetrics, Runnable } from './host.js';
 import { resolveControllerOptions } from './options.js';
 import type { ControllerOptions, ResolvedControllerOptions } from './options.js';
+import { ReconcileTracker } from './reconcile-tracker.js';
+import type { ReconcileState } from './reconcile-tracker.js';
 import type { Reconciler, Request, Result } from './reconciler.js';
 import type { Source, SourceContext } from './source.js';
 import { isTerminalError } from './terminal-error.js';
+import { tapEnqueues, tapRetries } from './tracking-taps.js';
 
 export interface NewControllerOptions<C> extends ControllerOptions {
   /** Unique per host (unless `skipNameValidation`); labels metrics and logs and names the queue. */
   name: string;
   reconciler: Reconciler<C>;
+  /**
+   * The kind this controller reconciles (the builder's `for`) and the kinds it owns (`owns`): what
+   * the manager's `explain` uses to find the controllers of an object. Informational only.
+   */
+  forResource?: ResourceDescriptor<KubeObject>;
+  ownedResources?: readonly ResourceDescriptor<KubeObject>[];
 }
 
 /**
@@ -54,33 +65,57 @@ export function newController<C>(host: ControllerHost<C>, options: NewController
 
 /** Creates a controller without adding it to the host; the caller starts it (`controller.NewUnmanaged`). */
 export function newUnmanagedController<C>(host: ControllerHost<C>, options: NewControllerOptions<C>): Controller<C> {
-  const { name, reconciler, ...rest } = options;
+  const { name, reconciler, forResource, ownedResources, ...rest } = options;
   if (!name) throw new InvalidOptionError('name', 'a controller needs a non-empty name');
   const resolved = resolveControllerOptions(rest);
   if (!resolved.skipNameValidation) host.registerControllerName(name);
-  return new Controller(host, name, reconciler, resolved);
+  return new Controller(host, name, reconciler, resolved, { forResource, ownedResources });
 }
 
 export class Controller<C = unknown> implements Runnable {
   readonly name: string;
   readonly options: ResolvedControllerOptions;
+  /** The kind reconciled (requests name objects of this kind), when known. */
+  readonly forResource: ResourceDescriptor<KubeObject> | undefined;
+  /** Kinds whose changes enqueue their controller owner of `forResource`. */
+  readonly ownedResources: readonly ResourceDescriptor<KubeObject>[];
   readonly #host: ControllerHost<C>;
   readonly #reconciler: Reconciler<C>;
   readonly #log: Logger;
   readonly #metrics: ControllerMetrics | undefined;
   readonly #sources: Source[] = [];
+  readonly #tracker: ReconcileTracker;
   /** Set by `start`: what sources added later are started with. */
   #running: SourceContext | undefined;
   #started = false;
 
   /** Use `newController` (or the builder), which validate the name and options. */
-  constructor(host: ControllerHost<C>, name: string, reconciler: Reconciler<C>, options: ResolvedControllerOptions) {
+  constructor(
+    host: ControllerHost<C>,
+    name: string,
+    reconciler: Reconciler<C>,
+    options: ResolvedControllerOptions,
+    kinds: { forResource?: ResourceDescriptor<KubeObject>; ownedResources?: readonly ResourceDescriptor<KubeObject>[] } = {},
+  ) {
     this.name = name;
     this.options = options;
+    this.forResource = kinds.forResource;
+    this.ownedResources = Object.freeze([...(kinds.ownedResources ?? [])]);
+    this.#tracker = new ReconcileTracker({ clock: host.clock });
     this.#host = host;
     this.#reconciler = reconciler;
     this.#log = host.logger.child({ controller: name });
     this.#metrics = host.controllerMetrics;
+  }
+
+  /** What this controller knows about `req`'s reconciles, or undefined if it never saw it (or forgot it). */
+  reconcileState(req: Request): ReconcileState | undefined {
+    return this.#tracker.state(req);
+  }
+
+  /** What this controller knows about every request it tracks (at most 10,000), least recently updated first. */
+  reconcileStates(): ReconcileState[] {
+    return this.#tracker.states();
   }
 
   needLeaderElection(): boolean {
@@ -112,7 +147,7 @@ export class Controller<C = unknown> implements Runnable {
     if (life.aborted) stop();
     else life.addEventListener('abort', stop, { once: true });
     try {
-      const ctx: SourceContext = { signal: life, queue, host: this.#host as ControllerHost<unknown>, log: this.#log };
+      const ctx: SourceContext = { signal: life, queue: tapEnqueues(queue, this.#tracker), host: this.#host as ControllerHost<unknown>, log: this.#log };
       const sources = [...this.#sources];
       this.#running = ctx; // from here on, watch() starts sources itself
       await Promise.all(sources.map((s) => this.#startSource(s, ctx)));
@@ -134,7 +169,12 @@ export class Controller<C = unknown> implements Runnable {
       name: this.name,
       clock: this.#host.clock,
       metricsProvider: this.#host.workqueueMetrics,
-      rateLimiter: this.options.rateLimiter,
+      // The queue's own default, built here so that the tracker sees every retry delay.
+      rateLimiter: tapRetries(
+        this.options.rateLimiter
+          ?? (this.options.usePriorityQueue ? defaultPriorityQueueRateLimiter<Request>() : defaultControllerRateLimiter<Request>({ clock: this.#host.clock })),
+        this.#tracker,
+      ),
     };
     return this.options.usePriorityQueue
       ? new PriorityQueue<Request>(common)
@@ -205,6 +245,7 @@ export class Controller<C = unknown> implements Runnable {
 
     let outcome: { ok: true; result: Result } | { ok: false; err: unknown; panic: boolean };
     log.debug({}, 'Reconciling');
+    this.#tracker.started(req, reconcileID);
     try {
       const result = (await this.#reconciler(req, { client: this.#host.client, log, signal, reconcileID })) ?? {};
       const invalid = invalidResult(result);
@@ -233,6 +274,8 @@ export class Controller<C = unknown> implements Runnable {
   ): void {
     const name = this.name;
     const m = this.#metrics;
+    // Before any requeue: the limiter's tap then notes the retry delay on this failure.
+    this.#tracker.finished(req, outcome.ok ? outcome : { ok: false, err: outcome.err, terminal: isTerminalError(outcome.err) });
     if (!outcome.ok) {
       const { err } = outcome;
       if (outcome.panic) {

@@ -25,6 +25,8 @@ export { EventChannel } from './event-channel.js';
 export { CONTROLLER_DEFAULTS, resolveControllerOptions } from './options.js';
 export type { ControllerOptions, ResolvedControllerOptions } from './options.js';
 export { Controller, newController, newUnmanagedController } from './controller.js';
+export { ReconcileTracker, DEFAULT_TRACKED_KEYS, errorInfo } from './reconcile-tracker.js';
+export type { ReconcilePhase, ReconcileOutcome, ReconcileState, ReconcileErrorInfo, FinishedReconcile } from './reconcile-tracker.js';
 export type { NewControllerOptions } from './controller.js';
 export { controllerManagedBy, Builder } from './builder.js';
 export type { ForOptions, OwnsOptions, WatchesOptions } from './builder.js';
