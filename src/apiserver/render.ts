@@ -14,6 +14,8 @@ export interface ListMetaOut {
   resourceVersion: string;
   continue?: string;
   remainingItemCount?: number;
+  /** Set on sharded lists: the list is the shard, not the whole collection. */
+  shardInfo?: { selector: string };
 }
 
 type RenderScope = Pick<Scope, 'strategy' | 'version' | 'ctx'>;

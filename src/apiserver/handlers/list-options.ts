@@ -1,13 +1,14 @@
 /**
  * List and watch options from the query string, validated like apimachinery's ListOptions
  * validation (422 `ListOptions.meta.k8s.io` for bad combinations, 400 for unparsable values), and the
- * object filter they describe: URL namespace, label selector and field selector over the strategy's
- * supported fields.
+ * object filter they describe: URL namespace, label selector, field selector over the strategy's
+ * supported fields, and shard selector.
  */
 import type { KubeObject } from '../../meta/index.js';
 import type { Scope } from '../context.js';
 import { parseFieldSelector, matchFields, type FieldTerm } from '../selectors/field-selector.js';
 import { parseLabelSelector } from '../selectors/label-selector.js';
+import { parseShardSelector, shardMatcher } from '../selectors/shard-selector.js';
 import { badRequest, fieldErrors, invalid, timeout, type ApiStatusError, type FieldCause } from '../status.js';
 
 export interface ListOptions {
@@ -23,6 +24,8 @@ export interface ListOptions {
   hasSelector: boolean;
   filter: (obj: KubeObject) => boolean;
   fieldTerms: FieldTerm[];
+  /** The `shardSelector` as sent ('' when unset); lists echo it in `metadata.shardInfo.selector`. */
+  shardSelector: string;
 }
 
 const listInvalid = (causes: FieldCause[]): never => {
@@ -90,16 +93,19 @@ export function parseListOptions(scope: Scope, watch: boolean): ListOptions {
       throw badRequest(`field label not supported: ${t.field}`);
     }
   }
+  const shardSelector = q.get('shardSelector') ?? '';
+  const inShard = shardSelector ? shardMatcher(parseShardSelector(shardSelector)) : undefined;
   const ns = scope.namespace;
   const filter = (obj: KubeObject): boolean =>
     (!ns || obj.metadata.namespace === ns) &&
     labelMatch(obj.metadata.labels) &&
-    (fieldTerms.length === 0 || matchFields(fieldTerms, (f) => strategy.fieldValue(obj, f, version) ?? ''));
+    (fieldTerms.length === 0 || matchFields(fieldTerms, (f) => strategy.fieldValue(obj, f, version) ?? '')) &&
+    (inShard === undefined || inShard(obj));
   return {
     rv, rvText, match: (matchText || undefined) as ListOptions['match'], limit: limitText ? Math.max(0, Number(limitText)) : 0,
     continueToken, sendInitialEvents, allowWatchBookmarks: parseBool(q, 'allowWatchBookmarks') ?? false,
     timeoutSeconds: timeoutText === null ? undefined : Number(timeoutText),
-    hasSelector: !!q.get('labelSelector') || !!q.get('fieldSelector'), filter, fieldTerms,
+    hasSelector: !!q.get('labelSelector') || !!q.get('fieldSelector') || !!shardSelector, filter, fieldTerms, shardSelector,
   };
 }
 

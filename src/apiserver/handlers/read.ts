@@ -7,7 +7,7 @@
 import type { KubeObject } from '../../meta/index.js';
 import { storageKey, type Scope } from '../context.js';
 import { negotiateOutput } from '../negotiation.js';
-import { renderList, renderObject } from '../render.js';
+import { renderList, renderObject, type ListMetaOut } from '../render.js';
 import { headerOf, type ApiResponse } from '../request.js';
 import { jsonResponse } from '../response.js';
 import { decodeContinue, encodeContinue } from '../storage/continue-token.js';
@@ -72,10 +72,11 @@ export function listObjects(scope: Scope): ApiResponse {
     const obj = table.get(keys[i]!)!;
     if (opts.filter(obj)) items.push(obj);
   }
-  const meta: { resourceVersion: string; continue?: string; remainingItemCount?: number } = { resourceVersion: String(snapshotRv) };
+  const meta: ListMetaOut = { resourceVersion: String(snapshotRv) };
   if (limit > 0 && i < keys.length) {
     meta.continue = encodeContinue({ rv: snapshotRv, start: `${keys[i - 1]!}\u0000` });
     if (!opts.hasSelector) meta.remainingItemCount = keys.length - i;
   }
+  if (opts.shardSelector) meta.shardInfo = { selector: opts.shardSelector };
   return jsonResponse(200, renderList(scope, form, items, meta));
 }
