@@ -29,6 +29,7 @@ export type ReconcileOutcome = 'success' | 'requeue_after' | 'error' | 'terminal
 
 /** What a failed reconcile threw, reduced to what explains it. */
 export interface ReconcileErrorInfo {
+  /** For an API `Status` error, the server's own message (the code and reason are below); else the error's. */
   readonly message: string;
   /** The `ConvergeError` code, e.g. `CONVERGE_API_STATUS`. */
   readonly code?: string;
@@ -225,8 +226,9 @@ export function errorInfo(err: unknown): ReconcileErrorInfo {
   const info: { message: string; code?: string; reason?: string } = { message: messageOf(err) };
   try {
     if (ConvergeError.is(err)) info.code = err.code;
-    const reason = (err as { status?: { reason?: unknown } } | null)?.status?.reason;
-    if (typeof reason === 'string' && reason !== '') info.reason = reason;
+    const status = (err as { status?: { reason?: unknown; message?: unknown } } | null)?.status;
+    if (typeof status?.reason === 'string' && status.reason !== '') info.reason = status.reason;
+    if (typeof status?.message === 'string' && status.message !== '') info.message = status.message;
   } catch {
     // A getter or proxy that throws leaves code and reason unknown; the message still says what happened.
   }

@@ -1,6 +1,9 @@
 // Public face of the manager layer: the Manager, its split client and shared cache, leader election,
 // metrics and health endpoints, the event recorder, and controllerutil's helpers.
 export { createManager, Manager } from './manager.js';
+export { formatDuration } from './explain.js';
+export type { ConvergeReport, ControllerReport, ConditionReport, ExplainSource } from './explain.js';
+export { EXPLAIN_PATH_PREFIX, parseExplainPath } from './explain-endpoint.js';
 export { resolveManagerOptions, MANAGER_DEFAULTS } from './options.js';
 export type { ManagerOptions, ResolvedManagerOptions, LeaderElectionOptions, ResolvedLeaderElection } from './options.js';
 export { installSignalHandlers } from './signals.js';

@@ -183,6 +183,27 @@ export class InformerCache {
   }
 
   /**
+   * What the cache can say about one object without creating an informer or reading through the
+   * network (for `explain`): whether it watches the kind (and that namespace), whether it synced, and
+   * the cached object.
+   */
+  peek<T extends KubeObject>(resource: ResourceDescriptor<T>, nn: NamespacedName):
+    | { informer: 'none' | 'outside-namespaces' | 'syncing' }
+    | { informer: 'synced'; object: T | undefined } {
+    const entry = this.#entries.get(resourceKey(resource));
+    if (!entry) return { informer: 'none' };
+    if (resource.namespaced && entry.namespaces.size > 0 && !entry.namespaces.has(nn.namespace ?? '')) return { informer: 'outside-namespaces' };
+    if (!entry.informer.hasSynced()) return { informer: 'syncing' };
+    const key = resource.namespaced ? keyOf(nn) : nn.name;
+    return { informer: 'synced', object: entry.informer.getIndexer().getByKey(key) as T | undefined };
+  }
+
+  /** The kinds the cache has informers for. */
+  resources(): ResourceDescriptor[] {
+    return [...this.#entries.values()].map((e) => e.resource);
+  }
+
+  /**
    * The synced informer of a kind. A read in a namespace the cache does not watch throws: answering
    * "absent" would tell a reconciler that existing objects are gone. '' (all) reads what is cached.
    */

@@ -17,14 +17,16 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  InvalidOptionError, type Clock, type KubeObject, type Logger, type ResourceDescriptor,
+  InvalidOptionError, type Clock, type KubeObject, type Logger, type NamespacedName, type ResourceDescriptor,
 } from '../meta/index.js';
 import { createClient, loadKubeConfig, SERVICE_ACCOUNT_DIR, type Client, type RestClient, type RestConfig } from '../client/index.js';
 import type { SharedIndexInformer } from '../cache/index.js';
-import { AlreadyStartedError, type ControllerHost, type ControllerMetrics, type Runnable } from '../controller/index.js';
+import { AlreadyStartedError, Controller, type ControllerHost, type ControllerMetrics, type Runnable } from '../controller/index.js';
 import type { WorkqueueMetricsProvider } from '../workqueue/index.js';
 import { LeaderElectionLostError, ShutdownTimeoutError } from './errors.js';
 import { EventBroadcaster, type EventRecorder } from './event-recorder.js';
+import { explainObject, type ConvergeReport } from './explain.js';
+import { EXPLAIN_PATH_PREFIX, serveExplain } from './explain-endpoint.js';
 import { HealthChecks, type HealthCheck } from './health.js';
 import { HttpServerRunnable, type HttpHandler } from './http-server.js';
 import { InformerCache } from './informer-cache.js';
@@ -78,6 +80,8 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
   readonly #internal = new AbortController();
   readonly #groups: { http: RunnableGroup; caches: RunnableGroup; others: RunnableGroup; leader: RunnableGroup };
   readonly #names = new Set<string>();
+  /** Controllers added to this manager, for `explain`. */
+  readonly #controllers: Controller<unknown>[] = [];
   readonly #elected: Promise<void>;
   #resolveElected!: () => void;
   #failure: unknown;
@@ -156,6 +160,7 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
 
   /** Registers a runnable: `needLeaderElection() === false` runs on every replica, others only on the leader. */
   add(runnable: Runnable): void {
+    if (runnable instanceof Controller) this.#controllers.push(runnable as Controller<unknown>);
     if (this.#internal.signal.aborted) {
       this.logger.warn({}, 'runnable added to a stopped manager; it will not run');
       return;
@@ -181,6 +186,30 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
   addReadyzCheck(name: string, check: HealthCheck): void {
     this.#beforeStart('addReadyzCheck');
     this.#readyz.add(name, check);
+  }
+
+  /**
+   * Why is this object not converged? A report from what this process knows: the cached object
+   * (generation vs `status.observedGeneration`, conditions that are not True, pending finalizers) and
+   * what each of this manager's controllers that reconciles it (its `for` kind), or its controller
+   * owner (`owns`), knows about that request. An object the cache holds costs no API call. Also served
+   * as `GET /debug/converge/<group>/<version>/<plural>/[<namespace>/]<name>` on the health-probe server.
+   */
+  explain<T extends KubeObject>(resource: ResourceDescriptor<T>, nn: NamespacedName, options: { signal?: AbortSignal } = {}): Promise<ConvergeReport> {
+    return explainObject({
+      resource: resource as ResourceDescriptor, nn, cache: this.#cache, apiReader: this.#rest, controllers: this.#controllers,
+      clock: this.clock, signal: options.signal,
+    });
+  }
+
+  /** The kinds this manager knows: its controllers' `for` and `owns` kinds and its cache's. */
+  #knownResources(): ResourceDescriptor[] {
+    const out: ResourceDescriptor[] = [...this.#cache.resources()];
+    for (const c of this.#controllers) {
+      if (c.forResource) out.push(c.forResource);
+      out.push(...c.ownedResources);
+    }
+    return out;
   }
 
   /** A recorder of `events.k8s.io/v1` Events reported by `name`. Recording never throws or blocks. */
@@ -345,7 +374,12 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
     return { status: 200, body: await this.metrics.registry.metrics(), contentType: this.metrics.registry.contentType };
   };
 
-  readonly #healthHandler: HttpHandler = async ({ url, signal }) => {
+  readonly #healthHandler: HttpHandler = async ({ method, url, signal }) => {
+    if (url.pathname.startsWith(EXPLAIN_PATH_PREFIX)) {
+      return serveExplain({
+        method, pathname: url.pathname, known: () => this.#knownResources(), explain: (r, nn) => this.explain(r, nn, { signal }),
+      });
+    }
     const m = /^\/(healthz|readyz)(?:\/([^/]+))?\/?$/.exec(url.pathname);
     if (!m) return { status: 404, body: '404 page not found\n' };
     const checks = m[1] === 'healthz' ? this.#healthz : this.#readyz;
