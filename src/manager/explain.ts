@@ -300,7 +300,7 @@ function firstLine(s: string): string {
 export function formatDuration(ms: number): string {
   const a = Math.abs(ms);
   const sign = ms < 0 ? '-' : '';
-  if (a < 1000) return `${sign}${Math.round(a)} ms`;
+  if (Math.round(a) < 1000) return `${sign}${Math.round(a)} ms`;
   if (a < 60_000) return `${sign}${(a / 1000).toFixed(1)} s`;
   if (a < 3_600_000) return `${sign}${(a / 60_000).toFixed(1)} min`;
   return `${sign}${(a / 3_600_000).toFixed(1)} h`;

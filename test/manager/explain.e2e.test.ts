@@ -96,6 +96,8 @@ describe('explain end to end', () => {
         setStatusCondition(w.status.conditions, { type: 'Ready', status: 'True', reason: 'Reconciled', message: 'config map written' }, Date.now());
         await client.status().update(Widget, w, { signal });
       });
+    const apiRequests = async (): Promise<number> =>
+      (await mgr.metrics.registry.getSingleMetric('rest_client_requests_total')!.get()).values.reduce((n, v) => n + v.value, 0);
     const run = mgr.start();
     try {
       await mgr.elected();
@@ -167,6 +169,11 @@ describe('explain end to end', () => {
       assert.equal(stale.object.observedGeneration, 1);
       assert.deepEqual(stale.reasons, ['status is stale: observedGeneration 1 < generation 2']);
       assert.equal(stale.summary, 'not converged: Widget default/flaky — status is stale: observedGeneration 1 < generation 2');
+      // An object the cache holds is explained without a single API request.
+      const before = await apiRequests();
+      assert.ok(before > 0, 'the manager counts its requests');
+      for (let i = 0; i < 20; i++) await mgr.explain(Widget, { namespace: NS, name: 'flaky' });
+      assert.equal(await apiRequests(), before);
 
       // 4. Deleting, held by a finalizer nobody removes.
       await env.client.create(Widget, widget('doomed', { finalizers: ['explain.converge.dev/hold'] }));
