@@ -17,6 +17,8 @@ export type { HttpWatchStreamOptions } from './watch-stream.js';
 export { createMergePatch } from './merge-patch.js';
 export type { MergePatchOptions } from './merge-patch.js';
 export { resourcePath } from './resource-path.js';
+export { metadataOnly, isMetadataOnly } from './metadata-only.js';
+export type { MetadataOnlyResource } from './metadata-only.js';
 export type { RestConfig, TlsConfig, AuthProvider, Credentials } from './rest-config.js';
 export { loadKubeConfig } from './kubeconfig.js';
 export type { LoadKubeConfigOptions } from './kubeconfig.js';

@@ -5,6 +5,9 @@
  * and never caches — every call is one API request (plus the transport's documented retries).
  */
 import { InvalidOptionError, realClock, type Clock, type KubeList, type KubeObject, type NamespacedName, type ResourceDescriptor, type Status } from '../meta/index.js';
+import {
+  isMetadataOnly, PARTIAL_OBJECT_METADATA_ACCEPT, PARTIAL_OBJECT_METADATA_LIST_ACCEPT, toPartialObjectMetadata, toPartialObjectMetadataList,
+} from './metadata-only.js';
 import type { RestConfig } from './rest-config.js';
 import { queryString, resourcePath } from './resource-path.js';
 import { Transport, type RequestMetric } from './transport.js';
@@ -75,7 +78,28 @@ function listQuery(o: ListOptions | WatchOptions | undefined): Record<string, st
     fieldSelector: o?.fieldSelector,
     resourceVersion: o?.resourceVersion,
     resourceVersionMatch: o?.resourceVersionMatch,
+    shardSelector: o?.shardSelector,
   };
+}
+
+interface JsonCall {
+  method: string;
+  path: string;
+  signal: AbortSignal | undefined;
+  body?: unknown;
+  contentType?: string;
+  accept?: string;
+}
+
+/** Metadata-only descriptors cannot write whole objects: there is no whole object to send. */
+function refuseMetadataOnly(r: ResourceDescriptor<KubeObject>, verb: string): void {
+  if (isMetadataOnly(r)) throw new InvalidOptionError('resource', `${verb} needs the full ${r.kind} descriptor, not its metadata-only view`);
+}
+
+/** A single-object answer through a metadata-only descriptor, projected; a `Status` passes through. */
+function projectObject<R>(r: ResourceDescriptor<KubeObject>, obj: R): R {
+  if (!isMetadataOnly(r) || (obj as KubeObject).kind === 'Status') return obj;
+  return toPartialObjectMetadata(obj as KubeObject) as R;
 }
 
 function nameOf(obj: KubeObject, what: string): string {
@@ -95,24 +119,38 @@ class HttpClient implements RestClient {
     this.transport.close();
   }
 
-  async #json<R>(method: string, path: string, signal: AbortSignal | undefined, body?: unknown, contentType?: string): Promise<R> {
+  async #json<R>({ method, path, signal, body, contentType, accept }: JsonCall): Promise<R> {
     const res = await this.transport.request({
       method,
       path,
       signal,
       body: body === undefined ? undefined : typeof body === 'string' || Buffer.isBuffer(body) ? body : jsonBody(body),
       contentType,
+      accept,
     });
     return JSON.parse(res.body) as R;
   }
 
+  /** The Accept header of a single-object answer through `r`. */
+  #objectAccept(r: ResourceDescriptor<KubeObject>): string | undefined {
+    return isMetadataOnly(r) ? PARTIAL_OBJECT_METADATA_ACCEPT : undefined;
+  }
+
   async get<T extends KubeObject>(r: ResourceDescriptor<T>, nn: NamespacedName, o?: RequestOptions & { subresource?: string }): Promise<T> {
-    return this.#json('GET', resourcePath(r, { namespace: nn.namespace, name: nn.name, subresource: o?.subresource }), o?.signal);
+    const path = resourcePath(r, { namespace: nn.namespace, name: nn.name, subresource: o?.subresource });
+    return projectObject(r, await this.#json<T>({ method: 'GET', path, signal: o?.signal, accept: this.#objectAccept(r) }));
   }
 
   async list<T extends KubeObject>(r: ResourceDescriptor<T>, o?: ListOptions): Promise<KubeList<T>> {
     const q = queryString({ ...listQuery(o), limit: o?.limit, continue: o?.continue });
-    return this.#json('GET', resourcePath(r, { namespace: o?.namespace }) + q, o?.signal);
+    return this.#listCall(r, { method: 'GET', path: resourcePath(r, { namespace: o?.namespace }) + q, signal: o?.signal });
+  }
+
+  /** A list answer (or a `Status`) through `r`, projected when `r` is metadata-only. */
+  async #listCall<R>(r: ResourceDescriptor<KubeObject>, call: JsonCall): Promise<R> {
+    if (!isMetadataOnly(r)) return this.#json<R>(call);
+    const answer = await this.#json<KubeList<KubeObject> | Status>({ ...call, accept: PARTIAL_OBJECT_METADATA_LIST_ACCEPT });
+    return (answer.kind === 'Status' ? answer : toPartialObjectMetadataList(answer as KubeList<KubeObject>)) as R;
   }
 
   async watch<T extends KubeObject>(r: ResourceDescriptor<T>, o?: WatchOptions): Promise<WatchStream<T>> {
@@ -123,18 +161,26 @@ class HttpClient implements RestClient {
       sendInitialEvents: o?.sendInitialEvents,
       timeoutSeconds: o?.timeoutSeconds,
     });
-    const streaming = await this.transport.stream({ method: 'GET', path: resourcePath(r, { namespace: o?.namespace }) + q, signal: o?.signal });
-    return new HttpWatchStream<T>(streaming, { clock: this.clock, inactivityTimeoutMs: o?.inactivityTimeoutMs, signal: o?.signal });
+    const path = resourcePath(r, { namespace: o?.namespace }) + q;
+    const streaming = await this.transport.stream({ method: 'GET', path, signal: o?.signal, accept: this.#objectAccept(r) });
+    return new HttpWatchStream<T>(streaming, {
+      clock: this.clock,
+      inactivityTimeoutMs: o?.inactivityTimeoutMs,
+      signal: o?.signal,
+      project: isMetadataOnly(r) ? (obj) => toPartialObjectMetadata(obj) as KubeObject as T : undefined,
+    });
   }
 
   async create<T extends KubeObject>(r: ResourceDescriptor<T>, obj: T, o?: WriteOptions): Promise<T> {
+    refuseMetadataOnly(r, 'create');
     const path = resourcePath(r, { namespace: this.#namespaceOf(r, obj) }) + queryString(writeQuery(o));
-    return this.#json('POST', path, o?.signal, obj);
+    return this.#json({ method: 'POST', path, signal: o?.signal, body: obj });
   }
 
   async update<T extends KubeObject>(r: ResourceDescriptor<T>, obj: T, o?: UpdateOptions): Promise<T> {
+    refuseMetadataOnly(r, 'update');
     const path = resourcePath(r, { namespace: this.#namespaceOf(r, obj), name: nameOf(obj, 'update'), subresource: o?.subresource });
-    return this.#json('PUT', path + queryString(writeQuery(o)), o?.signal, obj);
+    return this.#json({ method: 'PUT', path: path + queryString(writeQuery(o)), signal: o?.signal, body: obj });
   }
 
   async updateStatus<T extends KubeObject>(r: ResourceDescriptor<T>, obj: T, o?: WriteOptions): Promise<T> {
@@ -148,24 +194,26 @@ class HttpClient implements RestClient {
     body: KubeObject,
     o?: WriteOptions,
   ): Promise<R> {
+    refuseMetadataOnly(r, 'createSubresource');
     const path = resourcePath(r, { namespace: nn.namespace, name: nn.name, subresource });
-    return this.#json('POST', path + queryString(writeQuery(o)), o?.signal, body);
+    return this.#json({ method: 'POST', path: path + queryString(writeQuery(o)), signal: o?.signal, body });
   }
 
   async patch<T extends KubeObject>(r: ResourceDescriptor<T>, nn: NamespacedName, patch: unknown, type: PatchType, o?: PatchOptions): Promise<T> {
     const path = resourcePath(r, { namespace: nn.namespace, name: nn.name, subresource: o?.subresource });
     const q = queryString({ ...writeQuery(o), force: o?.force });
-    return this.#json('PATCH', path + q, o?.signal, patch, PATCH_CONTENT_TYPES[type]);
+    const call = { method: 'PATCH', path: path + q, signal: o?.signal, body: patch, contentType: PATCH_CONTENT_TYPES[type], accept: this.#objectAccept(r) };
+    return projectObject(r, await this.#json<T>(call));
   }
 
   async delete<T extends KubeObject>(r: ResourceDescriptor<T>, nn: NamespacedName, o?: DeleteOptions): Promise<T | Status> {
     const path = resourcePath(r, { namespace: nn.namespace, name: nn.name }) + queryString({ dryRun: o?.dryRun ? 'All' : undefined });
-    return this.#json('DELETE', path, o?.signal, deleteBody(o));
+    return projectObject(r, await this.#json<T | Status>({ method: 'DELETE', path, signal: o?.signal, body: deleteBody(o), accept: this.#objectAccept(r) }));
   }
 
   async deleteCollection<T extends KubeObject>(r: ResourceDescriptor<T>, o?: ListOptions & DeleteOptions): Promise<KubeList<T> | Status> {
     const q = queryString({ ...listQuery(o), limit: o?.limit, continue: o?.continue, dryRun: o?.dryRun ? 'All' : undefined });
-    return this.#json('DELETE', resourcePath(r, { namespace: o?.namespace }) + q, o?.signal, deleteBody(o));
+    return this.#listCall(r, { method: 'DELETE', path: resourcePath(r, { namespace: o?.namespace }) + q, signal: o?.signal, body: deleteBody(o) });
   }
 
   #namespaceOf(r: ResourceDescriptor<KubeObject>, obj: KubeObject): string | undefined {

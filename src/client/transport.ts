@@ -43,6 +43,8 @@ export interface TransportRequest {
   path: string;
   body?: string | Buffer;
   contentType?: string;
+  /** Default `application/json`. */
+  accept?: string;
   signal?: AbortSignal;
 }
 
@@ -254,7 +256,7 @@ export class Transport {
     creds: Credentials | undefined,
     signal: AbortSignal | undefined,
   ): Promise<{ req: http.ClientRequest; res: http.IncomingMessage }> {
-    const headers: Record<string, string | string[]> = { accept: 'application/json', 'user-agent': this.#userAgent, ...creds?.headers };
+    const headers: Record<string, string | string[]> = { accept: r.accept ?? 'application/json', 'user-agent': this.#userAgent, ...creds?.headers };
     if (r.body !== undefined) {
       headers['content-type'] = r.contentType ?? 'application/json';
       headers['content-length'] = String(Buffer.byteLength(r.body));

@@ -31,6 +31,12 @@ export interface ListOptions extends RequestOptions {
   namespace?: string;
   labelSelector?: string;
   fieldSelector?: string;
+  /**
+   * Sharded list (KEP-5866, alpha in Kubernetes 1.36): `shardRange(object.metadata.uid, '0x0',
+   * '0x8000000000000000')`, several ranges joined by `||`. The answer is the shard, a subset of the
+   * collection, and says so in `metadata.shardInfo`; a server without the feature ignores it.
+   */
+  shardSelector?: string;
   limit?: number;
   continue?: string;
   resourceVersion?: string;
@@ -41,6 +47,8 @@ export interface WatchOptions extends RequestOptions {
   namespace?: string;
   labelSelector?: string;
   fieldSelector?: string;
+  /** Sharded watch: events of objects outside the shard are not sent (see `ListOptions.shardSelector`). */
+  shardSelector?: string;
   resourceVersion?: string;
   resourceVersionMatch?: 'Exact' | 'NotOlderThan';
   allowWatchBookmarks?: boolean;

@@ -20,10 +20,12 @@ import { WatchDecoder } from './watch-decoder.js';
 /** Events buffered before the socket is paused. */
 const HIGH_WATER = 1024;
 
-export interface HttpWatchStreamOptions {
+export interface HttpWatchStreamOptions<T extends KubeObject = KubeObject> {
   clock: Clock;
   inactivityTimeoutMs?: number;
   signal?: AbortSignal;
+  /** Applied to the object of every ADDED, MODIFIED and DELETED event (metadata-only projection). */
+  project?: (obj: KubeObject) => T;
 }
 
 interface Waiter<T extends KubeObject> {
@@ -40,7 +42,7 @@ export class HttpWatchStream<T extends KubeObject = KubeObject> implements Watch
   readonly #signal: AbortSignal | undefined;
   readonly #inactivityMs: number;
   readonly #decoder = new WatchDecoder<T>();
-  readonly #emit = (ev: WatchEvent<T>): void => this.#push(ev);
+  readonly #emit: (ev: WatchEvent<T>) => void;
   #queue: WatchEvent<T>[] = [];
   #head = 0;
   #waiter: Waiter<T> | undefined;
@@ -51,7 +53,10 @@ export class HttpWatchStream<T extends KubeObject = KubeObject> implements Watch
   #lastByteAt: number;
   #watchdog: Timer | undefined;
 
-  constructor({ req, res, method, url }: StreamingResponse, { clock, inactivityTimeoutMs, signal }: HttpWatchStreamOptions) {
+  constructor({ req, res, method, url }: StreamingResponse, { clock, inactivityTimeoutMs, signal, project }: HttpWatchStreamOptions<T>) {
+    this.#emit = project
+      ? (ev) => this.#push(ev.type === 'ADDED' || ev.type === 'MODIFIED' || ev.type === 'DELETED' ? { type: ev.type, object: project(ev.object) } : ev)
+      : (ev) => this.#push(ev);
     this.#req = req;
     this.#res = res;
     this.#method = method;
