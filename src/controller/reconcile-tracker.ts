@@ -66,6 +66,10 @@ export type FinishedReconcile =
 export const DEFAULT_TRACKED_KEYS = 10_000;
 
 interface Entry {
+  readonly key: string;
+  /** Neighbours in update order (an intrusive list: moving an entry to the end is a few pointer writes). */
+  prev: Entry | undefined;
+  next: Entry | undefined;
   request: Request;
   phase: ReconcilePhase;
   nextAttemptAt: number | undefined;
@@ -84,8 +88,10 @@ interface Entry {
 export class ReconcileTracker {
   readonly #clock: Clock;
   readonly #maxKeys: number;
-  /** Insertion order is update order: the first key is the least recently updated. */
   readonly #entries = new Map<string, Entry>();
+  /** The least and the most recently updated entries. */
+  #head: Entry | undefined;
+  #tail: Entry | undefined;
 
   constructor(options: { clock: Clock; maxKeys?: number }) {
     this.#clock = options.clock;
@@ -173,7 +179,9 @@ export class ReconcileTracker {
 
   /** Snapshots of every tracked key, least recently updated first. */
   states(): ReconcileState[] {
-    return Array.from(this.#entries.values(), snapshot);
+    const out: ReconcileState[] = [];
+    for (let e = this.#head; e; e = e.next) out.push(snapshot(e));
+    return out;
   }
 
   #schedule(e: Entry, phase: 'waiting-retry' | 'waiting-requeue', delayMs: number): void {
@@ -192,18 +200,42 @@ export class ReconcileTracker {
     const key = keyOf(req);
     let e = this.#entries.get(key);
     if (e) {
-      this.#entries.delete(key);
-    } else {
-      e = {
-        request: req.namespace ? { namespace: req.namespace, name: req.name } : { name: req.name },
-        phase, nextAttemptAt: undefined, lastOutcome: undefined, lastResult: undefined, lastError: undefined,
-        failures: 0, lastReconcileID: undefined, lastStartedAt: undefined, lastFinishedAt: undefined, reconciles: 0,
-        addedWhileReconciling: false,
-      };
+      if (e !== this.#tail) {
+        this.#unlink(e);
+        this.#append(e);
+      }
+      return e;
     }
+    e = {
+      key, prev: undefined, next: undefined,
+      request: req.namespace ? { namespace: req.namespace, name: req.name } : { name: req.name },
+      phase, nextAttemptAt: undefined, lastOutcome: undefined, lastResult: undefined, lastError: undefined,
+      failures: 0, lastReconcileID: undefined, lastStartedAt: undefined, lastFinishedAt: undefined, reconciles: 0,
+      addedWhileReconciling: false,
+    };
     this.#entries.set(key, e);
-    if (this.#entries.size > this.#maxKeys) this.#entries.delete(this.#entries.keys().next().value!);
+    this.#append(e);
+    if (this.#entries.size > this.#maxKeys) {
+      const oldest = this.#head!;
+      this.#unlink(oldest);
+      this.#entries.delete(oldest.key);
+    }
     return e;
+  }
+
+  #unlink(e: Entry): void {
+    if (e.prev) e.prev.next = e.next;
+    else this.#head = e.next;
+    if (e.next) e.next.prev = e.prev;
+    else this.#tail = e.prev;
+    e.prev = e.next = undefined;
+  }
+
+  #append(e: Entry): void {
+    e.prev = this.#tail;
+    if (this.#tail) this.#tail.next = e;
+    else this.#head = e;
+    this.#tail = e;
   }
 }
 
