@@ -12,7 +12,9 @@
  * - workers start only after every source has started and synced, within `cacheSyncTimeoutMs`;
  * - what happens after a reconcile follows controller-runtime's order of checks exactly (see
  *   `#afterReconcile`), and every outcome is counted in one `controller_runtime_reconcile_total` result;
- * - a reconciler that throws or rejects, with anything, never stops the controller or the process.
+ * - a reconciler that throws or rejects, with anything, never stops the controller or the process;
+ * - the latest facts about each request (phase, last outcome and error, failures, next attempt) are
+ *   kept in a bounded `ReconcileTracker` fed at the same points (`reconcileState`), observing only.
  *
  * Stopping: when the start signal aborts, the queue shuts down and queued requests are not started.
  * Reconciles in flight see their `ctx.signal` abort (as controller-runtime cancels their context), and

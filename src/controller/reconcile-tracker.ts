@@ -83,6 +83,8 @@ interface Entry {
   reconciles: number;
   /** An immediate add arrived while reconciling: the queue hands the key out again right after. */
   addedWhileReconciling: boolean;
+  /** The earliest due time of delayed adds made while reconciling: the queue holds them meanwhile. */
+  dueAddedWhileReconciling: number | undefined;
 }
 
 export class ReconcileTracker {
@@ -107,7 +109,12 @@ export class ReconcileTracker {
   enqueued(req: Request, afterMs: number): void {
     const e = this.#touch(req, afterMs <= 0 ? 'queued' : 'waiting-requeue');
     if (e.phase === 'reconciling') {
-      if (afterMs <= 0) e.addedWhileReconciling = true;
+      if (afterMs <= 0) {
+        e.addedWhileReconciling = true;
+      } else {
+        const at = this.#clock.now() + afterMs;
+        e.dueAddedWhileReconciling = Math.min(e.dueAddedWhileReconciling ?? at, at);
+      }
       return;
     }
     if (afterMs <= 0) {
@@ -131,6 +138,7 @@ export class ReconcileTracker {
     e.phase = 'reconciling';
     e.nextAttemptAt = undefined;
     e.addedWhileReconciling = false;
+    e.dueAddedWhileReconciling = undefined;
     e.lastReconcileID = reconcileID;
     e.lastStartedAt = this.#clock.now();
     e.reconciles++;
@@ -164,10 +172,15 @@ export class ReconcileTracker {
         e.phase = 'done';
       }
     }
+    const due = e.dueAddedWhileReconciling;
+    e.dueAddedWhileReconciling = undefined;
     if (e.addedWhileReconciling) {
       e.addedWhileReconciling = false;
       e.phase = 'queued';
       e.nextAttemptAt = undefined;
+    } else if (due !== undefined) {
+      if (e.phase === 'done' || e.phase === 'terminal') e.phase = 'waiting-requeue';
+      e.nextAttemptAt = Math.min(e.nextAttemptAt ?? due, due);
     }
   }
 
@@ -211,7 +224,7 @@ export class ReconcileTracker {
       request: req.namespace ? { namespace: req.namespace, name: req.name } : { name: req.name },
       phase, nextAttemptAt: undefined, lastOutcome: undefined, lastResult: undefined, lastError: undefined,
       failures: 0, lastReconcileID: undefined, lastStartedAt: undefined, lastFinishedAt: undefined, reconciles: 0,
-      addedWhileReconciling: false,
+      addedWhileReconciling: false, dueAddedWhileReconciling: undefined,
     };
     this.#entries.set(key, e);
     this.#append(e);

@@ -4,7 +4,7 @@
  * limiter (every retry delay it decides is noted, then returned unchanged). Invariant: a tap only
  * observes; the queue and the limiter behave exactly as they would without it.
  */
-import type { AddOpts, RateLimiter } from '../workqueue/index.js';
+import type { RateLimiter } from '../workqueue/index.js';
 import type { RequestQueue } from './handler.js';
 import type { Request } from './reconciler.js';
 import type { ReconcileTracker } from './reconcile-tracker.js';
@@ -15,24 +15,25 @@ import type { ReconcileTracker } from './reconcile-tracker.js';
  * is noted too, since the queue keeps the shorter of the two.
  */
 export function tapEnqueues(queue: RequestQueue, tracker: ReconcileTracker): RequestQueue {
-  const noted = (opts: AddOpts, items: Request[]): void => {
-    const after = opts.after ?? 0;
-    if ((opts.rateLimited === true && after <= 0) || queue.shuttingDown()) return;
-    for (const item of items) tracker.enqueued(item, after);
+  // Adds made once the queue is shutting down are dropped by it, so they are not noted either.
+  const note = (item: Request, afterMs: number): void => {
+    if (!queue.shuttingDown()) tracker.enqueued(item, afterMs);
   };
   return {
     add: (item) => {
       queue.add(item);
-      noted({}, [item]);
+      note(item, 0);
     },
     addAfter: (item, delayMs) => {
       queue.addAfter(item, delayMs);
-      noted({ after: delayMs }, [item]);
+      note(item, delayMs);
     },
     addRateLimited: (item) => queue.addRateLimited(item),
     addWithOpts: (opts, ...items) => {
       queue.addWithOpts(opts, ...items);
-      noted(opts, items);
+      const after = opts.after ?? 0;
+      if (opts.rateLimited === true && after <= 0) return;
+      for (const item of items) note(item, after);
     },
     forget: (item) => queue.forget(item),
     numRequeues: (item) => queue.numRequeues(item),

@@ -280,6 +280,28 @@ describe('ReconcileTracker on its own', () => {
     assert.equal(tracker.state(A)?.nextAttemptAt, undefined);
   });
 
+  it('a delayed add made during a reconcile is still due after it, whatever the outcome', () => {
+    const clock = new FakeClock();
+    const tracker = new ReconcileTracker({ clock });
+    const t0 = clock.now();
+    tracker.started(A, 'r1');
+    tracker.enqueued(A, 300);
+    tracker.enqueued(A, 500);
+    assert.equal(tracker.state(A)?.phase, 'reconciling');
+    tracker.finished(A, { ok: true, result: {} });
+    assert.equal(tracker.state(A)?.phase, 'waiting-requeue');
+    assert.equal(tracker.state(A)?.nextAttemptAt, t0 + 300);
+    tracker.started(A, 'r2');
+    tracker.enqueued(A, 300);
+    tracker.finished(A, { ok: false, err: new Error('x'), terminal: false });
+    tracker.retryScheduled(A, 5);
+    assert.equal(tracker.state(A)?.phase, 'waiting-retry');
+    assert.equal(tracker.state(A)?.nextAttemptAt, t0 + 5, 'the earlier of the backoff and the delayed add');
+    tracker.started(A, 'r3');
+    tracker.finished(A, { ok: true, result: {} });
+    assert.equal(tracker.state(A)?.phase, 'done', 'delayed adds of an earlier reconcile do not linger');
+  });
+
   it('reduces anything thrown to a message, a code and an API reason, even hostile values', () => {
     assert.deepEqual(errorInfo(conflict()).reason, 'Conflict');
     assert.deepEqual(errorInfo({ status: { reason: 'NotFound' }, toString: () => 'plain' }), { message: 'plain', reason: 'NotFound' });
