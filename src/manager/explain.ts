@@ -9,7 +9,7 @@
  * when the cache cannot answer: no informer, still syncing, another namespace, or not held, as with a
  * filtered cache); the report is computed from snapshots and never changes anything.
  */
-import { getControllerOf, type Clock, type KubeObject, type NamespacedName, type ResourceDescriptor } from '../meta/index.js';
+import { InvalidOptionError, getControllerOf, type Clock, type KubeObject, type NamespacedName, type ResourceDescriptor } from '../meta/index.js';
 import type { Client } from '../client/index.js';
 import type { Controller, ReconcileState, Request } from '../controller/index.js';
 import type { InformerCache } from './informer-cache.js';
@@ -96,9 +96,14 @@ export interface ExplainInput {
   signal?: AbortSignal;
 }
 
-/** Builds the report for one object (see the file's doc for where each fact comes from). */
+/**
+ * Builds the report for one object (see the file's doc for where each fact comes from). Throws
+ * `InvalidOptionError` for a namespaced kind without a namespace or an empty name.
+ */
 export async function explainObject(input: ExplainInput): Promise<ConvergeReport> {
   const { resource, clock } = input;
+  if (!input.nn.name) throw new InvalidOptionError('name', `explain needs the name of the ${resource.kind}`);
+  if (resource.namespaced && !input.nn.namespace) throw new InvalidOptionError('namespace', `${resource.kind} is namespaced: explain needs a namespace`);
   const nn: NamespacedName = resource.namespaced ? { namespace: input.nn.namespace ?? '', name: input.nn.name } : { name: input.nn.name };
   const now = clock.now();
   const peek = input.cache.peek(resource, nn);
@@ -126,7 +131,7 @@ export async function explainObject(input: ExplainInput): Promise<ConvergeReport
     reasons.push(`status is stale: observedGeneration ${object.observedGeneration} < generation ${object.generation}`);
   }
   const ready = object.conditionsNotTrue.find((c) => c.type === 'Ready');
-  if (ready) reasons.push(`Ready=${ready.status}${ready.reason ? ` (${ready.reason}${ready.message ? `: ${ready.message}` : ''})` : ''}`);
+  if (ready) reasons.push(`Ready=${ready.status}${ready.reason ? ` (${ready.reason}${ready.message ? `: ${firstLine(ready.message)}` : ''})` : ''}`);
 
   const converged = reasons.length === 0;
   const who = `${resource.kind} ${nn.namespace ? `${nn.namespace}/` : ''}${nn.name}`;

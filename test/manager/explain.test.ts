@@ -78,6 +78,12 @@ describe('Manager.explain', () => {
     assert.equal(r.summary, 'converged: Namespace team-a — nothing pending is known for it');
   });
 
+  it('refuses a namespaced kind without a namespace, and an empty name', async () => {
+    const mgr = await createManager({ client: clientAnswering(() => Promise.reject(new Error('no call expected'))), logger: noopLogger });
+    await assert.rejects(mgr.explain(App, { name: 'shop' }), { code: 'CONVERGE_INVALID_OPTION', message: /App is namespaced: explain needs a namespace/ });
+    await assert.rejects(mgr.explain(NamespaceResource, { name: '' }), { code: 'CONVERGE_INVALID_OPTION' });
+  });
+
   it('lists the finalizers a deletion waits for', async () => {
     const cm = {
       apiVersion: 'v1', kind: 'ConfigMap',
