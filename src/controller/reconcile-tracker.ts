@@ -5,6 +5,12 @@
  * without reading logs. The controller feeds it at the points of its loop (enqueue, start, finish,
  * retry scheduled); nothing here touches the queue or changes what the loop does.
  *
+ *     add ──▶ queued ──start──▶ reconciling ──finish──▶ done · waiting-requeue · waiting-retry · terminal
+ *               ▲                                         │
+ *               └──────── an add at once ─────────────────┘   (a waiting key that falls due starts again)
+ *
+ * An add at once while reconciling makes the finish land in `queued`: the queue hands the key out again.
+ *
  * Invariants: every update is O(1) (a map lookup and a few field writes); memory is bounded by
  * `maxKeys`, evicting the key updated least recently; readers get frozen snapshots, so the cost of
  * reading is paid only by whoever reads. Times are the host clock's milliseconds.
