@@ -20,6 +20,19 @@ export class InformerStoppedError extends ConvergeError {
 }
 
 /**
+ * A sharded list came back without `metadata.shardInfo`: the server does not know `shardSelector`
+ * and sent the whole collection. Storing it would make the shard's store a superset and overlap
+ * every other shard, so the list fails and the reflector retries (and reports) instead.
+ */
+export class ShardSelectorIgnoredError extends ConvergeError {
+  readonly code = 'CONVERGE_SHARD_SELECTOR_IGNORED';
+  override readonly name = 'ShardSelectorIgnoredError';
+  constructor(readonly collection: string, readonly shardSelector: string) {
+    super(`list of ${collection} has no metadata.shardInfo: the server ignored shardSelector ${JSON.stringify(shardSelector)} (is the ShardedListAndWatch feature gate on?)`);
+  }
+}
+
+/**
  * A watch ended without a server error but in a way the reflector treats as a failure: it closed
  * within a second without delivering anything (`tooShort`), went silent for longer than the
  * inactivity timeout (`inactive`), or a streaming list ended before its initial-events-end bookmark

@@ -21,7 +21,7 @@ export { createLister } from './lister.js';
 export type { Lister } from './lister.js';
 export { noopCacheMetricsProvider } from './metrics.js';
 export type { CacheMetricsProvider, CounterMetric, GaugeMetric, HistogramMetric } from './metrics.js';
-export { IndexerError, InformerStoppedError, WatchInterruptedError } from './errors.js';
+export { IndexerError, InformerStoppedError, ShardSelectorIgnoredError, WatchInterruptedError } from './errors.js';
 export type {
   DeletedFinalStateUnknown, ResourceEventHandler, HandlerRegistration, IndexFunc, Indexer, SharedIndexInformer,
   WatchErrorReason, ReflectorPhase, ReflectorStatus,

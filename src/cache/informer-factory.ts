@@ -1,11 +1,13 @@
 /**
- * SharedInformerFactory: at most one informer per (resource, namespace, label selector, field
- * selector), shared by everyone who asks, all started and awaited together (client-go's
- * `SharedInformerFactory`). Invariant: asking twice for the same collection returns the same
- * informer, so one list/watch and one cache serve every controller in the process; `start()` starts
- * exactly the informers not started yet, so informers requested later are started by the next call.
+ * SharedInformerFactory: at most one informer per (resource, metadata-only or not, namespace, label
+ * selector, field selector, shard selector), shared by everyone who asks, all started and awaited
+ * together (client-go's `SharedInformerFactory`). Invariant: asking twice for the same collection
+ * returns the same informer, so one list/watch and one cache serve every controller in the process;
+ * a metadata-only view or a shard is a different collection with its own informer, so a reader of
+ * the full kind never gets metadata or a subset; `start()` starts exactly the informers not started
+ * yet, so informers requested later are started by the next call.
  */
-import type { Client } from '../client/index.js';
+import { isMetadataOnly, type Client } from '../client/index.js';
 import { noopLogger, realClock, type Clock, type KubeObject, type Logger, type ResourceDescriptor } from '../meta/index.js';
 import { createListerWatcher } from './list-watcher.js';
 import { createLister, type Lister } from './lister.js';
@@ -31,6 +33,8 @@ export interface InformerForOptions<T extends KubeObject> {
   namespace?: string;
   labelSelector?: string;
   fieldSelector?: string;
+  /** Sharded list/watch (see `ListerWatcherOptions.shardSelector`): the informer holds only its shard. */
+  shardSelector?: string;
   /** Indexes created with the informer (only when this call creates it; use `addIndexers` later). */
   indexers?: Record<string, IndexFunc<T>>;
   resyncMs?: number;
@@ -49,15 +53,19 @@ export class SharedInformerFactory {
     this.#o = o;
   }
 
-  /** The shared informer of this collection, created on first request. */
+  /**
+   * The shared informer of this collection, created on first request. Pass `metadataOnly(resource)`
+   * (from the client) for a metadata-only informer: its objects are `PartialObjectMetadata`.
+   */
   informerFor<T extends KubeObject>(resource: ResourceDescriptor<T>, o: InformerForOptions<T> = {}): SharedIndexInformer<T> {
     const namespace = resource.namespaced ? (o.namespace ?? this.#o.namespace ?? '') : '';
     const labelSelector = o.labelSelector ?? '';
     const fieldSelector = o.fieldSelector ?? '';
-    const key = JSON.stringify([resource.group, resource.version, resource.plural, namespace, labelSelector, fieldSelector]);
+    const shardSelector = o.shardSelector ?? '';
+    const key = JSON.stringify([resource.group, resource.version, resource.plural, isMetadataOnly(resource), namespace, labelSelector, fieldSelector, shardSelector]);
     let entry = this.#entries.get(key);
     if (!entry) {
-      const listerWatcher = createListerWatcher<T>({ client: this.#o.client, resource, namespace, labelSelector, fieldSelector });
+      const listerWatcher = createListerWatcher<T>({ client: this.#o.client, resource, namespace, labelSelector, fieldSelector, shardSelector });
       const informer = createSharedIndexInformer<T>({
         listerWatcher,
         clock: this.#o.clock ?? realClock,

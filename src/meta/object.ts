@@ -29,10 +29,14 @@ export interface KubeList<T extends KubeObject = KubeObject> {
   items: T[];
 }
 
-/** Metadata-only form of an object (`PartialObjectMetadata`). */
+/**
+ * Metadata-only form of an object (`PartialObjectMetadata`). The API server sends it as
+ * `apiVersion: meta.k8s.io/v1`, `kind: PartialObjectMetadata`; metadata-only informers store it with
+ * the apiVersion and kind of the object it stands for, as controller-runtime does.
+ */
 export interface PartialObjectMetadata extends KubeObject {
-  apiVersion: 'meta.k8s.io/v1';
-  kind: 'PartialObjectMetadata';
+  apiVersion: string;
+  kind: string;
 }
 
 /** Watch event types as they appear on the wire. */
