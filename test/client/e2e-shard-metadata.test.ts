@@ -2,7 +2,7 @@
 // of a server that ignores `as=PartialObjectMetadata` against a scripted fixture server.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { ConfigMapResource, InvalidOptionError, type KubeObject, type ListMeta, type PartialObjectMetadata } from 'kube-converge/meta';
+import { ConfigMapResource, InvalidOptionError, NamespaceResource, type KubeObject, type ListMeta, type PartialObjectMetadata } from 'kube-converge/meta';
 import { fnv1a64, startApiServer, type RunningApiServer } from 'kube-converge/apiserver';
 import { createClient, isMetadataOnly, metadataOnly, type RestClient, type WatchEvent, type WatchStream } from 'kube-converge/client';
 import { startFixtureServer, sendJson } from './fixture-server.js';
@@ -18,9 +18,7 @@ let client: RestClient;
 before(async () => {
   server = await startApiServer();
   client = createClient({ server: server.url, qps: -1 });
-  await client.create({ group: '', version: 'v1', kind: 'Namespace', plural: 'namespaces', namespaced: false, apiVersion: 'v1' }, {
-    apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS },
-  });
+  await client.create(NamespaceResource, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
 });
 after(async () => {
   client.close();
