@@ -49,6 +49,10 @@ describe('demo (npm start)', () => {
       assert.ok(metrics && health, out);
       assert.match(await (await fetch(metrics)).text(), /controller_runtime_reconcile_total\{controller="webapp"/);
       assert.equal((await fetch(health)).status, 200);
+      const why = /curl (http:\/\/\S+\/debug\/converge\/\S+)/.exec(out)?.[1];
+      assert.ok(why, out);
+      const report = (await (await fetch(why)).json()) as { summary: string };
+      assert.match(report.summary, /^converged: /);
 
       child.kill('SIGINT');
       assert.equal(await exited, 0, err);

@@ -86,6 +86,7 @@ async function main(): Promise<void> {
   say(`  ${k} edit configmap shop-config          # rolls shop's pods (config hash)`);
   say(`  ${k} delete deployment shop              # the operator recreates it`);
   say(`  ${k} delete webapp blog                  # the finalizer cleans up first`);
+  say(`  curl ${endpoints.healthProbe}/debug/converge/platform.converge.dev/v1alpha1/webapps/default/shop   # why is it (not) converged?`);
   say();
   say('Live view (Ctrl-C to stop):');
 
