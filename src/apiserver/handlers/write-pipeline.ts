@@ -65,6 +65,7 @@ export function createObject(scope: Scope, obj: KubeObject, params: WriteParams,
   for (const f of ['uid', 'resourceVersion', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'generation', 'selfLink'] as const) delete m[f];
   m.creationTimestamp = rfc3339(wctx.now);
   m.uid = ctx.newUid();
+  strategy.checkDecodable(obj);
   strategy.prepareForCreate(obj, wctx);
   if (strategy.tracksGeneration) m.generation = 1;
   const generated = !m.name && !!m.generateName;
@@ -138,6 +139,7 @@ export function updateObject(scope: Scope, stored: KubeObject, obj: KubeObject, 
     else delete m.managedFields;
   }
   m.resourceVersion = old.metadata.resourceVersion;
+  strategy.checkDecodable(obj);
   if (scope.subresource === 'status') strategy.prepareForStatusUpdate(obj, old, wctx);
   else {
     strategy.prepareForUpdate(obj, old, wctx);

@@ -6,6 +6,7 @@
  */
 import { fieldErrors, type FieldCause } from '../status.js';
 import { dns1123LabelError } from '../validation.js';
+import type { DecodedFields } from './strategy.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -18,6 +19,16 @@ function defaultContainer(c: Obj): void {
   c.terminationMessagePolicy ??= 'File';
   c.resources ??= {};
   if (Array.isArray(c.ports)) for (const p of c.ports) if (isObj(p)) p.protocol ??= 'TCP';
+}
+
+/** The typed fields of a pod spec at `path` that defaulting and validation read (see `Strategy.decodedFields`). */
+export function podSpecFields(path: string): DecodedFields {
+  const out: DecodedFields = { [path]: 'object' };
+  for (const list of ['containers', 'initContainers', 'ephemeralContainers']) {
+    const c = `${path}.${list}`;
+    Object.assign(out, { [c]: 'array', [`${c}[]`]: 'object', [`${c}[].ports`]: 'array', [`${c}[].ports[]`]: 'object', [`${c}[].env`]: 'array', [`${c}[].env[]`]: 'object', [`${c}[].volumeMounts`]: 'array', [`${c}[].volumeMounts[]`]: 'object', [`${c}[].resources`]: 'object' });
+  }
+  return Object.assign(out, { [`${path}.volumes`]: 'array', [`${path}.volumes[]`]: 'object' });
 }
 
 export function defaultPodSpec(spec: unknown): void {

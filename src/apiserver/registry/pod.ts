@@ -7,7 +7,7 @@
 import type { KubeObject } from '../../meta/index.js';
 import type { ServedResource } from '../served-resource.js';
 import { fieldErrors, type FieldCause } from '../status.js';
-import { defaultPodSpec, qosClassOf, validatePodSpec } from './pod-spec.js';
+import { defaultPodSpec, podSpecFields, qosClassOf, validatePodSpec } from './pod-spec.js';
 import { Strategy, builtinVersion, jsonEqual, type VersionSpec } from './strategy.js';
 
 type Obj = Record<string, unknown>;
@@ -24,6 +24,7 @@ export class PodStrategy extends Strategy {
   override readonly categories = ['all'];
   override readonly tracksGeneration = true;
   override readonly returnDeletedObject = true;
+  protected override readonly decodedFields = { ...podSpecFields('spec'), status: 'object', 'status.podIPs': 'array', 'status.podIPs[]': 'object' } as const;
   protected override readonly fields = {
     'spec.nodeName': (o: KubeObject) => spec(o).nodeName,
     'spec.host': (o: KubeObject) => spec(o).nodeName,

@@ -24,6 +24,7 @@ export class ServiceStrategy extends Strategy {
   override readonly shortNames = ['svc'];
   override readonly categories = ['all'];
   override readonly nameRule = 'dns1035' as const;
+  protected override readonly decodedFields = { spec: 'object', 'spec.ports': 'array', 'spec.ports[]': 'object', 'spec.selector': 'object' } as const;
   protected override readonly fields = {
     'spec.clusterIP': (o: KubeObject) => (o.spec as Obj | undefined)?.clusterIP,
     'spec.type': (o: KubeObject) => (o.spec as Obj | undefined)?.type,

@@ -8,7 +8,7 @@
  */
 import type { KubeObject } from '../../meta/index.js';
 import type { CustomResourceColumnDefinition, JSONSchemaProps, ServedResource, ServedSubresource } from '../served-resource.js';
-import type { FieldCause } from '../status.js';
+import { badRequest, type FieldCause } from '../status.js';
 import type { NameRule } from '../validation.js';
 
 export interface ScaleSpec {
@@ -82,6 +82,33 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   return ak.every((k) => jsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
 }
 
+/**
+ * The JSON kind a typed field must have, as Go's decoder demands of a built-in object: a path names a
+ * field (`spec.ports`); a part ending in `[]` stands for each element of that list (`spec.ports[]`,
+ * `spec.versions[].schema`).
+ */
+export type DecodedFields = Record<string, 'object' | 'array'>;
+
+const jsonKind = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
+
+/** The first field of `obj` whose kind differs from `fields` (null is absent, as Go decodes it), or undefined. */
+function misdecodedField(obj: unknown, fields: DecodedFields): { path: string; want: string; got: string } | undefined {
+  for (const [path, want] of Object.entries(fields)) {
+    let values: unknown[] = [obj];
+    for (const part of path.split('.')) {
+      const name = part.endsWith('[]') ? part.slice(0, -2) : part;
+      values = values.flatMap((v) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? [(v as Record<string, unknown>)[name]] : []));
+      if (name !== part) values = values.flatMap((v) => (Array.isArray(v) ? v : []));
+    }
+    const each = path.endsWith('[]');
+    for (const v of values) {
+      if (v === undefined || (v === null && !each)) continue;
+      if (jsonKind(v) !== want) return { path, want, got: jsonKind(v) };
+    }
+  }
+  return undefined;
+}
+
 const str = (v: unknown): string => (v === undefined || v === null ? '' : String(v));
 
 export abstract class Strategy {
@@ -110,6 +137,11 @@ export abstract class Strategy {
   readonly allowDeleteCollection: boolean = true;
   /** Served from a CRD. */
   readonly custom: boolean = false;
+  /**
+   * Typed fields the strategy's hooks read: a body with another kind there is refused with 400 before
+   * any hook runs, as the real server's decoder refuses it, so no hook meets a shape it cannot handle.
+   */
+  protected readonly decodedFields: DecodedFields = {};
   /** Field-selector fields beyond `metadata.name`/`metadata.namespace`. */
   protected readonly fields: Record<string, (obj: KubeObject) => unknown> = {};
 
@@ -148,6 +180,12 @@ export abstract class Strategy {
 
   apiVersion(version: string): string {
     return this.group ? `${this.group}/${version}` : version;
+  }
+
+  /** Throws 400 when a typed field of `obj` has the wrong JSON kind (see `decodedFields`). */
+  checkDecodable(obj: KubeObject): void {
+    const bad = misdecodedField(obj, this.decodedFields);
+    if (bad) throw badRequest(`unable to decode the object: ${this.kind}.${bad.path} must be ${bad.want === 'array' ? 'an array' : 'an object'}, not ${bad.got}`);
   }
 
   /** Defaulting and server-set fields on create (status reset where the type has a status subresource). */

@@ -6,8 +6,8 @@
  */
 import type { KubeObject, LabelSelector } from '../../meta/index.js';
 import { fieldErrors, type FieldCause } from '../status.js';
-import { defaultPodSpec, validatePodSpec } from './pod-spec.js';
-import { Strategy, builtinVersion, jsonEqual, type VersionSpec } from './strategy.js';
+import { defaultPodSpec, podSpecFields, validatePodSpec } from './pod-spec.js';
+import { Strategy, builtinVersion, jsonEqual, type DecodedFields, type VersionSpec } from './strategy.js';
 
 type Obj = Record<string, unknown>;
 
@@ -26,12 +26,19 @@ function selectorMatches(sel: LabelSelector, labels: Record<string, string>): bo
   return true;
 }
 
+const WORKLOAD_FIELDS: DecodedFields = {
+  spec: 'object', 'spec.template': 'object', 'spec.template.metadata': 'object', 'spec.selector': 'object',
+  'spec.selector.matchLabels': 'object', 'spec.selector.matchExpressions': 'array', 'spec.selector.matchExpressions[]': 'object',
+  ...podSpecFields('spec.template.spec'),
+};
+
 abstract class WorkloadStrategy extends Strategy {
   readonly group = 'apps';
   readonly namespaced = true;
   readonly versions: VersionSpec[] = [builtinVersion('v1', { status: true, scale: SCALE })];
   override readonly categories = ['all'];
   override readonly tracksGeneration = true;
+  protected override readonly decodedFields: DecodedFields = WORKLOAD_FIELDS;
 
   protected defaultSpec(spec: Obj): void {
     spec.replicas ??= 1;
@@ -87,6 +94,7 @@ export class DeploymentStrategy extends WorkloadStrategy {
   readonly kind = 'Deployment';
   readonly plural = 'deployments';
   override readonly shortNames = ['deploy'];
+  protected override readonly decodedFields = { ...WORKLOAD_FIELDS, 'spec.strategy': 'object', 'spec.strategy.rollingUpdate': 'object' } as const;
 
   protected override defaultSpec(spec: Obj): void {
     super.defaultSpec(spec);
