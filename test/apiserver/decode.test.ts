@@ -54,3 +54,31 @@ describe('typed fields of built-in kinds', () => {
     assert.equal(r.body.spec.strategy.type, 'RollingUpdate');
   });
 });
+
+describe('CustomResourceDefinition bodies the server cannot follow', () => {
+  const crd = (version: Record<string, unknown>) => ({
+    apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'widgets.ex.com' },
+    spec: { group: 'ex.com', scope: 'Namespaced', names: { plural: 'widgets', kind: 'Widget' }, versions: [{ name: 'v1', served: true, storage: true, ...version }] },
+  });
+  const schema = (properties: unknown) => ({ schema: { openAPIV3Schema: { type: 'object', properties } } });
+
+  it('refuses a schema node that is not an object with 422 naming it, instead of failing inside', async () => {
+    await using api = await startApi();
+    const r = await api.call('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd(schema({ spec: null })));
+    assert.equal(r.status, 422, r.text);
+    assert.ok(r.body.details.causes.some((c: { field: string }) => c.field === 'spec.versions[0].schema.openAPIV3Schema.properties[spec]'), r.text);
+  });
+
+  it('refuses printer columns without a usable jsonPath, so Table reads of the kind keep working', async () => {
+    await using api = await startApi();
+    const bad = await api.call('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd({
+      ...schema({ spec: { type: 'object' } }),
+      additionalPrinterColumns: [{ name: 'A', type: 'string', jsonPath: 'x' }, { name: 'B', type: 'string' }],
+    }));
+    assert.equal(bad.status, 422, bad.text);
+    const fields = bad.body.details.causes.map((c: { field: string }) => c.field);
+    assert.deepEqual(fields, ['spec.versions[0].additionalPrinterColumns[0].jsonPath', 'spec.versions[0].additionalPrinterColumns[1].jsonPath']);
+    const notList = await api.call('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd({ ...schema({}), additionalPrinterColumns: 3 }));
+    assert.equal(notList.status, 400, notList.text);
+  });
+});

@@ -7,9 +7,10 @@
  * the create returns. Names that collide with another CRD of the group are not accepted.
  */
 import type { CustomResourceDefinition } from 'kubernetes-types/apiextensions/v1.js';
-import type { KubeObject } from '../../meta/index.js';
+import { InvalidOptionError, type KubeObject } from '../../meta/index.js';
 import { rfc3339, type ServerContext } from '../context.js';
 import { validateStructuralSchema } from '../schema/index.js';
+import { parseJsonPath } from '../table/jsonpath.js';
 import { fieldErrors, type FieldCause } from '../status.js';
 import { Strategy, builtinVersion, jsonEqual, type VersionSpec, type WriteContext } from './strategy.js';
 
@@ -27,6 +28,28 @@ interface Condition {
 
 export const crdOf = (o: KubeObject): CustomResourceDefinition => o as unknown as CustomResourceDefinition;
 
+/** Printer columns need a name, a type and a JSONPath the table printer can follow (else every Table read of the kind would fail). */
+function printerColumnErrors(columns: unknown, path: string): FieldCause[] {
+  if (columns === undefined || columns === null) return [];
+  const out: FieldCause[] = [];
+  (columns as unknown[]).forEach((c, i) => {
+    const f = `${path}[${i}]`;
+    const col = c as Obj;
+    if (typeof col.name !== 'string' || !col.name) out.push(fieldErrors.required(`${f}.name`));
+    if (typeof col.type !== 'string' || !col.type) out.push(fieldErrors.required(`${f}.type`));
+    if (typeof col.jsonPath !== 'string' || !col.jsonPath) out.push(fieldErrors.required(`${f}.jsonPath`));
+    else {
+      try {
+        parseJsonPath(col.jsonPath);
+      } catch (e) {
+        if (!(e instanceof InvalidOptionError)) throw e;
+        out.push(fieldErrors.invalid(`${f}.jsonPath`, col.jsonPath, 'must be a simple json path'));
+      }
+    }
+  });
+  return out;
+}
+
 export class CrdStrategy extends Strategy {
   readonly group = 'apiextensions.k8s.io';
   readonly kind = 'CustomResourceDefinition';
@@ -36,6 +59,12 @@ export class CrdStrategy extends Strategy {
   override readonly shortNames = ['crd', 'crds'];
   override readonly categories = ['api-extensions'];
   override readonly tracksGeneration = true;
+  protected override readonly decodedFields = {
+    spec: 'object', 'spec.names': 'object', 'spec.versions': 'array', 'spec.versions[]': 'object',
+    'spec.versions[].schema': 'object', 'spec.versions[].schema.openAPIV3Schema': 'object',
+    'spec.versions[].additionalPrinterColumns': 'array', 'spec.versions[].additionalPrinterColumns[]': 'object',
+    'spec.versions[].selectableFields': 'array', 'spec.versions[].selectableFields[]': 'object',
+  } as const;
   readonly #ctx: ServerContext;
 
   constructor(ctx: ServerContext) {
@@ -144,6 +173,7 @@ export class CrdStrategy extends Strategy {
       const schema = (v.schema as Obj | undefined)?.openAPIV3Schema;
       if (!schema) out.push(fieldErrors.required(`${f}.schema.openAPIV3Schema`, 'schemas are required'));
       else out.push(...(validateStructuralSchema(schema as never, `${f}.schema.openAPIV3Schema`) as FieldCause[]));
+      out.push(...printerColumnErrors(v.additionalPrinterColumns, `${f}.additionalPrinterColumns`));
       const sf = (v.selectableFields as unknown[] | undefined) ?? [];
       if (sf.length > 8) out.push(fieldErrors.tooLong(`${f}.selectableFields`, 8));
     });

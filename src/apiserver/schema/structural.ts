@@ -51,6 +51,11 @@ function checkRootMetadata(metadata: JSONSchemaProps, path: string, causes: Fiel
 }
 
 function checkNode(s: JSONSchemaProps, path: string, causes: FieldCause[], { root = false } = {}): void {
+  // A child schema given as null, a list or a scalar has no rules to read; it is reported, not walked.
+  if (s === null || typeof s !== 'object' || Array.isArray(s)) {
+    causes.push(fieldCause.invalid(path, s, 'must be a schema object'));
+    return;
+  }
   const intOrString = extensionsOf(s)['x-kubernetes-int-or-string'] === true;
   const preserve = extensionsOf(s)['x-kubernetes-preserve-unknown-fields'];
   if (s.type !== undefined && s.type !== '' && !VALID_TYPES.has(s.type)) {
