@@ -135,3 +135,22 @@ describe('list: pagination, resourceVersion semantics and selectors', () => {
     assert.equal(r.body.items[0].data, undefined);
   });
 });
+
+describe('Event field selectors', () => {
+  it('select on the object an Event is about, under involvedObject.* in core/v1 and regarding.* in events.k8s.io/v1', async () => {
+    await using api = await startApi();
+    for (const [name, about] of [['e1', 'a'], ['e2', 'b']] as const) {
+      const r = await api.call('POST', '/api/v1/namespaces/default/events', {
+        apiVersion: 'v1', kind: 'Event', metadata: { name }, involvedObject: { kind: 'Pod', name: about, namespace: 'default' }, reason: 'Started',
+      });
+      assert.equal(r.status, 201, r.text);
+    }
+    const core = await api.call('GET', '/api/v1/namespaces/default/events?fieldSelector=involvedObject.name%3Da,involvedObject.kind%3DPod');
+    assert.deepEqual(core.body.items.map((e: { metadata: { name: string } }) => e.metadata.name), ['e1']);
+    const v1 = await api.call('GET', '/apis/events.k8s.io/v1/namespaces/default/events?fieldSelector=regarding.name%3Db');
+    assert.deepEqual(v1.body.items.map((e: { metadata: { name: string } }) => e.metadata.name), ['e2']);
+    assert.equal(v1.body.items[0].regarding.name, 'b');
+    const unknown = await api.call('GET', '/apis/events.k8s.io/v1/namespaces/default/events?fieldSelector=involvedObject.name%3Db');
+    assert.equal(unknown.status, 400);
+  });
+});

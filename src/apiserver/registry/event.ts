@@ -29,44 +29,38 @@ function rename(obj: KubeObject, pairs: [string, string][], apiVersion: string):
   return out;
 }
 
-export class CoreEventStrategy extends Strategy {
-  readonly group = '';
+/** What both views share: one namespaced kind, `ev`, and no generation (Events have no spec). */
+abstract class EventStrategy extends Strategy {
   readonly kind = 'Event';
   readonly plural = 'events';
   readonly namespaced = true;
   readonly versions: VersionSpec[] = [builtinVersion('v1')];
   override readonly shortNames = ['ev'];
-  protected override readonly fields = {
-    'involvedObject.kind': (o: KubeObject) => io(o).kind,
-    'involvedObject.namespace': (o: KubeObject) => io(o).namespace,
-    'involvedObject.name': (o: KubeObject) => io(o).name,
-    'involvedObject.uid': (o: KubeObject) => io(o).uid,
-    'involvedObject.apiVersion': (o: KubeObject) => io(o).apiVersion,
-    'involvedObject.resourceVersion': (o: KubeObject) => io(o).resourceVersion,
-    'involvedObject.fieldPath': (o: KubeObject) => io(o).fieldPath,
-    reason: (o: KubeObject) => o.reason,
-    reportingComponent: (o: KubeObject) => o.reportingComponent,
-    source: (o: KubeObject) => (o.source as Obj | undefined)?.component,
-    type: (o: KubeObject) => o.type,
-  };
 
   override generationChanged(): boolean {
     return false;
   }
 }
 
-export class EventsV1Strategy extends Strategy {
-  readonly group = 'events.k8s.io';
-  readonly kind = 'Event';
-  readonly plural = 'events';
-  readonly namespaced = true;
-  readonly versions: VersionSpec[] = [builtinVersion('v1')];
-  override readonly shortNames = ['ev'];
+/** Field selectors on the object an Event is about, under the name each view gives it. */
+const regardingFields = (prefix: string, names: string[]): Record<string, (o: KubeObject) => unknown> =>
+  Object.fromEntries(names.map((n) => [`${prefix}.${n}`, (o: KubeObject) => io(o)[n]]));
+
+export class CoreEventStrategy extends EventStrategy {
+  readonly group = '';
   protected override readonly fields = {
-    'regarding.kind': (o: KubeObject) => io(o).kind,
-    'regarding.namespace': (o: KubeObject) => io(o).namespace,
-    'regarding.name': (o: KubeObject) => io(o).name,
-    'regarding.uid': (o: KubeObject) => io(o).uid,
+    ...regardingFields('involvedObject', ['kind', 'namespace', 'name', 'uid', 'apiVersion', 'resourceVersion', 'fieldPath']),
+    reason: (o: KubeObject) => o.reason,
+    reportingComponent: (o: KubeObject) => o.reportingComponent,
+    source: (o: KubeObject) => (o.source as Obj | undefined)?.component,
+    type: (o: KubeObject) => o.type,
+  };
+}
+
+export class EventsV1Strategy extends EventStrategy {
+  readonly group = 'events.k8s.io';
+  protected override readonly fields = {
+    ...regardingFields('regarding', ['kind', 'namespace', 'name', 'uid']),
     reason: (o: KubeObject) => o.reason,
     reportingController: (o: KubeObject) => o.reportingComponent,
     type: (o: KubeObject) => o.type,
@@ -82,9 +76,5 @@ export class EventsV1Strategy extends Strategy {
 
   override toInternal(obj: KubeObject): KubeObject {
     return rename(obj, RENAMES.map(([a, b]) => [b, a]), 'v1');
-  }
-
-  override generationChanged(): boolean {
-    return false;
   }
 }
