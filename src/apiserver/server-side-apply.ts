@@ -1,8 +1,8 @@
 /**
  * Server-side apply (§4.6) on plain JSON: the applied configuration is merged into the live object
  * (objects field by field, keyed lists element by element, sets value by value, atomic lists and
- * scalars replaced — `field-shape.ts` says which list is which); fields the manager applied last time and omits now are removed unless another manager
- * still owns them; changing a field another manager owns is a conflict (409 with one
+ * scalars replaced — `field-shape.ts` says which list is which); fields the manager applied last
+ * time and omits now are removed unless another manager still owns them; changing a field another manager owns is a conflict (409 with one
  * `FieldManagerConflict` cause per field) unless `force`, which takes the field over. The manager's
  * `Apply` entry then lists exactly the fields of this configuration.
  * Invariant: fields owned only by other managers are never removed by an apply.
@@ -38,10 +38,26 @@ function merge(live: unknown, applied: unknown, shape: Shape): unknown {
   return structuredClone(applied);
 }
 
-/** Index of the list element a `k:`/`v:` key addresses, or -1. */
+/**
+ * The fields a `k:` key names, or undefined when it does not hold a JSON object: managed fields come
+ * from clients too, so a malformed key must address nothing rather than fail the write.
+ */
+function keyFields(key: string): Json | undefined {
+  if (!key.startsWith('k:')) return undefined;
+  try {
+    const want: unknown = JSON.parse(key.slice(2));
+    return isPlain(want) ? want : undefined;
+  } catch (e) {
+    if (e instanceof SyntaxError) return undefined;
+    throw e;
+  }
+}
+
+/** Index of the list element a `k:`/`v:` key addresses, or -1 (an `f:` key addresses no element). */
 function indexOf(list: unknown[], key: string): number {
   if (key.startsWith('v:')) return list.findIndex((e) => JSON.stringify(e) === key.slice(2));
-  const want = JSON.parse(key.slice(2)) as Json;
+  const want = keyFields(key);
+  if (want === undefined) return -1;
   return list.findIndex((e) => isPlain(e) && Object.entries(want).every(([k, x]) => e[k] === x));
 }
 
@@ -66,7 +82,9 @@ function removeChild(v: unknown, key: string): void {
 function render(path: string, key: string): string {
   if (key.startsWith('f:')) return `${path}.${key.slice(2)}`;
   if (key.startsWith('v:')) return `${path}[${key.slice(2)}]`;
-  return `${path}[${Object.entries(JSON.parse(key.slice(2)) as Json).map(([k, x]) => `${k}=${JSON.stringify(x)}`).join(',')}]`;
+  const fields = keyFields(key);
+  if (fields === undefined) return `${path}[${key}]`;
+  return `${path}[${Object.entries(fields).map(([k, x]) => `${k}=${JSON.stringify(x)}`).join(',')}]`;
 }
 
 interface Owner {

@@ -338,6 +338,28 @@ describe('server-side apply', () => {
     assert.deepEqual(one.fieldsV1, { 'f:data': { 'f:x': {} } });
   });
 
+  it('answers a re-apply that turns an object field into a list with a Status, not a failure inside the pruning', async () => {
+    await using api = await startApi();
+    const DEPLOYS = '/apis/apps/v1/namespaces/default/deployments';
+    const apply = (template: unknown) => JSON.stringify({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' }, spec: { selector: { matchLabels: { a: 'b' } }, template } });
+    const first = await api.call('PATCH', `${DEPLOYS}/d?fieldManager=one`, apply({ metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'i' }] } }), headers);
+    assert.equal(first.status, 201, first.text);
+    const r = await api.call('PATCH', `${DEPLOYS}/d?fieldManager=one`, apply([]), headers);
+    assert.equal(r.status, 400, r.text);
+    assert.equal(r.body.reason, 'BadRequest');
+  });
+
+  it('ignores client-written managed field keys that name no list element', async () => {
+    await using api = await startApi();
+    const created = await api.call('POST', CMS, { metadata: { name: 'a', finalizers: ['x/y'], managedFields: [
+      { manager: 'one', operation: 'Apply', apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: { 'f:metadata': { 'f:finalizers': { 'k:not json': {}, 'v:"x/y"': {} } } } },
+    ] } });
+    assert.equal(created.status, 201, created.text);
+    const r = await api.call('PATCH', `${CMS}/a?fieldManager=one`, applyCm({ x: '1' }), headers);
+    assert.equal(r.status, 200, r.text);
+    assert.deepEqual(r.body.data, { x: '1' });
+  });
+
   it('reports a conflict with the owning manager, and takes the field over with force', async () => {
     await using api = await startApi();
     await api.call('PATCH', `${CMS}/a?fieldManager=one`, applyCm({ x: '1' }), headers);
