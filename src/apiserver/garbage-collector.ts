@@ -8,7 +8,7 @@
  * Invariant: the collector only deletes objects through the normal delete path (finalizers honoured,
  * uid precondition), and never touches an object with a live owner.
  */
-import { parseGroupVersion, type KubeObject, type Logger, type OwnerReference } from '../meta/index.js';
+import { InvalidOptionError, parseGroupVersion, type KubeObject, type Logger, type OwnerReference } from '../meta/index.js';
 import type { ServerContext } from './context.js';
 import { performDelete } from './handlers/write-pipeline.js';
 import type { Strategy } from './registry/strategy.js';
@@ -64,7 +64,9 @@ export class GarbageCollector {
     let group: string;
     try {
       group = parseGroupVersion(ref.apiVersion).group;
-    } catch {
+    } catch (e) {
+      // An owner reference whose apiVersion does not parse names no object that could own this one.
+      if (!(e instanceof InvalidOptionError)) throw e;
       return undefined;
     }
     for (const s of this.#ctx.registry.strategies()) {

@@ -102,7 +102,7 @@ export function parseListOptions(scope: Scope, watch: boolean): ListOptions {
     (fieldTerms.length === 0 || matchFields(fieldTerms, (f) => strategy.fieldValue(obj, f, version) ?? '')) &&
     (inShard === undefined || inShard(obj));
   return {
-    rv, rvText, match: (matchText || undefined) as ListOptions['match'], limit: limitText ? Math.max(0, Number(limitText)) : 0,
+    rv, rvText, match: (matchText === '' ? undefined : matchText) as ListOptions['match'], limit: limitText ? Math.max(0, Number(limitText)) : 0,
     continueToken, sendInitialEvents, allowWatchBookmarks: parseBool(q, 'allowWatchBookmarks') ?? false,
     timeoutSeconds: timeoutText === null ? undefined : Number(timeoutText),
     hasSelector: !!q.get('labelSelector') || !!q.get('fieldSelector') || !!shardSelector, filter, fieldTerms, shardSelector,
