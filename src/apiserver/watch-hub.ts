@@ -168,6 +168,7 @@ export class WatchHub {
   readonly bufferSize: number;
   #bookmarkWatchers = 0;
   #bookmarkTimer: Timer | undefined;
+  #stopped = false;
   readonly #unsubscribe: () => void;
 
   constructor({ store, clock, bookmarkIntervalMs, bufferSize }: WatchHubOptions) {
@@ -183,7 +184,12 @@ export class WatchHub {
     return new Watcher(this, spec);
   }
 
+  /** Starts live delivery to `w`; after `stop()` it ends `w` instead, so no stream or timer outlives the hub. */
   register(w: Watcher): void {
+    if (this.#stopped) {
+      w.close();
+      return;
+    }
     let set = this.#byResource.get(w.spec.resource);
     if (!set) {
       set = new Set();
@@ -197,6 +203,7 @@ export class WatchHub {
   remove(w: Watcher): void {
     const set = this.#byResource.get(w.spec.resource);
     if (!set?.delete(w)) return;
+    if (set.size === 0) this.#byResource.delete(w.spec.resource);
     if (w.spec.allowBookmarks && --this.#bookmarkWatchers === 0) {
       this.#bookmarkTimer?.cancel();
       this.#bookmarkTimer = undefined;
@@ -255,6 +262,7 @@ export class WatchHub {
   }
 
   stop(): void {
+    this.#stopped = true;
     this.closeAll();
     this.#unsubscribe();
     this.#bookmarkTimer?.cancel();

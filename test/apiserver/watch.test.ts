@@ -123,6 +123,31 @@ describe('watch', () => {
     await w.ended();
   });
 
+  it('keeps the stream open for timeoutSeconds=0, which asks for the server default', async () => {
+    const clock = new FakeClock();
+    await using api = await startApi({ clock });
+    const w = await api.watch(`${CMS}?watch=true&resourceVersion=1&timeoutSeconds=0`);
+    await clock.advance(60_000);
+    await api.call('POST', CMS, cm('a'));
+    const e = await w.next();
+    assert.equal(e?.type, 'ADDED');
+    assert.equal(e?.object.metadata.name, 'a');
+  });
+
+  it('ends a watch that arrives after stop() at once, leaving no watcher or timer behind', async () => {
+    const clock = new FakeClock();
+    const api = createApiServer({ clock, bookmarkIntervalMs: 1000 });
+    api.stop();
+    const r = await api.handle({ method: 'GET', path: `${CMS}?watch=true&allowWatchBookmarks=true&timeoutSeconds=30`, headers: {} });
+    assert.equal(r.status, 200);
+    const written: string[] = [];
+    let ended = false;
+    r.stream!.attach({ write: (c) => (written.push(String(c)), true), end: () => (ended = true) });
+    assert.equal(ended, true);
+    assert.equal(clock.pendingTimers(), 0);
+    assert.deepEqual(written, []);
+  });
+
   it('turns selector transitions into ADDED and DELETED for that watcher', async () => {
     await using api = await startApi();
     const a = (await api.call('POST', CMS, cm('a', {}, { labels: { team: 'x' } }))).body;

@@ -104,7 +104,8 @@ export function parseListOptions(scope: Scope, watch: boolean): ListOptions {
   return {
     rv, rvText, match: (matchText === '' ? undefined : matchText) as ListOptions['match'], limit: limitText ? Math.max(0, Number(limitText)) : 0,
     continueToken, sendInitialEvents, allowWatchBookmarks: parseBool(q, 'allowWatchBookmarks') ?? false,
-    timeoutSeconds: timeoutText === null ? undefined : Number(timeoutText),
+    // 0 asks for the server's default, as on the real server, not for a stream that ends at once.
+    timeoutSeconds: timeoutText === null || Number(timeoutText) === 0 ? undefined : Number(timeoutText),
     hasSelector: !!q.get('labelSelector') || !!q.get('fieldSelector') || !!shardSelector, filter, fieldTerms, shardSelector,
   };
 }
