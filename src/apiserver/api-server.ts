@@ -209,11 +209,9 @@ export function createApiServer(options: ApiServerOptions = {}): ApiServer {
   return server;
 }
 
+/** Subresources are served exactly as discovery lists them, so the two cannot disagree. */
 function hasSubresource(strategy: Strategy, version: string, sub: string): boolean {
-  if (sub === 'status') return strategy.hasStatus(version);
-  if (sub === 'scale') return strategy.scaleOf(version) !== undefined;
-  if (sub === 'finalize') return strategy.kind === 'Namespace' && strategy.group === '';
-  return false;
+  return strategy.served(version).subresources.some((s) => s.name === sub);
 }
 
 function notFoundPage(): ApiResponse {

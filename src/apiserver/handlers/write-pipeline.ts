@@ -163,7 +163,7 @@ export function updateObject(scope: Scope, stored: KubeObject, obj: KubeObject, 
   const key = storageKey(strategy, old.metadata.namespace ?? '', old.metadata.name!);
   // The last finalizer going deletes the object, unless a grace period is still running (a Pod on a node).
   const finished = !!m.deletionTimestamp && (m.finalizers ?? []).length === 0 && (m.deletionGracePeriodSeconds ?? 0) === 0 &&
-    !(strategy.kind === 'Namespace' && hasSpecFinalizers(obj));
+    !strategy.holdsDeletion(obj);
   const next = strategy.toInternal(obj);
   if (params.dryRun) return { status: 200, object: next, warnings: wctx.warnings };
   if (finished) {
@@ -172,8 +172,6 @@ export function updateObject(scope: Scope, stored: KubeObject, obj: KubeObject, 
   }
   return { status: 200, object: ctx.store.update(strategy.storageId, key, next), warnings: wctx.warnings };
 }
-
-const hasSpecFinalizers = (ns: KubeObject): boolean => ((ns.spec as { finalizers?: string[] } | undefined)?.finalizers ?? []).length > 0;
 
 export interface DeleteParams {
   dryRun: boolean;

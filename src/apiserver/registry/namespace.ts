@@ -45,6 +45,11 @@ export class NamespaceStrategy extends Strategy {
     return r;
   }
 
+  /** The namespace lifecycle clears `spec.finalizers` through `finalize` once the namespace is empty; until then it stays. */
+  override holdsDeletion(obj: KubeObject): boolean {
+    return ((obj.spec as { finalizers?: string[] } | undefined)?.finalizers ?? []).length > 0;
+  }
+
   override generationChanged(): boolean {
     return false;
   }

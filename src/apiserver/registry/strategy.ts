@@ -219,6 +219,11 @@ export abstract class Strategy {
     return 0;
   }
 
+  /** Whether a deleting object with no finalizers left must still stay (a Namespace until its spec finalizers are cleared). */
+  holdsDeletion(_obj: KubeObject): boolean {
+    return false;
+  }
+
   /** Whether an update on the main endpoint bumps `metadata.generation`. */
   generationChanged(obj: KubeObject, old: KubeObject): boolean {
     return !jsonEqual(obj.spec, old.spec);
