@@ -58,7 +58,7 @@ async function runApiserver(args: string[]): Promise<void> {
     process.stdout.write(USAGE);
     return;
   }
-  const port = values.port === undefined ? 0 : Number(values.port);
+  const port = values.port === undefined ? 0 : /^\d+$/.test(values.port) ? Number(values.port) : NaN;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be an integer between 0 and 65535, got ${values.port}`);
   const srv = await startApiServer({ port, host: values.host ?? '127.0.0.1', garbageCollection: values['garbage-collection'] ?? false });
   const stop = async (): Promise<void> => {
@@ -93,7 +93,8 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {
-  if (err instanceof UsageError || (err as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+  // Every parseArgs refusal (unknown option, missing value, stray positional) is an argument error too.
+  if (err instanceof UsageError || String((err as { code?: unknown }).code).startsWith('ERR_PARSE_ARGS_')) {
     process.stderr.write(`converge: ${(err as Error).message}\n\n${USAGE}`);
     process.exit(2);
   }

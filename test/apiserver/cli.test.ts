@@ -61,4 +61,15 @@ describe('converge CLI', () => {
     const code = await new Promise((r) => p.on('exit', r));
     assert.equal(code, 2);
   });
+
+  it('exits with status 2 and the usage on bad apiserver arguments, before listening', async () => {
+    for (const args of [['--port', '1e3'], ['--port'], ['stray']]) {
+      const p = run(['apiserver', ...args]);
+      let err = '';
+      p.stderr.on('data', (c: Buffer) => (err += c.toString()));
+      const code = await new Promise((r) => p.on('exit', r));
+      assert.equal(code, 2, `${args.join(' ')}: ${err}`);
+      assert.match(err, /Usage:/);
+    }
+  });
 });
