@@ -228,8 +228,11 @@ describe('deletion and finalizers', () => {
     const a = (await api.call('POST', CMS, cm('a'))).body;
     const u = await api.call('DELETE', `${CMS}/a`, { preconditions: { uid: 'nope' } });
     assert.equal(u.status, 409);
+    assert.equal(u.body.reason, 'Conflict');
+    assert.equal(u.body.message, `Operation cannot be fulfilled on configmaps "a": the UID in the precondition (nope) does not match the UID in record (${a.metadata.uid}). The object might have been deleted and then recreated`);
     const rv = await api.call('DELETE', `${CMS}/a`, { preconditions: { resourceVersion: '1' } });
     assert.equal(rv.status, 409);
+    assert.match(rv.body.message, /: the ResourceVersion in the precondition \(1\) does not match the ResourceVersion in record \(\d+\)\. The object might have been modified$/);
     const ok = await api.call('DELETE', `${CMS}/a`, { preconditions: { uid: a.metadata.uid, resourceVersion: a.metadata.resourceVersion } });
     assert.equal(ok.status, 200);
   });

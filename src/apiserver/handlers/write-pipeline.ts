@@ -197,10 +197,10 @@ export function performDelete(ctx: ServerContext, strategy: Strategy, key: strin
   if (!old) throw notFound(strategy, name);
   const pre = p.preconditions;
   if (pre?.uid && pre.uid !== old.metadata.uid) {
-    throw conflict(strategy, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${old.metadata.uid ?? ''}`);
+    throw conflict(strategy, name, `the UID in the precondition (${pre.uid}) does not match the UID in record (${old.metadata.uid ?? ''}). The object might have been deleted and then recreated`);
   }
   if (pre?.resourceVersion && pre.resourceVersion !== old.metadata.resourceVersion) {
-    throw conflict(strategy, name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${old.metadata.resourceVersion ?? ''}`);
+    throw conflict(strategy, name, `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${old.metadata.resourceVersion ?? ''}). The object might have been modified`);
   }
   let finalizers = [...(old.metadata.finalizers ?? [])];
   if (p.propagationPolicy) {
