@@ -1,3 +1,5 @@
+// The `converge` command as a child process: usage and exit codes, and `converge apiserver` serving CRDs from a directory
+// with a kubeconfig until SIGTERM.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';

@@ -1,3 +1,5 @@
+// CustomResourceDefinitions through HTTP: conditions and serving, names, versions, subresources, schema validation, pruning
+// and defaulting of custom resources, and the removal of a CRD's objects and endpoints.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApi } from './helpers.js';

@@ -1,3 +1,4 @@
+// The basic verbs on ConfigMaps and Namespaces over HTTP: create, get, list, update, delete, and their Status errors.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApi, cm } from './helpers.js';

@@ -1,3 +1,4 @@
+// Owner-reference garbage collection (opt-in, like envtest's absence of it): Background, Foreground and Orphan deletion.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApi, cm, type Api } from './helpers.js';

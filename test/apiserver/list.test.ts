@@ -1,3 +1,4 @@
+// Lists: pagination over one snapshot, resourceVersion and resourceVersionMatch semantics, label and field selectors.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApi, cm } from './helpers.js';

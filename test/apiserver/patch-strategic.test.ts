@@ -1,3 +1,4 @@
+// Strategic merge patch on built-in kinds: merge keys, directives and element order, as kubectl apply sends them.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { applyStrategicMergePatch, supportsStrategicMerge, PatchError } from '../../src/apiserver/patch/index.js';

@@ -1,3 +1,4 @@
+// Sharded list and watch (shardSelector): lists echo shardInfo, watches drop other shards' events.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { fnv1a64 } from 'kube-converge/apiserver';

@@ -1,3 +1,5 @@
+// Watch: start points, replay and 410, streaming lists, bookmarks and timeouts on the injected clock, selector
+// transitions, and slow watchers cut off without blocking writes.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { FakeClock } from 'kube-converge/meta';

@@ -1,3 +1,5 @@
+// Write semantics: optimistic concurrency, generation and status rules, deletion and finalizers, Events through two
+// groups, server-side apply, other built-in kinds and the POST-only subresources.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApi, cm } from './helpers.js';
