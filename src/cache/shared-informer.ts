@@ -20,7 +20,7 @@
  * initial-list add; nothing a handler does (throw, reject, block) stops the informer.
  */
 import {
-  deepFreeze, noopLogger, realClock, requireDuration, type Clock, type KubeObject, type Logger, type Timer,
+  deepFreezeFresh, noopLogger, realClock, requireDuration, type Clock, type KubeObject, type Logger, type Timer,
 } from '../meta/index.js';
 import { InformerStoppedError } from './errors.js';
 import type { Delta } from './fifo.js';
@@ -134,7 +134,7 @@ class DefaultSharedIndexInformer<T extends KubeObject> implements SharedIndexInf
       const prev = this.#indexer.getByKey(key);
       if (prev !== undefined && prev.metadata.resourceVersion === rv) return prev;
     }
-    return deepFreeze(obj) as T;
+    return deepFreezeFresh(obj) as T;
   };
 
   // ---- handlers ----------------------------------------------------------------------------------

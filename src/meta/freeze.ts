@@ -56,6 +56,18 @@ export function deepFreeze<T>(obj: T): DeepReadonly<T> {
   return obj as DeepReadonly<T>;
 }
 
+/**
+ * `deepFreeze` for an object nobody has seen yet (just decoded), frozen once and never again: the
+ * same deep freeze, without remembering `obj` as a finished root. On an informer's watch stream the
+ * WeakSet entry costs more than the whole walk saves (an identity hash and an ephemeron entry per
+ * event, and work for every scavenge), while repeat freezes of such objects do not happen on that
+ * path. A later `deepFreeze` of the object still returns at once after one walk of no-op freezes.
+ */
+export function deepFreezeFresh<T extends object>(obj: T): DeepReadonly<T> {
+  freezeWalk(obj);
+  return obj as DeepReadonly<T>;
+}
+
 /** A mutable deep copy of a JSON-shaped value (frozen or not). */
 export function clone<T>(obj: T): DeepMutable<T> {
   return copy(obj) as DeepMutable<T>;

@@ -34,5 +34,5 @@ export {
   isStatusConditionPresentAndEqual, isStatusConditionTrue, isStatusConditionFalse,
 } from './conditions.js';
 export type { NewCondition, ConditionStatus } from './conditions.js';
-export { deepFreeze, clone } from './freeze.js';
+export { deepFreeze, deepFreezeFresh, clone } from './freeze.js';
 export type { DeepMutable } from './freeze.js';

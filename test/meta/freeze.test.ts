@@ -2,7 +2,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Deployment } from 'kubernetes-types/apps/v1.js';
-import { deepFreeze, clone, type DeepReadonly } from 'kube-converge/meta';
+import { deepFreeze, deepFreezeFresh, clone, type DeepReadonly } from 'kube-converge/meta';
 
 const deployment = (): Deployment => ({
   apiVersion: 'apps/v1',
@@ -54,6 +54,29 @@ describe('deepFreeze', () => {
     assert.equal(deepFreeze(3), 3);
     assert.equal(deepFreeze(null), null);
     assert.equal(deepFreeze('s'), 's');
+  });
+});
+
+describe('deepFreezeFresh', () => {
+  it('freezes a fresh object all the way down and returns it', () => {
+    const d = deployment();
+    assert.equal(deepFreezeFresh(d), d);
+    assertDeepFrozen(d);
+    assert.throws(() => { (d.spec!.template.spec!.containers[0]!.ports as unknown[]).push({}); }, TypeError);
+  });
+
+  it('descends into shallow-frozen parts and freezes around an already deep-frozen subtree', () => {
+    const shared = deepFreeze({ labels: { a: 'b' } });
+    const o = { metadata: shared, spec: Object.freeze({ x: [1, 2], y: { z: 1 } }) };
+    deepFreezeFresh(o);
+    assertDeepFrozen(o);
+  });
+
+  it('leaves an object that deepFreeze later walks once and then remembers', () => {
+    const d = deepFreezeFresh(deployment());
+    assert.equal(deepFreeze(d), d);
+    assert.equal(deepFreeze(d), d);
+    assertDeepFrozen(d);
   });
 });
 
