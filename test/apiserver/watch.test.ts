@@ -200,6 +200,22 @@ describe('watch', () => {
     api.stop();
   });
 
+  it('renders a live event once for all watchers of one form (counted through the Table converter)', async () => {
+    let renders = 0;
+    const api = createApiServer({ table: (objects) => (renders++, { kind: 'Table', apiVersion: 'meta.k8s.io/v1', columnDefinitions: [], rows: objects.map(() => ({ cells: [] })) }) });
+    const lines: string[][] = [[], [], []];
+    for (const l of lines) {
+      const r = await api.handle({ method: 'GET', path: `${CMS}?watch=true&resourceVersion=1`, headers: { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } });
+      r.stream!.attach({ write: (line) => (l.push(line), true), end: () => {} });
+    }
+    await api.handle({ method: 'POST', path: CMS, body: JSON.stringify(cm('a')) });
+    assert.equal(renders, 3, 'the first event of each watcher carries its column definitions, so it is rendered per watcher');
+    await api.handle({ method: 'POST', path: CMS, body: JSON.stringify(cm('b')) });
+    assert.equal(renders, 4, 'later events are rendered once and shared');
+    assert.deepEqual(lines.map((l) => l.length), [2, 2, 2]);
+    api.stop();
+  });
+
   it('closes a watcher that does not keep up, without blocking writes or other watchers', async () => {
     const api = createApiServer({ watchBufferSize: 5 });
     const fast: string[] = [];
