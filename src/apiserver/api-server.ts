@@ -152,7 +152,7 @@ export function createApiServer(options: ApiServerOptions = {}): ApiServer {
         if (!found || r.extra) return notFoundPage();
         const { strategy, version } = found;
         if (r.namespace && !strategy.namespaced) return notFoundPage();
-        if (r.subresource && !hasSubresource(strategy, version, r.subresource) && !createSubresource(found, r.subresource)) return notFoundPage();
+        if (r.subresource && !hasSubresource(strategy, version, r.subresource)) return notFoundPage();
         const scope: Scope = { ctx, req, query, strategy, version, namespace: r.namespace, name: r.name, subresource: r.subresource };
         return resourceVerb(scope, method, r.legacyWatch);
       }

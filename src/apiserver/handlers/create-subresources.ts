@@ -55,12 +55,14 @@ function requestToken(scope: Scope): ApiResponse {
   return jsonResponse(201, out);
 }
 
-const HANDLERS: Record<string, Handler> = {
-  '/Pod/eviction': evict,
-  '/ServiceAccount/token': requestToken,
-};
+const HANDLERS: Record<string, Handler> = { eviction: evict, token: requestToken };
 
-/** The POST-only subresource handler of a kind, if it has that subresource. */
-export function createSubresource(scope: Pick<Scope, 'strategy'>, subresource: string): Handler | undefined {
-  return HANDLERS[`${scope.strategy.group}/${scope.strategy.kind}/${subresource}`];
+/**
+ * The handler of a POST-only subresource, when the kind serves it: its strategy lists the
+ * subresource with the single verb `create` (Pods list `eviction`, ServiceAccounts `token`), so
+ * which kinds have one is said once, in the registry, and discovery shows exactly that.
+ */
+export function createSubresource(scope: Pick<Scope, 'strategy' | 'version'>, subresource: string): Handler | undefined {
+  const served = scope.strategy.served(scope.version).subresources.find((s) => s.name === subresource);
+  return served?.verbs.length === 1 && served.verbs[0] === 'create' ? HANDLERS[subresource] : undefined;
 }
