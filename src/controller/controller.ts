@@ -214,11 +214,18 @@ export class Controller<C = unknown> implements Runnable {
       try {
         // A client-go queue still hands out queued items after shutdown: they must not start.
         if (life.aborted) continue;
+        const admitted = this.#host.admitReconcile ? this.#host.admitReconcile(next.item) : settledNothing;
+        if (!admitted) {
+          queue.forget(next.item);
+          this.#log.debug({ namespace: next.item.namespace ?? '', name: next.item.name }, 'Request dropped: not admitted by the host');
+          continue;
+        }
         this.#metrics?.activeWorkers(this.name, 1);
         try {
           await this.#reconcileHandler(queue, next.item, next.priority, life);
         } finally {
           this.#metrics?.activeWorkers(this.name, -1);
+          admitted();
         }
       } finally {
         queue.done(next.item);
@@ -310,6 +317,9 @@ export class Controller<C = unknown> implements Runnable {
     m?.reconcileTotal(name, 'success');
   }
 }
+
+/** The `done` of a host without an admission gate. */
+const settledNothing = (): void => {};
 
 /**
  * A result the queue could not act on (a delay or priority that is not a finite number) becomes an

@@ -5,7 +5,7 @@
  * `getInformer` come from one shared cache (one list/watch per kind and options), and runnables added
  * with `add` are started by the host in controller-runtime's order.
  */
-import type { Clock, KubeObject, Logger, ResourceDescriptor } from '../meta/index.js';
+import type { Clock, KubeObject, Logger, NamespacedName, ResourceDescriptor } from '../meta/index.js';
 import type { SharedIndexInformer } from '../cache/index.js';
 import type { WorkqueueMetricsProvider } from '../workqueue/index.js';
 
@@ -44,4 +44,10 @@ export interface ControllerHost<C = unknown> {
   add(runnable: Runnable): void;
   /** Reserves a controller name; throws if it is taken (names are unique per host unless skipped). */
   registerControllerName(name: string): void;
+  /**
+   * Optional gate in front of every reconcile: a `done` callback (called once that reconcile settled)
+   * lets the request through; undefined drops it unreconciled and forgotten. A sharded manager drops
+   * requests of namespaces it does not own, and waits on `done` before handing a shard to a peer.
+   */
+  admitReconcile?(req: NamespacedName): (() => void) | undefined;
 }

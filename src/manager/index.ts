@@ -5,7 +5,15 @@ export { formatDuration } from './explain.js';
 export type { ConvergeReport, ControllerReport, ConditionReport, ExplainSource } from './explain.js';
 export { EXPLAIN_PATH_PREFIX, parseExplainPath } from './explain-endpoint.js';
 export { resolveManagerOptions, MANAGER_DEFAULTS } from './options.js';
-export type { ManagerOptions, ResolvedManagerOptions, LeaderElectionOptions, ResolvedLeaderElection } from './options.js';
+export type {
+  ManagerOptions, ResolvedManagerOptions, LeaderElectionOptions, ResolvedLeaderElection, ShardingOptions, ResolvedSharding,
+} from './options.js';
+export { shardRanges, namespaceShardSelector, fnv1a64, shardOfHash, namespaceSharder, HASH_SPACE_END } from './shard-ranges.js';
+export type { HashRange } from './shard-ranges.js';
+export { ShardGate } from './shard-gate.js';
+export { ShardedInformer } from './sharded-informer.js';
+export { ShardCoordinator, memberLeaseName, shardLeaseName } from './shard-coordinator.js';
+export type { ShardCoordinatorOptions } from './shard-coordinator.js';
 export { installSignalHandlers } from './signals.js';
 export type { SignalHandlers } from './signals.js';
 export type { ManagerClient, CacheReader, StatusWriter } from './split-client.js';
@@ -22,7 +30,7 @@ export { LeaderElector, validateLeaderElectionTimings, leaseStep, observe } from
 export type {
   LeaderElectionRecord, LockSnapshot, LeaseLock, ElectorState, LeaderElectorOptions, Observation, LeaseStep,
 } from './leader-election.js';
-export { leaseLock } from './lease-lock.js';
+export { leaseLock, snapshotOf } from './lease-lock.js';
 export { EventBroadcaster } from './event-recorder.js';
 export type { EventRecorder, EventType } from './event-recorder.js';
 export { setControllerReference, setOwnerReference, removeOwnerReference, removeControllerReference } from './owner-references.js';

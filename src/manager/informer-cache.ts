@@ -8,6 +8,9 @@
  * `<namespace>/<value>` and `__all_namespaces/<value>` (cluster-scoped objects only the latter), so
  * `list({ matchingFields })` works within one namespace or across all.
  *
+ * With sharding, each namespaced kind's informer is a `ShardedInformer` holding only the shards set
+ * by `setOwnedShards` (one sharded list/watch per owned shard); cluster-scoped kinds are whole.
+ *
  * Invariants: no I/O before `start`; reads never touch the network and return the informers' frozen
  * objects (zero copy); a read of a kind whose informer has not synced throws `CacheNotSyncedError`
  * instead of returning a partial answer.
@@ -23,6 +26,8 @@ import {
 import type { Client } from '../client/index.js';
 import { CacheNotSyncedError } from './errors.js';
 import { multiNamespaceInformer } from './multi-namespace-informer.js';
+import { ShardedInformer } from './sharded-informer.js';
+import { namespaceSharder, namespaceShardSelector, shardRanges, type HashRange } from './shard-ranges.js';
 
 /** Which objects of a kind the cache holds, and how they are stored. */
 export interface CacheResourceOptions {
@@ -88,14 +93,31 @@ export class InformerCache {
   readonly #byResource: ReadonlyMap<string, CacheResourceOptions>;
   readonly #entries = new Map<string, Entry>();
   readonly #runs = new Set<Promise<void>>();
+  readonly #sharding: { ranges: HashRange[]; shardOf: (namespace: string) => number } | undefined;
+  readonly #sharded = new Set<ShardedInformer<KubeObject>>();
+  #owned: ReadonlySet<number> = new Set();
   #signal: AbortSignal | undefined;
 
-  constructor(options: { client: Client; clock: Clock; logger?: Logger; cache?: CacheOptions }) {
+  /** `shards`: split namespaced kinds into that many namespace shards (the manager's sharding). */
+  constructor(options: { client: Client; clock: Clock; logger?: Logger; cache?: CacheOptions; shards?: number }) {
     this.#client = options.client;
     this.#clock = options.clock;
     this.#log = options.logger ?? noopLogger;
     this.#defaults = options.cache?.defaults ?? {};
     this.#byResource = new Map((options.cache?.byResource ?? []).map(({ resource, ...o }) => [resourceKey(resource), o]));
+    if (options.shards !== undefined) {
+      const ranges = shardRanges(options.shards);
+      this.#sharding = { ranges, shardOf: namespaceSharder(ranges) };
+    }
+  }
+
+  /**
+   * Makes every sharded informer, present and future, hold exactly the `owned` shards: stops the
+   * watches of the others and starts the missing ones. Resolves once the new ones synced.
+   */
+  async setOwnedShards(owned: ReadonlySet<number>): Promise<void> {
+    this.#owned = new Set(owned);
+    await Promise.all([...this.#sharded].map((i) => i.setShards(this.#owned, { signal: this.#signal })));
   }
 
   /** The shared informer of `resource`, created on first use (started at once if the cache runs). */
@@ -228,10 +250,14 @@ export class InformerCache {
     if (!resource.namespaced && (this.#byResource.get(k)?.namespaces?.length ?? 0) > 0) {
       throw new InvalidOptionError(`cache.byResource.${resource.kind}.namespaces`, 'a cluster-scoped kind has no namespaces');
     }
-    const make = (namespace: string | undefined) =>
+    const sharding = resource.namespaced ? this.#sharding : undefined;
+    if (sharding && (o.namespaces?.length ?? 0) > 0) {
+      throw new InvalidOptionError(`cache.namespaces`, `a sharded manager watches the namespaces of its shards; ${resource.kind} cannot also be limited to namespaces`);
+    }
+    const make = (namespace: string | undefined, shardSelector?: string) =>
       createSharedIndexInformer<KubeObject>({
         listerWatcher: createListerWatcher({
-          client: this.#client, resource, namespace, labelSelector: o.labelSelector, fieldSelector: o.fieldSelector,
+          client: this.#client, resource, namespace, labelSelector: o.labelSelector, fieldSelector: o.fieldSelector, shardSelector,
         }),
         clock: this.#clock,
         logger: this.#log,
@@ -239,8 +265,17 @@ export class InformerCache {
         transform: o.transform,
       });
     const namespaces = resource.namespaced ? [...new Set(o.namespaces ?? [])] : [];
-    const informer =
-      namespaces.length <= 1 ? make(namespaces[0]) : multiNamespaceInformer(new Map(namespaces.map((ns) => [ns, make(ns)])));
+    let informer: SharedIndexInformer<KubeObject>;
+    if (sharding) {
+      const sharded = new ShardedInformer<KubeObject>({
+        make: (shard) => make(undefined, namespaceShardSelector([sharding.ranges[shard]!])), shardOf: sharding.shardOf, logger: this.#log,
+      });
+      this.#sharded.add(sharded);
+      sharded.setShards(this.#owned).catch((err: unknown) => this.#log.error({ kind: resource.kind, err }, 'shard informers did not sync'));
+      informer = sharded;
+    } else {
+      informer = namespaces.length <= 1 ? make(namespaces[0]) : multiNamespaceInformer(new Map(namespaces.map((ns) => [ns, make(ns)])));
+    }
     const entry: Entry = { resource, informer, fieldIndexes: new Map(), namespaces: new Set(namespaces) };
     this.#entries.set(k, entry);
     this.#log.debug({ resource: k }, 'informer created');

@@ -14,7 +14,8 @@ type Lease = ObjectOf<typeof LeaseResource>;
 const microTime = (ms: number): string => new Date(ms).toISOString().replace('Z', '000Z');
 const parseTime = (s: string | undefined): number => (s ? Date.parse(s) : 0);
 
-function snapshotOf(lease: Lease): LockSnapshot {
+/** The lock snapshot a Lease holds (also for Leases read by a list). */
+export function snapshotOf(lease: Lease): LockSnapshot {
   const spec = lease.spec ?? {};
   return {
     record: {

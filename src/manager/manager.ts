@@ -11,11 +11,16 @@
  * leader runnables are aborted at that instant, nothing is waited for, and `start` rejects with
  * `LeaderElectionLostError` — a manager never keeps reconciling without the lease.
  *
+ * With `sharding`, a `ShardCoordinator` runs from the caches' sync until after the stop: it holds shard
+ * Leases, the cache watches only the namespaces of the held shards, and `admitReconcile` (the
+ * controllers' gate) drops requests of other namespaces before they are reconciled.
+ *
  * Invariants: nothing does I/O before `start`; `start` runs once; the first runnable failure stops
  * the manager and is what `start` rejects with.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Gauge } from 'prom-client';
 import {
   InvalidOptionError, type Clock, type KubeObject, type Logger, type NamespacedName, type ResourceDescriptor,
 } from '../meta/index.js';
@@ -35,6 +40,9 @@ import { leaseLock } from './lease-lock.js';
 import { createManagerMetrics, type ManagerMetrics } from './metrics.js';
 import { resolveManagerOptions, type ManagerOptions, type ResolvedManagerOptions } from './options.js';
 import { RunnableGroup } from './runnable-group.js';
+import { ShardCoordinator } from './shard-coordinator.js';
+import { ShardGate } from './shard-gate.js';
+import { namespaceSharder, shardRanges } from './shard-ranges.js';
 import { createSplitClient, type ManagerClient } from './split-client.js';
 
 /** Creates a manager. Reads the kubeconfig when one is needed; opens no connection until `start`. */
@@ -51,17 +59,23 @@ export async function createManager(options: ManagerOptions = {}): Promise<Manag
  * from the service-account mount; outside a cluster it must be given.
  */
 function withLeaderElectionNamespace(options: ManagerOptions): ManagerOptions {
-  const le = options.leaderElection;
-  if (!le || le.namespace) return options;
+  const { leaderElection: le, sharding: sh } = options;
+  let out = options;
+  if (le && !le.namespace) out = { ...out, leaderElection: { ...le, namespace: podNamespace('leaderElection.namespace') } };
+  if (sh && !sh.namespace) out = { ...out, sharding: { ...sh, namespace: podNamespace('sharding.namespace') } };
+  return out;
+}
+
+function podNamespace(option: string): string {
   const file = join(SERVICE_ACCOUNT_DIR, 'namespace');
   let namespace: string;
   try {
     namespace = readFileSync(file, 'utf8').trim();
   } catch (cause) {
-    throw new InvalidOptionError('leaderElection.namespace', `is required when not running in a cluster (cannot read ${file}: ${(cause as Error).message})`);
+    throw new InvalidOptionError(option, `is required when not running in a cluster (cannot read ${file}: ${(cause as Error).message})`);
   }
-  if (!namespace) throw new InvalidOptionError('leaderElection.namespace', `is required: ${file} is empty`);
-  return { ...options, leaderElection: { ...le, namespace } };
+  if (!namespace) throw new InvalidOptionError(option, `is required: ${file} is empty`);
+  return namespace;
 }
 
 export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
@@ -87,6 +101,8 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
   #failure: unknown;
   #run: Promise<void> | undefined;
   #elector: LeaderElector | undefined;
+  readonly #gate: ShardGate | undefined;
+  #coordinator: ShardCoordinator | undefined;
 
   /**
    * Use `createManager`, which resolves the options and reads the kubeconfig. The manager owns (and
@@ -109,7 +125,10 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
       });
       this.#rest = this.#ownedRest;
     }
-    this.#cache = new InformerCache({ client: this.#rest, clock: this.clock, logger: this.logger.child({ component: 'cache' }), cache: options.cache });
+    this.#cache = new InformerCache({
+      client: this.#rest, clock: this.clock, logger: this.logger.child({ component: 'cache' }), cache: options.cache, shards: options.sharding?.shards,
+    });
+    if (options.sharding) this.#gate = new ShardGate({ shardOf: namespaceSharder(shardRanges(options.sharding.shards)) });
     this.client = createSplitClient({ client: this.#rest, cache: this.#cache });
     this.#events = new EventBroadcaster({ client: this.#rest, clock: this.clock, logger: this.logger.child({ component: 'events' }) });
     this.#healthz = new HealthChecks({ path: 'healthz', logger: this.logger });
@@ -117,6 +136,11 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
     this.#readyz.add('cache-sync', () => {
       if (!this.#cache.synced()) throw new Error(`caches not synced: ${this.#cache.unsynced().join(', ')}`);
     });
+    if (options.sharding) {
+      this.#readyz.add('sharding', () => {
+        if (!this.#coordinator?.reconciledOnce()) throw new Error('shard ownership not reconciled yet');
+      });
+    }
     const group = (name: string) => new RunnableGroup({ name, logger: this.logger, onError: (err) => this.#fail(err) });
     this.#groups = { http: group('http-servers'), caches: group('caches'), others: group('others'), leader: group('leader-election') };
     this.#groups.caches.add({ start: (signal) => this.#cache.start(signal), needLeaderElection: () => false });
@@ -166,6 +190,16 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
       return;
     }
     (runnable.needLeaderElection?.() === false ? this.#groups.others : this.#groups.leader).add(runnable);
+  }
+
+  /** The controllers' reconcile gate: with sharding, requests of namespaces outside the owned shards are dropped. */
+  admitReconcile(req: NamespacedName): (() => void) | undefined {
+    return this.#gate ? this.#gate.admit(req) : settledNothing;
+  }
+
+  /** The shards this replica owns now, ascending (empty without sharding). */
+  ownedShards(): number[] {
+    return this.#coordinator?.owned() ?? [];
   }
 
   registerControllerName(name: string): void {
@@ -279,6 +313,8 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
     signal?.addEventListener('abort', onAbort, { once: true });
     const leCtl = new AbortController();
     let electorDone: Promise<unknown> = Promise.resolve();
+    const shardingCtl = new AbortController();
+    let shardingDone: Promise<void> = Promise.resolve();
     let lost = false;
     try {
       this.logger.info({}, 'starting manager');
@@ -288,6 +324,7 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
       await this.#cache.waitForSync({ signal: internal });
       internal.throwIfAborted();
       this.#groups.others.start();
+      shardingDone = this.#startSharding(shardingCtl.signal);
       const le = this.options.leaderElection;
       if (le) {
         this.metrics.leaderElectionStatus(le.id, false);
@@ -332,11 +369,39 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
     }
     const timedOut = await this.#stopGroups(lost ? 0 : this.options.gracefulShutdownTimeoutMs, internal.reason);
     leCtl.abort(new Error('manager stopped'));
-    await electorDone;
+    // Shard Leases are written free only now that no controller reconciles any more.
+    shardingCtl.abort(new Error('manager stopped'));
+    await Promise.all([electorDone, shardingDone]);
     this.#ownedRest?.close();
     this.logger.info({}, 'manager stopped');
     if (this.#failure !== undefined) throw this.#failure;
     if (timedOut) throw timedOut;
+  }
+
+  /** Starts the shard coordinator (with sharding); resolves once it stopped and freed its Leases. */
+  #startSharding(signal: AbortSignal): Promise<void> {
+    const sh = this.options.sharding;
+    if (!sh || !this.#gate) return Promise.resolve();
+    const owned = new Gauge({
+      name: 'converge_manager_owned_shards',
+      help: 'Number of namespace shards this replica owns. \'name\' is the sharding id.',
+      labelNames: ['name'] as const,
+      registers: [this.metrics.registry],
+    });
+    owned.set({ name: sh.id }, 0);
+    const log = this.logger.child({ component: 'sharding' });
+    this.#coordinator = new ShardCoordinator({
+      client: this.#rest, namespace: sh.namespace, id: sh.id, identity: sh.identity, shards: sh.shards,
+      leaseDurationMs: sh.leaseDurationMs, renewDeadlineMs: sh.renewDeadlineMs, retryPeriodMs: sh.retryPeriodMs,
+      gate: this.#gate, clock: this.clock, logger: log,
+      onOwnedChange: (shards) => {
+        owned.set({ name: sh.id }, shards.size);
+        this.#cache.setOwnedShards(shards).catch((err: unknown) => {
+          if (!signal.aborted) log.error({ err }, 'shard informers did not sync');
+        });
+      },
+    });
+    return this.#coordinator.run(signal);
   }
 
   /** Stops the groups in controller-runtime's order within `graceMs`; returns the timeout error if it passed. */
@@ -386,6 +451,9 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
     return checks.handle({ name: m[2], query: url.searchParams, signal });
   };
 }
+
+/** The `done` of a reconcile admitted without a gate. */
+const settledNothing = (): void => {};
 
 /** `p`, or a rejection with the signal's reason as soon as it aborts (the listener is removed either way). */
 async function untilAborted<V>(p: Promise<V>, signal: AbortSignal): Promise<V> {

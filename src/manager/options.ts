@@ -26,6 +26,25 @@ export interface LeaderElectionOptions {
   identity?: string;
 }
 
+/**
+ * Horizontal scale: the namespaces are split into `shards` hash ranges, each owned by one replica at
+ * a time through a Lease; a replica watches and reconciles only the namespaces of its shards.
+ * Cluster-scoped kinds are not sharded (see docs/manager.md).
+ */
+export interface ShardingOptions {
+  /** How many shards the namespace hash space is split into, e.g. 16. Required. */
+  shards: number;
+  /** Lease name prefix: `<id>-shard-<i>` per shard, `<id>-member-<identity>` per replica. Required. */
+  id: string;
+  /** Where the Leases live. Default: the pod's namespace (as for leader election); required outside a cluster. */
+  namespace?: string;
+  leaseDurationMs?: number;
+  renewDeadlineMs?: number;
+  retryPeriodMs?: number;
+  /** Default `<hostname>_<uuid>`. */
+  identity?: string;
+}
+
 export interface ManagerOptions {
   /** A kubeconfig file (kubectl's rules; `KUBECONFIG` and `~/.kube/config` when nothing is given). */
   kubeconfig?: string;
@@ -35,6 +54,7 @@ export interface ManagerOptions {
   client?: Client;
   cache?: CacheOptions;
   leaderElection?: LeaderElectionOptions;
+  sharding?: ShardingOptions;
   /** `host:port` for `/metrics`; `'0'` or absent: off. Port 0 picks a free port (see `mgr.listening()`). */
   metricsBindAddress?: string;
   /** `host:port` for `/healthz` and `/readyz`; `'0'` or absent: off. */
@@ -64,12 +84,23 @@ export interface ResolvedLeaderElection {
   readonly identity: string;
 }
 
+export interface ResolvedSharding {
+  readonly shards: number;
+  readonly id: string;
+  readonly namespace: string;
+  readonly leaseDurationMs: number;
+  readonly renewDeadlineMs: number;
+  readonly retryPeriodMs: number;
+  readonly identity: string;
+}
+
 export interface ResolvedManagerOptions {
   readonly kubeconfig: string | undefined;
   readonly config: RestConfig | undefined;
   readonly client: Client | undefined;
   readonly cache: CacheOptions;
   readonly leaderElection: ResolvedLeaderElection | undefined;
+  readonly sharding: ResolvedSharding | undefined;
   readonly metricsBind: { host: string | undefined; port: number } | undefined;
   readonly healthProbeBind: { host: string | undefined; port: number } | undefined;
   readonly gracefulShutdownTimeoutMs: number;
@@ -100,6 +131,7 @@ export function resolveManagerOptions(o: ManagerOptions = {}): ResolvedManagerOp
     });
     validateLeaderElectionTimings('leaderElection', leaderElection);
   }
+  const sharding = o.sharding && resolveSharding(o.sharding);
   const grace = o.gracefulShutdownTimeoutMs ?? MANAGER_DEFAULTS.gracefulShutdownTimeoutMs;
   if (grace !== Infinity) requireDuration('gracefulShutdownTimeoutMs', grace);
   return Object.freeze({
@@ -108,10 +140,28 @@ export function resolveManagerOptions(o: ManagerOptions = {}): ResolvedManagerOp
     client: o.client,
     cache: o.cache ?? {},
     leaderElection,
+    sharding,
     metricsBind: bind('metricsBindAddress', o.metricsBindAddress),
     healthProbeBind: bind('healthProbeBindAddress', o.healthProbeBindAddress),
     gracefulShutdownTimeoutMs: grace,
     clock: o.clock ?? realClock,
     logger: o.logger ?? jsonLogger(),
   });
+}
+
+function resolveSharding(sh: ShardingOptions): ResolvedSharding {
+  if (!Number.isSafeInteger(sh.shards) || sh.shards < 1) throw new InvalidOptionError('sharding.shards', `must be a positive integer, got ${String(sh.shards)}`);
+  if (!sh.id) throw new InvalidOptionError('sharding.id', 'is required when sharding is on');
+  if (!sh.namespace) throw new InvalidOptionError('sharding.namespace', 'is required when sharding is on');
+  const resolved = Object.freeze({
+    shards: sh.shards,
+    id: sh.id,
+    namespace: sh.namespace,
+    leaseDurationMs: sh.leaseDurationMs ?? MANAGER_DEFAULTS.leaseDurationMs,
+    renewDeadlineMs: sh.renewDeadlineMs ?? MANAGER_DEFAULTS.renewDeadlineMs,
+    retryPeriodMs: sh.retryPeriodMs ?? MANAGER_DEFAULTS.retryPeriodMs,
+    identity: sh.identity ?? `${hostname()}_${randomUUID()}`,
+  });
+  validateLeaderElectionTimings('sharding', resolved);
+  return resolved;
 }

@@ -1,0 +1,141 @@
+// End-to-end sharding: replicas splitting 4 namespace shards through Leases on one local API server.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { startApiServer } from 'kube-converge/apiserver';
+import { createClient, type Client } from 'kube-converge/client';
+import { controllerManagedBy, newPredicateFuncs } from 'kube-converge/controller';
+import { createManager, namespaceSharder, shardRanges, type Manager } from 'kube-converge/manager';
+import { ConfigMapResource, LeaseResource, NamespaceResource, noopLogger, type ObjectOf } from 'kube-converge/meta';
+import { eventually } from 'kube-converge/testing';
+
+type ConfigMap = ObjectOf<typeof ConfigMapResource>;
+const SHARDS = 4;
+const timings = { leaseDurationMs: 1_000, renewDeadlineMs: 600, retryPeriodMs: 100 };
+const shardOf = namespaceSharder(shardRanges(SHARDS));
+const isPrimary = newPredicateFuncs<ConfigMap>((o) => o.metadata.labels?.['role'] === 'primary');
+
+/** Two namespaces in each of the 4 shards, so that every shard has work. */
+function namespacesPerShard(): string[] {
+  const byShard = new Map<number, string[]>();
+  for (let k = 0; byShard.size < SHARDS || [...byShard.values()].some((l) => l.length < 2); k++) {
+    const ns = `team-${k}`;
+    const list = byShard.get(shardOf(ns)) ?? [];
+    if (list.length < 2) list.push(ns);
+    byShard.set(shardOf(ns), list);
+  }
+  return [...byShard.values()].flat();
+}
+
+interface Interval { replica: string; namespace: string; name: string; start: number; end: number }
+
+async function replica(server: string, identity: string, log: Interval[], extra: { metricsBindAddress?: string; healthProbeBindAddress?: string } = {}): Promise<Manager> {
+  const mgr = await createManager({
+    config: { server, qps: -1 }, logger: noopLogger, gracefulShutdownTimeoutMs: 2_000, ...extra,
+    sharding: { shards: SHARDS, id: 'sharded-op', namespace: 'default', identity, ...timings },
+  });
+  controllerManagedBy(mgr)
+    .for(ConfigMapResource, { predicates: [isPrimary] })
+    .named('sharded')
+    .withOptions({ maxConcurrentReconciles: 2 })
+    .complete(async (req) => {
+      const start = performance.now();
+      await new Promise((r) => setTimeout(r, 3));
+      log.push({ replica: identity, namespace: req.namespace ?? '', name: req.name, start, end: performance.now() });
+    });
+  return mgr;
+}
+
+const primary = (namespace: string, name: string): ConfigMap => ({ metadata: { name, namespace, labels: { role: 'primary' } } });
+
+async function touchAll(admin: Client, namespaces: readonly string[], round: number): Promise<void> {
+  await Promise.all(namespaces.map(async (ns) => {
+    const cm = await admin.get(ConfigMapResource, { namespace: ns, name: 'app' });
+    await admin.update(ConfigMapResource, { ...cm, data: { round: String(round) } });
+  }));
+}
+
+/** Asserts that no namespace was ever reconciled by two replicas at overlapping times. */
+function assertNoOverlap(log: readonly Interval[]): void {
+  for (const a of log) {
+    for (const b of log) {
+      if (a.replica === b.replica || a.namespace !== b.namespace) continue;
+      assert.ok(a.end <= b.start || b.end <= a.start, `${a.namespace} reconciled by ${a.replica} and ${b.replica} at once`);
+    }
+  }
+}
+
+describe('sharding end to end', () => {
+  it('splits shards between replicas, reconciles each namespace on one, takes over on stop and rebalances on join without overlap', async () => {
+    const api = await startApiServer({ port: 0 });
+    const admin = createClient({ server: api.url, qps: -1 });
+    const namespaces = namespacesPerShard();
+    const log: Interval[] = [];
+    const managers: Manager[] = [];
+    try {
+      for (const ns of namespaces) await admin.create(NamespaceResource, { metadata: { name: ns } });
+      const a = await replica(api.url, 'a', log, { metricsBindAddress: '127.0.0.1:0', healthProbeBindAddress: '127.0.0.1:0' });
+      const b = await replica(api.url, 'b', log);
+      managers.push(a, b);
+      const runA = a.start();
+      const runB = b.start();
+      await eventually(() => a.ownedShards().length === 2 && b.ownedShards().length === 2, { timeoutMs: 5_000 });
+      assert.deepEqual([...a.ownedShards(), ...b.ownedShards()].sort(), [0, 1, 2, 3]);
+      const { metrics, healthProbe } = await a.listening();
+      assert.equal((await fetch(`${healthProbe}/readyz`)).status, 200);
+      assert.match(await (await fetch(`${metrics}/metrics`)).text(), /^converge_manager_owned_shards\{name="sharded-op"\} 2$/m);
+
+      // Every object is reconciled by exactly the replica owning its namespace's shard.
+      for (const ns of namespaces) await admin.create(ConfigMapResource, primary(ns, 'app'));
+      await eventually(() => namespaces.every((ns) => log.some((i) => i.namespace === ns)), { timeoutMs: 5_000 });
+      const owner = (ns: string): string => (a.ownedShards().includes(shardOf(ns)) ? 'a' : 'b');
+      for (const ns of namespaces) {
+        assert.deepEqual([...new Set(log.filter((i) => i.namespace === ns).map((i) => i.replica))], [owner(ns)], ns);
+      }
+
+      // b stops: a takes all 4 shards within the lease duration and reconciles b's namespaces.
+      const orphaned = namespaces.filter((ns) => owner(ns) === 'b');
+      const stoppedAt = performance.now();
+      await b.shutdown();
+      await runB;
+      await eventually(() => a.ownedShards().length === 4, { timeoutMs: 3_000, intervalMs: 10 });
+      const takeover = performance.now() - stoppedAt;
+      assert.ok(takeover <= timings.leaseDurationMs, `takeover took ${takeover} ms`);
+      await eventually(() => orphaned.every((ns) => log.some((i) => i.replica === 'a' && i.namespace === ns && i.start > stoppedAt)), { timeoutMs: 3_000 });
+      const freed = await admin.get(LeaseResource, { namespace: 'default', name: 'sharded-op-member-b' });
+      assert.equal(freed.spec?.holderIdentity, '');
+
+      // c joins while every object keeps changing: a hands 2 shards over, never overlapping with c.
+      const c = await replica(api.url, 'c', log);
+      managers.push(c);
+      const runC = c.start();
+      let round = 0;
+      const joinedAt = performance.now();
+      while (!(a.ownedShards().length === 2 && c.ownedShards().length === 2) && performance.now() - joinedAt < 5_000) {
+        await touchAll(admin, namespaces, ++round);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      assert.equal(a.ownedShards().length, 2);
+      assert.equal(c.ownedShards().length, 2);
+      for (let k = 0; k < 5; k++) await touchAll(admin, namespaces, ++round);
+      const last = round;
+      // Every namespace converges on its new owner, and only there.
+      await eventually(async () => {
+        for (const ns of namespaces) {
+          const o = a.ownedShards().includes(shardOf(ns)) ? 'a' : 'c';
+          if (!log.some((i) => i.replica === o && i.namespace === ns && i.start > joinedAt)) return false;
+        }
+        return true;
+      }, { timeoutMs: 5_000 });
+      assert.ok(last > 0);
+      assert.ok(log.some((i) => i.replica === 'c'), 'c reconciled nothing');
+      assertNoOverlap(log);
+      await a.shutdown();
+      await c.shutdown();
+      await Promise.all([runA, runC]);
+    } finally {
+      for (const m of managers) await m.shutdown();
+      admin.close();
+      await api.stop();
+    }
+  });
+});

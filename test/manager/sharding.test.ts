@@ -1,0 +1,113 @@
+// Sharding building blocks: hash ranges, the namespace hash, the reconcile gate, option validation.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { fnv1a64 as serverHash } from 'kube-converge/apiserver';
+import {
+  HASH_SPACE_END, ShardGate, fnv1a64, memberLeaseName, namespaceShardSelector, namespaceSharder, resolveManagerOptions, shardOfHash, shardRanges,
+} from 'kube-converge/manager';
+
+describe('shard ranges', () => {
+  it('cover [0, 2^64) contiguously and disjointly for every shard count', () => {
+    for (const n of [1, 2, 3, 4, 7, 16, 1000]) {
+      const ranges = shardRanges(n);
+      assert.equal(ranges.length, n);
+      assert.equal(ranges[0]!.start, 0n);
+      assert.equal(ranges.at(-1)!.end, HASH_SPACE_END);
+      for (let i = 0; i < n; i++) {
+        assert.ok(ranges[i]!.start < ranges[i]!.end, `range ${i} of ${n} is empty`);
+        if (i > 0) assert.equal(ranges[i]!.start, ranges[i - 1]!.end);
+      }
+    }
+  });
+
+  it('put every hash in the one range that contains it, including both ends of every range', () => {
+    for (const n of [1, 3, 4, 16, 1000]) {
+      const ranges = shardRanges(n);
+      for (let i = 0; i < n; i += Math.max(1, Math.floor(n / 50))) {
+        const r = ranges[i]!;
+        assert.equal(shardOfHash(ranges, r.start), i);
+        assert.equal(shardOfHash(ranges, r.end - 1n), i);
+      }
+    }
+  });
+
+  it('refuse a shard count that is not a positive integer', () => {
+    for (const bad of [0, -1, 1.5, Number.NaN]) assert.throws(() => shardRanges(bad), { code: 'CONVERGE_INVALID_OPTION' });
+  });
+
+  it('spell a selector over the namespace with lower-case hex bounds, the last ending at 2^64', () => {
+    const ranges = shardRanges(4);
+    assert.equal(
+      namespaceShardSelector([ranges[0]!, ranges[3]!]),
+      "shardRange(object.metadata.namespace, '0x0', '0x4000000000000000')||shardRange(object.metadata.namespace, '0xc000000000000000', '0x10000000000000000')",
+    );
+    assert.throws(() => namespaceShardSelector([]), RangeError);
+  });
+});
+
+describe('the namespace hash', () => {
+  it('is FNV-1a 64 as the API server computes it, over UTF-8 bytes', () => {
+    assert.equal(fnv1a64(''), 0xcbf29ce484222325n);
+    assert.equal(fnv1a64('a'), 0xaf63dc4c8601ec8cn);
+    for (const s of ['default', 'kube-system', 'team-42', 'ünïcødé', 'x'.repeat(63)]) assert.equal(fnv1a64(s), serverHash(s));
+  });
+
+  it('maps a namespace to the shard whose range holds its hash', () => {
+    const ranges = shardRanges(16);
+    const shardOf = namespaceSharder(ranges);
+    for (const ns of ['default', 'a', 'b', 'team-1', 'team-2']) {
+      const h = fnv1a64(ns);
+      const r = ranges[shardOf(ns)]!;
+      assert.ok(h >= r.start && h < r.end);
+    }
+  });
+});
+
+describe('the shard gate', () => {
+  const gate = (): ShardGate => new ShardGate({ shardOf: (ns) => Number(ns.slice(-1)) });
+
+  it('drops requests of closed shards and always admits cluster-scoped ones', () => {
+    const g = gate();
+    assert.equal(g.admit({ namespace: 'ns0', name: 'x' }), undefined);
+    assert.equal(typeof g.admit({ name: 'cluster-wide' }), 'function');
+    g.open(0);
+    assert.equal(typeof g.admit({ namespace: 'ns0', name: 'x' }), 'function');
+    assert.equal(g.admit({ namespace: 'ns1', name: 'x' }), undefined);
+  });
+
+  it('closes a shard at once but resolves the close only when its in-flight reconciles settled', async () => {
+    const g = gate();
+    g.open(1);
+    const first = g.admit({ namespace: 'ns1', name: 'a' })!;
+    const second = g.admit({ namespace: 'ns1', name: 'b' })!;
+    let closed = false;
+    const closing = g.close(1).then(() => (closed = true));
+    assert.equal(g.admit({ namespace: 'ns1', name: 'c' }), undefined);
+    first();
+    first(); // settling twice counts once
+    await Promise.resolve();
+    assert.equal(closed, false);
+    second();
+    await closing;
+    assert.equal(closed, true);
+    await g.close(1); // nothing in flight: resolves at once
+  });
+});
+
+describe('sharding options', () => {
+  it('default the timings to leader election\'s and require an id, a namespace and a positive shard count', () => {
+    const o = resolveManagerOptions({ sharding: { shards: 16, id: 'op', namespace: 'ns', identity: 'me' } });
+    assert.deepEqual({ ...o.sharding }, { shards: 16, id: 'op', namespace: 'ns', identity: 'me', leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 });
+    assert.throws(() => resolveManagerOptions({ sharding: { shards: 0, id: 'op', namespace: 'ns' } }), { code: 'CONVERGE_INVALID_OPTION' });
+    assert.throws(() => resolveManagerOptions({ sharding: { shards: 4, id: '', namespace: 'ns' } }), { code: 'CONVERGE_INVALID_OPTION' });
+    assert.throws(() => resolveManagerOptions({ sharding: { shards: 4, id: 'op' } }), { code: 'CONVERGE_INVALID_OPTION' });
+    assert.throws(
+      () => resolveManagerOptions({ sharding: { shards: 4, id: 'op', namespace: 'ns', leaseDurationMs: 1_000, renewDeadlineMs: 1_000 } }),
+      { code: 'CONVERGE_INVALID_OPTION' },
+    );
+  });
+
+  it('turn an identity into a valid Lease name', () => {
+    assert.equal(memberLeaseName('op', 'Host_1234-abcd'), 'op-member-host-1234-abcd');
+  });
+});
