@@ -6,8 +6,9 @@
  *
  * A watcher never blocks the writer or other watchers: lines go to its sink immediately while the
  * sink keeps up, and into a bounded per-watcher queue while it does not; a watcher whose queue
- * overflows is closed, so its client re-lists. Bookmarks (periodic, on the injected clock) and
- * `timeoutSeconds` are timers on the same clock.
+ * overflows is closed, so its client re-lists. Bookmarks (periodic, and one 2 s before a
+ * `timeoutSeconds` deadline, as the real watch cache sends) and `timeoutSeconds` are timers on the
+ * same clock; a closed watcher holds none.
  *
  * Invariant: a watcher receives live events strictly after the revision it started from, in revision
  * order, and nothing after it was closed.
@@ -17,6 +18,9 @@ import type { ResponseStream, StreamSink } from './request.js';
 import type { Store, StoredEvent } from './storage/store.js';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+/** How long before a `timeoutSeconds` deadline the last bookmark goes out (the real server's 2 s). */
+const DEADLINE_BOOKMARK_MS = 2_000;
 
 /** How one watcher renders events. Watchers with equal `key` share rendered lines. */
 export interface WatchEncoder {
@@ -58,6 +62,7 @@ export class Watcher implements ResponseStream {
   /** Set by `failWith`: end the stream once the queue is flushed. */
   #endAfterFlush = false;
   #timer: Timer | undefined;
+  #deadlineBookmark: Timer | undefined;
 
   constructor(hub: WatchHub, spec: WatcherSpec) {
     this.#hub = hub;
@@ -143,8 +148,17 @@ export class Watcher implements ResponseStream {
     this.close();
   }
 
-  startTimeout(clock: Clock): void {
-    if (this.spec.timeoutMs !== undefined) this.#timer = clock.setTimer(() => this.close(), this.spec.timeoutMs);
+  /**
+   * Arms `timeoutSeconds`, and with bookmarks allowed a bookmark `DEADLINE_BOOKMARK_MS` before it, so
+   * the client resumes from a revision as fresh as the server's rather than its last event's.
+   */
+  startTimeout(clock: Clock, currentRv: () => number): void {
+    const ms = this.spec.timeoutMs;
+    if (ms === undefined) return;
+    this.#timer = clock.setTimer(() => this.close(), ms);
+    if (this.spec.allowBookmarks && ms > DEADLINE_BOOKMARK_MS) {
+      this.#deadlineBookmark = clock.setTimer(() => this.pushLive(this.spec.encoder.bookmark(currentRv())), ms - DEADLINE_BOOKMARK_MS);
+    }
   }
 
   /** Ends the stream (if attached) and unregisters. Idempotent. */
@@ -152,6 +166,7 @@ export class Watcher implements ResponseStream {
     if (this.#closed) return;
     this.#closed = true;
     this.#timer?.cancel();
+    this.#deadlineBookmark?.cancel();
     this.#queue = [];
     this.#hub.remove(this);
     const sink = this.#sink;
@@ -196,7 +211,7 @@ export class WatchHub {
       this.#byResource.set(w.spec.resource, set);
     }
     set.add(w);
-    w.startTimeout(this.#clock);
+    w.startTimeout(this.#clock, () => this.#store.currentRv);
     if (w.spec.allowBookmarks && this.#bookmarkWatchers++ === 0) this.#scheduleBookmarks();
   }
 

@@ -125,6 +125,27 @@ describe('watch', () => {
     await w.ended();
   });
 
+  it('sends a bookmark 2 s before the timeoutSeconds deadline when bookmarks are allowed, then closes', async () => {
+    const clock = new FakeClock();
+    await using api = await startApi({ clock });
+    const a = (await api.call('POST', CMS, cm('a'))).body;
+    const withBm = await api.watch(`${CMS}?watch=true&allowWatchBookmarks=true&timeoutSeconds=10&resourceVersion=${a.metadata.resourceVersion}`);
+    const without = await api.watch(`${CMS}?watch=true&timeoutSeconds=10&resourceVersion=${a.metadata.resourceVersion}`);
+    const ns = (await api.call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'n1' } })).body;
+    await clock.advance(7_999);
+    await api.call('POST', CMS, cm('b'));
+    assert.equal((await withBm.next())?.type, 'ADDED', 'no bookmark before 8 s');
+    await clock.advance(1);
+    const bm = await withBm.next();
+    assert.equal(bm?.type, 'BOOKMARK');
+    assert.equal(Number(bm?.object.metadata.resourceVersion), Number(ns.metadata.resourceVersion) + 1, 'the bookmark carries the current revision');
+    assert.equal((await without.next())?.type, 'ADDED');
+    await clock.advance(2_000);
+    await withBm.ended();
+    await without.ended();
+    assert.equal(await without.next(), undefined, 'no bookmark without allowWatchBookmarks');
+  });
+
   it('keeps the stream open for timeoutSeconds=0, which asks for the server default', async () => {
     const clock = new FakeClock();
     await using api = await startApi({ clock });
