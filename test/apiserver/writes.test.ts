@@ -225,6 +225,21 @@ describe('deletion and finalizers', () => {
     assert.equal(bg.status, 200);
   });
 
+  it('answers 202 to a legacy orphanDependents=false delete that is not immediate, and 200 otherwise', async () => {
+    await using api = await startApi();
+    await api.call('POST', CMS, cm('held', {}, { finalizers: ['example.com/hold'] }));
+    await api.call('POST', CMS, cm('free'));
+    const held = await api.call('DELETE', `${CMS}/held`, { orphanDependents: false });
+    assert.equal(held.status, 202, held.text);
+    assert.equal(held.body.kind, 'ConfigMap');
+    assert.ok(held.body.metadata.deletionTimestamp);
+    const free = await api.call('DELETE', `${CMS}/free?orphanDependents=false`);
+    assert.equal(free.status, 200, free.text);
+    assert.equal(free.body.status, 'Success');
+    await api.call('POST', CMS, cm('policy', {}, { finalizers: ['example.com/hold'] }));
+    assert.equal((await api.call('DELETE', `${CMS}/policy`, { propagationPolicy: 'Background' })).status, 200);
+  });
+
   it('checks delete preconditions on uid and resourceVersion with 409', async () => {
     await using api = await startApi();
     const a = (await api.call('POST', CMS, cm('a'))).body;

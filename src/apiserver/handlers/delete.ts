@@ -41,6 +41,7 @@ export function deleteParams(scope: Scope): DeleteParams {
   const p: DeleteParams = { dryRun: dryRun || bodyDryRun };
   const effective = policy ?? (orphan === undefined ? undefined : orphan ? 'Orphan' : 'Background');
   if (effective) p.propagationPolicy = effective as DeleteParams['propagationPolicy'];
+  if (orphan === false) p.legacyCascade = true;
   if (graceText !== undefined) p.gracePeriodSeconds = Number(graceText);
   const pre = body.preconditions as { uid?: string; resourceVersion?: string } | undefined;
   if (pre && typeof pre === 'object') p.preconditions = pre;
@@ -52,7 +53,9 @@ export function deleteHandler(scope: Scope): ApiResponse {
   const p = deleteParams(scope);
   const outcome = performDelete(ctx, strategy, storageKey(strategy, scope.namespace, scope.name), p);
   const form = negotiateOutput(headerOf(scope.req, 'accept'), scope.query.get('includeObject'));
-  if (outcome.kind === 'pending' || strategy.returnDeletedObject) return jsonResponse(200, renderObject(scope, form, outcome.object));
+  // The one 202 of the API: kept for clients of the legacy cascade flag, as the real server keeps it.
+  if (outcome.kind === 'pending') return jsonResponse(p.legacyCascade ? 202 : 200, renderObject(scope, form, outcome.object));
+  if (strategy.returnDeletedObject) return jsonResponse(200, renderObject(scope, form, outcome.object));
   return jsonResponse(200, successStatus(strategy, scope.name, outcome.object.metadata.uid));
 }
 

@@ -178,6 +178,8 @@ export interface DeleteParams {
   propagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
   gracePeriodSeconds?: number;
   preconditions?: { uid?: string; resourceVersion?: string };
+  /** The legacy `orphanDependents: false` was sent: a delete that is not immediate answers 202 (§5.1). */
+  legacyCascade?: boolean;
 }
 
 export type DeleteOutcome =
