@@ -15,7 +15,7 @@
  * running when a shard is lost that way is not cut short.
  */
 import { LeaseResource, type Clock, type Logger } from '../meta/index.js';
-import type { Client } from '../client/index.js';
+import { isConflict, type Client } from '../client/index.js';
 import { leaseStep, observe, type LeaderElectionRecord, type LockSnapshot, type Observation } from './leader-election.js';
 import { leaseLock, snapshotOf } from './lease-lock.js';
 import type { ShardGate } from './shard-gate.js';
@@ -116,7 +116,9 @@ export class ShardCoordinator {
     for (const [shard, held] of [...this.#held]) {
       const written = await this.#claim(shardLeaseName(id, shard), now, signal);
       if (written === 'taken') this.#lose(shard, 'another replica holds its Lease');
-      else if (written) this.#renewed(shard, held, written);
+      // The renew deadline may have passed while the write was in flight: the shard stays lost
+      // (closed) and is acquired again, through the gate, by the balancing below.
+      else if (written && this.#held.get(shard) === held) this.#renewed(shard, held, written);
     }
     const excess = this.owned().reverse().slice(0, Math.max(0, this.#held.size - target));
     for (const shard of excess) await this.#release(shard);
@@ -206,17 +208,30 @@ export class ShardCoordinator {
     if (member?.snapshot.record.holderIdentity === this.#o.identity) await this.#writeFree(this.#memberName, member.snapshot);
   }
 
-  /** Writes the Lease free (holder ''), quoting the version we last wrote; bounded by the renew deadline. */
+  /**
+   * Writes the Lease free (holder ''), quoting the version we last wrote; bounded by the renew
+   * deadline. On a conflict it re-reads once: a renewal the server applied but whose answer we never
+   * saw (the stop aborted it) leaves the Lease ours at a newer version, and still ours to free.
+   */
   async #writeFree(name: string, last: LockSnapshot): Promise<void> {
-    const { clock, client, namespace } = this.#o;
+    const { clock, client, namespace, identity } = this.#o;
     const now = clock.now();
     const free: LeaderElectionRecord = {
       holderIdentity: '', leaseDurationSeconds: 1, acquireTimeMs: now, renewTimeMs: now, leaderTransitions: last.record.leaderTransitions,
     };
     const deadline = new AbortController();
     const timer = clock.setTimer(() => deadline.abort(new Error('release deadline passed')), this.#o.renewDeadlineMs);
+    const lock = leaseLock({ client, namespace, name });
+    const signal = deadline.signal;
     try {
-      await leaseLock({ client, namespace, name }).update(free, last.version, { signal: deadline.signal });
+      try {
+        await lock.update(free, last.version, { signal });
+      } catch (err) {
+        if (!isConflict(err)) throw err;
+        const current = await lock.get({ signal });
+        if (current?.record.holderIdentity !== identity) throw err;
+        await lock.update({ ...free, leaderTransitions: current.record.leaderTransitions }, current.version, { signal });
+      }
     } catch (err) {
       // Expired or taken over meanwhile: it is no longer ours to free, and whoever holds it decides.
       this.#log.warn({ err, lease: `${namespace}/${name}` }, 'failed to release lease');

@@ -94,13 +94,14 @@ describe('sharding end to end', () => {
 
       // b stops: a takes all 4 shards within the lease duration and reconciles b's namespaces.
       const orphaned = namespaces.filter((ns) => owner(ns) === 'b');
-      const stoppedAt = performance.now();
+      const stoppingAt = performance.now();
       await b.shutdown();
       await runB;
+      const stoppedAt = performance.now();
       await eventually(() => a.ownedShards().length === 4, { timeoutMs: 3_000, intervalMs: 10 });
       const takeover = performance.now() - stoppedAt;
       assert.ok(takeover <= timings.leaseDurationMs, `takeover took ${takeover} ms`);
-      await eventually(() => orphaned.every((ns) => log.some((i) => i.replica === 'a' && i.namespace === ns && i.start > stoppedAt)), { timeoutMs: 3_000 });
+      await eventually(() => orphaned.every((ns) => log.some((i) => i.replica === 'a' && i.namespace === ns && i.start > stoppingAt)), { timeoutMs: 3_000 });
       const freed = await admin.get(LeaseResource, { namespace: 'default', name: 'sharded-op-member-b' });
       assert.equal(freed.spec?.holderIdentity, '');
 
@@ -134,6 +135,38 @@ describe('sharding end to end', () => {
       await Promise.all([runA, runC]);
     } finally {
       for (const m of managers) await m.shutdown();
+      admin.close();
+      await api.stop();
+    }
+  });
+
+  it('stops reconciling a shard at once when another holder takes its Lease, and does not take it back while that Lease is valid', async () => {
+    const api = await startApiServer({ port: 0 });
+    const admin = createClient({ server: api.url, qps: -1 });
+    const namespaces = namespacesPerShard();
+    const log: Interval[] = [];
+    const a = await replica(api.url, 'a', log);
+    try {
+      for (const ns of namespaces) await admin.create(NamespaceResource, { metadata: { name: ns } });
+      const runA = a.start();
+      await eventually(() => a.ownedShards().length === SHARDS, { timeoutMs: 5_000 });
+      const held = await admin.get(LeaseResource, { namespace: 'default', name: 'sharded-op-shard-0' });
+      assert.equal(held.spec?.holderIdentity, 'a');
+      const now = new Date().toISOString().replace('Z', '000Z');
+      await admin.update(LeaseResource, { ...held, spec: { ...held.spec, holderIdentity: 'intruder', leaseDurationSeconds: 30, renewTime: now, acquireTime: now } });
+      await eventually(() => !a.ownedShards().includes(0), { timeoutMs: 2_000, intervalMs: 10 });
+      for (const ns of namespaces) await admin.create(ConfigMapResource, primary(ns, 'app'));
+      const elsewhere = namespaces.filter((ns) => shardOf(ns) !== 0);
+      await eventually(() => elsewhere.every((ns) => log.some((i) => i.namespace === ns)), { timeoutMs: 5_000 });
+      await new Promise((r) => setTimeout(r, 5 * timings.retryPeriodMs));
+      assert.deepEqual(log.filter((i) => shardOf(i.namespace) === 0), []);
+      assert.deepEqual(a.ownedShards(), [1, 2, 3]);
+      const after = await admin.get(LeaseResource, { namespace: 'default', name: 'sharded-op-shard-0' });
+      assert.equal(after.spec?.holderIdentity, 'intruder');
+      await a.shutdown();
+      await runA;
+    } finally {
+      await a.shutdown();
       admin.close();
       await api.stop();
     }
