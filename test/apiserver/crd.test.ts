@@ -175,6 +175,36 @@ describe('CustomResourceDefinitions', () => {
     assert.equal(bad.status, 400);
   });
 
+  it('does not accept the names of a CRD whose kind or listKind another CRD of the group holds', async () => {
+    await using api = await startApi();
+    assert.equal((await api.call('POST', CRDS, widgetCrd())).status, 201);
+    const clash = (plural: string, names: Record<string, string>) => {
+      const c = widgetCrd();
+      return { ...c, metadata: { name: `${plural}.example.com` }, spec: { ...c.spec, names: { plural, ...names } } };
+    };
+    for (const [plural, names, reason] of [
+      ['gizmos', { kind: 'Widget' }, 'KindConflict'],
+      ['gadgets', { kind: 'Gadget', listKind: 'WidgetList' }, 'ListKindConflict'],
+    ] as const) {
+      const r = await api.call('POST', CRDS, clash(plural, names));
+      assert.equal(r.status, 201, r.text);
+      const accepted = r.body.status.conditions.find((c: { type: string }) => c.type === 'NamesAccepted');
+      assert.deepEqual([accepted.status, accepted.reason], ['False', reason]);
+      const served = await api.call('GET', `/apis/example.com/v1/namespaces/default/${plural}`);
+      assert.equal(served.status, 404, `${plural} is not served while its names are not accepted`);
+    }
+  });
+
+  it('refuses printer columns of a type the printer does not know', async () => {
+    await using api = await startApi();
+    const c = widgetCrd();
+    c.spec.versions[0]!.additionalPrinterColumns = [{ name: 'Color', type: 'float', jsonPath: '.spec.color' }];
+    const r = await api.call('POST', CRDS, c);
+    assert.equal(r.status, 422, r.text);
+    assert.equal(r.body.details.causes[0].field, 'spec.versions[0].additionalPrinterColumns[0].type');
+    assert.equal(r.body.details.causes[0].reason, 'FieldValueNotSupported');
+  });
+
   it('prints additionalPrinterColumns in Tables', async () => {
     await using api = await startApi();
     await api.call('POST', CRDS, widgetCrd());

@@ -28,6 +28,8 @@ interface Condition {
 
 export const crdOf = (o: KubeObject): CustomResourceDefinition => o as unknown as CustomResourceDefinition;
 
+const COLUMN_TYPES = ['boolean', 'date', 'integer', 'number', 'string'];
+
 /** Printer columns need a name, a type and a JSONPath the table printer can follow (else every Table read of the kind would fail). */
 function printerColumnErrors(columns: unknown, path: string): FieldCause[] {
   if (columns === undefined || columns === null) return [];
@@ -37,6 +39,7 @@ function printerColumnErrors(columns: unknown, path: string): FieldCause[] {
     const col = c as Obj;
     if (typeof col.name !== 'string' || !col.name) out.push(fieldErrors.required(`${f}.name`));
     if (typeof col.type !== 'string' || !col.type) out.push(fieldErrors.required(`${f}.type`));
+    else if (!COLUMN_TYPES.includes(col.type)) out.push(fieldErrors.notSupported(`${f}.type`, col.type, COLUMN_TYPES));
     if (typeof col.jsonPath !== 'string' || !col.jsonPath) out.push(fieldErrors.required(`${f}.jsonPath`));
     else {
       try {
@@ -96,6 +99,7 @@ export class CrdStrategy extends Strategy {
       if (o.names.kind === names.kind) return 'KindConflict';
       if ((o.names.singular ?? '') === names.singular) return 'SingularConflict';
       if ((o.names.shortNames ?? []).some((s) => shortNames.includes(s))) return 'ShortNamesConflict';
+      if ((o.names.listKind ?? `${o.names.kind}List`) === names.listKind) return 'ListKindConflict';
     }
     return undefined;
   }
