@@ -28,9 +28,13 @@ function namespacesPerShard(): string[] {
 
 interface Interval { replica: string; namespace: string; name: string; start: number; end: number }
 
-async function replica(server: string, identity: string, log: Interval[], extra: { metricsBindAddress?: string; healthProbeBindAddress?: string } = {}): Promise<Manager> {
+async function replica(
+  server: string, identity: string, log: Interval[],
+  extra: { metricsBindAddress?: string; healthProbeBindAddress?: string; requeueAfterMs?: number } = {},
+): Promise<Manager> {
+  const { requeueAfterMs, ...endpoints } = extra;
   const mgr = await createManager({
-    config: { server, qps: -1 }, logger: noopLogger, gracefulShutdownTimeoutMs: 2_000, ...extra,
+    config: { server, qps: -1 }, logger: noopLogger, gracefulShutdownTimeoutMs: 2_000, ...endpoints,
     sharding: { shards: SHARDS, id: 'sharded-op', namespace: 'default', identity, ...timings },
   });
   controllerManagedBy(mgr)
@@ -41,6 +45,7 @@ async function replica(server: string, identity: string, log: Interval[], extra:
       const start = performance.now();
       await new Promise((r) => setTimeout(r, 3));
       log.push({ replica: identity, namespace: req.namespace ?? '', name: req.name, start, end: performance.now() });
+      return requeueAfterMs === undefined ? {} : { requeueAfter: requeueAfterMs };
     });
   return mgr;
 }
@@ -140,26 +145,31 @@ describe('sharding end to end', () => {
     }
   });
 
-  it('stops reconciling a shard at once when another holder takes its Lease, and does not take it back while that Lease is valid', async () => {
+  it('stops reconciling a shard at once when another holder takes its Lease, queued requeues included, and does not take it back while that Lease is valid', async () => {
     const api = await startApiServer({ port: 0 });
     const admin = createClient({ server: api.url, qps: -1 });
     const namespaces = namespacesPerShard();
     const log: Interval[] = [];
-    const a = await replica(api.url, 'a', log);
+    // Every reconcile requeues itself, so the queue always holds keys of every shard.
+    const a = await replica(api.url, 'a', log, { requeueAfterMs: 20 });
     try {
       for (const ns of namespaces) await admin.create(NamespaceResource, { metadata: { name: ns } });
       const runA = a.start();
       await eventually(() => a.ownedShards().length === SHARDS, { timeoutMs: 5_000 });
+      for (const ns of namespaces) await admin.create(ConfigMapResource, primary(ns, 'app'));
+      await eventually(() => namespaces.every((ns) => log.some((i) => i.namespace === ns)), { timeoutMs: 5_000 });
       const held = await admin.get(LeaseResource, { namespace: 'default', name: 'sharded-op-shard-0' });
       assert.equal(held.spec?.holderIdentity, 'a');
       const now = new Date().toISOString().replace('Z', '000Z');
       await admin.update(LeaseResource, { ...held, spec: { ...held.spec, holderIdentity: 'intruder', leaseDurationSeconds: 30, renewTime: now, acquireTime: now } });
       await eventually(() => !a.ownedShards().includes(0), { timeoutMs: 2_000, intervalMs: 10 });
-      for (const ns of namespaces) await admin.create(ConfigMapResource, primary(ns, 'app'));
+      const lostAt = performance.now();
+      for (const ns of namespaces) await admin.create(ConfigMapResource, primary(ns, 'late'));
       const elsewhere = namespaces.filter((ns) => shardOf(ns) !== 0);
-      await eventually(() => elsewhere.every((ns) => log.some((i) => i.namespace === ns)), { timeoutMs: 5_000 });
+      await eventually(() => elsewhere.every((ns) => log.some((i) => i.namespace === ns && i.name === 'late')), { timeoutMs: 5_000 });
       await new Promise((r) => setTimeout(r, 5 * timings.retryPeriodMs));
-      assert.deepEqual(log.filter((i) => shardOf(i.namespace) === 0), []);
+      assert.deepEqual(log.filter((i) => shardOf(i.namespace) === 0 && i.start >= lostAt), []);
+      assert.ok(log.filter((i) => shardOf(i.namespace) !== 0 && i.start >= lostAt).length > elsewhere.length, 'the other shards kept requeueing');
       assert.deepEqual(a.ownedShards(), [1, 2, 3]);
       const after = await admin.get(LeaseResource, { namespace: 'default', name: 'sharded-op-shard-0' });
       assert.equal(after.spec?.holderIdentity, 'intruder');
