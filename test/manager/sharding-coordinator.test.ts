@@ -103,4 +103,29 @@ describe('shard coordinator', () => {
     // A clean stop frees every shard and the member Lease.
     for (const name of ['op-shard-0', 'op-shard-1', 'op-member-a']) assert.equal(store.leases.get(name)?.spec?.holderIdentity, '', name);
   });
+
+  it('takes over the shards of a member that stopped renewing once its Leases expired on our clock, not before', async () => {
+    const clock = new FakeClock();
+    const store = leaseStore();
+    const now = new Date(clock.now()).toISOString().replace('Z', '000Z');
+    const heldByB = { holderIdentity: 'b', leaseDurationSeconds: 1, renewTime: now, acquireTime: now };
+    store.put({ metadata: { name: 'op-member-b', namespace: 'default' }, spec: heldByB });
+    for (const shard of [2, 3]) store.put({ metadata: { name: `op-shard-${shard}`, namespace: 'default' }, spec: heldByB });
+    const gate = gateOf();
+    const c = coordinator(store.client, clock, gate, 4);
+    const ctl = new AbortController();
+    const run = c.run(ctl.signal);
+    await clock.advance(0);
+    assert.deepEqual(c.owned(), [0, 1]);
+    await clock.advance(timings.leaseDurationMs - timings.retryPeriodMs);
+    assert.deepEqual(c.owned(), [0, 1], 'b\'s Leases are still valid');
+    await clock.advance(timings.retryPeriodMs);
+    assert.deepEqual(c.owned(), [0, 1, 2, 3]);
+    assert.equal(gate.isOpen(3), true);
+    assert.equal(store.leases.get('op-shard-3')?.spec?.holderIdentity, 'a');
+    assert.equal(store.leases.get('op-shard-3')?.spec?.leaseTransitions, 1);
+    ctl.abort();
+    await clock.runAll();
+    await run;
+  });
 });
