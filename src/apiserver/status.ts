@@ -5,13 +5,11 @@
  * is built here, so clients that branch on `reason` see the same values as from kube-apiserver.
  */
 import { ConvergeError, type Status } from '../meta/index.js';
+import type { FieldCause } from './schema/field-cause.js';
 
-/** One entry of `details.causes`: `reason` is the field error type, `field` the path. */
-export interface FieldCause {
-  reason: string;
-  field: string;
-  message: string;
-}
+// Field errors (one entry of `details.causes`) have one catalogue, beside the schema validators that
+// need it without the rest of this file.
+export { fieldCause, type FieldCause } from './schema/field-cause.js';
 
 export class ApiStatusError extends ConvergeError {
   readonly code = 'CONVERGE_API_STATUS';
@@ -79,29 +77,6 @@ export const timeout = (message: string, retryAfterSeconds: number, causes?: Fie
   failure(504, 'Timeout', `Timeout: ${message}`, { retryAfterSeconds, ...(causes ? { causes } : {}) });
 
 export const internalError = (message: string): ApiStatusError => failure(500, 'InternalError', `Internal error occurred: ${message}`);
-
-/** Field-error constructors with apimachinery's wording (`field/errors.go`). */
-export const fieldErrors = {
-  required: (field: string, detail = ''): FieldCause => ({ reason: 'FieldValueRequired', field, message: detail ? `Required value: ${detail}` : 'Required value' }),
-  invalid: (field: string, value: unknown, detail: string): FieldCause => ({
-    reason: 'FieldValueInvalid', field, message: `Invalid value: ${renderValue(value)}${detail ? `: ${detail}` : ''}`,
-  }),
-  notSupported: (field: string, value: unknown, supported: string[]): FieldCause => ({
-    reason: 'FieldValueNotSupported', field,
-    message: `Unsupported value: ${renderValue(value)}: supported values: ${supported.map((s) => JSON.stringify(s)).join(', ')}`,
-  }),
-  forbidden: (field: string, detail: string): FieldCause => ({ reason: 'FieldValueForbidden', field, message: `Forbidden: ${detail}` }),
-  tooLong: (field: string, max: number): FieldCause => ({ reason: 'FieldValueTooLong', field, message: `Too long: may not be more than ${max} bytes` }),
-  duplicate: (field: string, value: unknown): FieldCause => ({ reason: 'FieldValueDuplicate', field, message: `Duplicate value: ${renderValue(value)}` }),
-};
-
-/** Values in field errors print like Go's `%#v` for the common cases: strings quoted, numbers bare. */
-function renderValue(v: unknown): string {
-  if (typeof v === 'string') return JSON.stringify(v);
-  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
-  if (v === null || v === undefined) return 'null';
-  return JSON.stringify(v);
-}
 
 /** A ready `Status` for successful deletes (§5.5). */
 export function successStatus(t: Target, name: string, uid: string | undefined): Status {

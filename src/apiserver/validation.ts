@@ -5,7 +5,7 @@
  * `FieldCause`s; the caller turns a non-empty list into a 422 `Invalid`.
  */
 import type { KubeObject } from '../meta/index.js';
-import { fieldErrors, type FieldCause } from './status.js';
+import { fieldCause, type FieldCause } from './status.js';
 
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
@@ -76,23 +76,23 @@ const TOTAL_ANNOTATION_SIZE = 256 * 1024;
 /** Checks a metadata map's keys (and, for labels, values). */
 function validateMap(m: unknown, field: string, isLabels: boolean): FieldCause[] {
   if (m === undefined || m === null) return [];
-  if (typeof m !== 'object' || Array.isArray(m)) return [fieldErrors.invalid(field, m, 'must be a map of strings')];
+  if (typeof m !== 'object' || Array.isArray(m)) return [fieldCause.invalid(field, m, 'must be a map of strings')];
   const out: FieldCause[] = [];
   let size = 0;
   for (const [k, v] of Object.entries(m as Record<string, unknown>)) {
     const ke = qualifiedNameError(k);
-    if (ke) out.push(fieldErrors.invalid(field, k, ke));
+    if (ke) out.push(fieldCause.invalid(field, k, ke));
     if (typeof v !== 'string') {
-      out.push(fieldErrors.invalid(`${field}.${k}`, v, 'must be a string'));
+      out.push(fieldCause.invalid(`${field}.${k}`, v, 'must be a string'));
       continue;
     }
     size += k.length + v.length;
     if (isLabels) {
       const ve = labelValueError(v);
-      if (ve) out.push(fieldErrors.invalid(`${field}`, v, ve));
+      if (ve) out.push(fieldCause.invalid(`${field}`, v, ve));
     }
   }
-  if (!isLabels && size > TOTAL_ANNOTATION_SIZE) out.push(fieldErrors.tooLong(field, TOTAL_ANNOTATION_SIZE));
+  if (!isLabels && size > TOTAL_ANNOTATION_SIZE) out.push(fieldCause.tooLong(field, TOTAL_ANNOTATION_SIZE));
   return out;
 }
 
@@ -101,28 +101,28 @@ export function validateObjectMeta(obj: KubeObject, { nameRule, namespaced }: { 
   const m = obj.metadata;
   const out: FieldCause[] = [];
   if (!m.name) {
-    out.push(fieldErrors.required('metadata.name', 'name or generateName is required'));
+    out.push(fieldCause.required('metadata.name', 'name or generateName is required'));
   } else {
     const e = nameError(nameRule, m.name);
-    if (e) out.push(fieldErrors.invalid('metadata.name', m.name, e));
+    if (e) out.push(fieldCause.invalid('metadata.name', m.name, e));
   }
   if (m.generateName) {
     // A prefix may end in '-': check it as if that were a letter (apimachinery's maskTrailingDash).
     const masked = m.generateName.endsWith('-') ? `${m.generateName.slice(0, -1)}a` : m.generateName;
     const e = nameError(nameRule, masked);
-    if (e) out.push(fieldErrors.invalid('metadata.generateName', m.generateName, e));
+    if (e) out.push(fieldCause.invalid('metadata.generateName', m.generateName, e));
   }
-  if (namespaced && !m.namespace) out.push(fieldErrors.required('metadata.namespace', ''));
+  if (namespaced && !m.namespace) out.push(fieldCause.required('metadata.namespace', ''));
   out.push(...validateMap(m.labels, 'metadata.labels', true));
   out.push(...validateMap(m.annotations, 'metadata.annotations', false));
   if (m.finalizers !== undefined) {
-    if (!Array.isArray(m.finalizers)) out.push(fieldErrors.invalid('metadata.finalizers', m.finalizers, 'must be a list of strings'));
+    if (!Array.isArray(m.finalizers)) out.push(fieldCause.invalid('metadata.finalizers', m.finalizers, 'must be a list of strings'));
     else {
       const seen = new Set<string>();
       m.finalizers.forEach((f, i) => {
         const e = typeof f === 'string' ? qualifiedNameError(f) : 'must be a string';
-        if (e) out.push(fieldErrors.invalid(`metadata.finalizers[${i}]`, f, e));
-        if (seen.has(f)) out.push(fieldErrors.duplicate(`metadata.finalizers[${i}]`, f));
+        if (e) out.push(fieldCause.invalid(`metadata.finalizers[${i}]`, f, e));
+        if (seen.has(f)) out.push(fieldCause.duplicate(`metadata.finalizers[${i}]`, f));
         seen.add(f);
       });
     }
@@ -131,14 +131,14 @@ export function validateObjectMeta(obj: KubeObject, { nameRule, namespaced }: { 
     let controllers = 0;
     m.ownerReferences.forEach((r, i) => {
       const f = `metadata.ownerReferences[${i}]`;
-      if (!r.apiVersion) out.push(fieldErrors.invalid(`${f}.apiVersion`, r.apiVersion ?? '', 'version must not be empty'));
-      if (!r.kind) out.push(fieldErrors.invalid(`${f}.kind`, r.kind ?? '', 'kind must not be empty'));
-      if (!r.name) out.push(fieldErrors.invalid(`${f}.name`, r.name ?? '', 'name must not be empty'));
-      if (!r.uid) out.push(fieldErrors.invalid(`${f}.uid`, r.uid ?? '', 'uid must not be empty'));
+      if (!r.apiVersion) out.push(fieldCause.invalid(`${f}.apiVersion`, r.apiVersion ?? '', 'version must not be empty'));
+      if (!r.kind) out.push(fieldCause.invalid(`${f}.kind`, r.kind ?? '', 'kind must not be empty'));
+      if (!r.name) out.push(fieldCause.invalid(`${f}.name`, r.name ?? '', 'name must not be empty'));
+      if (!r.uid) out.push(fieldCause.invalid(`${f}.uid`, r.uid ?? '', 'uid must not be empty'));
       if (r.controller) controllers++;
     });
     if (controllers > 1) {
-      out.push(fieldErrors.invalid('metadata.ownerReferences', m.ownerReferences, 'Only one reference can have Controller set to true'));
+      out.push(fieldCause.invalid('metadata.ownerReferences', m.ownerReferences, 'Only one reference can have Controller set to true'));
     }
   }
   return out;

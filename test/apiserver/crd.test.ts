@@ -205,6 +205,15 @@ describe('CustomResourceDefinitions', () => {
     assert.equal(r.body.details.causes[0].reason, 'FieldValueNotSupported');
   });
 
+  it('refuses more than 8 selectableFields with Too many', async () => {
+    await using api = await startApi();
+    const c = widgetCrd();
+    c.spec.versions[0]!.selectableFields = Array.from({ length: 9 }, (_, i) => ({ jsonPath: `.spec.f${i}` }));
+    const r = await api.call('POST', CRDS, c);
+    assert.equal(r.status, 422, r.text);
+    assert.deepEqual(r.body.details.causes, [{ reason: 'FieldValueTooMany', field: 'spec.versions[0].selectableFields', message: 'Too many: 9: must have at most 8 items' }]);
+  });
+
   it('prints additionalPrinterColumns in Tables', async () => {
     await using api = await startApi();
     await api.call('POST', CRDS, widgetCrd());

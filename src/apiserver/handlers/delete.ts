@@ -12,7 +12,7 @@ import { decodeProtobufDeleteOptions, PROTOBUF_MEDIA_TYPE } from '../protobuf/in
 import { renderList, renderObject } from '../render.js';
 import { headerOf, type ApiResponse } from '../request.js';
 import { jsonResponse } from '../response.js';
-import { badRequest, fieldErrors, invalid, methodNotAllowed, successStatus } from '../status.js';
+import { badRequest, fieldCause, invalid, methodNotAllowed, successStatus } from '../status.js';
 import { parseListOptions } from './list-options.js';
 import { writeParams } from './params.js';
 import { performDelete, type DeleteParams } from './write-pipeline.js';
@@ -32,10 +32,10 @@ export function deleteParams(scope: Scope): DeleteParams {
   const orphanText = body.orphanDependents ?? q.get('orphanDependents') ?? undefined;
   const orphan = orphanText === undefined ? undefined : orphanText === true || orphanText === 'true';
   if (policy !== undefined && !POLICIES.includes(policy)) {
-    throw invalid('DeleteOptions', 'meta.k8s.io', '', [fieldErrors.notSupported('propagationPolicy', policy, POLICIES)]);
+    throw invalid('DeleteOptions', 'meta.k8s.io', '', [fieldCause.notSupported('propagationPolicy', policy, POLICIES)]);
   }
   if (policy !== undefined && orphan !== undefined) {
-    throw invalid('DeleteOptions', 'meta.k8s.io', '', [fieldErrors.invalid('propagationPolicy', policy, 'orphanDependents and deletionPropagation cannot be both set')]);
+    throw invalid('DeleteOptions', 'meta.k8s.io', '', [fieldCause.invalid('propagationPolicy', policy, 'orphanDependents and deletionPropagation cannot be both set')]);
   }
   const graceText = body.gracePeriodSeconds ?? q.get('gracePeriodSeconds') ?? undefined;
   const p: DeleteParams = { dryRun: dryRun || bodyDryRun };

@@ -9,7 +9,7 @@ import type { Scope } from '../context.js';
 import { parseFieldSelector, matchFields, type FieldTerm } from '../selectors/field-selector.js';
 import { parseLabelSelector } from '../selectors/label-selector.js';
 import { parseShardSelector, shardMatcher } from '../selectors/shard-selector.js';
-import { badRequest, fieldErrors, invalid, timeout, type ApiStatusError, type FieldCause } from '../status.js';
+import { badRequest, fieldCause, invalid, timeout, type ApiStatusError, type FieldCause } from '../status.js';
 
 export interface ListOptions {
   /** Parsed resourceVersion; undefined when unset or empty. */
@@ -55,19 +55,19 @@ export function parseListOptions(scope: Scope, watch: boolean): ListOptions {
   const sendInitialEvents = parseBool(q, 'sendInitialEvents');
   const causes: FieldCause[] = [];
   if (matchText) {
-    if (matchText !== 'Exact' && matchText !== 'NotOlderThan') causes.push(fieldErrors.notSupported('resourceVersionMatch', matchText, ['Exact', 'NotOlderThan']));
-    else if (!watch && !rvText) causes.push(fieldErrors.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided'));
-    else if (continueToken) causes.push(fieldErrors.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
-    else if (matchText === 'Exact' && rv === 0) causes.push(fieldErrors.forbidden('resourceVersionMatch', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'));
+    if (matchText !== 'Exact' && matchText !== 'NotOlderThan') causes.push(fieldCause.notSupported('resourceVersionMatch', matchText, ['Exact', 'NotOlderThan']));
+    else if (!watch && !rvText) causes.push(fieldCause.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided'));
+    else if (continueToken) causes.push(fieldCause.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
+    else if (matchText === 'Exact' && rv === 0) causes.push(fieldCause.forbidden('resourceVersionMatch', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'));
   }
   if (watch) {
     if (sendInitialEvents !== undefined && matchText !== 'NotOlderThan') {
-      causes.push(fieldErrors.forbidden('resourceVersionMatch', "sendInitialEvents requires setting resourceVersionMatch to 'NotOlderThan'"));
+      causes.push(fieldCause.forbidden('resourceVersionMatch', "sendInitialEvents requires setting resourceVersionMatch to 'NotOlderThan'"));
     } else if (sendInitialEvents === undefined && matchText) {
-      causes.push(fieldErrors.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'));
+      causes.push(fieldCause.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'));
     }
   } else if (sendInitialEvents !== undefined) {
-    causes.push(fieldErrors.forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for list'));
+    causes.push(fieldCause.forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for list'));
   }
   if (causes.length > 0) listInvalid(causes);
   const limitText = q.get('limit') ?? '';

@@ -6,7 +6,7 @@
 import type { KubeObject } from '../../meta/index.js';
 import type { Scope } from '../context.js';
 import { headerOf } from '../request.js';
-import { badRequest, fieldErrors, invalid } from '../status.js';
+import { badRequest, fieldCause, invalid } from '../status.js';
 
 export interface WriteParams {
   dryRun: boolean;
@@ -14,16 +14,16 @@ export interface WriteParams {
   fieldValidation: 'Ignore' | 'Warn' | 'Strict';
 }
 
-const optionsInvalid = (kind: string, field: string, cause: ReturnType<typeof fieldErrors.invalid>): never => {
+const optionsInvalid = (kind: string, field: string, cause: ReturnType<typeof fieldCause.invalid>): never => {
   throw invalid(kind, 'meta.k8s.io', '', [{ ...cause, field }]);
 };
 
 export function writeParams(scope: Scope, optionsKind: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions' | 'DeleteOptions'): WriteParams {
   const q = scope.query;
   const dryRunValues = q.getAll('dryRun');
-  for (const v of dryRunValues) if (v !== 'All') optionsInvalid(optionsKind, 'dryRun', fieldErrors.notSupported('dryRun', [v], ['All']));
+  for (const v of dryRunValues) if (v !== 'All') optionsInvalid(optionsKind, 'dryRun', fieldCause.notSupported('dryRun', [v], ['All']));
   let manager = q.get('fieldManager') ?? '';
-  if (manager.length > 128) optionsInvalid(optionsKind, 'fieldManager', fieldErrors.tooLong('fieldManager', 128));
+  if (manager.length > 128) optionsInvalid(optionsKind, 'fieldManager', fieldCause.tooLong('fieldManager', 128));
   if (!manager) {
     // The product part of the User-Agent (`kubectl/v1.33 …` → `kubectl`), as the real server does.
     const product = (headerOf(scope.req, 'user-agent') ?? '').split('/')[0]!.slice(0, 128);
@@ -31,7 +31,7 @@ export function writeParams(scope: Scope, optionsKind: 'CreateOptions' | 'Update
   }
   const fv = q.get('fieldValidation') ?? 'Warn';
   if (fv !== 'Ignore' && fv !== 'Warn' && fv !== 'Strict') {
-    optionsInvalid(optionsKind, 'fieldValidation', fieldErrors.notSupported('fieldValidation', fv, ['Ignore', 'Strict', 'Warn']));
+    optionsInvalid(optionsKind, 'fieldValidation', fieldCause.notSupported('fieldValidation', fv, ['Ignore', 'Strict', 'Warn']));
   }
   return { dryRun: dryRunValues.length > 0, manager, fieldValidation: fv as WriteParams['fieldValidation'] };
 }

@@ -13,7 +13,7 @@ import { bodyText, checkMetadataShape, mediaType, parseDocument } from '../decod
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch, MAX_JSON_PATCH_OPERATIONS, PatchError } from '../patch/index.js';
 import type { ApiResponse } from '../request.js';
 import { jsonResponse } from '../response.js';
-import { ApiStatusError, badRequest, fieldErrors, invalid, modifiedConflict, notFound, tooLarge, unsupportedMediaType } from '../status.js';
+import { ApiStatusError, badRequest, fieldCause, invalid, modifiedConflict, notFound, tooLarge, unsupportedMediaType } from '../status.js';
 import { checkTypeMeta, reconcileNamespace, writeParams } from './params.js';
 import { objectResponse, warningHeaders } from './respond.js';
 import { applyScale, scaleOf } from './scale.js';
@@ -68,7 +68,7 @@ export function patchHandler(scope: Scope): ApiResponse {
   if (kind === 'strategic' && strategy.custom) throw unsupported();
   const params = writeParams(scope, 'PatchOptions');
   if (scope.query.has('force') && kind !== 'apply') {
-    throw invalid('PatchOptions', 'meta.k8s.io', '', [fieldErrors.forbidden('force', 'may not be specified for non-apply patch')]);
+    throw invalid('PatchOptions', 'meta.k8s.io', '', [fieldCause.forbidden('force', 'may not be specified for non-apply patch')]);
   }
   const patch = parseDocument(bodyText(scope.req), kind === 'apply', 'patch');
   const key = storageKey(strategy, scope.namespace, scope.name);
@@ -102,7 +102,7 @@ function checkPrecondition(scope: Scope, patched: KubeObject, old: KubeObject): 
 /** Server-side apply: creates a missing object, else merges with field ownership (`server-side-apply.ts`). */
 function applyHandler(scope: Scope, old: KubeObject | undefined, applied: KubeObject, params: ReturnType<typeof writeParams>): ApiResponse {
   if (!scope.query.get('fieldManager')) {
-    throw invalid('PatchOptions', 'meta.k8s.io', '', [fieldErrors.required('fieldManager', 'is required for apply patch')]);
+    throw invalid('PatchOptions', 'meta.k8s.io', '', [fieldCause.required('fieldManager', 'is required for apply patch')]);
   }
   if (applied.metadata.managedFields !== undefined) throw badRequest('metadata.managedFields must be nil');
   if (!applied.apiVersion || !applied.kind) throw badRequest('apiVersion and kind must be set in an apply patch');

@@ -7,7 +7,7 @@
 import type { KubeObject, LabelSelector } from '../../meta/index.js';
 import type { Scope } from '../context.js';
 import { readPath, writePath } from '../registry/strategy.js';
-import { fieldErrors, invalid, notFound } from '../status.js';
+import { fieldCause, invalid, notFound } from '../status.js';
 
 export interface Scale extends KubeObject {
   spec: { replicas?: number };
@@ -52,7 +52,7 @@ export function applyScale(scope: Scope, parent: KubeObject, scale: KubeObject):
   const replicas = (scale.spec as { replicas?: unknown } | undefined)?.replicas;
   if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {
     throw invalid('Scale', 'autoscaling', scope.name, [
-      typeof replicas === 'number' ? fieldErrors.invalid('spec.replicas', replicas, 'must be greater than or equal to 0') : fieldErrors.required('spec.replicas'),
+      typeof replicas === 'number' ? fieldCause.invalid('spec.replicas', replicas, 'must be greater than or equal to 0') : fieldCause.required('spec.replicas'),
     ]);
   }
   const next = structuredClone(parent) as KubeObject;

@@ -14,7 +14,7 @@ import { shapeOf } from '../field-shape.js';
 import { recordManagedFields, type FieldSet } from '../managed-fields.js';
 import type { Strategy, WriteContext } from '../registry/strategy.js';
 import { jsonEqual } from '../registry/strategy.js';
-import { alreadyExists, conflict, fieldErrors, forbidden, invalid, modifiedConflict, notFound, type FieldCause } from '../status.js';
+import { alreadyExists, conflict, fieldCause, forbidden, invalid, modifiedConflict, notFound, type FieldCause } from '../status.js';
 import { validateObjectMeta } from '../validation.js';
 import type { WriteParams } from './params.js';
 
@@ -102,7 +102,7 @@ export function checkResourceVersion(scope: Scope, obj: KubeObject, old: KubeObj
   if (!rv) {
     if (!scope.strategy.allowUnconditionalUpdate) {
       throw invalid(scope.strategy.kind, scope.strategy.group, old.metadata.name ?? '', [
-        fieldErrors.invalid('metadata.resourceVersion', 0, 'must be specified for an update'),
+        fieldCause.invalid('metadata.resourceVersion', 0, 'must be specified for an update'),
       ]);
     }
     return;
@@ -149,7 +149,7 @@ export function updateObject(scope: Scope, stored: KubeObject, obj: KubeObject, 
   if (old.metadata.deletionTimestamp) {
     const added = (m.finalizers ?? []).filter((f) => !(old.metadata.finalizers ?? []).includes(f));
     if (added.length > 0) {
-      causes.push(fieldErrors.forbidden('metadata.finalizers', `no new finalizers can be added if the object is being deleted, found new finalizers ${JSON.stringify(added).replace(/,/g, ' ')}`));
+      causes.push(fieldCause.forbidden('metadata.finalizers', `no new finalizers can be added if the object is being deleted, found new finalizers ${JSON.stringify(added).replace(/,/g, ' ')}`));
     }
   }
   failInvalid(strategy, obj, causes);

@@ -3,7 +3,7 @@
  * `immutable: true` freezing the contents (later changes → 422).
  */
 import type { KubeObject } from '../../meta/index.js';
-import { fieldErrors, type FieldCause } from '../status.js';
+import { fieldCause, type FieldCause } from '../status.js';
 import { Strategy, builtinVersion, jsonEqual, type VersionSpec } from './strategy.js';
 
 const CONFIG_KEY = /^[-._a-zA-Z0-9]+$/;
@@ -15,15 +15,15 @@ export function dataKeyCauses(maps: [string, unknown][]): FieldCause[] {
   for (const [field, m] of maps) {
     if (m === undefined || m === null) continue;
     if (typeof m !== 'object' || Array.isArray(m)) {
-      out.push(fieldErrors.invalid(field, m, 'must be a map of strings'));
+      out.push(fieldCause.invalid(field, m, 'must be a map of strings'));
       continue;
     }
     for (const [k, v] of Object.entries(m)) {
       if (!CONFIG_KEY.test(k) || k.length > 253) {
-        out.push(fieldErrors.invalid(field, k, "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')"));
+        out.push(fieldCause.invalid(field, k, "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')"));
       }
-      if (typeof v !== 'string') out.push(fieldErrors.invalid(`${field}[${k}]`, v, 'must be a string'));
-      if (seen.has(k)) out.push(fieldErrors.invalid(field, k, 'duplicate of key present in another map'));
+      if (typeof v !== 'string') out.push(fieldCause.invalid(`${field}[${k}]`, v, 'must be a string'));
+      if (seen.has(k)) out.push(fieldCause.invalid(field, k, 'duplicate of key present in another map'));
       seen.add(k);
     }
   }
@@ -34,9 +34,9 @@ export function dataKeyCauses(maps: [string, unknown][]): FieldCause[] {
 export function immutableCauses(obj: KubeObject, old: KubeObject, fields: string[]): FieldCause[] {
   if (old.immutable !== true) return [];
   const out: FieldCause[] = [];
-  if (obj.immutable !== true) out.push(fieldErrors.forbidden('immutable', 'field is immutable when `immutable` is set'));
+  if (obj.immutable !== true) out.push(fieldCause.forbidden('immutable', 'field is immutable when `immutable` is set'));
   for (const f of fields) {
-    if (!jsonEqual(obj[f], old[f])) out.push(fieldErrors.forbidden(f, 'field is immutable when `immutable` is set'));
+    if (!jsonEqual(obj[f], old[f])) out.push(fieldCause.forbidden(f, 'field is immutable when `immutable` is set'));
   }
   return out;
 }

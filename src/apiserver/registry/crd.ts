@@ -11,7 +11,7 @@ import { InvalidOptionError, type KubeObject } from '../../meta/index.js';
 import { rfc3339, type ServerContext } from '../context.js';
 import { validateStructuralSchema } from '../schema/index.js';
 import { parseJsonPath } from '../table/jsonpath.js';
-import { fieldErrors, type FieldCause } from '../status.js';
+import { fieldCause, type FieldCause } from '../status.js';
 import { Strategy, builtinVersion, jsonEqual, type VersionSpec, type WriteContext } from './strategy.js';
 
 export const CRD_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io';
@@ -37,16 +37,16 @@ function printerColumnErrors(columns: unknown, path: string): FieldCause[] {
   (columns as unknown[]).forEach((c, i) => {
     const f = `${path}[${i}]`;
     const col = c as Obj;
-    if (typeof col.name !== 'string' || !col.name) out.push(fieldErrors.required(`${f}.name`));
-    if (typeof col.type !== 'string' || !col.type) out.push(fieldErrors.required(`${f}.type`));
-    else if (!COLUMN_TYPES.includes(col.type)) out.push(fieldErrors.notSupported(`${f}.type`, col.type, COLUMN_TYPES));
-    if (typeof col.jsonPath !== 'string' || !col.jsonPath) out.push(fieldErrors.required(`${f}.jsonPath`));
+    if (typeof col.name !== 'string' || !col.name) out.push(fieldCause.required(`${f}.name`));
+    if (typeof col.type !== 'string' || !col.type) out.push(fieldCause.required(`${f}.type`));
+    else if (!COLUMN_TYPES.includes(col.type)) out.push(fieldCause.notSupported(`${f}.type`, col.type, COLUMN_TYPES));
+    if (typeof col.jsonPath !== 'string' || !col.jsonPath) out.push(fieldCause.required(`${f}.jsonPath`));
     else {
       try {
         parseJsonPath(col.jsonPath);
       } catch (e) {
         if (!(e instanceof InvalidOptionError)) throw e;
-        out.push(fieldErrors.invalid(`${f}.jsonPath`, col.jsonPath, 'must be a simple json path'));
+        out.push(fieldCause.invalid(`${f}.jsonPath`, col.jsonPath, 'must be a simple json path'));
       }
     }
   });
@@ -153,33 +153,33 @@ export class CrdStrategy extends Strategy {
     const spec = (obj.spec ?? {}) as Obj;
     const names = (spec.names ?? {}) as Obj;
     const group = spec.group;
-    if (typeof group !== 'string' || !group) out.push(fieldErrors.required('spec.group'));
-    else if (!group.includes('.')) out.push(fieldErrors.invalid('spec.group', group, 'should be a domain with at least one dot'));
-    if (typeof names.plural !== 'string' || !names.plural) out.push(fieldErrors.required('spec.names.plural'));
-    if (typeof names.kind !== 'string' || !names.kind) out.push(fieldErrors.required('spec.names.kind'));
+    if (typeof group !== 'string' || !group) out.push(fieldCause.required('spec.group'));
+    else if (!group.includes('.')) out.push(fieldCause.invalid('spec.group', group, 'should be a domain with at least one dot'));
+    if (typeof names.plural !== 'string' || !names.plural) out.push(fieldCause.required('spec.names.plural'));
+    if (typeof names.kind !== 'string' || !names.kind) out.push(fieldCause.required('spec.names.kind'));
     if (typeof names.plural === 'string' && typeof group === 'string' && obj.metadata.name !== `${names.plural}.${group}`) {
-      out.push(fieldErrors.invalid('metadata.name', obj.metadata.name, 'must be spec.names.plural+"."+spec.group'));
+      out.push(fieldCause.invalid('metadata.name', obj.metadata.name, 'must be spec.names.plural+"."+spec.group'));
     }
-    if (spec.scope !== 'Namespaced' && spec.scope !== 'Cluster') out.push(fieldErrors.notSupported('spec.scope', spec.scope ?? '', ['Cluster', 'Namespaced']));
-    if (spec.preserveUnknownFields === true) out.push(fieldErrors.invalid('spec.preserveUnknownFields', true, 'must be false in order to use defaults in the schema'));
-    if (spec.versions !== undefined && !Array.isArray(spec.versions)) return [...out, fieldErrors.invalid('spec.versions', spec.versions, 'must be a list')];
+    if (spec.scope !== 'Namespaced' && spec.scope !== 'Cluster') out.push(fieldCause.notSupported('spec.scope', spec.scope ?? '', ['Cluster', 'Namespaced']));
+    if (spec.preserveUnknownFields === true) out.push(fieldCause.invalid('spec.preserveUnknownFields', true, 'must be false in order to use defaults in the schema'));
+    if (spec.versions !== undefined && !Array.isArray(spec.versions)) return [...out, fieldCause.invalid('spec.versions', spec.versions, 'must be a list')];
     const versions = ((spec.versions as unknown[] | undefined) ?? []).map((v) => (v !== null && typeof v === 'object' ? v : {}) as Obj);
-    if (versions.length === 0) out.push(fieldErrors.required('spec.versions', 'must have exactly one version marked as storage version'));
+    if (versions.length === 0) out.push(fieldCause.required('spec.versions', 'must have exactly one version marked as storage version'));
     else if (versions.filter((v) => v.storage === true).length !== 1) {
-      out.push(fieldErrors.invalid('spec.versions', versions.map((v) => v.name), 'must have exactly one version marked as storage version'));
+      out.push(fieldCause.invalid('spec.versions', versions.map((v) => v.name), 'must have exactly one version marked as storage version'));
     }
     const seen = new Set<unknown>();
     versions.forEach((v, i) => {
       const f = `spec.versions[${i}]`;
-      if (typeof v.name !== 'string' || !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(v.name)) out.push(fieldErrors.invalid(`${f}.name`, v.name, 'must be a DNS-1035 label'));
-      if (seen.has(v.name)) out.push(fieldErrors.duplicate(`${f}.name`, v.name));
+      if (typeof v.name !== 'string' || !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(v.name)) out.push(fieldCause.invalid(`${f}.name`, v.name, 'must be a DNS-1035 label'));
+      if (seen.has(v.name)) out.push(fieldCause.duplicate(`${f}.name`, v.name));
       seen.add(v.name);
       const schema = (v.schema as Obj | undefined)?.openAPIV3Schema;
-      if (!schema) out.push(fieldErrors.required(`${f}.schema.openAPIV3Schema`, 'schemas are required'));
+      if (!schema) out.push(fieldCause.required(`${f}.schema.openAPIV3Schema`, 'schemas are required'));
       else out.push(...(validateStructuralSchema(schema as never, `${f}.schema.openAPIV3Schema`) as FieldCause[]));
       out.push(...printerColumnErrors(v.additionalPrinterColumns, `${f}.additionalPrinterColumns`));
       const sf = (v.selectableFields as unknown[] | undefined) ?? [];
-      if (sf.length > 8) out.push(fieldErrors.tooLong(`${f}.selectableFields`, 8));
+      if (sf.length > 8) out.push(fieldCause.tooMany(`${f}.selectableFields`, sf.length, 8, 'items'));
     });
     return out;
   }
@@ -188,8 +188,8 @@ export class CrdStrategy extends Strategy {
     const out = this.validate(obj);
     const a = (obj.spec ?? {}) as Obj;
     const b = (old.spec ?? {}) as Obj;
-    if (a.group !== b.group) out.push(fieldErrors.invalid('spec.group', a.group, 'field is immutable'));
-    if (a.scope !== b.scope) out.push(fieldErrors.invalid('spec.scope', a.scope, 'field is immutable'));
+    if (a.group !== b.group) out.push(fieldCause.invalid('spec.group', a.group, 'field is immutable'));
+    if (a.scope !== b.scope) out.push(fieldCause.invalid('spec.scope', a.scope, 'field is immutable'));
     return out;
   }
 }

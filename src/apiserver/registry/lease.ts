@@ -4,7 +4,7 @@
  * MicroTime fields are stored as sent.
  */
 import type { KubeObject } from '../../meta/index.js';
-import { fieldErrors, type FieldCause } from '../status.js';
+import { fieldCause, type FieldCause } from '../status.js';
 import { Strategy, builtinVersion, type VersionSpec } from './strategy.js';
 
 export class LeaseStrategy extends Strategy {
@@ -26,7 +26,7 @@ export class LeaseStrategy extends Strategy {
     for (const f of ['leaseDurationSeconds', 'leaseTransitions'] as const) {
       const v = spec[f];
       if (v !== undefined && v !== null && (typeof v !== 'number' || !Number.isInteger(v) || v < (f === 'leaseDurationSeconds' ? 1 : 0))) {
-        out.push(fieldErrors.invalid(`spec.${f}`, v, f === 'leaseDurationSeconds' ? 'must be greater than 0' : 'must be greater than or equal to 0'));
+        out.push(fieldCause.invalid(`spec.${f}`, v, f === 'leaseDurationSeconds' ? 'must be greater than 0' : 'must be greater than or equal to 0'));
       }
     }
     return out;

@@ -5,7 +5,7 @@
  */
 import type { KubeObject } from '../../meta/index.js';
 import type { ServedResource } from '../served-resource.js';
-import { fieldErrors, type FieldCause } from '../status.js';
+import { fieldCause, type FieldCause } from '../status.js';
 import { Strategy, builtinVersion, type VersionSpec } from './strategy.js';
 
 export const NAME_LABEL = 'kubernetes.io/metadata.name';
@@ -57,7 +57,7 @@ export class NamespaceStrategy extends Strategy {
   override validate(obj: KubeObject): FieldCause[] {
     const phase = (obj.status as { phase?: string } | undefined)?.phase;
     if (phase !== undefined && phase !== 'Active' && phase !== 'Terminating') {
-      return [fieldErrors.notSupported('status.phase', phase, ['Active', 'Terminating'])];
+      return [fieldCause.notSupported('status.phase', phase, ['Active', 'Terminating'])];
     }
     return [];
   }

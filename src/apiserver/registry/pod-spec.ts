@@ -4,7 +4,7 @@
  * termination message path/policy, imagePullPolicy, …), so objects read back look like a cluster's;
  * and the checks clients hit most (containers present, named, with images).
  */
-import { fieldErrors, type FieldCause } from '../status.js';
+import { fieldCause, type FieldCause } from '../status.js';
 import { dns1123LabelError } from '../validation.js';
 import type { DecodedFields } from './strategy.js';
 
@@ -45,29 +45,29 @@ export function defaultPodSpec(spec: unknown): void {
 }
 
 export function validatePodSpec(spec: unknown, path: string): FieldCause[] {
-  if (!isObj(spec)) return [fieldErrors.required(path)];
+  if (!isObj(spec)) return [fieldCause.required(path)];
   const out: FieldCause[] = [];
   const cs = spec.containers;
-  if (!Array.isArray(cs) || cs.length === 0) return [fieldErrors.required(`${path}.containers`)];
+  if (!Array.isArray(cs) || cs.length === 0) return [fieldCause.required(`${path}.containers`)];
   const names = new Set<string>();
   cs.forEach((c, i) => {
     const f = `${path}.containers[${i}]`;
     if (!isObj(c)) {
-      out.push(fieldErrors.invalid(f, c, 'must be an object'));
+      out.push(fieldCause.invalid(f, c, 'must be an object'));
       return;
     }
-    if (typeof c.name !== 'string' || !c.name) out.push(fieldErrors.required(`${f}.name`));
+    if (typeof c.name !== 'string' || !c.name) out.push(fieldCause.required(`${f}.name`));
     else {
       const e = dns1123LabelError(c.name);
-      if (e) out.push(fieldErrors.invalid(`${f}.name`, c.name, e));
-      if (names.has(c.name)) out.push(fieldErrors.duplicate(`${f}.name`, c.name));
+      if (e) out.push(fieldCause.invalid(`${f}.name`, c.name, e));
+      if (names.has(c.name)) out.push(fieldCause.duplicate(`${f}.name`, c.name));
       names.add(c.name);
     }
-    if (typeof c.image !== 'string' || !c.image.trim()) out.push(fieldErrors.required(`${f}.image`));
+    if (typeof c.image !== 'string' || !c.image.trim()) out.push(fieldCause.required(`${f}.image`));
   });
   const rp = spec.restartPolicy;
   if (rp !== undefined && rp !== 'Always' && rp !== 'OnFailure' && rp !== 'Never') {
-    out.push(fieldErrors.notSupported(`${path}.restartPolicy`, rp, ['Always', 'Never', 'OnFailure']));
+    out.push(fieldCause.notSupported(`${path}.restartPolicy`, rp, ['Always', 'Never', 'OnFailure']));
   }
   return out;
 }

@@ -6,7 +6,7 @@
  */
 import type { KubeObject } from '../../meta/index.js';
 import type { ServedResource } from '../served-resource.js';
-import { fieldErrors, type FieldCause } from '../status.js';
+import { fieldCause, type FieldCause } from '../status.js';
 import { defaultPodSpec, podSpecFields, qosClassOf, validatePodSpec } from './pod-spec.js';
 import { Strategy, builtinVersion, jsonEqual, type VersionSpec } from './strategy.js';
 
@@ -90,7 +90,7 @@ export class PodStrategy extends Strategy {
       return s;
     };
     if (!jsonEqual(strip(obj), strip(old))) {
-      out.push(fieldErrors.forbidden('spec', 'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)'));
+      out.push(fieldCause.forbidden('spec', 'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)'));
     }
     return out;
   }

@@ -3,7 +3,7 @@
  * stored or returned; keys validated like ConfigMaps; `immutable` freezes data and type.
  */
 import type { KubeObject } from '../../meta/index.js';
-import { fieldErrors, type FieldCause } from '../status.js';
+import { fieldCause, type FieldCause } from '../status.js';
 import { dataKeyCauses, immutableCauses } from './configmap.js';
 import { Strategy, builtinVersion, type VersionSpec } from './strategy.js';
 
@@ -42,14 +42,14 @@ export class SecretStrategy extends Strategy {
   override validate(obj: KubeObject): FieldCause[] {
     const out = dataKeyCauses([['data', obj.data]]);
     for (const [k, v] of Object.entries((obj.data as Record<string, unknown> | undefined) ?? {})) {
-      if (typeof v === 'string' && !/^[A-Za-z0-9+/]*={0,2}$/.test(v)) out.push(fieldErrors.invalid(`data[${k}]`, '<secret contents redacted>', 'must be base64 encoded'));
+      if (typeof v === 'string' && !/^[A-Za-z0-9+/]*={0,2}$/.test(v)) out.push(fieldCause.invalid(`data[${k}]`, '<secret contents redacted>', 'must be base64 encoded'));
     }
     return out;
   }
 
   override validateUpdate(obj: KubeObject, old: KubeObject): FieldCause[] {
     const out = [...this.validate(obj), ...immutableCauses(obj, old, ['data'])];
-    if (obj.type !== old.type) out.push(fieldErrors.invalid('type', obj.type, 'field is immutable'));
+    if (obj.type !== old.type) out.push(fieldCause.invalid('type', obj.type, 'field is immutable'));
     return out;
   }
 }

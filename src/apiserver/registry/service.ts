@@ -7,7 +7,7 @@
  */
 import type { KubeObject } from '../../meta/index.js';
 import type { ServerContext } from '../context.js';
-import { fieldErrors, internalError, type FieldCause } from '../status.js';
+import { fieldCause, internalError, type FieldCause } from '../status.js';
 import { Strategy, builtinVersion, jsonEqual, type VersionSpec } from './strategy.js';
 
 type Obj = Record<string, unknown>;
@@ -111,12 +111,12 @@ export class ServiceStrategy extends Strategy {
     const spec = (obj.spec ?? {}) as Obj;
     const out: FieldCause[] = [];
     const types = ['ClusterIP', 'NodePort', 'LoadBalancer', 'ExternalName'];
-    if (!types.includes(String(spec.type))) out.push(fieldErrors.notSupported('spec.type', spec.type, types));
+    if (!types.includes(String(spec.type))) out.push(fieldCause.notSupported('spec.type', spec.type, types));
     const ports = (spec.ports as Obj[] | undefined) ?? [];
-    if (ports.length === 0 && spec.type !== 'ExternalName' && spec.clusterIP !== 'None') out.push(fieldErrors.required('spec.ports'));
+    if (ports.length === 0 && spec.type !== 'ExternalName' && spec.clusterIP !== 'None') out.push(fieldCause.required('spec.ports'));
     ports.forEach((p, i) => {
-      if (typeof p.port !== 'number' || p.port < 1 || p.port > 65535) out.push(fieldErrors.invalid(`spec.ports[${i}].port`, p.port, 'must be between 1 and 65535, inclusive'));
-      if (ports.length > 1 && !p.name) out.push(fieldErrors.required(`spec.ports[${i}].name`));
+      if (typeof p.port !== 'number' || p.port < 1 || p.port > 65535) out.push(fieldCause.invalid(`spec.ports[${i}].port`, p.port, 'must be between 1 and 65535, inclusive'));
+      if (ports.length > 1 && !p.name) out.push(fieldCause.required(`spec.ports[${i}].name`));
     });
     return out;
   }
@@ -126,7 +126,7 @@ export class ServiceStrategy extends Strategy {
     const a = (obj.spec as Obj | undefined)?.clusterIP;
     const b = (old.spec as Obj | undefined)?.clusterIP;
     if (b !== undefined && !jsonEqual(a, b) && (old.spec as Obj).type !== 'ExternalName') {
-      out.push(fieldErrors.invalid('spec.clusterIPs[0]', a, 'may not change once set'));
+      out.push(fieldCause.invalid('spec.clusterIPs[0]', a, 'may not change once set'));
     }
     return out;
   }

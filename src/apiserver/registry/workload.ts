@@ -5,7 +5,7 @@
  * reset on create and kept by main-endpoint writes, and the `scale` subresource.
  */
 import type { KubeObject, LabelSelector } from '../../meta/index.js';
-import { fieldErrors, type FieldCause } from '../status.js';
+import { fieldCause, type FieldCause } from '../status.js';
 import { defaultPodSpec, podSpecFields, validatePodSpec } from './pod-spec.js';
 import { Strategy, builtinVersion, jsonEqual, type DecodedFields, type VersionSpec } from './strategy.js';
 
@@ -72,11 +72,11 @@ abstract class WorkloadStrategy extends Strategy {
     const template = (spec.template ?? {}) as Obj;
     const labels = ((template.metadata as Obj | undefined)?.labels ?? {}) as Record<string, string>;
     if (!sel || (Object.keys(sel.matchLabels ?? {}).length === 0 && (sel.matchExpressions ?? []).length === 0)) {
-      out.push(fieldErrors.required('spec.selector'));
+      out.push(fieldCause.required('spec.selector'));
     } else if (!selectorMatches(sel, labels)) {
-      out.push(fieldErrors.invalid('spec.template.metadata.labels', labels, '`selector` does not match template `labels`'));
+      out.push(fieldCause.invalid('spec.template.metadata.labels', labels, '`selector` does not match template `labels`'));
     }
-    if (typeof spec.replicas === 'number' && spec.replicas < 0) out.push(fieldErrors.invalid('spec.replicas', spec.replicas, 'must be greater than or equal to 0'));
+    if (typeof spec.replicas === 'number' && spec.replicas < 0) out.push(fieldCause.invalid('spec.replicas', spec.replicas, 'must be greater than or equal to 0'));
     out.push(...validatePodSpec(template.spec, 'spec.template.spec'));
     return out;
   }
@@ -85,7 +85,7 @@ abstract class WorkloadStrategy extends Strategy {
     const out = this.validate(obj);
     const a = (obj.spec as Obj | undefined)?.selector;
     const b = (old.spec as Obj | undefined)?.selector;
-    if (!jsonEqual(a, b)) out.push(fieldErrors.invalid('spec.selector', a, 'field is immutable'));
+    if (!jsonEqual(a, b)) out.push(fieldCause.invalid('spec.selector', a, 'field is immutable'));
     return out;
   }
 }
