@@ -444,6 +444,17 @@ describe('server-side apply', () => {
 });
 
 describe('other built-in kinds', () => {
+  it('selects stored built-ins by their extra field-selector fields (Node spec.unschedulable, Job status.successful)', async () => {
+    await using api = await startApi();
+    await api.call('POST', '/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: 'cordoned' }, spec: { unschedulable: true } });
+    await api.call('POST', '/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: 'open' } });
+    const names = (r: { body: { items: { metadata: { name: string } }[] } }) => r.body.items.map((n) => n.metadata.name);
+    assert.deepEqual(names(await api.call('GET', '/api/v1/nodes?fieldSelector=spec.unschedulable%3Dtrue')), ['cordoned']);
+    assert.deepEqual(names(await api.call('GET', '/api/v1/nodes?fieldSelector=spec.unschedulable!%3Dtrue')), ['open']);
+    assert.equal((await api.call('GET', '/apis/batch/v1/jobs?fieldSelector=status.successful%3D1')).status, 200);
+    assert.equal((await api.call('GET', '/api/v1/nodes?fieldSelector=spec.taints%3Dx')).status, 400);
+  });
+
   it('stores StatefulSets with generation, status and scale, Jobs, RBAC and cluster-scoped Nodes', async () => {
     await using api = await startApi();
     const STS = '/apis/apps/v1/namespaces/default/statefulsets';

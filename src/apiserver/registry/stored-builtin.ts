@@ -6,7 +6,7 @@
  * etc., which nothing runs here (as in envtest).
  */
 import type { KubeObject } from '../../meta/index.js';
-import { Strategy, builtinVersion, type ScaleSpec, type VersionSpec } from './strategy.js';
+import { Strategy, builtinVersion, readPath, type ScaleSpec, type VersionSpec } from './strategy.js';
 
 export interface StoredBuiltinDefinition {
   group: string;
@@ -48,7 +48,7 @@ export class StoredBuiltinStrategy extends Strategy {
     this.shortNames = d.shortNames ?? [];
     this.categories = d.categories ?? [];
     this.tracksGeneration = d.generation ?? false;
-    this.fields = Object.fromEntries((d.fields ?? []).map((f) => [f, (o: KubeObject) => f.split('.').reduce<unknown>((v, k) => (v as Record<string, unknown> | undefined)?.[k], o)]));
+    this.fields = Object.fromEntries((d.fields ?? []).map((f) => [f, (o: KubeObject) => readPath(o, f)]));
   }
 }
 
