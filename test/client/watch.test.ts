@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
 import { ConfigMapResource, FakeClock } from 'kube-converge/meta';
-import { createClient, isGone, NetworkError, StatusError, WatchDecodeError, type WatchEvent } from 'kube-converge/client';
+import { createClient, HttpWatchStream, isGone, NetworkError, StatusError, WatchDecodeError, type WatchEvent } from 'kube-converge/client';
 import { startFixtureServer, sendJson } from './fixture-server.js';
 
 const added = (name: string, rv: string) => ({ type: 'ADDED', object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default', resourceVersion: rv } } });
@@ -52,6 +52,30 @@ describe('watch streams', () => {
     const seen: WatchEvent[] = [];
     for await (const e of w) seen.push(e);
     assert.deepEqual(seen.map((e) => `${e.type} ${e.object.metadata?.resourceVersion}`), ['ADDED 6', 'ADDED 7', 'BOOKMARK 9']);
+    c.close();
+  });
+
+  it('drainDecoded hands over already decoded events in order without a promise each, stops when told, and leaves the end to next()', async () => {
+    const { srv, nextResponse } = await watchServer();
+    await using _ = srv;
+    const c = createClient({ server: srv.url, qps: -1 });
+    const w = await c.watch(ConfigMapResource);
+    assert.ok(w instanceof HttpWatchStream);
+    (await nextResponse()).end(['2', '3', '4', '5', '6'].map((rv) => line(added(`cm-${rv}`, rv))).join(''));
+    const it = w[Symbol.asyncIterator]();
+    const seen: string[] = [];
+    const first = await it.next();
+    seen.push(first.value!.object.metadata!.resourceVersion!);
+    assert.equal(w.drainDecoded(() => assert.fail('more() said no'), () => false), 0);
+    for (;;) {
+      let budget = 2;
+      const n = w.drainDecoded((e) => seen.push(e.object.metadata!.resourceVersion!), () => budget-- > 0);
+      assert.ok(n <= 2);
+      const r = await it.next();
+      if (r.done) break;
+      seen.push(r.value.object.metadata!.resourceVersion!);
+    }
+    assert.deepEqual(seen, ['2', '3', '4', '5', '6']);
     c.close();
   });
 
