@@ -10,7 +10,8 @@ import { eventually } from 'kube-converge/testing';
 
 type ConfigMap = ObjectOf<typeof ConfigMapResource>;
 const NS = 'default';
-const lease = { id: 'e2e-operator', namespace: NS, leaseDurationMs: 1_000, renewDeadlineMs: 600, retryPeriodMs: 100 };
+// Leases short enough for a quick test, long enough that a loaded 2-core CI machine does not miss a renewal.
+const lease = { id: 'e2e-operator', namespace: NS, leaseDurationMs: 2_000, renewDeadlineMs: 1_200, retryPeriodMs: 200 };
 const isPrimary = newPredicateFuncs<ConfigMap>((o) => o.metadata.labels?.['role'] === 'primary');
 const primary = (name: string): ConfigMap => ({ metadata: { name, namespace: NS, labels: { role: 'primary' } } });
 

@@ -10,7 +10,8 @@ import { eventually } from 'kube-converge/testing';
 
 type ConfigMap = ObjectOf<typeof ConfigMapResource>;
 const SHARDS = 4;
-const timings = { leaseDurationMs: 1_000, renewDeadlineMs: 600, retryPeriodMs: 100 };
+// Leases short enough for a quick test, long enough that a loaded 2-core CI machine does not miss a renewal.
+const timings = { leaseDurationMs: 2_000, renewDeadlineMs: 1_200, retryPeriodMs: 200 };
 const shardOf = namespaceSharder(shardRanges(SHARDS));
 const isPrimary = newPredicateFuncs<ConfigMap>((o) => o.metadata.labels?.['role'] === 'primary');
 
