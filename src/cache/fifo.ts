@@ -54,8 +54,13 @@ export interface RealFIFOOptions<T extends KubeObject> {
 const COMPACT_AFTER = 4096;
 
 export class RealFIFO<T extends KubeObject = KubeObject> {
-  #queue: Delta<T>[] = [];
+  /**
+   * Slots `[#head, #tail)` hold the queued deltas. The array is reused when it empties (consumed slots
+   * are cleared, not dropped), so the common one-delta-at-a-time path allocates no array per event.
+   */
+  #queue: (Delta<T> | undefined)[] = [];
   #head = 0;
+  #tail = 0;
   #populated = false;
   #initialPopulationCount = 0;
   #closed = false;
@@ -76,7 +81,7 @@ export class RealFIFO<T extends KubeObject = KubeObject> {
 
   /** Deltas queued and not yet processed. */
   get length(): number {
-    return this.#queue.length - this.#head;
+    return this.#tail - this.#head;
   }
 
   hasSynced(): boolean {
@@ -170,10 +175,12 @@ export class RealFIFO<T extends KubeObject = KubeObject> {
     onError: (error: unknown, delta: Delta<T>) => void,
     max: number,
   ): number {
-    const end = Math.min(this.#queue.length, this.#head + max);
+    const queue = this.#queue;
+    const end = Math.min(this.#tail, this.#head + max);
     const start = this.#head;
     for (let i = start; i < end; i++) {
-      const delta = this.#queue[i]!;
+      const delta = queue[i]!;
+      queue[i] = undefined;
       this.#head = i + 1;
       try {
         process(delta, !this.hasSynced());
@@ -182,11 +189,13 @@ export class RealFIFO<T extends KubeObject = KubeObject> {
       }
       if (this.#initialPopulationCount > 0) this.#initialPopulationCount--;
     }
-    if (this.#head === this.#queue.length) {
-      this.#queue = [];
-      this.#head = 0;
-    } else if (this.#head > COMPACT_AFTER && this.#head * 2 > this.#queue.length) {
-      this.#queue = this.#queue.slice(this.#head);
+    if (this.#head === this.#tail) {
+      this.#head = this.#tail = 0;
+      // A backlog's long array is let go; the short one of the steady state is kept for reuse.
+      if (this.#queue.length > COMPACT_AFTER) this.#queue = [];
+    } else if (this.#head > COMPACT_AFTER && this.#head * 2 > this.#tail) {
+      this.#queue = this.#queue.slice(this.#head, this.#tail);
+      this.#tail -= this.#head;
       this.#head = 0;
     }
     if (this.length < this.#highWater) this.#makeRoom();
@@ -202,8 +211,8 @@ export class RealFIFO<T extends KubeObject = KubeObject> {
   }
 
   #push(delta: Delta<T>): void {
-    this.#queue.push(delta);
-    if (this.#queue.length - this.#head === 1) this.#onNonEmpty();
+    this.#queue[this.#tail++] = delta;
+    if (this.#tail - this.#head === 1) this.#onNonEmpty();
   }
 
   #makeRoom(): void {
