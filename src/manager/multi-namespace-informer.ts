@@ -10,9 +10,8 @@ import { splitKey, type KubeObject } from '../meta/index.js';
 import type {
   HandlerRegistration, IndexFunc, Indexer, ReflectorStatus, ResourceEventHandler, SharedIndexInformer,
 } from '../cache/index.js';
+import { combineReflectorStatuses } from './combined-status.js';
 
-/** Phases from least to most settled: the composite reports its least settled member. */
-const PHASE_ORDER: readonly ReflectorStatus['phase'][] = ['stopped', 'backoff', 'idle', 'listing', 'streaming', 'watching'];
 
 export function multiNamespaceInformer<T extends KubeObject>(members: ReadonlyMap<string, SharedIndexInformer<T>>): SharedIndexInformer<T> {
   const all = [...members.values()];
@@ -47,21 +46,7 @@ export function multiNamespaceInformer<T extends KubeObject>(members: ReadonlyMa
       await Promise.all(all.map((i) => i.waitForSync(options)));
     },
     lastSyncResourceVersion: () => first.lastSyncResourceVersion(),
-    status: (): ReflectorStatus => {
-      const statuses = all.map((i) => i.status());
-      const worst = statuses.reduce((a, b) => (PHASE_ORDER.indexOf(b.phase) < PHASE_ORDER.indexOf(a.phase) ? b : a));
-      const errors = { ...worst.errors };
-      for (const s of statuses) {
-        if (s === worst) continue;
-        for (const [reason, n] of Object.entries(s.errors) as [keyof typeof errors, number][]) errors[reason] += n;
-      }
-      return {
-        ...worst,
-        reconnects: statuses.reduce((n, s) => n + s.reconnects, 0),
-        relists: statuses.reduce((n, s) => n + s.relists, 0),
-        errors,
-      };
-    },
+    status: (): ReflectorStatus => combineReflectorStatuses([first.status(), ...all.slice(1).map((i) => i.status())]),
     run: async (signal: AbortSignal) => {
       await Promise.all(all.map((i) => i.run(signal)));
     },

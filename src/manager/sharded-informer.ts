@@ -13,9 +13,8 @@ import { splitKey, type KubeObject, type Logger } from '../meta/index.js';
 import type {
   HandlerRegistration, IndexFunc, Indexer, ReflectorStatus, ResourceEventHandler, SharedIndexInformer,
 } from '../cache/index.js';
+import { combineReflectorStatuses } from './combined-status.js';
 
-/** Phases from least to most settled: the composite reports its least settled member. */
-const PHASE_ORDER: readonly ReflectorStatus['phase'][] = ['stopped', 'backoff', 'idle', 'listing', 'streaming', 'watching'];
 
 interface Member<T extends KubeObject> {
   readonly informer: SharedIndexInformer<T>;
@@ -129,22 +128,11 @@ export class ShardedInformer<T extends KubeObject> implements SharedIndexInforme
   }
 
   status(): ReflectorStatus {
-    const statuses = [...this.#members.values()].map((m) => m.informer.status());
-    if (statuses.length === 0) {
+    const [head, ...tail] = [...this.#members.values()].map((m) => m.informer.status());
+    if (!head) {
       return { phase: this.#signal ? 'watching' : 'idle', lastSyncResourceVersion: '', reconnects: 0, relists: 0, errors: { gone: 0, tooManyRequests: 0, network: 0, other: 0 } };
     }
-    const worst = statuses.reduce((a, b) => (PHASE_ORDER.indexOf(b.phase) < PHASE_ORDER.indexOf(a.phase) ? b : a));
-    const errors = { ...worst.errors };
-    for (const s of statuses) {
-      if (s === worst) continue;
-      for (const [reason, n] of Object.entries(s.errors) as [keyof typeof errors, number][]) errors[reason] += n;
-    }
-    return {
-      ...worst,
-      reconnects: statuses.reduce((n, s) => n + s.reconnects, 0),
-      relists: statuses.reduce((n, s) => n + s.relists, 0),
-      errors,
-    };
+    return combineReflectorStatuses([head, ...tail]);
   }
 
   /** Runs the members, present and future, until `signal` aborts; resolves when all stopped. */
