@@ -16,10 +16,10 @@ import { startApiServer } from 'kube-converge/apiserver';
 import { StatusError, createClient, isNotFound, type Client } from 'kube-converge/client';
 import { createManager, type Manager } from 'kube-converge/manager';
 import { NamespaceResource, SecretResource, ServiceResource, findStatusCondition, noopLogger } from 'kube-converge/meta';
-import { TestEnv, eventually, installCrds } from 'kube-converge/testing';
+import { TestEnv, eventually, faultInjectingClient, installCrds, type ClientFaults } from 'kube-converge/testing';
 import { setupApplicationRouteController, type ApplicationRouteControllerOptions } from './controller.js';
 import {
-  faultyClient, reconcilesOf, recordingLogger, retriesOf, route, service, tlsSecret, type Faults, type LogLine, type Route,
+  reconcilesOf, recordingLogger, retriesOf, route, service, tlsSecret, type LogLine, type Route,
 } from './fixtures.js';
 import { ApplicationRoute, HTTPRouteResource, TLS_SECRET_ANNOTATION, type HTTPRoute } from './types.js';
 
@@ -36,7 +36,7 @@ interface Running {
 interface Env {
   admin: Client;
   /** Starts a manager running the operator, optionally through a fault-injecting client. */
-  start(options?: { faults?: Faults; controller?: ApplicationRouteControllerOptions }): Promise<Running>;
+  start(options?: { faults?: ClientFaults; controller?: ApplicationRouteControllerOptions }): Promise<Running>;
 }
 
 /**
@@ -51,7 +51,7 @@ async function withEnv(fn: (env: Env) => Promise<void>): Promise<void> {
     const mgr = await env.newManager({
       logger: log,
       gracefulShutdownTimeoutMs: 5_000,
-      ...(options.faults ? { client: faultyClient(env.client, options.faults) } : {}),
+      ...(options.faults ? { client: faultInjectingClient(env.client, options.faults) } : {}),
     });
     setupApplicationRouteController(mgr, options.controller);
     const run = mgr.start();
@@ -389,7 +389,7 @@ describe('ApplicationRoute operator', () => {
     it('cache has not observed the previous write yet: no duplicate HTTPRoute and no error loop', async () => {
       await withEnv(async ({ admin, start }) => {
         // HTTPRoute watch events reach the manager's cache 400 ms late.
-        const op = await start({ faults: { watchDelayMs: (r) => (r === HTTPRouteResource ? 400 : 0) } });
+        const op = await start({ faults: { beforeWatchEvent: (r) => (r === HTTPRouteResource ? sleep(400) : undefined) } });
         await checkoutReady(admin);
         const child = (await httpRoute(admin, 'checkout-api'))!;
         assert.equal(op.mgr.client.get(HTTPRouteResource, key('checkout-api')), undefined, 'the cache should still lag');

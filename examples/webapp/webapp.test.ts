@@ -7,10 +7,10 @@ import {
   ConfigMapResource, DeploymentResource, EventResource, ServiceResource, getControllerOf, jsonLogger, type KubeObject,
   type ObjectOf, type ResourceDescriptor,
 } from 'kube-converge/meta';
-import { isNotFound, type Client, type WatchStream } from 'kube-converge/client';
+import { isNotFound, type Client } from 'kube-converge/client';
 import { itemExponentialFailureRateLimiter } from 'kube-converge/workqueue';
 import type { Manager } from 'kube-converge/manager';
-import { TestEnv, eventually } from 'kube-converge/testing';
+import { TestEnv, eventually, faultInjectingClient } from 'kube-converge/testing';
 import { setupWebAppController } from './controller.js';
 import { setupDeploymentSimulator } from './deployment-simulator.js';
 import { ExternalSystem } from './external-system.js';
@@ -95,33 +95,6 @@ async function readyApp(env: TestEnv, replicas: number, name = 'shop'): Promise<
     assert.equal(condition(app, 'Ready')?.status, 'True', `Ready: ${JSON.stringify(condition(app, 'Ready'))}`);
     return app;
   }, { timeoutMs: 5000, message: `${ns}/${name} Ready with ${replicas} replicas` });
-}
-
-/** A client whose watch events for one kind wait at a gate: a cache that lags behind the server. */
-function laggingClient(inner: Client, lagging: ResourceDescriptor, gate: Promise<void>): Client {
-  return {
-    get: (r, nn, o) => inner.get(r, nn, o),
-    list: (r, o) => inner.list(r, o),
-    create: (r, obj, o) => inner.create(r, obj, o),
-    update: (r, obj, o) => inner.update(r, obj, o),
-    updateStatus: (r, obj, o) => inner.updateStatus(r, obj, o),
-    patch: (r, nn, p, t, o) => inner.patch(r, nn, p, t, o),
-    delete: (r, nn, o) => inner.delete(r, nn, o),
-    deleteCollection: (r, o) => inner.deleteCollection(r, o),
-    watch: async <T extends KubeObject>(r: ResourceDescriptor<T>, o?: Parameters<Client['watch']>[1]): Promise<WatchStream<T>> => {
-      const stream = await inner.watch(r, o);
-      if (r.plural !== lagging.plural || r.group !== lagging.group) return stream;
-      return {
-        close: () => stream.close(),
-        async *[Symbol.asyncIterator]() {
-          for await (const event of stream) {
-            if (event.type !== 'BOOKMARK') await gate;
-            yield event;
-          }
-        },
-      };
-    },
-  };
 }
 
 describe('WebApp operator', () => {
@@ -304,7 +277,10 @@ describe('WebApp operator', () => {
       let openGate!: () => void;
       const gate = new Promise<void>((resolve) => (openGate = resolve));
       // The operator's Deployment watch is held back: its cache never sees the Deployment it created.
-      const op = await startOperator(env, { client: laggingClient(env.client, DeploymentResource, gate) });
+      const op = await startOperator(env, { client: faultInjectingClient(env.client, {
+        // The cache lags the server: Deployment events wait at the gate (bookmarks carry no object).
+        beforeWatchEvent: (r, e) => (r.group === DeploymentResource.group && r.plural === DeploymentResource.plural && e.type !== 'BOOKMARK' ? gate : undefined),
+      }) });
       await createWebApp(env, { image: 'shop:1', replicas: 1 });
       const dep = await eventually(() => get(env, DeploymentResource));
       // Finalizer and status writes wake the reconciler again while its cache still has no Deployment.
