@@ -12,6 +12,7 @@ import type { KubeObject } from '../meta/index.js';
 import type { AddOpts, PriorityInterface } from '../workqueue/index.js';
 import type { CreateEvent, DeleteEvent, GenericEvent, UpdateEvent } from './events.js';
 import type { Request } from './reconciler.js';
+import { queueWithAdds } from './queue-with-adds.js';
 
 /** The queue handlers enqueue into: the controller's queue, typed for requests. */
 export type RequestQueue = PriorityInterface<Request>;
@@ -69,19 +70,10 @@ export function funcs<T extends KubeObject = KubeObject>(fns: HandlerFuncs<T>): 
 function withDefaultPriority(queue: RequestQueue, priority: number | undefined): RequestQueue {
   if (priority === undefined) return queue;
   const opts = (o: AddOpts): AddOpts => (o.priority === undefined ? { ...o, priority } : o);
-  return {
+  return queueWithAdds(queue, {
     add: (item) => queue.addWithOpts({ priority }, item),
     addAfter: (item, delayMs) => queue.addWithOpts({ after: delayMs, priority }, item),
     addRateLimited: (item) => queue.addWithOpts({ rateLimited: true, priority }, item),
     addWithOpts: (o, ...items) => queue.addWithOpts(opts(o), ...items),
-    forget: (item) => queue.forget(item),
-    numRequeues: (item) => queue.numRequeues(item),
-    len: () => queue.len(),
-    get: () => queue.get(),
-    getWithPriority: () => queue.getWithPriority(),
-    done: (item) => queue.done(item),
-    shutDown: () => queue.shutDown(),
-    shutDownWithDrain: () => queue.shutDownWithDrain(),
-    shuttingDown: () => queue.shuttingDown(),
-  };
+  });
 }

@@ -8,6 +8,7 @@ import type { RateLimiter } from '../workqueue/index.js';
 import type { RequestQueue } from './handler.js';
 import type { Request } from './reconciler.js';
 import type { ReconcileTracker } from './reconcile-tracker.js';
+import { queueWithAdds } from './queue-with-adds.js';
 
 /**
  * `queue` as the sources see it: adds are noted in `tracker` after the queue took them. The delay of
@@ -19,7 +20,7 @@ export function tapEnqueues(queue: RequestQueue, tracker: ReconcileTracker): Req
   const note = (item: Request, afterMs: number): void => {
     if (!queue.shuttingDown()) tracker.enqueued(item, afterMs);
   };
-  return {
+  return queueWithAdds(queue, {
     add: (item) => {
       queue.add(item);
       note(item, 0);
@@ -35,16 +36,7 @@ export function tapEnqueues(queue: RequestQueue, tracker: ReconcileTracker): Req
       if (opts.rateLimited === true && after <= 0) return;
       for (const item of items) note(item, after);
     },
-    forget: (item) => queue.forget(item),
-    numRequeues: (item) => queue.numRequeues(item),
-    len: () => queue.len(),
-    get: () => queue.get(),
-    getWithPriority: () => queue.getWithPriority(),
-    done: (item) => queue.done(item),
-    shutDown: () => queue.shutDown(),
-    shutDownWithDrain: () => queue.shutDownWithDrain(),
-    shuttingDown: () => queue.shuttingDown(),
-  };
+  });
 }
 
 /** `limiter`, with every delay it decides noted in `tracker` as the key's next attempt. */
