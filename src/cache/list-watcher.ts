@@ -102,12 +102,18 @@ function kindSetter(r: ResourceDescriptor<KubeObject>): (obj: KubeObject) => voi
 
 /** The stream with `f` applied to the object of every ADDED, MODIFIED and DELETED event. */
 function withObjects<T extends KubeObject>(stream: WatchStream<T>, f: (obj: KubeObject) => void): WatchStream<T> {
+  const touchEvent = (e: WatchEvent<T>): WatchEvent<T> => {
+    if (e.type === 'ADDED' || e.type === 'MODIFIED' || e.type === 'DELETED') f(e.object);
+    return e;
+  };
   const touch = (r: IteratorResult<WatchEvent<T>>): IteratorResult<WatchEvent<T>> => {
-    if (!r.done && (r.value.type === 'ADDED' || r.value.type === 'MODIFIED' || r.value.type === 'DELETED')) f(r.value.object);
+    if (!r.done) touchEvent(r.value);
     return r;
   };
+  const drain = stream.drainDecoded?.bind(stream);
   return {
     close: () => stream.close(),
+    ...(drain ? { drainDecoded: (fn: (e: WatchEvent<T>) => void, more: () => boolean) => drain((e) => fn(touchEvent(e)), more) } : {}),
     [Symbol.asyncIterator](): AsyncIterator<WatchEvent<T>> {
       const it = stream[Symbol.asyncIterator]();
       return {

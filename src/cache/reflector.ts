@@ -10,7 +10,7 @@
  * them; a store error on one event (e.g. an object without a name) is logged and skips that event only.
  */
 import assert from 'node:assert/strict';
-import { HttpWatchStream, StatusError, type WatchEvent, type WatchStream } from '../client/index.js';
+import { StatusError, type WatchEvent, type WatchStream } from '../client/index.js';
 import { INITIAL_EVENTS_END_ANNOTATION, noopLogger, objectKey, requireDuration, requireInt, type Clock, type KubeObject, type Logger, type Timer } from '../meta/index.js';
 import { Backoff, type BackoffOptions } from './backoff.js';
 import { WatchInterruptedError } from './errors.js';
@@ -286,7 +286,6 @@ export class Reflector<T extends KubeObject = KubeObject> {
     }
     const { stream, iterator } = open;
     const store = this.#store;
-    const drainable = stream instanceof HttpWatchStream ? stream : undefined;
     const hasRoom = (): boolean => store.waitForRoom() === undefined;
     const onAbort = (): void => stream.close();
     signal.addEventListener('abort', onAbort, { once: true });
@@ -317,7 +316,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
         events++;
         this.#apply(r.value);
         // The rest of the chunk that event came in is decoded already: take it without a promise each.
-        if (drainable) events += drainable.drainDecoded(this.#applyEvent, hasRoom);
+        if (stream.drainDecoded) events += stream.drainDecoded(this.#applyEvent, hasRoom);
       }
     } catch (error) {
       return this.#failed(error, signal, 'watch', this.#liveResourceVersion);

@@ -66,6 +66,12 @@ export type WatchEvent<T extends KubeObject = KubeObject> =
 /** An open watch: iterate events; `close()` (or breaking out, or aborting the signal) frees the socket. */
 export interface WatchStream<T extends KubeObject = KubeObject> extends AsyncIterable<WatchEvent<T>> {
   close(): void;
+  /**
+   * Optional fast path: hands the events already decoded (after the last one iteration returned) to
+   * `fn`, in order and synchronously, while `more()` allows; returns how many. Never reports the end
+   * or a failure: iteration does, after these events. Streams that cannot do this leave it out.
+   */
+  drainDecoded?(fn: (event: WatchEvent<T>) => void, more: () => boolean): number;
 }
 
 export interface UpdateOptions extends WriteOptions {
