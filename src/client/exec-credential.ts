@@ -8,6 +8,8 @@
  * it; its answer is reused until `status.expirationTimestamp` (on the injected clock) or until a 401
  * discards it; a caller whose signal aborts stops waiting, but the run goes on for the others; a
  * failing plugin is a `KubeConfigError` naming the file, the context, the command and its stderr.
+ * The plugin's stdout carries the secret, so no error ever quotes it (nor chains a parser error that
+ * would): it says what was wrong and how long the output was.
  */
 import { execFile } from 'node:child_process';
 import { dirname, isAbsolute, resolve } from 'node:path';
@@ -87,8 +89,9 @@ export function execCredentialAuth(options: ExecAuthOptions): AuthProvider {
         }
         try {
           resolvePromise(parseExecCredential(stdout, exec.apiVersion, clock));
-        } catch (cause) {
-          reject(fail((cause as Error).message, cause));
+        } catch (invalid) {
+          // Its message is the whole story and quotes nothing of the output; nothing to chain.
+          reject(fail((invalid as Error).message));
         }
       });
     });
@@ -117,14 +120,15 @@ export function execCredentialAuth(options: ExecAuthOptions): AuthProvider {
 
 /** Validates the plugin's output and turns it into credentials with their expiry (Infinity when none). */
 function parseExecCredential(stdout: string, apiVersion: string, clock: Clock): Cached {
+  const size = `${Buffer.byteLength(stdout)} bytes`;
   let out: { apiVersion?: unknown; kind?: unknown; status?: Record<string, unknown> };
   try {
     out = JSON.parse(stdout) as typeof out;
-  } catch {
-    throw new Error(`printed something that is not JSON: ${JSON.stringify(stdout.slice(0, 200))}`);
+  } catch (syntax) {
+    throw new Error(`output is not JSON: ${notJsonReason(stdout, syntax)}, ${size}`);
   }
-  if (out?.kind !== 'ExecCredential') throw new Error(`printed kind ${JSON.stringify(out?.kind)}, want ExecCredential`);
-  if (out.apiVersion !== apiVersion) throw new Error(`printed apiVersion ${JSON.stringify(out.apiVersion)}, want ${JSON.stringify(apiVersion)} as configured`);
+  if (out?.kind !== 'ExecCredential') throw new Error(`output is not an ExecCredential (kind ${describe(out?.kind)}), ${size}`);
+  if (out.apiVersion !== apiVersion) throw new Error(`output's apiVersion is ${describe(out.apiVersion)}, not ${JSON.stringify(apiVersion)} as configured`);
   const s = out.status;
   if (!s || typeof s !== 'object') throw new Error('printed an ExecCredential without status');
   const { token, clientCertificateData: cert, clientKeyData: key, expirationTimestamp } = s;
@@ -139,10 +143,34 @@ function parseExecCredential(stdout: string, apiVersion: string, clock: Clock): 
   let expiresAt = Infinity;
   if (expirationTimestamp !== undefined && expirationTimestamp !== null) {
     expiresAt = Date.parse(String(expirationTimestamp));
-    if (Number.isNaN(expiresAt)) throw new Error(`status.expirationTimestamp ${JSON.stringify(expirationTimestamp)} is not a timestamp`);
+    if (Number.isNaN(expiresAt)) throw new Error(`status.expirationTimestamp (${describe(expirationTimestamp)}) is not a timestamp`);
   }
-  if (expiresAt <= clock.now()) throw new Error(`returned a credential that already expired at ${String(expirationTimestamp)}`);
+  if (expiresAt <= clock.now()) throw new Error(`returned a credential that already expired at ${new Date(expiresAt).toISOString()}`);
   return { creds, expiresAt };
+}
+
+/**
+ * Where the JSON parser gave up, in words that quote none of the text: V8's own messages include a
+ * snippet of the input, which here is the secret. Only the position and the kind of problem are kept.
+ */
+function notJsonReason(text: string, syntax: unknown): string {
+  if (text.trim() === '') return 'it is empty';
+  const message = syntax instanceof Error ? syntax.message : '';
+  if (message.startsWith('Unexpected end')) return 'it ends before the JSON value does';
+  const after = /after JSON at position (\d+)/.exec(message);
+  if (after) return `unexpected text after the JSON value at position ${after[1]}`;
+  const at = /at position (\d+)/.exec(message);
+  if (at) return `unexpected token at position ${at[1]}`;
+  // V8 names no position for a token it cannot start a value with; the usual case is the first one.
+  const first = text.search(/\S/);
+  return /^[[{"\-0-9tfn]/.test(text.slice(first)) ? 'unexpected token' : `unexpected token at position ${first}`;
+}
+
+/** A value of the plugin's output, described by type and size, never shown. */
+function describe(v: unknown): string {
+  if (v === undefined) return 'missing';
+  if (typeof v === 'string') return `a string of ${v.length} characters`;
+  return v === null ? 'null' : `of type ${Array.isArray(v) ? 'array' : typeof v}`;
 }
 
 /**

@@ -14,15 +14,15 @@ before(() => { dir = mkdtempSync(join(tmpdir(), 'converge-exec-')); });
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 // The plugin: appends one line per run to $COUNT_FILE (with the exec info it got), prints a token
-// "token-<run>" that expires at $EXPIRES_<run> or $EXPIRES (if set), or fails when $FAIL is set;
-// $SLOW_MS delays the answer.
+// "token-<run>" that expires at $EXPIRES_<run> or $EXPIRES (if set), or fails when $FAIL is set, or
+// prints $PRINT verbatim instead; $SLOW_MS delays the answer.
 const PLUGIN = `
 const fs = require('node:fs');
 const n = (fs.existsSync(process.env.COUNT_FILE) ? fs.readFileSync(process.env.COUNT_FILE, 'utf8').split('\\n').filter(Boolean).length : 0) + 1;
 fs.appendFileSync(process.env.COUNT_FILE, JSON.stringify({ info: process.env.KUBERNETES_EXEC_INFO, argv: process.argv.slice(2), greeting: process.env.GREETING }) + '\\n');
 function answer() {
   if (process.env.FAIL) { process.stderr.write('login required: run my-login'); process.exit(3); }
-  if (process.env.GARBAGE) { process.stdout.write('hello'); process.exit(0); }
+  if (process.env.PRINT) { process.stdout.write(process.env.PRINT); process.exit(0); }
   const status = { token: 'token-' + n };
   const expires = process.env['EXPIRES_' + n] ?? process.env.EXPIRES;
   if (expires) status.expirationTimestamp = expires;
@@ -144,9 +144,38 @@ describe('exec credential plugins', () => {
     });
   });
 
-  it('rejects output that is not an ExecCredential', async () => {
-    const { kc } = setup('garbage', { env: { GARBAGE: '1' } });
-    await assert.rejects(loadKubeConfig({ path: kc }).auth!.credentials(), (e: unknown) => e instanceof KubeConfigError && /not JSON/.test(e.reason));
+  it('rejects output that is not JSON, naming the command, the position and the size', async () => {
+    const { kc } = setup('garbage', { env: { PRINT: '  hello' } });
+    await assert.rejects(loadKubeConfig({ path: kc }).auth!.credentials(), (e: unknown) => {
+      assert.ok(e instanceof KubeConfigError);
+      assert.ok(e.reason.includes(process.execPath));
+      assert.match(e.reason, /output is not JSON: unexpected token at position 2, 7 bytes/);
+      return true;
+    });
+  });
+
+  it('never quotes the output: a token-looking output reaches neither the error message nor its cause chain', async () => {
+    const secret = 'sha256~c2VjcmV0LXRva2VuLXRoYXQtbXVzdC1uZXZlci1iZS1sb2dnZWQ';
+    const outputs = {
+      bare: secret,
+      'bare with a newline': `${secret}\n`,
+      'JSON cut short': `{"kind":"ExecCredential","status":{"token":"${secret}`,
+      'JSON then more': `{"kind":"ExecCredential"} ${secret}`,
+      'token as kind': JSON.stringify({ kind: secret }),
+      'token as apiVersion': JSON.stringify({ kind: 'ExecCredential', apiVersion: secret }),
+      'token as expiry': JSON.stringify({ kind: 'ExecCredential', apiVersion: 'client.authentication.k8s.io/v1', status: { token: 'x', expirationTimestamp: secret } }),
+    };
+    for (const [what, output] of Object.entries(outputs)) {
+      const { kc } = setup(`leak-${what.replaceAll(' ', '-')}`, { env: { PRINT: output } });
+      const error: unknown = await loadKubeConfig({ path: kc }).auth!.credentials().then(() => assert.fail(`${what}: accepted`), (e: unknown) => e);
+      assert.ok(error instanceof KubeConfigError, what);
+      assert.ok(error.reason.includes(process.execPath), `${what}: names the command`);
+      for (let e: unknown = error, depth = 0; e !== undefined; e = (e as { cause?: unknown }).cause, depth++) {
+        assert.ok(depth < 10);
+        const shown = `${String((e as Error).message)} ${String((e as Error).stack)} ${JSON.stringify(e)}`;
+        assert.ok(!shown.includes(secret.slice(0, 12)), `${what}: the output leaked at depth ${depth}: ${shown}`);
+      }
+    }
   });
 
   it('reports a missing executable', async () => {
