@@ -82,6 +82,9 @@ class DefaultSharedIndexInformer<T extends KubeObject> implements SharedIndexInf
   /** The listeners due at each queued `SyncAll`, oldest first (the FIFO keeps the deltas in the same order). */
   #pendingSyncs: ProcessorListener<T>[][] = [];
   #handlerSeq = 0;
+  /** The informer's `resyncMs`: the period of handlers that ask for none of their own. */
+  readonly #defaultResyncMs: number;
+  /** How often due resyncs are looked for: the shortest period asked for before start. */
   #resyncCheckMs: number;
   #resyncTimer: Timer | undefined;
   #drainScheduled = false;
@@ -97,8 +100,9 @@ class DefaultSharedIndexInformer<T extends KubeObject> implements SharedIndexInf
     this.#clock = o.clock ?? realClock;
     this.#log = (o.logger ?? noopLogger).child({ informer: this.name });
     this.#metrics = o.metrics ?? noopCacheMetricsProvider;
-    this.#resyncCheckMs = o.resyncMs ?? 0;
-    requireDuration('resyncMs', this.#resyncCheckMs);
+    this.#defaultResyncMs = o.resyncMs ?? 0;
+    requireDuration('resyncMs', this.#defaultResyncMs);
+    this.#resyncCheckMs = this.#defaultResyncMs;
     this.#indexer = new IndexedStore<T>({
       indexers: o.indexers,
       onIndexError: (index, key, error) => this.#log.error({ index, key, error }, 'index function failed; object stored without values for that index'),
@@ -141,7 +145,8 @@ class DefaultSharedIndexInformer<T extends KubeObject> implements SharedIndexInf
 
   addEventHandler(handler: ResourceEventHandler<T>, options: AddEventHandlerOptions = {}): HandlerRegistration {
     if (this.#stopped) throw new InformerStoppedError(this.name, 'add an event handler');
-    let requested = options.resyncMs ?? this.#resyncCheckMs;
+    // The informer's default, not the check period, which a shorter handler may have lowered (client-go).
+    let requested = options.resyncMs ?? this.#defaultResyncMs;
     requireDuration('resyncMs', requested);
     if (requested > 0 && requested < MIN_RESYNC_MS) requested = MIN_RESYNC_MS;
     // Before start the check period follows the shortest request (0 counts as "never"); after start,

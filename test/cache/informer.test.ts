@@ -212,6 +212,23 @@ describe('SharedIndexInformer', () => {
     await h.stop();
   });
 
+  it("a handler without its own resync period gets the informer's, not the shorter check period another handler set", async () => {
+    const h = harness({ informer: { resyncMs: 60_000 } });
+    h.client.upsert(cm('a'));
+    const fast = recorder();
+    const byDefault = recorder();
+    h.informer.addEventHandler(fast.handler, { resyncMs: 10_000 });
+    h.informer.addEventHandler(byDefault.handler);
+    h.start();
+    await h.advance(0);
+    await h.advance(50_000);
+    assert.equal(fast.events.filter((e) => e.endsWith('same')).length, 5);
+    assert.deepEqual(byDefault.events, ['add a 101 initial'], 'not resynced every 10 s');
+    await h.advance(10_000);
+    assert.deepEqual(byDefault.events, ['add a 101 initial', 'update a 101>101 same']);
+    await h.stop();
+  });
+
   it('stores deep-frozen objects: mutating a cached object throws', async () => {
     const h = harness();
     h.client.upsert(cm('a', { k: 'v' }));
