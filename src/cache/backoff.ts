@@ -5,7 +5,8 @@
  * Each `next()` returns `base * (1 + jitter * random())` clamped to `capMs`, then doubles `base` up
  * to `capMs`. If more than `resetAfterMs` passed since the previous `next()` (the loop was healthy
  * that long), `base` starts again at `initialMs`. Invariant: every delay lies in
- * `[base, min(capMs, 2 * base)]` for the base it was drawn from; nothing here sleeps.
+ * `[base, min(capMs, 2 * base)]` for the base it was drawn from; nothing here sleeps. `reset()`
+ * starts the sequence over at once, for callers that know the failures they delay have ended.
  * (client-go lets the jitter push a capped delay up to 2 × cap; we keep the cap a hard limit.)
  */
 import { requireDuration, type Clock } from '../meta/index.js';
@@ -50,6 +51,11 @@ export class Backoff {
     requireDuration('backoff.initialMs', this.#initialMs);
     requireDuration('backoff.capMs', this.#capMs);
     requireDuration('backoff.resetAfterMs', this.#resetAfterMs);
+    this.#baseMs = this.#initialMs;
+  }
+
+  /** The next `next()` returns a delay drawn from `initialMs` again. */
+  reset(): void {
     this.#baseMs = this.#initialMs;
   }
 

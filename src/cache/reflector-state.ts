@@ -5,14 +5,21 @@
  * resourceVersion to ask for, is made here, so it can be tested without I/O.
  *
  *            start                 listed / streamed (stream handed over)
- *   idle ──────────▶ streaming ─┬──────────────────────────────▶ watching ◀──┐ watchEnded
- *            │          │ failed (not 410/429): fall back          │  │      └─ (no relist)
- *            │          ▼                                          │  │ failed 429 / refused
- *            └────▶ listing ───────────────────────────────────────┘  └──▶ backoff(then watch)
- *                     ▲  │ 410: flag RV unavailable, retry at once with ""      │
- *                     │  └─ other failure ──▶ backoff(then relist) ◀── 410 or other failure
- *                     └──────────── waited ─────────┘
+ *   idle ──────────▶ streaming ─┬──────────────────────────────▶ watching ◀──┐ watchEnded, or cut after
+ *            │          │ failed (not 410/429): fall back          │ │ │     └─ it was established
+ *            │          ▼                                          │ │ │        (at once, no relist)
+ *            └────▶ listing ───────────────────────────────────────┘ │ │ 429 / refused / cut before
+ *                     ▲  │ 410: flag RV unavailable, retry at once   │ │ it was established
+ *                     │  │      with ""                              │ └──▶ backoff(then watch) ──┐
+ *                     │  └─ other failure ──▶ backoff(then relist) ◀─┘ 410 or other failure      │
+ *                     └──────────── waited ─────────┘                  watching ◀── waited ───────┘
  *   any state ── stop ──▶ stopped
+ *
+ * A watch that broke (connection reset, EOF, silence) after it was established says nothing about
+ * the resourceVersion or the server's health, so it resumes from the last RV at once, as client-go
+ * does after a clean close. A watch that cannot be established for want of a connection (refused,
+ * cut before it delivered anything) or because of 429 backs off and tries the watch again, still
+ * without relisting: the RV stays good until the server answers 410.
  *
  * resourceVersion choice (client-go `relistResourceVersion` / `rewatchResourceVersion`):
  *
@@ -29,8 +36,12 @@
 import assert from 'node:assert/strict';
 import type { WatchErrorReason } from './types.js';
 
-/** How an outcome's error matters to the state machine (what `classifyFailure` derives). */
-export type FailureKind = 'expired' | 'tooManyRequests' | 'connectionRefused' | 'rejected' | 'other';
+/**
+ * How an outcome's error matters to the state machine (what `classifyFailure` derives).
+ * `disconnected`: the connection broke or went silent (reset, EOF, inactivity), not an answer of
+ * the server.
+ */
+export type FailureKind = 'expired' | 'tooManyRequests' | 'connectionRefused' | 'disconnected' | 'rejected' | 'other';
 
 export type ReflectorState<S> =
   | { readonly kind: 'idle' }
@@ -53,6 +64,11 @@ export type ReflectorInput<S> =
       readonly retryAfterMs: number;
       /** The last resourceVersion seen before the failure (watching only). */
       readonly resourceVersion?: string;
+      /**
+       * Watching only: the watch had been established (it delivered an event, or stayed open past the
+       * very-short-watch limit) before it failed. A watch that fails sooner was never established.
+       */
+      readonly established?: boolean;
     }
   | { readonly kind: 'waited' }
   | { readonly kind: 'stop' };
@@ -115,6 +131,7 @@ export function transition<S>(s: ReflectorState<S>, input: ReflectorInput<S>, m:
           const next = { ...m, watchList: false };
           return [relist(next), next];
         }
+        case 'disconnected':
         case 'other':
           // As client-go: this attempt falls back to a list; the next relist tries streaming again.
           return [{ kind: 'listing', resourceVersion: relistResourceVersion(m) }, m];
@@ -146,6 +163,9 @@ export function transition<S>(s: ReflectorState<S>, input: ReflectorInput<S>, m:
       if (input.kind !== 'failed') break;
       const next = input.resourceVersion === undefined ? m : { ...m, lastSyncResourceVersion: input.resourceVersion };
       switch (input.failure) {
+        case 'disconnected':
+          // A cut: resume at once. Failing to establish the watch again is what backs off.
+          return [input.established ? { kind: 'watching', resourceVersion: next.lastSyncResourceVersion } : backoff('watch'), next];
         case 'tooManyRequests':
         case 'connectionRefused':
           return [backoff('watch', input.retryAfterMs), next];
@@ -181,10 +201,10 @@ export function classifyFailure(error: unknown): { failure: FailureKind; reason:
   }
   const code = (error as { code?: unknown } | null)?.code;
   if (code === 'CONVERGE_NETWORK') {
-    return { failure: hasCause(error, 'ECONNREFUSED') ? 'connectionRefused' : 'other', reason: 'network', retryAfterMs: 0 };
+    return { failure: hasCause(error, 'ECONNREFUSED') ? 'connectionRefused' : 'disconnected', reason: 'network', retryAfterMs: 0 };
   }
   if (code === 'CONVERGE_WATCH_INTERRUPTED' && (error as { why?: unknown }).why === 'inactive') {
-    return { failure: 'other', reason: 'network', retryAfterMs: 0 };
+    return { failure: 'disconnected', reason: 'network', retryAfterMs: 0 };
   }
   return { failure: 'other', reason: 'other', retryAfterMs: 0 };
 }

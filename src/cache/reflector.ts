@@ -78,7 +78,10 @@ export class Reflector<T extends KubeObject = KubeObject> {
   readonly #store: ReflectorStore<T>;
   readonly #clock: Clock;
   readonly #log: Logger;
-  readonly #backoff: Backoff;
+  /** Delays before relisting: client-go's sequence, reset only by two quiet minutes. */
+  readonly #relistBackoff: Backoff;
+  /** Delays between failed attempts to establish a watch: restarts once a watch is established. */
+  readonly #rewatchBackoff: Backoff;
   readonly #random: () => number;
   readonly #explicitPageSize: number | undefined;
   readonly #minWatchTimeoutMs: number;
@@ -104,7 +107,8 @@ export class Reflector<T extends KubeObject = KubeObject> {
     this.name = o.name ?? o.listerWatcher.description;
     this.#log = (o.logger ?? noopLogger).child({ reflector: this.name });
     this.#random = o.random ?? Math.random;
-    this.#backoff = new Backoff({ random: this.#random, ...o.backoff, clock: o.clock });
+    this.#relistBackoff = new Backoff({ random: this.#random, ...o.backoff, clock: o.clock });
+    this.#rewatchBackoff = new Backoff({ random: this.#random, ...o.backoff, clock: o.clock });
     this.#explicitPageSize = o.pageSize;
     if (o.pageSize !== undefined) requireInt('pageSize', o.pageSize, { min: 1 });
     this.#minWatchTimeoutMs = Math.max(o.minWatchTimeoutMs ?? REFLECTOR_DEFAULTS.minWatchTimeoutMs, REFLECTOR_DEFAULTS.minWatchTimeoutMs);
@@ -160,7 +164,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
       case 'watching':
         return this.#watch(s.resourceVersion, s.handover, signal);
       case 'backoff':
-        return this.#wait(s.retryAfterMs, signal);
+        return this.#wait(s.then === 'watch' ? this.#rewatchBackoff : this.#relistBackoff, s.retryAfterMs, signal);
       case 'idle':
       case 'stopped':
         assert.fail(`reflector: nothing to perform in state ${s.kind} (run() never performs it)`);
@@ -307,6 +311,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
     };
     let watchdog = this.#clock.setTimer(check, period);
     const startedAt = this.#clock.now();
+    const established = (): boolean => this.#established(handover !== undefined, events, startedAt);
     try {
       for (;;) {
         const room = store.waitForRoom();
@@ -319,7 +324,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
         if (stream.drainDecoded) events += stream.drainDecoded(this.#applyEvent, hasRoom);
       }
     } catch (error) {
-      return this.#failed(error, signal, 'watch', this.#liveResourceVersion);
+      return this.#failed(error, signal, 'watch', this.#liveResourceVersion, established());
     } finally {
       watchdog.cancel();
       signal.removeEventListener('abort', onAbort);
@@ -328,11 +333,11 @@ export class Reflector<T extends KubeObject = KubeObject> {
     if (signal.aborted) return { kind: 'stop' };
     if (inactive) {
       const error = new WatchInterruptedError('inactive', `watch of ${this.name} sent nothing for ${period} ms`);
-      return this.#failed(error, signal, 'watch', this.#liveResourceVersion);
+      return this.#failed(error, signal, 'watch', this.#liveResourceVersion, established());
     }
-    if (events === 0 && this.#clock.now() - startedAt < REFLECTOR_DEFAULTS.veryShortWatchMs) {
+    if (!established()) {
       const error = new WatchInterruptedError('tooShort', `watch of ${this.name} closed at once without any event`);
-      return this.#failed(error, signal, 'watch', this.#liveResourceVersion);
+      return this.#failed(error, signal, 'watch', this.#liveResourceVersion, false);
     }
     this.#log.debug({ resourceVersion: this.#liveResourceVersion, events }, 'watch closed; watching again from the last resourceVersion');
     return { kind: 'watchEnded', resourceVersion: this.#liveResourceVersion };
@@ -368,6 +373,17 @@ export class Reflector<T extends KubeObject = KubeObject> {
 
   readonly #applyEvent = (ev: WatchEvent<T>): void => this.#apply(ev);
 
+  /**
+   * Whether a watch proved itself: handed over by a streaming list, delivered an event, or stayed open
+   * past the very-short limit. One that did ends a run of failures to establish a watch, so the next
+   * run of them starts again at the shortest delay.
+   */
+  #established(handedOver: boolean, events: number, startedAt: number): boolean {
+    const established = handedOver || events > 0 || this.#clock.now() - startedAt >= REFLECTOR_DEFAULTS.veryShortWatchMs;
+    if (established) this.#rewatchBackoff.reset();
+    return established;
+  }
+
   async #openWatch(
     signal: AbortSignal,
     extra: { resourceVersion?: string; resourceVersionMatch?: 'NotOlderThan'; sendInitialEvents?: boolean },
@@ -383,8 +399,8 @@ export class Reflector<T extends KubeObject = KubeObject> {
 
   // ---- waiting and bookkeeping -------------------------------------------------------------------
 
-  async #wait(retryAfterMs: number, signal: AbortSignal): Promise<Input<T>> {
-    const delay = Math.max(this.#backoff.next(), retryAfterMs);
+  async #wait(backoff: Backoff, retryAfterMs: number, signal: AbortSignal): Promise<Input<T>> {
+    const delay = Math.max(backoff.next(), retryAfterMs);
     this.#retryAtMs = this.#clock.now() + delay;
     try {
       await this.#clock.sleep(delay, { signal });
@@ -396,7 +412,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
     }
   }
 
-  #failed(error: unknown, signal: AbortSignal, during: 'list' | 'stream' | 'watch', resourceVersion?: string): Input<T> {
+  #failed(error: unknown, signal: AbortSignal, during: 'list' | 'stream' | 'watch', resourceVersion?: string, established?: boolean): Input<T> {
     if (signal.aborted) return { kind: 'stop' };
     const { failure, reason, retryAfterMs } = classifyFailure(error);
     this.#errors[reason]++;
@@ -404,13 +420,13 @@ export class Reflector<T extends KubeObject = KubeObject> {
     const message = error instanceof Error ? error.message : String(error);
     this.#lastError = { reason, message, atMs: this.#clock.now() };
     const fields = { during, reason, error, resourceVersion: resourceVersion ?? this.#memory.lastSyncResourceVersion };
-    // As client-go: an expired resourceVersion is routine; anything else deserves a warning.
+    // As client-go: an expired resourceVersion is routine, and so is a cut that is resumed at once;
+    // anything else deserves a warning.
     if (reason === 'gone') this.#log.debug(fields, 'resourceVersion expired; relisting');
+    else if (failure === 'disconnected' && established) this.#log.info(fields, 'watch cut; resuming from the last resourceVersion');
     else this.#log.warn(fields, `${during} failed; retrying`);
-    const input: Input<T> = resourceVersion === undefined
-      ? { kind: 'failed', failure, retryAfterMs }
-      : { kind: 'failed', failure, retryAfterMs, resourceVersion };
-    return input;
+    if (resourceVersion === undefined) return { kind: 'failed', failure, retryAfterMs };
+    return { kind: 'failed', failure, retryAfterMs, resourceVersion, established: established ?? false };
   }
 
   #populated(how: 'list' | 'stream', resourceVersion: string, objects: number): void {

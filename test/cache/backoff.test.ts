@@ -35,4 +35,11 @@ describe('Backoff', () => {
     await clock.advance(120_001);
     assert.equal(b.next(), 800);
   });
+
+  it('starts over at 800 ms at once after reset()', () => {
+    const b = new Backoff({ clock: new FakeClock(), random: () => 0 });
+    assert.deepEqual([b.next(), b.next(), b.next()], [800, 1600, 3200]);
+    b.reset();
+    assert.deepEqual([b.next(), b.next()], [800, 1600]);
+  });
 });

@@ -1,11 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { NetworkError } from 'kube-converge/client';
 import type { KubeObject } from 'kube-converge/meta';
-import { cm, settle } from './fake-client.js';
+import { cm, goneStatus, settle } from './fake-client.js';
 import { harness, recorder } from './helpers.js';
-
-const cut = () => new NetworkError('GET', '/api/v1/configmaps?watch=true', Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
 
 describe('SharedIndexInformer', () => {
   it('hasSynced turns true only after the first list has been applied, and waitForSync resolves then', async () => {
@@ -64,7 +61,7 @@ describe('SharedIndexInformer', () => {
     await h.stop();
   });
 
-  it('objects deleted while the watch was down reach handlers as DeletedFinalStateUnknown tombstones; changes coalesce', async () => {
+  it('objects deleted while the watch was stalled reach handlers as DeletedFinalStateUnknown tombstones after the 410 relist; changes coalesce', async () => {
     const h = harness();
     for (const n of ['a', 'b', 'c']) h.client.upsert(cm(n));
     const { events, handler } = recorder();
@@ -77,7 +74,7 @@ describe('SharedIndexInformer', () => {
     h.client.upsert(cm('a', { v: '2' }));
     h.client.upsert(cm('a', { v: '3' }));
     h.client.upsert(cm('d'));
-    h.client.watch0.fail(cut());
+    h.client.watch0.push({ type: 'ERROR', object: goneStatus() }); // what was missed is compacted away
     await h.advance(1200);
     assert.deepEqual(events, ['tombstone default/b 102', 'update a 101>106', 'add d 107']);
     const store = h.informer.getIndexer();
@@ -96,7 +93,7 @@ describe('SharedIndexInformer', () => {
     const b = h.informer.getIndexer().getByKey('default/b');
     h.client.upsert(cm('b', { v: '2' }));
     h.client.watch0.paused = true;
-    h.client.watch0.fail(cut());
+    h.client.watch0.push({ type: 'ERROR', object: goneStatus() }); // what was missed is compacted away
     await h.advance(1200);
     assert.equal(h.client.lists().length, 2);
     assert.equal(h.informer.getIndexer().getByKey('default/a'), a, 'unchanged: same instance');
@@ -328,7 +325,7 @@ describe('SharedIndexInformer', () => {
 });
 
 describe('SharedIndexInformer over streaming lists (sendInitialEvents)', () => {
-  it('relists by streaming after a broken watch and delivers tombstones and coalesced updates the same way', async () => {
+  it('relists by streaming after a stalled watch got 410 and delivers tombstones and coalesced updates the same way', async () => {
     const h = harness({ informer: { reflector: { watchList: true } } });
     for (const n of ['a', 'b']) h.client.upsert(cm(n));
     const { events, handler } = recorder();
@@ -342,7 +339,7 @@ describe('SharedIndexInformer over streaming lists (sendInitialEvents)', () => {
     h.client.remove('default/b');
     h.client.upsert(cm('a', { v: '2' }));
     h.client.upsert(cm('a', { v: '3' }));
-    h.client.watch0.fail(cut());
+    h.client.watch0.push({ type: 'ERROR', object: goneStatus() }); // what was missed is compacted away
     await h.advance(1200);
     assert.deepEqual(events, ['tombstone default/b 102', 'update a 101>105']);
     const streams = h.client.watchCalls();

@@ -1,6 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { classifyFailure, initialMemory, transition, type ReflectorInput, type ReflectorMemory, type ReflectorState } from 'kube-converge/cache';
+import {
+  classifyFailure, initialMemory, transition, WatchInterruptedError, type FailureKind, type ReflectorInput, type ReflectorMemory, type ReflectorState,
+} from 'kube-converge/cache';
 import { NetworkError } from 'kube-converge/client';
 
 describe('reflector state machine: resourceVersion choices', () => {
@@ -15,8 +17,8 @@ describe('reflector state machine: resourceVersion choices', () => {
     }
     return trace;
   };
-  const failed = (failure: 'expired' | 'tooManyRequests' | 'other' | 'rejected' | 'connectionRefused', resourceVersion?: string): ReflectorInput<'stream'> =>
-    resourceVersion === undefined ? { kind: 'failed', failure, retryAfterMs: 0 } : { kind: 'failed', failure, retryAfterMs: 0, resourceVersion };
+  const failed = (failure: FailureKind, resourceVersion?: string, established = false): ReflectorInput<'stream'> =>
+    resourceVersion === undefined ? { kind: 'failed', failure, retryAfterMs: 0 } : { kind: 'failed', failure, retryAfterMs: 0, resourceVersion, established };
 
   it('lists from "0", watches from the list RV, re-watches after a clean close, relists from the last RV after a watch 410 and from "" after a list 410', () => {
     assert.deepEqual(
@@ -34,6 +36,30 @@ describe('reflector state machine: resourceVersion choices', () => {
       ]),
       ['listing("0")', 'watching("10")', 'watching("15")', 'backoff→relist', 'listing("17")', 'listing("")', 'watching("40")', 'backoff→watch', 'watching("41")', 'stopped'],
     );
+  });
+
+  it('resumes a watch cut after it was established at once from its last RV; backs off and watches again, never relisting, while one cannot be established', () => {
+    assert.deepEqual(
+      run([
+        { kind: 'start' },
+        { kind: 'listed', resourceVersion: '10', paginated: false },
+        failed('disconnected', '12', true),
+        failed('disconnected', '13', true),
+        failed('connectionRefused'),
+        { kind: 'waited' },
+        failed('disconnected', '13', false),
+        { kind: 'waited' },
+        failed('disconnected'),
+        { kind: 'waited' },
+        failed('disconnected', '20', true),
+      ]),
+      ['listing("0")', 'watching("10")', 'watching("12")', 'watching("13")', 'backoff→watch', 'watching("13")', 'backoff→watch', 'watching("13")', 'backoff→watch', 'watching("13")', 'watching("20")'],
+    );
+  });
+
+  it('a cut during a list or a streaming list is no watch to resume: the list backs off, the stream falls back to a list', () => {
+    assert.deepEqual(run([{ kind: 'start' }, failed('disconnected')]), ['listing("0")', 'backoff→relist']);
+    assert.deepEqual(run([{ kind: 'start' }, failed('disconnected')], true), ['streaming("")', 'listing("0")']);
   });
 
   it('streams from "" at first and from the last RV later, falls back to a list on failure, and stops streaming when rejected', () => {
@@ -67,7 +93,9 @@ describe('classifyFailure', () => {
     assert.equal(classifyFailure(status(500, 'InternalError')).failure, 'other');
     const refused = new NetworkError('GET', '/x', Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
     assert.deepEqual(classifyFailure(refused), { failure: 'connectionRefused', reason: 'network', retryAfterMs: 0 });
-    assert.deepEqual(classifyFailure(new NetworkError('GET', '/x', new Error('reset'))), { failure: 'other', reason: 'network', retryAfterMs: 0 });
+    assert.deepEqual(classifyFailure(new NetworkError('GET', '/x', new Error('reset'))), { failure: 'disconnected', reason: 'network', retryAfterMs: 0 });
+    assert.deepEqual(classifyFailure(new WatchInterruptedError('inactive', 'silent')), { failure: 'disconnected', reason: 'network', retryAfterMs: 0 });
+    assert.deepEqual(classifyFailure(new WatchInterruptedError('tooShort', 'closed at once')), { failure: 'other', reason: 'other', retryAfterMs: 0 });
     assert.deepEqual(classifyFailure(new Error('boom')), { failure: 'other', reason: 'other', retryAfterMs: 0 });
   });
 });

@@ -4,6 +4,9 @@ import { NetworkError } from 'kube-converge/client';
 import { cm, goneStatus, statusError } from './fake-client.js';
 import { harness } from './helpers.js';
 
+const reset = (): NetworkError => new NetworkError('GET', '/x', Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
+const refused = (): NetworkError => new NetworkError('GET', '/x', Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
+
 describe('reflector: list, then watch, with client-go resourceVersion choices', () => {
   it('lists from "0" in pages of 500, then watches from the list RV with bookmarks and a 5-10 minute timeout', async () => {
     const h = harness();
@@ -73,18 +76,73 @@ describe('reflector: list, then watch, with client-go resourceVersion choices', 
     const h = harness();
     h.start();
     await h.advance(0);
+    h.client.upsert(cm('a'));
+    await h.advance(0);
     h.client.watchErrors.push(statusError(429, 'TooManyRequests', { details: { retryAfterSeconds: 5 } }));
-    h.client.watch0.fail(new NetworkError('GET', '/x', Object.assign(new Error('reset'), { code: 'ECONNRESET' })));
-    await h.advance(1200);
-    // The network failure relists after 1.2 s; the watch that follows gets 429 and must wait 5 s.
-    assert.equal(h.client.lists().length, 2);
-    const watchesBefore = h.client.watchCalls().length;
+    h.client.watch0.fail(reset());
+    await h.advance(0);
+    // The cut watch is resumed at once; that attempt gets 429 and must wait 5 s.
+    assert.equal(h.client.watchCalls().length, 2);
     await h.advance(4999);
-    assert.equal(h.client.watchCalls().length, watchesBefore);
+    assert.equal(h.client.watchCalls().length, 2);
     await h.advance(1);
-    assert.equal(h.client.watchCalls().length, watchesBefore + 1);
-    assert.equal(h.client.lists().length, 2, '429 on watch re-watches, it does not relist');
+    assert.deepEqual(h.client.watchCalls().map((w) => w.resourceVersion), ['100', '101', '101']);
+    assert.equal(h.client.lists().length, 1, '429 on watch re-watches, it does not relist');
     assert.deepEqual(h.informer.status().errors, { gone: 0, tooManyRequests: 1, network: 1, other: 0 });
+    await h.stop();
+  });
+
+  it('resumes a watch cut after it was established from its last RV at once: no wait, no relist', async () => {
+    const h = harness();
+    h.start();
+    await h.advance(0);
+    for (let i = 1; i <= 3; i++) {
+      h.client.upsert(cm(`c${i}`));
+      await h.advance(0);
+      h.client.watch0.fail(reset());
+      await h.advance(0);
+      assert.equal(h.informer.status().phase, 'watching');
+    }
+    assert.deepEqual(h.client.watchCalls().map((w) => w.resourceVersion), ['100', '101', '102', '103']);
+    assert.equal(h.client.lists().length, 1);
+    const s = h.informer.status();
+    assert.deepEqual([s.reconnects, s.relists, s.errors.network], [3, 0, 3]);
+    assert.ok(h.logger.lines.some((l) => l.level === 'info' && l.msg === 'watch cut; resuming from the last resourceVersion'));
+    await h.stop();
+  });
+
+  it('backs off without relisting while a watch cannot be established (refused, or cut before anything arrived), and starts the delays over once one is', async () => {
+    const h = harness();
+    h.start();
+    await h.advance(0);
+    h.client.upsert(cm('a'));
+    await h.advance(0);
+    h.client.watchErrors.push(refused(), refused());
+    h.client.watch0.fail(reset());
+    await h.advance(0); // resumed at once: refused
+    assert.equal(h.informer.status().phase, 'backoff');
+    await h.advance(1200); // 800 ms × 1.5: refused again
+    assert.equal(h.client.watchCalls().length, 3);
+    await h.advance(2399);
+    assert.equal(h.client.watchCalls().length, 3, 'the second delay doubled');
+    await h.advance(1); // 1600 ms × 1.5: this one opens, then is cut before any event
+    assert.equal(h.client.watchCalls().length, 4);
+    h.client.watch0.fail(reset());
+    await h.advance(4799);
+    assert.equal(h.client.watchCalls().length, 4, 'a cut before the first event is a failure to establish: 3200 ms × 1.5');
+    await h.advance(1);
+    assert.equal(h.client.watchCalls().length, 5);
+    h.client.upsert(cm('b')); // this watch is established
+    await h.advance(0);
+    h.client.watchErrors.push(refused());
+    h.client.watch0.fail(reset());
+    await h.advance(0);
+    await h.advance(1199);
+    assert.equal(h.client.watchCalls().length, 6);
+    await h.advance(1); // back to 800 ms × 1.5
+    assert.equal(h.client.watchCalls().length, 7);
+    assert.deepEqual(h.client.watchCalls().map((w) => w.resourceVersion), ['100', '101', '101', '101', '101', '102', '102']);
+    assert.equal(h.client.lists().length, 1, 'never relisted');
     await h.stop();
   });
 
@@ -108,7 +166,7 @@ describe('reflector: list, then watch, with client-go resourceVersion choices', 
     await h.stop();
   });
 
-  it('fails a silent watch after the inactivity timeout and relists', async () => {
+  it('gives up on a silent watch after the inactivity timeout and watches again from its last RV, without relisting', async () => {
     const h = harness({ informer: { reflector: { inactivityTimeoutMs: 60_000 } } });
     h.start();
     await h.advance(0);
@@ -116,10 +174,10 @@ describe('reflector: list, then watch, with client-go resourceVersion choices', 
     await h.advance(59_000);
     assert.equal(h.client.watchCalls().length, 1);
     await h.advance(61_000);
-    assert.equal(h.client.watch0.closed || h.client.watches.length > 1, true);
+    assert.equal(h.client.watches[0]!.closed, true);
+    assert.deepEqual(h.client.watchCalls().map((w) => w.resourceVersion), ['100', '101']);
     assert.equal(h.informer.status().errors.network, 1);
-    await h.advance(1200);
-    assert.equal(h.client.lists().length, 2);
+    assert.equal(h.client.lists().length, 1);
     await h.stop();
   });
 
