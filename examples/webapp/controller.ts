@@ -22,7 +22,7 @@ import type { Deployment } from 'kubernetes-types/apps/v1.js';
 import {
   ConfigMapResource, DeploymentResource, ServiceResource, keyOf, type KubeObject, type ObjectOf, type ResourceDescriptor,
 } from 'kube-converge/meta';
-import { createMergePatch, isConflict } from 'kube-converge/client';
+import { createMergePatch, ignoreNotFound, isConflict } from 'kube-converge/client';
 import { controllerManagedBy, enqueueRequestsFromMapFunc, type ControllerOptions, type Request } from 'kube-converge/controller';
 import {
   AlreadyOwnedError, containsFinalizer, createOrPatch, setControllerReference, setStatusCondition,
@@ -97,7 +97,9 @@ export function setupWebAppController(mgr: Manager, options: WebAppControllerOpt
         throw err; // keeps the finalizer; retried with backoff
       }
       recorder.event(cached, 'Normal', 'CleanedUp', 'external record removed');
-      await patchFinalizers(client, cached, (cached.metadata.finalizers ?? []).filter((f) => f !== WEBAPP_FINALIZER), signal);
+      // 404: the WebApp is gone already (another actor dropped its last finalizer), which is exactly
+      // what removing ours was for: done, not an error (controller-runtime's `IgnoreNotFound`).
+      await patchFinalizers(client, cached, (cached.metadata.finalizers ?? []).filter((f) => f !== WEBAPP_FINALIZER), signal).catch(ignoreNotFound);
       return;
     }
 

@@ -294,6 +294,25 @@ describe('WebApp operator', () => {
       await readyApp(env, 1);
     });
 
+    it('object already gone when the finalizer is removed: the 404 means done, no Reconciler error', async () => {
+      await using env = await TestEnv.start({ crds: [crd] });
+      const op = await startOperator(env);
+      await createWebApp(env, { image: 'shop:1', replicas: 1 });
+      await readyApp(env, 1);
+      const gate = op.external.hold();
+      await env.client.delete(WebApp, { namespace: ns, name: 'shop' });
+      await gate.reached; // the reconcile is in the external cleanup, about to drop the finalizer
+      // Another actor drops the finalizer first, so the server removes the WebApp.
+      await env.client.patch(WebApp, { namespace: ns, name: 'shop' }, { metadata: { finalizers: null } }, 'merge');
+      await eventually(() => assert.rejects(get(env, WebApp), (e) => isNotFound(e)));
+      const reconciles = await metric(op.mgr, 'reconcile_total');
+      gate.release();
+      await eventually(async () => assert.ok((await metric(op.mgr, 'reconcile_total')) > reconciles, 'the held reconcile finished'));
+      assert.equal(op.external.has(KEY), false);
+      assert.deepEqual(op.errors(), [], 'no Reconciler error for a WebApp that is already gone');
+      assert.equal(await metric(op.mgr, 'reconcile_errors_total'), 0);
+    });
+
     it('finalization retried 10 times before succeeding', async () => {
       await using env = await TestEnv.start({ crds: [crd] });
       const op = await startOperator(env);
