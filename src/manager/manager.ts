@@ -192,8 +192,14 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
     (runnable.needLeaderElection?.() === false ? this.#groups.others : this.#groups.leader).add(runnable);
   }
 
-  /** The controllers' reconcile gate: with sharding, requests of namespaces outside the owned shards are dropped. */
-  admitReconcile(req: NamespacedName): (() => void) | undefined {
+  /**
+   * The controllers' reconcile gate. With leader election, a leader-elected controller's request is
+   * admitted only while the elector's fence is open (checked now, synchronously: after a pause the
+   * first reconcile is refused even before any timer ran). With sharding, requests of namespaces
+   * outside the owned shards are dropped.
+   */
+  admitReconcile(req: NamespacedName, runnable: Runnable): (() => void) | undefined {
+    if (this.options.leaderElection && runnable.needLeaderElection?.() !== false && !this.#elector?.isLeading()) return undefined;
     return this.#gate ? this.#gate.admit(req) : settledNothing;
   }
 
@@ -259,9 +265,9 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
     return this.#elected;
   }
 
-  /** Whether this manager holds the lease now (without leader election: from start until the stop begins). */
+  /** Whether this manager leads now: its fence is open (without leader election: from start until the stop begins). */
   isLeader(): boolean {
-    if (this.#elector) return this.#elector.state.kind === 'leading';
+    if (this.#elector) return this.#elector.isLeading();
     return this.#run !== undefined && !this.#internal.signal.aborted;
   }
 
