@@ -7,27 +7,9 @@ import assert from 'node:assert/strict';
 import { LeaderElector, resolveManagerOptions, validateLeaderElectionTimings, type LeaseLock } from 'kube-converge/manager';
 import { FakeClock, noopLogger, type Clock } from 'kube-converge/meta';
 import { MemoryLock } from './memory-lock.js';
+import { WakingClock } from './waking-clock.js';
 
 const timings = { leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 };
-
-/** A clock whose `now()` can jump ahead without firing timers: a process that was frozen and just woke up. */
-class WakingClock implements Clock {
-  #frozenMs = 0;
-  constructor(readonly inner: FakeClock) {}
-  now(): number {
-    return this.inner.now() + this.#frozenMs;
-  }
-  setTimer(fn: () => void, ms: number) {
-    return this.inner.setTimer(fn, ms);
-  }
-  sleep(ms: number, options?: { signal?: AbortSignal }) {
-    return this.inner.sleep(ms, options);
-  }
-  /** The process was frozen for `ms`: time passed, and no timer had a chance to run. */
-  wake(ms: number): void {
-    this.#frozenMs += ms;
-  }
-}
 
 function candidate(lock: LeaseLock, clock: Clock, identity: string) {
   const events: string[] = [];
@@ -155,11 +137,12 @@ describe('leader election timings (client-go validation)', () => {
     rejects(t(Number.NaN, 10_000, 2_000), 'leaderElection.leaseDurationMs');
   });
 
-  it('applies the same rule to the manager options', () => {
+  it('applies the same rules to the manager options when they are resolved, and rejects an empty identity', () => {
     assert.throws(
       () => resolveManagerOptions({ leaderElection: { id: 'op', namespace: 'ns', leaseDurationMs: 3_000, renewDeadlineMs: 2_400, retryPeriodMs: 2_000 } }),
       { code: 'CONVERGE_INVALID_OPTION', path: 'leaderElection.renewDeadlineMs', message: /retryPeriodMs × 1\.2 \(2400\), got 2400/ },
     );
     assert.throws(() => resolveManagerOptions({ leaderElection: { id: 'op', namespace: 'ns', retryPeriodMs: 9_000 } }), { path: 'leaderElection.renewDeadlineMs' });
+    assert.throws(() => resolveManagerOptions({ leaderElection: { id: 'op', namespace: 'ns', identity: '' } }), { path: 'leaderElection.identity' });
   });
 });
