@@ -9,7 +9,8 @@
  * The stop waits at most `gracefulShutdownTimeoutMs` (in-flight reconciles finish; queued work is not
  * started, because each controller stops taking work when its signal aborts). Losing the lease cuts:
  * leader runnables are aborted at that instant, nothing is waited for, and `start` rejects with
- * `LeaderElectionLostError` — a manager never keeps reconciling without the lease.
+ * `LeaderElectionLostError` — a manager never keeps reconciling without the lease. `admitReconcile`
+ * (the controllers' gate) admits a leader-elected reconcile only while the elector's fence is open.
  *
  * With `sharding`, a `ShardCoordinator` runs from the caches' sync until after the stop: it holds shard
  * Leases, the cache watches only the namespaces of the held shards, and `admitReconcile` (the
