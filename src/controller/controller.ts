@@ -214,7 +214,7 @@ export class Controller<C = unknown> implements Runnable {
       try {
         // A client-go queue still hands out queued items after shutdown: they must not start.
         if (life.aborted) continue;
-        const admitted = this.#host.admitReconcile ? this.#host.admitReconcile(next.item) : settledNothing;
+        const admitted = this.#host.admitReconcile ? this.#host.admitReconcile(next.item, this) : settledNothing;
         if (!admitted) {
           queue.forget(next.item);
           this.#log.debug({ namespace: next.item.namespace ?? '', name: next.item.name }, 'Request dropped: not admitted by the host');

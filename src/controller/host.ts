@@ -47,7 +47,8 @@ export interface ControllerHost<C = unknown> {
   /**
    * Optional gate in front of every reconcile: a `done` callback (called once that reconcile settled)
    * lets the request through; undefined drops it unreconciled and forgotten. A sharded manager drops
-   * requests of namespaces it does not own, and waits on `done` before handing a shard to a peer.
+   * requests of namespaces it does not own, and waits on `done` before handing a shard to a peer; a
+   * manager with leader election drops a leader-elected `runnable`'s requests once it does not lead.
    */
-  admitReconcile?(req: NamespacedName): (() => void) | undefined;
+  admitReconcile?(req: NamespacedName, runnable: Runnable): (() => void) | undefined;
 }

@@ -1,24 +1,27 @@
 /**
  * Leader election: client-go's `leaderelection` algorithm over a `LeaseLock`, timed on the injected
- * clock. A candidate tries every `retryPeriodMs` to create the lock or take it over once the holder's
- * lease has not been renewed for its lease duration (measured on OUR clock from when we last saw the
- * record change, never by comparing clocks across machines). A leader renews every `retryPeriodMs`;
- * if no renewal succeeds within `renewDeadlineMs` it stops leading at once. Every write carries the
- * version it was computed from, so two candidates racing get one success and one conflict.
+ * clock, with a fence client-go does not have. A candidate tries every `retryPeriodMs` to create the
+ * lock or take it over once the holder's lease has not been renewed for its lease duration (measured
+ * on OUR clock from when we last saw the record change, never by comparing clocks across machines). A
+ * leader renews every `retryPeriodMs`. Every write carries the version it was computed from, so two
+ * candidates racing get one success and one conflict.
  *
- *     idle ──run()──▶ acquiring ──won──▶ leading ──renew deadline passed──▶ stopped('lost')
+ *     idle ──run()──▶ acquiring ──won──▶ leading ──deadline passed / other holder seen──▶ stopped('lost')
  *                         │                  │
- *                         └──signal aborts───┴──────────────────────────▶ stopped('cancelled')
+ *                         └──signal aborts───┴─────────────────────────────────────────▶ stopped('cancelled')
  *
- * Invariant: `leading` ends (and the leader signal aborts) no later than `renewDeadlineMs` after the
- * last successful renewal, which is before any other candidate may take over
- * (`leaseDurationMs > renewDeadlineMs`): two leaders never overlap, provided clocks run at the same rate.
- * Waits are exact multiples of `retryPeriodMs` (client-go adds jitter); the fake clock stays exact.
- * The rule deciding each round (read, create, renew, take over, wait) is the pure `leaseStep`; the
- * elector only performs its I/O and keeps time.
+ * Invariant (the fence): `isLeading()` is true only while `now − lastRenew < renewDeadlineMs`, where
+ * `lastRenew` is when the last SUCCESSFUL acquire or renew attempt started — retries never move it.
+ * The check is synchronous, so a process waking from a pause sees it closed before doing any work, even
+ * if no timer has fired yet; the first check that finds it closed ends leadership (the leader signal
+ * aborts). A successor takes over only `leaseDurationMs > renewDeadlineMs` after it saw that renewal,
+ * so two leaders never overlap, provided clocks run at the same rate (docs/manager.md gives the
+ * argument). Waits are exact multiples of `retryPeriodMs` (client-go adds jitter); the fake clock
+ * stays exact. The rule deciding each round (read, create, renew, take over, wait) is the pure
+ * `leaseStep`; the elector only performs its I/O and keeps time.
  */
 import assert from 'node:assert/strict';
-import { InvalidOptionError, requireDuration, type Clock, type Logger } from '../meta/index.js';
+import { InvalidOptionError, requireDuration, type Clock, type Logger, type Timer } from '../meta/index.js';
 
 /** What a lock stores (the fields of a Lease spec that election uses). Times are epoch ms. */
 export interface LeaderElectionRecord {
@@ -71,14 +74,25 @@ export interface LeaderElectorOptions {
   onNewLeader?(identity: string): void;
 }
 
-/** client-go's validation: the lease outlives the renew deadline, which outlives a retry period. */
+/**
+ * client-go's validation: the lease outlives the renew deadline, which outlives a retry period
+ * stretched by client-go's JitterFactor (1.2), so that a renewal retried once still fits.
+ */
 export function validateLeaderElectionTimings(path: string, t: { leaseDurationMs: number; renewDeadlineMs: number; retryPeriodMs: number }): void {
   requireDuration(`${path}.leaseDurationMs`, t.leaseDurationMs);
   requireDuration(`${path}.renewDeadlineMs`, t.renewDeadlineMs);
   requireDuration(`${path}.retryPeriodMs`, t.retryPeriodMs);
-  if (t.retryPeriodMs <= 0) throw new InvalidOptionError(`${path}.retryPeriodMs`, 'must be > 0');
-  if (t.leaseDurationMs <= t.renewDeadlineMs) throw new InvalidOptionError(`${path}.leaseDurationMs`, 'must be greater than renewDeadlineMs');
-  if (t.renewDeadlineMs <= t.retryPeriodMs) throw new InvalidOptionError(`${path}.renewDeadlineMs`, 'must be greater than retryPeriodMs');
+  if (t.retryPeriodMs <= 0) throw new InvalidOptionError(`${path}.retryPeriodMs`, `must be > 0, got ${t.retryPeriodMs}`);
+  if (t.leaseDurationMs <= t.renewDeadlineMs) {
+    throw new InvalidOptionError(`${path}.leaseDurationMs`, `must be greater than renewDeadlineMs (${t.renewDeadlineMs}), got ${t.leaseDurationMs}`);
+  }
+  // renewDeadline > 1.2 × retryPeriod, in integers so that no rounding decides a boundary case.
+  if (t.renewDeadlineMs * 5 <= t.retryPeriodMs * 6) {
+    throw new InvalidOptionError(
+      `${path}.renewDeadlineMs`,
+      `must be greater than retryPeriodMs × 1.2 (${(t.retryPeriodMs * 6) / 5}), got ${t.renewDeadlineMs}`,
+    );
+  }
 }
 
 const recordText = (r: LeaderElectionRecord): string =>
@@ -134,12 +148,19 @@ export function leaseStep(input: {
   return { kind: 'update', record: { ...desired, leaderTransitions: old.leaderTransitions + 1 }, version: observed.snapshot.version };
 }
 
+/** What one acquire-or-renew round came to. */
+type RoundOutcome = { kind: 'won' } | { kind: 'held'; holder: string } | { kind: 'failed' };
+
 export class LeaderElector {
   readonly #o: LeaderElectorOptions;
   readonly #leaseSeconds: number;
   #state: ElectorState = { kind: 'idle' };
   #observed: Observation | undefined;
   #reportedLeader: string | undefined;
+  /** When the last successful acquire or renew attempt started (before its request was sent): the fence counts from here. */
+  #lastRenewMs = -Infinity;
+  /** Aborts the moment leadership ends; the signal handed to `onStartedLeading`. */
+  #leading: AbortController | undefined;
 
   constructor(options: LeaderElectorOptions) {
     validateLeaderElectionTimings('leaderElection', options);
@@ -153,8 +174,22 @@ export class LeaderElector {
     return this.#state;
   }
 
+  /** Whether the last record we observed names us (it may be stale; `isLeading` is the fence). */
   isLeader(): boolean {
     return this.#observed?.snapshot.record.holderIdentity === this.#o.identity;
+  }
+
+  /**
+   * The fence: leading, and less than `renewDeadlineMs` since the last successful renewal started.
+   * Synchronous, so it holds even when no timer has run yet (a process just woken from a pause); the
+   * first call that finds the deadline passed ends leadership at once.
+   */
+  isLeading(): boolean {
+    const leading = this.#leading;
+    if (this.#state.kind !== 'leading' || !leading || leading.signal.aborted) return false;
+    if (this.#o.clock.now() - this.#lastRenewMs < this.#o.renewDeadlineMs) return true;
+    leading.abort(new Error('leader election lost: renew deadline passed'));
+    return false;
   }
 
   /** The holder we last observed ('' when released or unknown). */
@@ -171,14 +206,16 @@ export class LeaderElector {
     const log = this.#o.logger.child({ lock: this.#o.lock.description, identity: this.#o.identity });
     this.#state = { kind: 'acquiring' };
     log.info({}, 'attempting to acquire leader lease');
-    if (!(await this.#acquire(signal, log))) return this.#stop('cancelled');
-    const leading = new AbortController();
+    const wonAt = await this.#acquire(signal, log);
+    if (wonAt === undefined) return this.#stop('cancelled');
+    this.#lastRenewMs = wonAt;
+    const leading = (this.#leading = new AbortController());
     this.#state = { kind: 'leading', sinceMs: this.#o.clock.now() };
     log.info({}, 'successfully acquired lease');
     this.#o.onStartedLeading(leading.signal);
     const outcome = await this.#renewLoop(signal, log, leading);
     leading.abort(new Error(outcome === 'lost' ? 'leader election lost' : 'leader election cancelled'));
-    if (outcome === 'lost') log.error({}, 'failed to renew lease: leader election lost');
+    if (outcome === 'lost') log.error({}, 'leader election lost');
     else if (this.#o.releaseOnCancel) await this.#release(log);
     return this.#stop(outcome);
   }
@@ -188,60 +225,73 @@ export class LeaderElector {
     return reason;
   }
 
-  async #acquire(signal: AbortSignal, log: Logger): Promise<boolean> {
+  /** Retries until a round wins; resolves with when that round started, or undefined once `signal` aborts. */
+  async #acquire(signal: AbortSignal, log: Logger): Promise<number | undefined> {
+    const { clock, renewDeadlineMs, retryPeriodMs } = this.#o;
     for (;;) {
-      if (signal.aborted) return false;
+      if (signal.aborted) return undefined;
       // A hung request must not stall the campaign: each attempt gets the renew deadline at most.
       const attempt = new AbortController();
-      const timer = this.#o.clock.setTimer(() => attempt.abort(new Error('acquire attempt timed out')), this.#o.renewDeadlineMs);
-      let won: boolean;
+      const timer = clock.setTimer(() => attempt.abort(new Error('acquire attempt timed out')), renewDeadlineMs);
+      const startedAt = clock.now();
+      let round: RoundOutcome;
       try {
-        won = await this.#tryAcquireOrRenew(AbortSignal.any([signal, attempt.signal]), log);
+        round = await this.#tryAcquireOrRenew(AbortSignal.any([signal, attempt.signal]), log);
       } finally {
         timer.cancel();
       }
-      if (won) return true;
+      if (round.kind === 'won') return startedAt;
       try {
-        await this.#o.clock.sleep(this.#o.retryPeriodMs, { signal });
+        await clock.sleep(retryPeriodMs, { signal });
       } catch {
-        return false;
+        return undefined;
       }
     }
   }
 
-  /** Renews every retry period; one renewal may retry until its deadline passes. */
+  /**
+   * Renews every retry period until the fence closes (the deadline timer, or `isLeading` noticing
+   * first), another holder is seen, or `signal` aborts. A success moves the deadline; a failure never does.
+   */
   async #renewLoop(signal: AbortSignal, log: Logger, leading: AbortController): Promise<'cancelled' | 'lost'> {
-    for (;;) {
-      try {
-        await this.#o.clock.sleep(this.#o.retryPeriodMs, { signal });
-      } catch {
-        return 'cancelled';
-      }
-      const deadline = new AbortController();
-      const timer = this.#o.clock.setTimer(() => {
-        // Leadership ends at the deadline itself, not when a hung request finally gives up.
-        leading.abort(new Error('leader election lost'));
-        deadline.abort(new Error('renew deadline passed'));
-      }, this.#o.renewDeadlineMs);
-      const attempt = AbortSignal.any([signal, deadline.signal]);
-      try {
-        for (;;) {
-          if (signal.aborted) return 'cancelled';
-          if (deadline.signal.aborted) return 'lost';
-          if (await this.#tryAcquireOrRenew(attempt, log)) {
-            if (deadline.signal.aborted) return 'lost';
-            break;
-          }
-          try {
-            await this.#o.clock.sleep(this.#o.retryPeriodMs, { signal: attempt });
-          } catch {
-            // Loop head tells cancellation from the deadline.
-          }
+    const { clock, retryPeriodMs } = this.#o;
+    const ended = AbortSignal.any([signal, leading.signal]);
+    let deadline = this.#armDeadline(leading);
+    try {
+      for (;;) {
+        try {
+          await clock.sleep(retryPeriodMs, { signal: ended });
+        } catch {
+          // The checks below tell a lost lease from cancellation.
         }
-      } finally {
-        timer.cancel();
+        if (!this.isLeading()) return 'lost';
+        if (signal.aborted) return 'cancelled';
+        const startedAt = clock.now();
+        const round = await this.#tryAcquireOrRenew(ended, log);
+        // A renewal that succeeds after the deadline is too late: leadership already ended.
+        if (!this.isLeading()) return 'lost';
+        if (signal.aborted) return 'cancelled';
+        if (round.kind === 'held') {
+          leading.abort(new Error(`leader election lost: the lease is held by ${round.holder}`));
+          log.error({ holder: round.holder }, 'another candidate holds the lease; stopped leading');
+          return 'lost';
+        }
+        if (round.kind === 'won') {
+          this.#lastRenewMs = startedAt;
+          deadline.cancel();
+          deadline = this.#armDeadline(leading);
+        }
       }
+    } finally {
+      deadline.cancel();
     }
+  }
+
+  /** Ends leadership at `lastRenew + renewDeadlineMs`, the instant the fence closes. */
+  #armDeadline(leading: AbortController): Timer {
+    const { clock, renewDeadlineMs } = this.#o;
+    const leftMs = this.#lastRenewMs + renewDeadlineMs - clock.now();
+    return clock.setTimer(() => leading.abort(new Error('leader election lost: renew deadline passed')), leftMs);
   }
 
   #observe(snapshot: LockSnapshot, nowMs: number): void {
@@ -253,33 +303,37 @@ export class LeaderElector {
     }
   }
 
-  /** One round of client-go's `tryAcquireOrRenew`: the decisions are `leaseStep`'s, the I/O is here. */
-  async #tryAcquireOrRenew(signal: AbortSignal, log: Logger): Promise<boolean> {
+  /**
+   * One round of client-go's `tryAcquireOrRenew`: the decisions are `leaseStep`'s, the I/O is here.
+   * A read is timestamped when its answer arrived, never earlier: the lease of a holder we see is
+   * counted from no earlier than the moment its renewal was visible to us.
+   */
+  async #tryAcquireOrRenew(signal: AbortSignal, log: Logger): Promise<RoundOutcome> {
     const { lock, identity, clock } = this.#o;
-    const now = clock.now();
-    const input = { identity, leaseSeconds: this.#leaseSeconds, nowMs: now };
+    const input = { identity, leaseSeconds: this.#leaseSeconds };
     try {
-      let step = leaseStep({ ...input, observed: this.#observed, fresh: false });
-      if (step.kind === 'update') {
+      const fast = leaseStep({ ...input, nowMs: clock.now(), observed: this.#observed, fresh: false });
+      if (fast.kind === 'update') {
         try {
-          this.#observe(await lock.update(step.record, step.version, { signal }), clock.now());
-          return true;
+          this.#observe(await lock.update(fast.record, fast.version, { signal }), clock.now());
+          return { kind: 'won' };
         } catch (err) {
-          if (signal.aborted) return false;
+          if (signal.aborted) return { kind: 'failed' };
           log.debug({ err }, 'lease renewal fast path failed; re-reading the lock');
         }
       }
       const current = await lock.get({ signal });
-      if (current) this.#observe(current, now);
-      step = leaseStep({ ...input, observed: current ? this.#observed : undefined, fresh: true });
+      const readAt = clock.now();
+      if (current) this.#observe(current, readAt);
+      const step = leaseStep({ ...input, nowMs: readAt, observed: current ? this.#observed : undefined, fresh: true });
       assert(step.kind !== 'read', 'leaseStep never asks for a read right after a fresh read');
-      if (step.kind === 'wait') return false;
+      if (step.kind === 'wait') return { kind: 'held', holder: step.holder };
       const written = step.kind === 'create' ? await lock.create(step.record, { signal }) : await lock.update(step.record, step.version, { signal });
       this.#observe(written, clock.now());
-      return true;
+      return { kind: 'won' };
     } catch (err) {
       if (!signal.aborted) log.debug({ err }, 'failed to acquire or renew lease');
-      return false;
+      return { kind: 'failed' };
     }
   }
 

@@ -9,7 +9,8 @@
  * The stop waits at most `gracefulShutdownTimeoutMs` (in-flight reconciles finish; queued work is not
  * started, because each controller stops taking work when its signal aborts). Losing the lease cuts:
  * leader runnables are aborted at that instant, nothing is waited for, and `start` rejects with
- * `LeaderElectionLostError` — a manager never keeps reconciling without the lease.
+ * `LeaderElectionLostError` — a manager never keeps reconciling without the lease. `admitReconcile`
+ * (the controllers' gate) admits a leader-elected reconcile only while the elector's fence is open.
  *
  * With `sharding`, a `ShardCoordinator` runs from the caches' sync until after the stop: it holds shard
  * Leases, the cache watches only the namespaces of the held shards, and `admitReconcile` (the
@@ -192,8 +193,14 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
     (runnable.needLeaderElection?.() === false ? this.#groups.others : this.#groups.leader).add(runnable);
   }
 
-  /** The controllers' reconcile gate: with sharding, requests of namespaces outside the owned shards are dropped. */
-  admitReconcile(req: NamespacedName): (() => void) | undefined {
+  /**
+   * The controllers' reconcile gate. With leader election, a leader-elected controller's request is
+   * admitted only while the elector's fence is open (checked now, synchronously: after a pause the
+   * first reconcile is refused even before any timer ran). With sharding, requests of namespaces
+   * outside the owned shards are dropped.
+   */
+  admitReconcile(req: NamespacedName, runnable: Runnable): (() => void) | undefined {
+    if (this.options.leaderElection && runnable.needLeaderElection?.() !== false && !this.#elector?.isLeading()) return undefined;
     return this.#gate ? this.#gate.admit(req) : settledNothing;
   }
 
@@ -259,9 +266,9 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
     return this.#elected;
   }
 
-  /** Whether this manager holds the lease now (without leader election: from start until the stop begins). */
+  /** Whether this manager leads now: its fence is open (without leader election: from start until the stop begins). */
   isLeader(): boolean {
-    if (this.#elector) return this.#elector.state.kind === 'leading';
+    if (this.#elector) return this.#elector.isLeading();
     return this.#run !== undefined && !this.#internal.signal.aborted;
   }
 

@@ -120,6 +120,7 @@ export function resolveManagerOptions(o: ManagerOptions = {}): ResolvedManagerOp
   if (le) {
     if (!le.id) throw new InvalidOptionError('leaderElection.id', 'is required when leader election is on');
     if (!le.namespace) throw new InvalidOptionError('leaderElection.namespace', 'is required when leader election is on');
+    if (le.identity === '') throw new InvalidOptionError('leaderElection.identity', 'must not be empty (leave it out for <hostname>_<uuid>)');
     leaderElection = Object.freeze({
       id: le.id,
       namespace: le.namespace,

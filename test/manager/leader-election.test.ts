@@ -2,41 +2,9 @@
 // the pure leaseStep rule.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { LeaderElector, leaseStep, observe, type LeaderElectionRecord, type LeaseLock, type LockSnapshot } from 'kube-converge/manager';
+import { LeaderElector, leaseStep, observe, type LeaderElectionRecord, type LeaseLock } from 'kube-converge/manager';
 import { FakeClock, noopLogger } from 'kube-converge/meta';
-
-/** An in-memory lock with the API server's optimistic concurrency; `mode` injects failures. */
-class MemoryLock implements LeaseLock {
-  readonly description = 'test/lock';
-  snapshot: LockSnapshot | undefined;
-  mode: 'ok' | 'fail' | 'hang' = 'ok';
-  #rv = 0;
-  async get(o: { signal: AbortSignal }): Promise<LockSnapshot | undefined> {
-    await this.#gate(o.signal);
-    return this.snapshot && structuredClone(this.snapshot);
-  }
-  async create(record: LeaderElectionRecord, o: { signal: AbortSignal }): Promise<LockSnapshot> {
-    await this.#gate(o.signal);
-    if (this.snapshot) throw new Error('409 AlreadyExists');
-    return this.write(record);
-  }
-  async update(record: LeaderElectionRecord, version: string, o: { signal: AbortSignal }): Promise<LockSnapshot> {
-    await this.#gate(o.signal);
-    if (!this.snapshot || this.snapshot.version !== version) throw new Error('409 Conflict');
-    return this.write(record);
-  }
-  write(record: LeaderElectionRecord): LockSnapshot {
-    this.snapshot = { record: { ...record }, version: String(++this.#rv) };
-    return structuredClone(this.snapshot);
-  }
-  async #gate(signal: AbortSignal): Promise<void> {
-    signal.throwIfAborted();
-    if (this.mode === 'fail') throw new Error('503 ServiceUnavailable');
-    if (this.mode === 'hang') {
-      await new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
-    }
-  }
-}
+import { MemoryLock } from './memory-lock.js';
 
 const timings = { leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 };
 
@@ -88,12 +56,12 @@ describe('leader election', () => {
     const a = candidate(lock, clock, 'a');
     await clock.advance(0);
     lock.mode = 'fail';
-    // The renewal that starts at 2 s retries until 2 s + 10 s; the lease written at 0 is valid until 15 s.
-    await clock.advance(11_999);
+    // The last success started at 0, so leadership ends at 0 + 10 s; the lease written at 0 is valid until 15 s.
+    await clock.advance(9_999);
     assert.equal(a.leader()!.aborted, false);
     await clock.advance(1);
     assert.equal(a.leader()!.aborted, true);
-    assert.deepEqual(a.events, ['started@0', 'stopped@12000']);
+    assert.deepEqual(a.events, ['started@0', 'stopped@10000']);
     assert.equal(await a.done, 'lost');
     assert.deepEqual(a.elector.state, { kind: 'stopped', reason: 'lost' });
   });
@@ -104,8 +72,8 @@ describe('leader election', () => {
     const a = candidate(lock, clock, 'a');
     await clock.advance(0);
     lock.mode = 'hang';
-    await clock.advance(12_000);
-    assert.deepEqual(a.events, ['started@0', 'stopped@12000']);
+    await clock.advance(10_000);
+    assert.deepEqual(a.events, ['started@0', 'stopped@10000']);
     assert.equal(await a.done, 'lost');
   });
 

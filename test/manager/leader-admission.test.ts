@@ -1,0 +1,87 @@
+// The manager's reconcile admission under leader election, on a clock that can jump like a process
+// waking from a freeze: a leader-elected controller's request is admitted only while the fence is
+// open, refused the moment the renew deadline passed (before any timer ran), and a controller that
+// does not need leader election is admitted on every replica.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { StatusError, type Client } from 'kube-converge/client';
+import type { Runnable } from 'kube-converge/controller';
+import { createManager } from 'kube-converge/manager';
+import { FakeClock, noopLogger, type KubeObject, type Status } from 'kube-converge/meta';
+import { WakingClock } from './waking-clock.js';
+
+const timings = { leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 };
+
+/** A client that stores Leases in memory with resourceVersion checks; any other call fails loudly. */
+function leaseClient(): { client: Client; leases: Map<string, KubeObject> } {
+  const leases = new Map<string, KubeObject>();
+  let rv = 0;
+  const key = (o: { namespace?: string; name: string }) => `${o.namespace ?? ''}/${o.name}`;
+  const fail = (code: number, reason: string): never => {
+    throw new StatusError({ apiVersion: 'v1', kind: 'Status', status: 'Failure', code, reason, message: reason, metadata: {} } as Status);
+  };
+  const store = (obj: KubeObject): KubeObject => {
+    const written = { ...obj, metadata: { ...obj.metadata, resourceVersion: String(++rv) } };
+    leases.set(key(obj.metadata as { name: string }), written);
+    return structuredClone(written);
+  };
+  const verbs = {
+    get: async (_r: unknown, nn: { namespace?: string; name: string }) => structuredClone(leases.get(key(nn)) ?? fail(404, 'NotFound')),
+    create: async (_r: unknown, obj: KubeObject) => (leases.has(key(obj.metadata as { name: string })) ? fail(409, 'AlreadyExists') : store(obj)),
+    update: async (_r: unknown, obj: KubeObject) => {
+      const current = leases.get(key(obj.metadata as { name: string }));
+      if (!current || current.metadata.resourceVersion !== obj.metadata.resourceVersion) fail(409, 'Conflict');
+      return store(obj);
+    },
+  };
+  const client = new Proxy(verbs, {
+    get: (target, verb) => (verb in target ? target[verb as keyof typeof verbs] : () => Promise.reject(new Error(`unexpected API call: ${String(verb)}`))),
+  }) as unknown as Client;
+  return { client, leases };
+}
+
+const leaderElected: Runnable = { start: async () => {}, needLeaderElection: () => true };
+const everyReplica: Runnable = { start: async () => {}, needLeaderElection: () => false };
+const req = { namespace: 'default', name: 'x' };
+
+describe('reconcile admission under leader election', () => {
+  it('admits while the fence is open and refuses the moment a pause outlasted the renew deadline, then start rejects as lost', async () => {
+    const fake = new FakeClock(0);
+    const clock = new WakingClock(fake);
+    const mgr = await createManager({
+      client: leaseClient().client, clock, logger: noopLogger, leaderElection: { id: 'op', namespace: 'ns', identity: 'me', ...timings },
+    });
+    const run = mgr.start();
+    await mgr.elected();
+    const done = mgr.admitReconcile(req, leaderElected);
+    assert.equal(typeof done, 'function');
+    done!();
+    clock.wake(timings.renewDeadlineMs - 1);
+    assert.equal(typeof mgr.admitReconcile(req, leaderElected), 'function', 'still inside the deadline');
+    clock.wake(1);
+    // No timer has run since the wake-up: the admission check itself closes the fence.
+    assert.equal(mgr.admitReconcile(req, leaderElected), undefined);
+    assert.equal(mgr.isLeader(), false);
+    const outcome = assert.rejects(run, { code: 'CONVERGE_LEADER_ELECTION_LOST' });
+    await fake.advance(timings.retryPeriodMs);
+    await outcome;
+  });
+
+  it('refuses a leader-elected request while another replica leads, and admits one that needs no leader election', async () => {
+    const fake = new FakeClock(0);
+    const { client, leases } = leaseClient();
+    const now = new Date(0).toISOString().replace('Z', '000Z');
+    leases.set('ns/op', {
+      apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { namespace: 'ns', name: 'op', resourceVersion: '100' },
+      spec: { holderIdentity: 'other', leaseDurationSeconds: 15, acquireTime: now, renewTime: now, leaseTransitions: 0 },
+    } as KubeObject);
+    const mgr = await createManager({ client, clock: fake, logger: noopLogger, leaderElection: { id: 'op', namespace: 'ns', identity: 'me', ...timings } });
+    const run = mgr.start();
+    await fake.advance(timings.retryPeriodMs);
+    assert.equal(mgr.isLeader(), false);
+    assert.equal(mgr.admitReconcile(req, leaderElected), undefined);
+    assert.equal(typeof mgr.admitReconcile(req, everyReplica), 'function');
+    await mgr.shutdown();
+    await run;
+  });
+});

@@ -1,0 +1,212 @@
+// Leader fencing across real processes: two manager processes campaign for one Lease on a local API
+// server, each through its own TCP proxy, and log every reconcile's wall-clock interval to one file.
+// The leader is SIGKILLed, frozen past its lease (SIGSTOP, then SIGCONT) or cut off by a network
+// blackhole; in each case the successor takes over, and no reconcile of one process overlaps a
+// reconcile of the other. The takeover time is printed as a test diagnostic.
+import { after, before, describe, it, type TestContext } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse, stringify } from 'yaml';
+import { startApiServer, type RunningApiServer } from 'kube-converge/apiserver';
+import { createClient, loadKubeConfig, type RestClient } from 'kube-converge/client';
+import { ConfigMapResource } from 'kube-converge/meta';
+import { eventually } from 'kube-converge/testing';
+import { startTcpProxy, type TcpProxy } from '../cache/tcp-proxy.js';
+
+const fixture = fileURLToPath(new URL('./fixtures/fenced-operator.ts', import.meta.url));
+/** The fixture's timings; a successor waits one lease from the last renewal it saw, polling every retry. */
+const LEASE_MS = 2_000;
+const RETRY_MS = 400;
+
+interface Interval {
+  identity: string;
+  start: number;
+  end: number;
+}
+
+/** One manager process, connected through its own proxy. */
+class Member {
+  readonly lines: string[] = [];
+  readonly exited: Promise<number | null>;
+  #stderr = '';
+  constructor(readonly identity: string, readonly child: ChildProcess, readonly proxy: TcpProxy) {
+    let partial = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      const parts = (partial + d.toString()).split('\n');
+      partial = parts.pop()!;
+      this.lines.push(...parts);
+    });
+    child.stderr!.on('data', (d: Buffer) => (this.#stderr += d.toString()));
+    this.exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
+  }
+
+  /** The first line starting with `word`, once it arrived; `<word> <ms>` lines give their time. */
+  async waitFor(word: string, timeoutMs = 15_000): Promise<number> {
+    const line = await eventually(() => this.lines.find((l) => l.split(' ')[0] === word) ?? false, {
+      timeoutMs, message: `${this.identity} printing ${word}; output: ${this.lines.join(' | ')} ${this.#stderr}`,
+    });
+    return Number(line.split(' ')[1]);
+  }
+
+  has(word: string): boolean {
+    return this.lines.some((l) => l.split(' ')[0] === word);
+  }
+}
+
+function readIntervals(text: string): Interval[] {
+  return text.trim().split('\n').filter(Boolean).map((line) => {
+    const [identity, start, end] = line.split(' ');
+    return { identity: identity!, start: Number(start), end: Number(end) };
+  });
+}
+
+/** Asserts that no reconcile interval of one identity overlaps one of another identity. */
+function assertNoOverlap(all: Interval[]): void {
+  const sorted = [...all].sort((x, y) => x.start - y.start);
+  const lastEnd = new Map<string, Interval>();
+  for (const iv of sorted) {
+    for (const [identity, other] of lastEnd) {
+      if (identity !== iv.identity && other.end > iv.start) {
+        assert.fail(`${other.identity} reconciled ${other.start}–${other.end} while ${iv.identity} reconciled ${iv.start}–${iv.end}`);
+      }
+    }
+    const prev = lastEnd.get(iv.identity);
+    if (!prev || iv.end > prev.end) lastEnd.set(iv.identity, iv);
+  }
+}
+
+describe('leader fencing across processes', () => {
+  let api: RunningApiServer;
+  let admin: RestClient;
+  let dir: string;
+  let serverKubeconfig: string;
+
+  before(async () => {
+    api = await startApiServer({ port: 0 });
+    dir = await mkdtemp(join(tmpdir(), 'converge-fencing-'));
+    serverKubeconfig = join(dir, 'server.kubeconfig');
+    await api.writeKubeconfig(serverKubeconfig);
+    admin = createClient({ config: loadKubeConfig({ path: serverKubeconfig }), qps: -1 });
+    await admin.create(ConfigMapResource, { metadata: { name: 'tick', namespace: 'default' } });
+  });
+
+  after(async () => {
+    admin.close();
+    await api.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  /** The server's kubeconfig with every cluster's server moved to the proxy's port (scheme and credentials kept). */
+  async function kubeconfigThrough(proxy: TcpProxy, name: string): Promise<string> {
+    const doc = parse(await readFile(serverKubeconfig, 'utf8')) as { clusters: { cluster: { server: string } }[] };
+    for (const { cluster } of doc.clusters) {
+      const url = new URL(cluster.server);
+      url.port = String(proxy.port);
+      cluster.server = `${url.origin}${url.pathname.replace(/\/$/, '')}`;
+    }
+    const path = join(dir, `${name}.kubeconfig`);
+    await writeFile(path, stringify(doc), { mode: 0o600 });
+    return path;
+  }
+
+  /**
+   * Starts two members on the Lease `leaseId`, waits until one leads and the other stands by, lets the
+   * leader reconcile a while, then runs `disrupt` on the leader (it returns when the disruption began)
+   * and waits for the successor. Returns both, the disruption time and the successor's takeover time.
+   * `timings` (`lease,renewDeadline,retry`) replaces the fixture's short lease.
+   */
+  async function handOver(t: TestContext, leaseId: string, disrupt: (leader: Member) => Promise<number>, timings?: string) {
+    const intervalsPath = join(dir, `${leaseId}.intervals`);
+    await writeFile(intervalsPath, '');
+    const start = async (identity: string): Promise<Member> => {
+      const proxy = await startTcpProxy(Number(new URL(api.url).port));
+      const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', fixture], {
+        env: {
+          ...process.env, IDENTITY: identity, LEASE_ID: leaseId, INTERVALS_PATH: intervalsPath,
+          KUBECONFIG_PATH: await kubeconfigThrough(proxy, `${leaseId}-${identity}`),
+          ...(timings ? { TIMINGS: timings } : {}),
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      return new Member(identity, child, proxy);
+    };
+    const members = await Promise.all([start(`${leaseId}-a`), start(`${leaseId}-b`)]);
+    t.after(async () => {
+      for (const m of members) {
+        m.child.kill('SIGCONT');
+        m.child.kill('SIGKILL');
+        await m.exited;
+        await m.proxy.close();
+      }
+    });
+    await Promise.all(members.map((m) => m.waitFor('standby')));
+    await eventually(() => members.some((m) => m.has('leading')), { timeoutMs: 15_000, message: 'a leader' });
+    const leader = members.find((m) => m.has('leading'))!;
+    const successor = members.find((m) => m !== leader)!;
+    await eventually(async () => readIntervals(await readFile(intervalsPath, 'utf8')).length > 20, { message: 'the leader reconciling' });
+    assert.equal(successor.has('leading'), false, 'the standby does not lead while the leader renews');
+    const disruptedAt = await disrupt(leader);
+    const ledAt = await successor.waitFor('leading', 10_000);
+    const takeoverMs = ledAt - disruptedAt;
+    t.diagnostic(`takeover ${takeoverMs} ms after the disruption`);
+    // Let the successor reconcile a while before the intervals are read.
+    await eventually(async () => readIntervals(await readFile(intervalsPath, 'utf8')).some((iv) => iv.identity === successor.identity && iv.start > ledAt + 200), {
+      message: 'the successor reconciling',
+    });
+    const intervals = async () => readIntervals(await readFile(intervalsPath, 'utf8'));
+    return { leader, successor, disruptedAt, takeoverMs, intervals };
+  }
+
+  /** The common verdict: no overlap, and the old leader's last reconcile ended before the successor's first began. */
+  function assertHandedOver(t: TestContext, intervals: Interval[], leader: Member, successor: Member): void {
+    assertNoOverlap(intervals);
+    const old = intervals.filter((iv) => iv.identity === leader.identity);
+    const next = intervals.filter((iv) => iv.identity === successor.identity);
+    assert.ok(old.length > 0 && next.length > 0, `both reconciled: ${old.length} and ${next.length}`);
+    const lastOld = Math.max(...old.map((iv) => iv.end));
+    const firstNew = Math.min(...next.map((iv) => iv.start));
+    assert.ok(lastOld < firstNew, `the old leader reconciled until ${lastOld}, the successor from ${firstNew}`);
+    t.diagnostic(`gap between the old leader's last reconcile and the successor's first: ${firstNew - lastOld} ms`);
+  }
+
+  it('hands over after the leader is SIGKILLed, one lease after its last renewal, with no overlapping reconciles', async (t) => {
+    const run = await handOver(t, 'kill', async (leader) => {
+      const at = Date.now();
+      leader.child.kill('SIGKILL');
+      return at;
+    });
+    assert.ok(run.takeoverMs <= LEASE_MS + 2 * RETRY_MS + 1_000, `takeover took ${run.takeoverMs} ms`);
+    assertHandedOver(t, await run.intervals(), run.leader, run.successor);
+  });
+
+  it('keeps a leader frozen past its lease (SIGSTOP) from reconciling when it wakes (SIGCONT), and it exits as lost', async (t) => {
+    const run = await handOver(t, 'stop', async (leader) => {
+      leader.child.kill('SIGUSR2');
+      return leader.waitFor('freezing');
+    });
+    run.leader.child.kill('SIGCONT');
+    assert.equal(await run.leader.exited, 1, `output: ${run.leader.lines.join(' | ')}`);
+    assert.match(run.leader.lines.find((l) => l.startsWith('lost')) ?? '', /CONVERGE_LEADER_ELECTION_LOST/);
+    const intervals = await run.intervals();
+    const afterWake = intervals.filter((iv) => iv.identity === run.leader.identity && iv.start >= run.disruptedAt);
+    assert.deepEqual(afterWake, [], 'no reconcile started after the freeze');
+    assertHandedOver(t, intervals, run.leader, run.successor);
+  });
+
+  it('stops a leader cut off by a network blackhole at its renew deadline, before the successor takes over', async (t) => {
+    // Timings that validation accepts and under which a deadline re-armed after each retry (retry +
+    // renewDeadline = 4.5 s) outlasts the lease (3 s): the old leader would still reconcile.
+    const run = await handOver(t, 'blackhole', async (leader) => {
+      const at = Date.now();
+      leader.proxy.blackhole();
+      return at;
+    }, '3000,2500,2000');
+    const lostAt = await run.leader.waitFor('lost', 5_000);
+    t.diagnostic(`the blackholed leader stopped ${lostAt - run.disruptedAt} ms after the blackhole began`);
+    assertHandedOver(t, await run.intervals(), run.leader, run.successor);
+  });
+});

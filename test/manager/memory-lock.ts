@@ -1,0 +1,60 @@
+/**
+ * An in-memory `LeaseLock` for leader-election tests, with the API server's optimistic concurrency
+ * (a stale version or an existing lock is a 409). `mode` injects failures for every caller; `view()`
+ * gives one candidate its own failure mode over the same record (one leader's network fails, not the
+ * successor's). Invariant: every successful write bumps the version.
+ */
+import type { LeaderElectionRecord, LeaseLock, LockSnapshot } from 'kube-converge/manager';
+
+export type LockMode = 'ok' | 'fail' | 'hang';
+
+export class MemoryLock implements LeaseLock {
+  readonly description = 'test/lock';
+  snapshot: LockSnapshot | undefined;
+  mode: LockMode = 'ok';
+  #rv = 0;
+
+  get(o: { signal: AbortSignal }): Promise<LockSnapshot | undefined> {
+    return this.view(() => this.mode).get(o);
+  }
+  create(record: LeaderElectionRecord, o: { signal: AbortSignal }): Promise<LockSnapshot> {
+    return this.view(() => this.mode).create(record, o);
+  }
+  update(record: LeaderElectionRecord, version: string, o: { signal: AbortSignal }): Promise<LockSnapshot> {
+    return this.view(() => this.mode).update(record, version, o);
+  }
+
+  /** Writes `record` as a new version (also what an intruder does behind the candidates' backs). */
+  write(record: LeaderElectionRecord): LockSnapshot {
+    this.snapshot = { record: { ...record }, version: String(++this.#rv) };
+    return structuredClone(this.snapshot);
+  }
+
+  /** The same lock seen through a network whose failures `mode()` decides. */
+  view(mode: () => LockMode): LeaseLock {
+    const gate = async (signal: AbortSignal): Promise<void> => {
+      signal.throwIfAborted();
+      if (mode() === 'fail') throw new Error('503 ServiceUnavailable');
+      if (mode() === 'hang') {
+        await new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
+      }
+    };
+    return {
+      description: this.description,
+      get: async ({ signal }) => {
+        await gate(signal);
+        return this.snapshot && structuredClone(this.snapshot);
+      },
+      create: async (record, { signal }) => {
+        await gate(signal);
+        if (this.snapshot) throw new Error('409 AlreadyExists');
+        return this.write(record);
+      },
+      update: async (record, version, { signal }) => {
+        await gate(signal);
+        if (!this.snapshot || this.snapshot.version !== version) throw new Error('409 Conflict');
+        return this.write(record);
+      },
+    };
+  }
+}
