@@ -3,7 +3,7 @@
 // and manager; waits are bounded `eventually` polls on real I/O. Reconciles are counted from the
 // controller's own `Reconciling` log lines (a recording logger), never from inside the operator.
 //
-// The guide's failure tests (§32.5) for this operator are here, each named after its case. Two of
+// The failure tests for this operator are here, each named after its case. Two of
 // them apply only to the WebApp operator and are tested there: "external API succeeds but the
 // response is lost" and "finalization is retried 10 times". The ApplicationRoute operator has no
 // external state and so no finalizer: its only output is the HTTPRoute it controls, which the
@@ -308,7 +308,7 @@ describe('ApplicationRoute operator', () => {
     }
   });
 
-  describe('the guide\'s failure tests (§32.5)', () => {
+  describe('failure tests', () => {
     it('controller restarts after child create but before status update: the next controller adopts the HTTPRoute as is and writes the status', async () => {
       await withEnv(async ({ admin, start }) => {
         await createCheckoutDependencies(admin);

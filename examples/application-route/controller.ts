@@ -1,5 +1,5 @@
 /**
- * The ApplicationRoute controller — the guide's §34 worked example. One queue of ApplicationRoute keys
+ * The ApplicationRoute controller. One queue of ApplicationRoute keys
  * is fed by four watches: the routes themselves, the HTTPRoutes they control, and the Services and
  * TLS Secrets they reference (mapped back to routes through two multi-valued field indexes, so one
  * Service event finds exactly the routes that name it, without a scan).

@@ -9,7 +9,7 @@ type Route = ObjectOf<typeof ApplicationRoute>;
 
 /**
  * Index values: the name of every backend Service of a route, each once. The manager's field index
- * scopes values by the route's namespace itself (the guide's `namespace/name` encoding, done for us),
+ * scopes values by the route's namespace itself (a `namespace/name` encoding, done for us),
  * so a lookup lists in the Service's namespace with the bare name.
  */
 export function backendServiceNames(route: Route): string[] {

@@ -1,5 +1,5 @@
 /**
- * The WebApp controller written once by hand, without the builder or the manager (the guide's §10.4):
+ * The WebApp controller written once by hand, without the builder or the manager:
  *
  *   informer handler ─▶ key ─▶ rate-limited queue ─▶ N workers ─▶ lister read ─▶ reconcile ─▶ API writes
  *

@@ -1,5 +1,5 @@
 /**
- * The WebApp operator (the guide's §11–18): every WebApp gets a Deployment and a Service named after
+ * The WebApp operator: every WebApp gets a Deployment and a Service named after
  * it, a record in an external system guarded by a finalizer, and a status that says how far the
  * rollout got. Every event — the WebApp, its Deployment or Service, the ConfigMap it references —
  * maps to the same key, and one level-triggered reconcile converges all of it:

@@ -1,5 +1,5 @@
 // End-to-end tests of the WebApp operator on the in-process API server: the happy path, then the
-// guide's failure cases (§32.5), each test named after its case.
+// failure cases an operator must survive, each test named after its case.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';

@@ -1,7 +1,8 @@
 /**
  * Discovery documents, generated from the registry so they always match what is served: legacy
- * `/api`, `/apis`, `/apis/<g>`, `/api/v1` and `/apis/<g>/<v>` (§2.1), and aggregated discovery v2
- * (§2.2), answered with the exact Content-Type client-go keys its format decision on. Resources are
+ * `/api`, `/apis`, `/apis/<g>`, `/api/v1` and `/apis/<g>/<v>`, and aggregated discovery v2
+ * (https://kubernetes.io/docs/concepts/overview/kubernetes-api/#discovery-api), answered with the
+ * exact Content-Type client-go keys its format decision on. Resources are
  * listed sorted, each followed by its subresources.
  */
 import type { Registry } from './registry/registry.js';

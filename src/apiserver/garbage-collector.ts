@@ -1,5 +1,6 @@
 /**
- * Owner-reference garbage collection (§5.3), the part kube-controller-manager does in a cluster,
+ * Owner-reference garbage collection (https://kubernetes.io/docs/concepts/architecture/garbage-collection/),
+ * the part kube-controller-manager does in a cluster,
  * off by default (envtest runs none). Reacting to the storage's own events: a dependent whose owners
  * are all absent (not found, or found with another uid) is deleted; one with some live owners loses
  * the references to the absent ones; an owner deleted with `Foreground` has its dependents deleted

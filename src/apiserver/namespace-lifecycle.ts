@@ -1,5 +1,5 @@
 /**
- * Namespace deletion (§5.4), the part the namespace controller does in a real cluster: the first
+ * Namespace deletion, the part the namespace controller does in a real cluster: the first
  * DELETE marks the namespace Terminating (deletionTimestamp, `status.phase`), its contents are then
  * deleted like any object (finalizers are honoured), and once nothing is left in it the `kubernetes`
  * spec finalizer is cleared and the namespace goes away. `default`, `kube-system` and `kube-public`

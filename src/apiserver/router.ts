@@ -1,5 +1,6 @@
 /**
- * Path routing (§1): splits a URL path into either a non-resource endpoint (health, version,
+ * Path routing (the layout of https://kubernetes.io/docs/reference/using-api/api-concepts/#resource-uris):
+ * splits a URL path into either a non-resource endpoint (health, version,
  * discovery, OpenAPI) or a resource request — group, version, namespace, resource, name,
  * subresource and whether it is a legacy `/watch/` path. Pure: knows the URL layout, not the types
  * (the one lookup it needs, "is this a resource of that group/version", is passed in).

@@ -1,5 +1,6 @@
 /**
- * Server-side apply (§4.6) on plain JSON: the applied configuration is merged into the live object
+ * Server-side apply (https://kubernetes.io/docs/reference/using-api/server-side-apply/) on plain JSON:
+ * the applied configuration is merged into the live object
  * (objects field by field, keyed lists element by element, sets value by value, atomic lists and
  * scalars replaced — `field-shape.ts` says which list is which); fields the manager applied last
  * time and omits now are removed unless another manager still owns them; changing a field another manager owns is a conflict (409 with one

@@ -78,7 +78,7 @@ export const timeout = (message: string, retryAfterSeconds: number, causes?: Fie
 
 export const internalError = (message: string): ApiStatusError => failure(500, 'InternalError', `Internal error occurred: ${message}`);
 
-/** A ready `Status` for successful deletes (§5.5). */
+/** A ready `Status` for an immediate delete of a kind that does not answer with the deleted object. */
 export function successStatus(t: Target, name: string, uid: string | undefined): Status {
   return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { name, group: t.group, kind: t.plural, ...(uid ? { uid } : {}) } };
 }

@@ -1,7 +1,8 @@
 /**
  * The FIFO between the reflector and the informer: client-go's `RealFIFO` in atomic mode (the default
- * since 1.36, reference §3.4). Every notification is kept as its own delta, in arrival order, with no
- * per-key merging; a relist is one `ReplacedAll` delta and a resync one `SyncAll` delta, so the
+ * since 1.36, client-go's `AtomicFIFO` feature gate: `tools/cache/the_real_fifo.go` in
+ * https://github.com/kubernetes/client-go). Every notification is kept as its own delta, in arrival
+ * order, with no per-key merging; a relist is one `ReplacedAll` delta and a resync one `SyncAll` delta, so the
  * informer applies each atomically and can diff a relist against its store to produce tombstones.
  *
  *   reflector ── add/update/delete/replace/resync/bookmark ──▶ [ d0 d1 d2 … ] ──▶ drain(process)

@@ -1,5 +1,5 @@
 /**
- * The reflector's state machine (STYLE.md rule 9): one discriminated union of states, one pure
+ * The reflector's state machine: one discriminated union of states, one pure
  * transition function. The runner in reflector.ts performs the action each state names (list,
  * stream, watch, wait) and feeds the outcome back as an input; every decision, in particular which
  * resourceVersion to ask for, is made here, so it can be tested without I/O.

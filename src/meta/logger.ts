@@ -1,6 +1,7 @@
 /**
  * Structured logging: one `Logger` interface that every layer takes as an option, with a fixed message
- * plus fields per line (STYLE.md rule 11). `jsonLogger` writes one JSON object per line; `noopLogger`
+ * plus fields per line, so lines can be searched by message and filtered by field. `jsonLogger`
+ * writes one JSON object per line; `noopLogger`
  * discards. Invariant: `child(fields)` never loses the parent's fields, and a line's own fields win.
  */
 

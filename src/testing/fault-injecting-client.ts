@@ -1,5 +1,5 @@
 /**
- * A `Client` that injects the faults of the guide's failure tests on top of a real one: a hook before
+ * A `Client` that injects the faults an operator's failure tests need on top of a real one: a hook before
  * every write (throw to fail it — a conflict, a lost response — or await to delay it) and a hook before
  * every watch event is delivered (await to make the cache lag behind the server). Reads and lists pass
  * through untouched. Invariant: with no hooks set it behaves exactly like the client it wraps.

@@ -1,5 +1,6 @@
 // Keeps the public promises in step with the code: the error catalogue with docs/errors.md, and the
-// package's subpath exports with the layers under src/ (STYLE.md rules 1 and 15).
+// package's subpath exports with the layers under src/ (one
+// public face per layer).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, statSync, existsSync } from 'node:fs';

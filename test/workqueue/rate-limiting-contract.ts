@@ -1,4 +1,4 @@
-// The RateLimitingInterface contract, run against every queue that claims it (STYLE rule 12).
+// The RateLimitingInterface contract, run against every queue that claims it, so they cannot drift apart.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { FakeClock } from 'kube-converge/meta';

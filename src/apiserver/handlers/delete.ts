@@ -1,8 +1,9 @@
 /**
  * DELETE of one object and of a collection. Options come from the body (`DeleteOptions`) and the
  * query; the response is the deleted object or a Success Status for an immediate delete (per type,
- * §5.5), the updated object when finalizers defer it, and the list of matched objects for a
- * collection. Namespaces have their own lifecycle (`namespace-lifecycle.ts`).
+ * as kube-apiserver: Pods and ServiceAccounts return the object, ConfigMaps, Secrets and custom
+ * resources a Status), the updated object when finalizers defer it, and the list of matched objects
+ * for a collection. Namespaces have their own lifecycle (`namespace-lifecycle.ts`).
  */
 import type { KubeObject } from '../../meta/index.js';
 import { storageKey, type Scope } from '../context.js';

@@ -1,5 +1,6 @@
 /**
- * GET of one object and LIST of a collection, with the resourceVersion semantics of §3.2: unset =
+ * GET of one object and LIST of a collection, with the resourceVersion semantics of
+ * https://kubernetes.io/docs/reference/using-api/api-concepts/#semantics-for-get-and-list: unset =
  * consistent (latest), `0` = any (limit ignored), `N` = not older than N, `Exact` (or legacy
  * limit+RV) = the snapshot at N or 410; pagination from one snapshot whose revision every page
  * repeats, `remainingItemCount` when no selector is used, and 410 for an expired continue token.

@@ -178,7 +178,7 @@ export interface DeleteParams {
   propagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
   gracePeriodSeconds?: number;
   preconditions?: { uid?: string; resourceVersion?: string };
-  /** The legacy `orphanDependents: false` was sent: a delete that is not immediate answers 202 (§5.1). */
+  /** The legacy `orphanDependents: false` was sent: a delete that is not immediate answers 202. */
   legacyCascade?: boolean;
 }
 
@@ -189,8 +189,9 @@ export type DeleteOutcome =
 const GC_FINALIZERS = { Orphan: 'orphan', Foreground: 'foregroundDeletion' } as const;
 
 /**
- * Deletes one stored object (§5.1): preconditions, propagation finalizers, graceful deletion, then
- * either marks it deleting (finalizers or a grace period pending: MODIFIED) or removes it (DELETED).
+ * Deletes one stored object in kube-apiserver's order (`Delete` in k8s.io/apiserver's
+ * `pkg/registry/generic/registry/store.go`, https://github.com/kubernetes/apiserver): preconditions,
+ * propagation finalizers, graceful deletion, then either marks it deleting (finalizers or a grace period pending: MODIFIED) or removes it (DELETED).
  * A later delete with grace 0 ends a pending grace period.
  */
 export function performDelete(ctx: ServerContext, strategy: Strategy, key: string, p: DeleteParams): DeleteOutcome {

@@ -1,7 +1,7 @@
 /**
  * CustomResourceDefinitions (apiextensions.k8s.io/v1): defaulting of names and conversion, the
- * validation of §6.1 (name = plural.group, a dotted group, exactly one storage version, a structural
- * schema per version), and what the naming and establishing controllers would write — on create the
+ * validation kube-apiserver applies (name = plural.group, a dotted group, exactly one storage version,
+ * a structural schema per version), and what the naming and establishing controllers would write — on create the
  * status already carries `acceptedNames`, `storedVersions` and the `NamesAccepted`/`Established`
  * conditions, and the `customresourcecleanup` finalizer is added, so the kind is served as soon as
  * the create returns. Names that collide with another CRD of the group are not accepted.

@@ -1,7 +1,7 @@
 /**
  * Namespaces: cluster-scoped, DNS-1123 label names, `spec.finalizers: [kubernetes]`, the
  * `kubernetes.io/metadata.name` label and `status.phase` (`Active`, then `Terminating` once deleted).
- * Deletion itself (§5.4) lives in the namespace lifecycle, not here.
+ * Deletion itself lives in the namespace lifecycle, not here.
  */
 import type { KubeObject } from '../../meta/index.js';
 import type { ServedResource } from '../served-resource.js';

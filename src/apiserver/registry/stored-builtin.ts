@@ -1,5 +1,5 @@
 /**
- * Built-in kinds stored without type-specific rules beyond the common ones (§9.1 [S]): the right
+ * Built-in kinds stored without type-specific rules beyond the common ones: the right
  * group, scope, short names and categories, generation and status-subresource handling for the
  * workload kinds, a scale subresource where the real one has it, and the extra field selectors the
  * real server supports. Enough for controllers that own StatefulSets, Jobs, Ingresses, RBAC objects,
