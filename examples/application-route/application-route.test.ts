@@ -290,7 +290,7 @@ describe('ApplicationRoute operator', () => {
     // TestEnv has no switch for the API server's garbage collector, so this test starts its own server.
     const api = await startApiServer({ port: 0, garbageCollection: true });
     const admin = createClient({ config: restConfigFor(api) });
-    const mgr = await createManager({ config: { server: api.url }, logger: noopLogger });
+    const mgr = await createManager({ config: restConfigFor(api), logger: noopLogger });
     let run: Promise<void> | undefined;
     try {
       await installCrds({ client: admin, crds: CRDS });
