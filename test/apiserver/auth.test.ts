@@ -7,6 +7,7 @@ import { webcrypto } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { connect } from 'node:tls';
 import 'reflect-metadata';
 import { X509CertificateGenerator } from '@peculiar/x509';
 import { startApiServer } from 'kube-converge/apiserver';
@@ -113,6 +114,24 @@ describe('TLS', () => {
       }
     } finally {
       await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('certifies 127.0.0.1, ::1, localhost and the host the server binds', async () => {
+    await using srv = await startApiServer({ host: '127.0.0.2' });
+    const san = await new Promise<string>((resolve, reject) => {
+      const socket = connect({ host: '127.0.0.2', port: Number(new URL(srv.url).port), ca: srv.caCertificate, servername: '' }, () => {
+        resolve(socket.getPeerCertificate().subjectaltname ?? '');
+        socket.end();
+      });
+      socket.on('error', reject);
+    });
+    assert.deepEqual(san.split(', ').sort(), ['DNS:localhost', 'IP Address:0:0:0:0:0:0:0:1', 'IP Address:127.0.0.1', 'IP Address:127.0.0.2']);
+    const client = createClient({ config: restConfigFor(srv) });
+    try {
+      assert.equal((await client.list(ConfigMapResource, { namespace: 'default' })).items.length, 0);
+    } finally {
+      client.close();
     }
   });
 
