@@ -4,6 +4,9 @@
  * host the server binds. Keys are ECDSA P-256, made by WebCrypto, so a CA and a certificate take a few
  * milliseconds. Invariant: a process makes its CA once and one serving certificate per extra host
  * (each cached as one promise), so every start after the first reuses them and costs no key work.
+ * The loopback-only material is also kept in a per-user disk cache (`material-cache.ts`), so a
+ * process that finds it there loads no X.509 code at all; the material then carries that earlier
+ * process's CA, which is fine, since every kubeconfig names the CA of its own server.
  *
  * X.509 is built by @peculiar/x509 rather than by hand: DER encoding of names, extensions and
  * signatures is exacting, and a library that is tested against real verifiers is cheaper to trust
@@ -12,6 +15,7 @@
  */
 import { webcrypto } from 'node:crypto';
 import { isIP } from 'node:net';
+import { readCachedMaterial, writeCachedMaterial } from './material-cache.js';
 
 type CryptoKeyPair = webcrypto.CryptoKeyPair;
 const { subtle } = webcrypto;
@@ -33,7 +37,7 @@ interface CertificateAuthority {
 const LOOPBACK = ['127.0.0.1', '::1', 'localhost'];
 const KEY_ALGORITHM = { name: 'ECDSA', namedCurve: 'P-256' } as const;
 const SIGNING_ALGORITHM = { name: 'ECDSA', hash: 'SHA-256' } as const;
-/** Long enough for any test run or dev session; the material lives only in memory. */
+/** Long enough for any test run or dev session; cached loopback material is remade a day before it expires. */
 const VALID_DAYS = 365;
 
 let library: Promise<typeof import('@peculiar/x509')> | undefined;
@@ -103,10 +107,19 @@ export function servingMaterial(host: string): Promise<ServingMaterial> {
   const extra = LOOPBACK.includes(host) || host === '0.0.0.0' || host === '::' ? '' : host;
   let m = serving.get(extra);
   if (!m) {
-    m = createServing(extra ? [...LOOPBACK, extra] : LOOPBACK);
+    m = extra ? createServing([...LOOPBACK, extra]) : loopbackMaterial();
     // A failed attempt is not cached: the next start tries again.
     m.catch(() => serving.delete(extra));
     serving.set(extra, m);
   }
   return m;
+}
+
+/** The loopback material: from the disk cache when it holds sound material, else made and stored there. */
+async function loopbackMaterial(): Promise<ServingMaterial> {
+  const cached = readCachedMaterial();
+  if (cached) return cached;
+  const made = await createServing(LOOPBACK);
+  writeCachedMaterial(made);
+  return made;
 }
