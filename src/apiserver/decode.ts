@@ -35,7 +35,9 @@ export function parseDocument(text: string, yaml: boolean, what: string): unknow
   if (yaml && yamlNestingDepth(text) > MAX_NESTING_DEPTH) throw bodyTooDeep(what);
   let value: unknown;
   try {
-    value = yaml ? parseYaml(text, { maxAliasCount: MAX_YAML_ALIAS_COUNT }) : JSON.parse(text);
+    // `uniqueKeys` compares every key of a map with every other (quadratic: a 3 MB map of short keys
+    // takes minutes); without it a repeated key keeps its last value, as JSON.parse does for JSON.
+    value = yaml ? parseYaml(text, { maxAliasCount: MAX_YAML_ALIAS_COUNT, uniqueKeys: false }) : JSON.parse(text);
   } catch (e) {
     throw badRequest(`the body of the request was not valid ${yaml ? 'YAML' : 'JSON'} (${what}): ${(e as Error).message}`);
   }
