@@ -74,6 +74,16 @@ describe('Secret data and stringData decoding', () => {
     s.stop();
   });
 
+  it('refuses a strategic merge patch with an unknown $patch directive in data without printing the data', async () => {
+    const { s } = server();
+    assert.equal((await call(s, 'POST', SECRETS, secret({ data: { keep: 'a2VlcA==' } }))).status, 201);
+    const r = await call(s, 'PATCH', `${SECRETS}/s`, { data: { $patch: 'bogus', a: VALUE64 } }, 'application/strategic-merge-patch+json');
+    assert.equal(r.status, 400);
+    assert.equal(r.body.message, 'unknown patch type: bogus in map with keys: $patch, a');
+    noSecretIn(r.text);
+    s.stop();
+  });
+
   it('stores a null stringData value as the empty string, as Go decodes null into a string map', async () => {
     const { s } = server();
     const r = await call(s, 'POST', SECRETS, secret({ stringData: { a: null, b: VALUE } }));
