@@ -1,9 +1,12 @@
 /**
  * Decoding request bodies: JSON, YAML when the Content-Type says so, or protobuf for the few kinds
  * typed clients send that way, into a plain object. Any failure is a 400 (415 for a format not
- * understood) with a message that says what was wrong, never an exception that escapes.
+ * understood) with a message that says what was wrong, never an exception that escapes. Every body
+ * is held to the nesting limit (`nesting.ts`); YAML is measured before it is composed, because the
+ * `yaml` composer recurses per level and carries on after running out of stack (see below).
  */
 import { parse as parseYaml } from 'yaml';
+import { bodyTooDeep, MAX_NESTING_DEPTH, nestsDeeperThan, yamlNestingDepth } from './nesting.js';
 import type { KubeObject } from '../meta/index.js';
 import { decodeProtobufObject } from './protobuf/index.js';
 import { headerOf, type ApiRequest } from './request.js';
@@ -19,13 +22,28 @@ export function mediaType(req: ApiRequest): string {
   return (headerOf(req, 'content-type') ?? 'application/json').split(';')[0]!.trim().toLowerCase();
 }
 
-/** Parses JSON or YAML text; `what` names the thing in the error message. */
+/** Aliases one YAML document may expand (the `yaml` package's measure of alias expansion: billion laughs). */
+export const MAX_YAML_ALIAS_COUNT = 100;
+
+/**
+ * Parses JSON or YAML text held to the nesting limit; `what` names the thing in the error message.
+ * YAML deeper than the limit never reaches the composer: it catches the stack overflow its recursion
+ * causes and goes on composing with no stack left, and V8 treats a regular expression compiled there
+ * as out of memory and kills the process (`RegExpCompiler Allocation failed`).
+ */
 export function parseDocument(text: string, yaml: boolean, what: string): unknown {
+  if (yaml && yamlNestingDepth(text) > MAX_NESTING_DEPTH) throw bodyTooDeep(what);
+  let value: unknown;
   try {
-    return yaml ? parseYaml(text) : JSON.parse(text);
+    // `uniqueKeys` compares every key of a map with every other (quadratic: a 3 MB map of short keys
+    // takes minutes); without it a repeated key keeps its last value, as JSON.parse does for JSON.
+    value = yaml ? parseYaml(text, { maxAliasCount: MAX_YAML_ALIAS_COUNT, uniqueKeys: false }) : JSON.parse(text);
   } catch (e) {
     throw badRequest(`the body of the request was not valid ${yaml ? 'YAML' : 'JSON'} (${what}): ${(e as Error).message}`);
   }
+  // JSON.parse does not recurse; YAML aliases can nest a shallow text deeper (or into a cycle).
+  if (nestsDeeperThan(value)) throw bodyTooDeep(what);
+  return value;
 }
 
 /** The request body as a Kubernetes object (JSON or YAML per Content-Type). */
@@ -34,6 +52,7 @@ export function decodeObject(req: ApiRequest): KubeObject {
   if (t === 'application/vnd.kubernetes.protobuf') {
     const bytes = typeof req.body === 'string' ? Buffer.from(req.body, 'latin1') : (req.body ?? new Uint8Array());
     const obj = decodeProtobufObject(bytes);
+    if (nestsDeeperThan(obj)) throw bodyTooDeep('object');
     checkMetadataShape(obj);
     return obj;
   }

@@ -4,6 +4,8 @@
  * `realClock` uses the process clock; `FakeClock` only moves when a test calls `advance()`/`set()`, and
  * then fires due timers strictly in (due time, creation order) order, each seeing `now()` equal to its
  * own due time. Invariant: a fake timer never fires before its due time and never fires twice.
+ * Both clamp every delay to [0, MAX_TIMER_MS], Node's timer limit, so a delay built from client
+ * input or config (a watch's `timeoutSeconds`, a lease duration) can never overflow into "now".
  */
 
 /** A scheduled callback; `cancel()` is idempotent and safe after it fired. */
@@ -14,10 +16,21 @@ export interface Timer {
 export interface Clock {
   /** Milliseconds since the Unix epoch. */
   now(): number;
-  /** Calls `fn` once after `ms` milliseconds (clamped to >= 0). */
+  /** Calls `fn` once after `ms` milliseconds (clamped to [0, MAX_TIMER_MS]; NaN is 0). */
   setTimer(fn: () => void, ms: number): Timer;
   /** Resolves after `ms`; rejects with the signal's reason if it aborts first (and frees the timer). */
   sleep(ms: number, options?: { signal?: AbortSignal }): Promise<void>;
+}
+
+/**
+ * The longest delay Node's timers take (2^31-1 ms, about 24.8 days); a longer one fires at once with a
+ * TimeoutOverflowWarning, so both clocks wait this long instead.
+ */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** A delay as both clocks use it: within [0, MAX_TIMER_MS], NaN as 0. */
+function clampTimerMs(ms: number): number {
+  return Number.isNaN(ms) ? 0 : Math.min(Math.max(0, ms), MAX_TIMER_MS);
 }
 
 function sleepOn(clock: Clock, ms: number, signal?: AbortSignal): Promise<void> {
@@ -42,7 +55,7 @@ function sleepOn(clock: Clock, ms: number, signal?: AbortSignal): Promise<void> 
 export const realClock: Clock = Object.freeze({
   now: () => Date.now(),
   setTimer(fn: () => void, ms: number): Timer {
-    const t = setTimeout(fn, Math.max(0, ms));
+    const t = setTimeout(fn, clampTimerMs(ms));
     return { cancel: () => clearTimeout(t) };
   },
   sleep(ms: number, options?: { signal?: AbortSignal }): Promise<void> {
@@ -81,7 +94,7 @@ export class FakeClock implements Clock {
   }
 
   setTimer(fn: () => void, ms: number): Timer {
-    const t: FakeTimer = { due: this.#now + Math.max(0, ms), seq: this.#seq++, fn, cancelled: false };
+    const t: FakeTimer = { due: this.#now + clampTimerMs(ms), seq: this.#seq++, fn, cancelled: false };
     this.#timers.push(t);
     return {
       cancel: () => {

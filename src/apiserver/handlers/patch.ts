@@ -3,6 +3,7 @@
  * (built-in kinds only; 415 for custom resources, as on a real cluster) and server-side apply
  * (create-or-merge with the field manager recorded as an `Apply` entry). The patched object then goes
  * through the same update pipeline as a PUT; a resourceVersion set by the patch is a precondition.
+ * Patched objects are held to the body nesting limit too, so patches cannot grow a stored object past it.
  */
 import type { KubeObject } from '../../meta/index.js';
 import { present, rfc3339, storageKey, type Scope } from '../context.js';
@@ -10,6 +11,7 @@ import { shapeOf } from '../field-shape.js';
 import { fieldSetOf } from '../managed-fields.js';
 import { serverSideApply } from '../server-side-apply.js';
 import { bodyText, checkMetadataShape, mediaType, parseDocument } from '../decode.js';
+import { nestsDeeperThan, patchedTooDeep } from '../nesting.js';
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch, MAX_JSON_PATCH_OPERATIONS, PatchError } from '../patch/index.js';
 import type { ApiResponse } from '../request.js';
 import { jsonResponse } from '../response.js';
@@ -52,6 +54,12 @@ function runPatch(kind: Exclude<PatchKind, 'apply'>, doc: unknown, patch: unknow
   }
 }
 
+/** The patched value as an object, held to the nesting limit (a JSON patch can add a deep value at a deep path). */
+function patchedObject(v: unknown, scope: Scope): KubeObject {
+  if (nestsDeeperThan(v)) throw patchedTooDeep(scope.strategy.kind, scope.strategy.group, scope.name);
+  return asObject(v);
+}
+
 function asObject(v: unknown): KubeObject {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) throw badRequest('the patched object must be a JSON object');
   const o = v as KubeObject;
@@ -70,19 +78,19 @@ export function patchHandler(scope: Scope): ApiResponse {
   if (scope.query.has('force') && kind !== 'apply') {
     throw invalid('PatchOptions', 'meta.k8s.io', '', [fieldCause.forbidden('force', 'may not be specified for non-apply patch')]);
   }
-  const patch = parseDocument(bodyText(scope.req), kind === 'apply', 'patch');
+  const patch = parseDocument(bodyText(scope.req), mediaType(scope.req) === 'application/apply-patch+yaml', 'patch');
   const key = storageKey(strategy, scope.namespace, scope.name);
   const old = ctx.store.get(strategy.storageId, key);
   if (kind === 'apply') return applyHandler(scope, old, asObject(patch), params);
   if (!old) throw notFound(strategy, scope.name);
   if (scope.subresource === 'scale') {
     const current = scaleOf(scope, old);
-    const patched = asObject(runPatch(kind, structuredClone(current), patch, scope));
+    const patched = patchedObject(runPatch(kind, structuredClone(current), patch, scope), scope);
     checkPrecondition(scope, patched, old);
     const r = updateObject({ ...scope, subresource: '' }, old, applyScale(scope, old, patched), params);
     return jsonResponse(200, scaleOf(scope, r.object), warningHeaders(r.warnings));
   }
-  const patched = asObject(runPatch(kind, structuredClone(present(scope, old)), patch, scope));
+  const patched = patchedObject(runPatch(kind, structuredClone(present(scope, old)), patch, scope), scope);
   checkTypeMeta(scope, patched);
   checkPrecondition(scope, patched, old);
   if (patched.metadata.name !== old.metadata.name) {
@@ -124,5 +132,6 @@ function applyHandler(scope: Scope, old: KubeObject | undefined, applied: KubeOb
     target: { group: scope.strategy.group, plural: scope.strategy.plural, name: scope.name },
     shape: shapeOf(scope.strategy, scope.version),
   });
+  if (nestsDeeperThan(merged)) throw patchedTooDeep(scope.strategy.kind, scope.strategy.group, scope.name);
   return objectResponse(scope, updateObject(scope, old, merged, params, 'Apply'));
 }

@@ -1,5 +1,6 @@
 /**
- * PUT on an object, its `status` or its `scale`: the body's name must match the URL, an empty
+ * PUT on an object, its `status` or its `scale`: the body's name must match the URL, a `metadata.uid`
+ * in the body is a precondition on the stored object's (409 when they differ), an empty
  * resourceVersion is an unconditional update only where the type allows it (422 otherwise), a stale
  * one is a 409; types that allow create-on-update (Lease) create a missing object (201).
  */
@@ -7,7 +8,7 @@ import { storageKey, type Scope } from '../context.js';
 import { decodeObject } from '../decode.js';
 import type { ApiResponse } from '../request.js';
 import { jsonResponse } from '../response.js';
-import { badRequest, notFound } from '../status.js';
+import { badRequest, conflict, notFound } from '../status.js';
 import { checkTypeMeta, reconcileNamespace, writeParams } from './params.js';
 import { objectResponse, warningHeaders } from './respond.js';
 import { applyScale, scaleOf } from './scale.js';
@@ -24,6 +25,7 @@ export function updateHandler(scope: Scope): ApiResponse {
   }
   reconcileNamespace(scope, obj);
   const old = ctx.store.get(strategy.storageId, storageKey(strategy, scope.namespace, scope.name));
+  checkUid(scope, obj.metadata.uid, old?.metadata.uid);
   if (!old) {
     if (strategy.allowCreateOnUpdate && !scope.subresource) return objectResponse(scope, createObject(scope, obj, params));
     throw notFound(strategy, scope.name);
@@ -35,4 +37,15 @@ export function updateHandler(scope: Scope): ApiResponse {
     return jsonResponse(200, scaleOf(scope, r.object), warningHeaders(r.warnings));
   }
   return objectResponse(scope, updateObject(scope, old, obj, params));
+}
+
+/**
+ * The real server turns a body's uid into a storage precondition, checked before the resourceVersion
+ * (and against the empty uid of an object not there yet), so a PUT cannot replace an object that was
+ * deleted and created again under the same name.
+ */
+function checkUid(scope: Scope, sent: string | undefined, stored: string | undefined): void {
+  if (sent && sent !== stored) {
+    throw conflict(scope.strategy, scope.name, `Precondition failed: UID in precondition: ${sent}, UID in object meta: ${stored ?? ''}`);
+  }
 }

@@ -1,17 +1,26 @@
 /**
  * Secrets: `type` defaults to `Opaque`; `stringData` is merged into base64 `data` on write and never
  * stored or returned; keys validated like ConfigMaps; `immutable` freezes data and type.
+ * Invariant: no error names a value of `data` or `stringData` — a body whose maps are not maps of
+ * strings is refused before validation with the Go decoder's words, which name only the JSON kind.
  */
 import type { KubeObject } from '../../meta/index.js';
-import { fieldCause, type FieldCause } from '../status.js';
+import { badRequest, fieldCause, type FieldCause } from '../status.js';
 import { dataKeyCauses, immutableCauses } from './configmap.js';
 import { Strategy, builtinVersion, type VersionSpec } from './strategy.js';
 
+/** `json.Unmarshal`'s name for the kind of a JSON value. */
+const goJsonKind = (v: unknown): string => (Array.isArray(v) ? 'array' : typeof v === 'boolean' ? 'bool' : typeof v);
+
+/** Go types of the two maps: `map[string]string` and `map[string][]byte` (printed `[]uint8`). */
+const MAP_FIELDS = [['stringData', 'string'], ['data', '[]uint8']] as const;
+
+/** `stringData` after `checkDecodable`: strings, or null, which Go decodes to "" in a string map. */
 function foldStringData(obj: KubeObject): void {
   const sd = obj.stringData;
   if (sd && typeof sd === 'object') {
     const data = { ...(obj.data as Record<string, string> | undefined) };
-    for (const [k, v] of Object.entries(sd as Record<string, unknown>)) data[k] = Buffer.from(String(v), 'utf8').toString('base64');
+    for (const [k, v] of Object.entries(sd as Record<string, string | null>)) data[k] = Buffer.from(v ?? '', 'utf8').toString('base64');
     obj.data = data;
   }
   delete obj.stringData;
@@ -24,6 +33,22 @@ export class SecretStrategy extends Strategy {
   readonly namespaced = true;
   readonly versions: VersionSpec[] = [builtinVersion('v1')];
   protected override readonly fields = { type: (o: KubeObject) => o.type };
+
+  /** `data` and `stringData` must decode into Go's string maps: a 400 naming the field and JSON kind, never the value. */
+  override checkDecodable(obj: KubeObject): void {
+    super.checkDecodable(obj);
+    for (const [field, elem] of MAP_FIELDS) {
+      const m = obj[field];
+      if (m === undefined || m === null) continue;
+      if (typeof m !== 'object' || Array.isArray(m)) throw this.#undecodable(obj, goJsonKind(m), field, `map[string]${elem}`);
+      for (const v of Object.values(m)) if (v !== null && typeof v !== 'string') throw this.#undecodable(obj, goJsonKind(v), field, elem);
+    }
+  }
+
+  #undecodable(obj: KubeObject, kind: string, field: string, type: string) {
+    const version = String(obj.apiVersion ?? 'v1');
+    return badRequest(`Secret in version "${version}" cannot be handled as a Secret: json: cannot unmarshal ${kind} into Go struct field Secret.${field} of type ${type}`);
+  }
 
   override prepareForCreate(obj: KubeObject): void {
     foldStringData(obj);
