@@ -1,6 +1,6 @@
 // @kubernetes/client-node's typed CoreV1Api against `converge apiserver` run as a process, with its kubeconfig loaded
-// unedited: ConfigMap create, read, list, replace, patch (JSON, merge and strategic merge) and delete, and a missing
-// object as an ApiException with code 404.
+// unedited (HTTPS with its CA and bearer token): ConfigMap create, read, list, replace, patch (JSON, merge and
+// strategic merge) and delete, and a missing object as an ApiException with code 404.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { ApiException, PatchStrategy, setHeaderOptions, type V1ConfigMap } from '@kubernetes/client-node';
@@ -11,6 +11,17 @@ describe('client-node CoreV1Api against converge apiserver', () => {
   before(async () => { env = await startClientNodeEnv('client-node-core'); });
   // `before` may have failed before the server started.
   after(async () => { if (env !== undefined) await env.server.stop(); });
+
+  it('loads the kubeconfig as written: HTTPS verified against its CA, with its bearer token', async () => {
+    const cluster = env.kc.getCurrentCluster();
+    assert.equal(cluster?.server, env.server.url);
+    assert.match(env.server.url, /^https:/);
+    assert.ok(cluster?.caData, 'certificate-authority-data');
+    assert.notEqual(cluster?.skipTLSVerify, true);
+    assert.ok(env.kc.getCurrentUser()?.token, 'a bearer token');
+    const names = (await env.core.listNamespace()).items.map((n) => n.metadata?.name);
+    assert.ok(names.includes(env.namespace));
+  });
 
   it('creates, reads, lists, replaces, patches and deletes a ConfigMap', async () => {
     const { core, namespace } = env;

@@ -1,6 +1,7 @@
 """The Python `kubernetes` client against a running `converge apiserver`, driven by configmaps.test.ts.
 
-Usage: configmaps.py KUBECONFIG NAMESPACE SCENARIO, with SCENARIO one of crud, not-found, watch.
+Usage: configmaps.py KUBECONFIG NAMESPACE SCENARIO, with SCENARIO one of connection, crud, not-found,
+watch.
 The kubeconfig is loaded as the server wrote it. Each scenario prints one JSON document of what the
 client saw, for the test to assert on; any exception the client raises exits non-zero with its
 traceback, so nothing goes unnoticed.
@@ -14,6 +15,13 @@ from kubernetes.client.rest import ApiException
 
 def config_map(name, data):
     return client.V1ConfigMap(metadata=client.V1ObjectMeta(name=name), data=data)
+
+
+def connection(v1, ns):
+    """How the client reaches the server, as load_kube_config set it up from the file."""
+    c = v1.api_client.configuration
+    return {"host": c.host, "verifySsl": c.verify_ssl, "hasCaFile": bool(c.ssl_ca_cert),
+            "authorization": c.api_key.get("authorization", "").split(" ")[0], "namespaces": [n.metadata.name for n in v1.list_namespace().items]}
 
 
 def crud(v1, ns):
@@ -72,7 +80,7 @@ def watch_events(v1, ns):
     return {"from": rv, "events": seen}
 
 
-SCENARIOS = {"crud": crud, "not-found": not_found, "watch": watch_events}
+SCENARIOS = {"connection": connection, "crud": crud, "not-found": not_found, "watch": watch_events}
 
 
 def main(kubeconfig, ns, scenario):

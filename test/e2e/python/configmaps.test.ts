@@ -1,7 +1,7 @@
-// The Python `kubernetes` client against `converge apiserver` run as a process, with the kubeconfig it wrote: ConfigMap
-// CRUD, a 404 as ApiException, and Watch().stream from a resourceVersion. configmaps.py does the client calls and
-// prints what it saw; these tests assert on that. Without the client installed the tests skip, except in CI, where
-// they fail: .ci/run installs it.
+// The Python `kubernetes` client against `converge apiserver` run as a process, with the kubeconfig it wrote: HTTPS
+// with its CA and token, ConfigMap CRUD, a 404 as ApiException, and Watch().stream from a resourceVersion.
+// configmaps.py does the client calls and prints what it saw; these tests assert on that. Without the client
+// installed the tests skip, except in CI, where they fail: .ci/run installs it.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawnSync } from 'node:child_process';
@@ -43,6 +43,16 @@ describe('the Python kubernetes client against converge apiserver', { skip }, ()
   });
   // `before` may have failed before the server started.
   after(async () => { if (server !== undefined) await server.stop(); });
+
+  it('loads the kubeconfig as written: HTTPS verified against its CA, with its bearer token', async () => {
+    const r = await runScenario(server, 'py-connection', 'connection');
+    assert.equal(r.host, server.url);
+    assert.match(r.host, /^https:/);
+    assert.equal(r.verifySsl, true);
+    assert.equal(r.hasCaFile, true, 'certificate-authority-data becomes the CA file');
+    assert.equal(r.authorization, 'Bearer');
+    assert.ok(r.namespaces.includes('py-connection'));
+  });
 
   it('creates, reads, lists, replaces, patches and deletes a ConfigMap', async () => {
     const r = await runScenario(server, 'py-crud', 'crud');
