@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { connect } from 'node:tls';
 import 'reflect-metadata';
 import { X509CertificateGenerator } from '@peculiar/x509';
-import { startApiServer } from 'kube-converge/apiserver';
+import { createApiServer, listen, startApiServer } from 'kube-converge/apiserver';
 import { createClient, isUnauthorized, loadKubeConfig, NetworkError } from 'kube-converge/client';
 import { ConfigMapResource, type LogFields, type Logger } from 'kube-converge/meta';
 import { restConfigFor } from 'kube-converge/testing';
@@ -86,6 +86,15 @@ describe('authentication', () => {
       method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token } }),
     });
     assert.equal(((await review.json()) as { status: { user: { username: string } } }).status.user.username, 'system:serviceaccount:default:robot');
+  });
+
+  it('refuses to listen with an empty admin token, which would lock every client out', () => {
+    const api = createApiServer();
+    try {
+      assert.throws(() => listen(api, { adminToken: '' }), { code: 'CONVERGE_INVALID_OPTION', path: 'adminToken' });
+    } finally {
+      api.stop();
+    }
   });
 
   it('gives every server its own token: one server does not accept another one\'s', async () => {
