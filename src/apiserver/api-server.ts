@@ -15,6 +15,7 @@ import { deleteCollectionHandler, deleteHandler, deleteParams } from './handlers
 import { patchHandler } from './handlers/patch.js';
 import { getObject, listObjects } from './handlers/read.js';
 import { writeParams } from './handlers/params.js';
+import { queryBool } from './handlers/query-bool.js';
 import { updateHandler } from './handlers/update.js';
 import { watchObjects } from './handlers/watch.js';
 import { createObject } from './handlers/write-pipeline.js';
@@ -164,8 +165,7 @@ export function createApiServer(options: ApiServerOptions = {}): ApiServer {
 
   function resourceVerb(scope: Scope, method: string, legacyWatch: boolean): ApiResponse {
     const { strategy, name, subresource, req } = scope;
-    const watchParam = scope.query.get('watch');
-    const watch = legacyWatch || watchParam === 'true' || watchParam === '1';
+    const watch = legacyWatch || (queryBool(scope.query, 'watch') ?? false);
     const clusterWideNamespaced = strategy.namespaced && !scope.namespace;
     if (strategy instanceof ReviewStrategy) {
       if (method !== 'POST' || name || clusterWideNamespaced) throw methodNotAllowed(method === 'POST' ? 'create' : method.toLowerCase(), strategy);

@@ -16,6 +16,7 @@ import { jsonResponse } from '../response.js';
 import { badRequest, fieldCause, invalid, methodNotAllowed, successStatus } from '../status.js';
 import { parseListOptions } from './list-options.js';
 import { writeParams } from './params.js';
+import { queryBool } from './query-bool.js';
 import { performDelete, type DeleteParams } from './write-pipeline.js';
 
 const POLICIES = ['Orphan', 'Background', 'Foreground'];
@@ -30,8 +31,8 @@ export function deleteParams(scope: Scope): DeleteParams {
   const { dryRun } = writeParams(scope, 'DeleteOptions');
   const bodyDryRun = Array.isArray(body.dryRun) && body.dryRun.length > 0;
   const policy = (body.propagationPolicy as string | undefined) ?? q.get('propagationPolicy') ?? undefined;
-  const orphanText = body.orphanDependents ?? q.get('orphanDependents') ?? undefined;
-  const orphan = orphanText === undefined ? undefined : orphanText === true || orphanText === 'true';
+  const bodyOrphan = body.orphanDependents ?? undefined;
+  const orphan = bodyOrphan === undefined ? queryBool(q, 'orphanDependents') : bodyOrphan === true;
   if (policy !== undefined && !POLICIES.includes(policy)) {
     throw invalid('DeleteOptions', 'meta.k8s.io', '', [fieldCause.notSupported('propagationPolicy', policy, POLICIES)]);
   }

@@ -10,6 +10,7 @@ import { parseFieldSelector, matchFields, type FieldTerm } from '../selectors/fi
 import { parseLabelSelector } from '../selectors/label-selector.js';
 import { parseShardSelector, shardMatcher } from '../selectors/shard-selector.js';
 import { badRequest, fieldCause, invalid, timeout, type ApiStatusError, type FieldCause } from '../status.js';
+import { queryBool } from './query-bool.js';
 
 export interface ListOptions {
   /** Parsed resourceVersion; undefined when unset or empty. */
@@ -38,21 +39,13 @@ function parseRv(text: string): number | undefined {
   return Number(text);
 }
 
-function parseBool(q: URLSearchParams, name: string): boolean | undefined {
-  const v = q.get(name);
-  if (v === null) return undefined;
-  if (v === 'true' || v === '1') return true;
-  if (v === 'false' || v === '0' || v === '') return false;
-  throw badRequest(`invalid value for ${name}: ${JSON.stringify(v)}`);
-}
-
 export function parseListOptions(scope: Scope, watch: boolean): ListOptions {
   const q = scope.query;
   const rvText = q.get('resourceVersion') ?? '';
   const rv = parseRv(rvText);
   const matchText = q.get('resourceVersionMatch') ?? '';
   const continueToken = q.get('continue') ?? '';
-  const sendInitialEvents = parseBool(q, 'sendInitialEvents');
+  const sendInitialEvents = queryBool(q, 'sendInitialEvents');
   const causes: FieldCause[] = [];
   if (matchText) {
     if (matchText !== 'Exact' && matchText !== 'NotOlderThan') causes.push(fieldCause.notSupported('resourceVersionMatch', matchText, ['Exact', 'NotOlderThan']));
@@ -103,7 +96,7 @@ export function parseListOptions(scope: Scope, watch: boolean): ListOptions {
     (inShard === undefined || inShard(obj));
   return {
     rv, rvText, match: (matchText === '' ? undefined : matchText) as ListOptions['match'], limit: limitText ? Math.max(0, Number(limitText)) : 0,
-    continueToken, sendInitialEvents, allowWatchBookmarks: parseBool(q, 'allowWatchBookmarks') ?? false,
+    continueToken, sendInitialEvents, allowWatchBookmarks: queryBool(q, 'allowWatchBookmarks') ?? false,
     // 0 asks for the server's default, as on the real server, not for a stream that ends at once.
     timeoutSeconds: timeoutText === null || Number(timeoutText) === 0 ? undefined : Number(timeoutText),
     hasSelector: !!q.get('labelSelector') || !!q.get('fieldSelector') || !!shardSelector, filter, fieldTerms, shardSelector,

@@ -17,6 +17,7 @@ import type { ApiResponse } from '../request.js';
 import { jsonResponse } from '../response.js';
 import { ApiStatusError, badRequest, fieldCause, invalid, modifiedConflict, notFound, tooLarge, unsupportedMediaType } from '../status.js';
 import { checkTypeMeta, reconcileNamespace, writeParams } from './params.js';
+import { queryBool } from './query-bool.js';
 import { objectResponse, warningHeaders } from './respond.js';
 import { applyScale, scaleOf } from './scale.js';
 import { createObject, updateObject } from './write-pipeline.js';
@@ -125,7 +126,7 @@ function applyHandler(scope: Scope, old: KubeObject | undefined, applied: KubeOb
   }
   checkPrecondition(scope, applied, old);
   const { resourceVersion: _rv, ...appliedMeta } = applied.metadata;
-  const force = scope.query.get('force') === 'true';
+  const force = queryBool(scope.query, 'force') ?? false;
   const merged = serverSideApply(present(scope, old), { ...applied, metadata: appliedMeta }, {
     manager: params.manager, force, apiVersion: scope.strategy.apiVersion(scope.version), time: rfc3339(scope.ctx.clock.now()),
     ...(scope.subresource ? { subresource: scope.subresource } : {}),
