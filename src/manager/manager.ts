@@ -23,7 +23,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Gauge } from 'prom-client';
 import {
-  InvalidOptionError, type Clock, type KubeObject, type Logger, type NamespacedName, type ResourceDescriptor,
+  InvalidOptionError, untilAborted, type Clock, type KubeObject, type Logger, type NamespacedName, type ResourceDescriptor,
 } from '../meta/index.js';
 import { createClient, loadKubeConfig, SERVICE_ACCOUNT_DIR, type Client, type RestClient, type RestConfig } from '../client/index.js';
 import type { SharedIndexInformer } from '../cache/index.js';
@@ -461,18 +461,3 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
 
 /** The `done` of a reconcile admitted without a gate. */
 const settledNothing = (): void => {};
-
-/** `p`, or a rejection with the signal's reason as soon as it aborts (the listener is removed either way). */
-async function untilAborted<V>(p: Promise<V>, signal: AbortSignal): Promise<V> {
-  signal.throwIfAborted();
-  let onAbort = (): void => {};
-  try {
-    return await new Promise<V>((resolve, reject) => {
-      onAbort = () => reject(signal.reason);
-      signal.addEventListener('abort', onAbort, { once: true });
-      p.then(resolve, reject);
-    });
-  } finally {
-    signal.removeEventListener('abort', onAbort);
-  }
-}
