@@ -39,10 +39,3 @@ export { createOrUpdate, createOrPatch } from './create-or-update.js';
 export type { OperationResult, MutateFn, CreateOrUpdateOutcome } from './create-or-update.js';
 export { addFinalizer, removeFinalizer, containsFinalizer, Finalizers } from './finalizers.js';
 export type { Finalizer, FinalizerResult, FinalizeOutcome } from './finalizers.js';
-// controllerutil's neighbours, re-exported so operator code needs one import.
-export {
-  setStatusCondition, findStatusCondition, removeStatusCondition,
-  isStatusConditionPresentAndEqual, isStatusConditionTrue, isStatusConditionFalse,
-  getControllerOf, isControlledBy, hasControllerReference, hasOwnerReference,
-} from '../meta/index.js';
-export type { NewCondition, ConditionStatus } from '../meta/index.js';
