@@ -29,22 +29,23 @@ import { createClient, loadKubeConfig, SERVICE_ACCOUNT_DIR, type Client, type Re
 import type { SharedIndexInformer } from '../cache/index.js';
 import { AlreadyStartedError, Controller, type ControllerHost, type ControllerMetrics, type Runnable } from '../controller/index.js';
 import type { WorkqueueMetricsProvider } from '../workqueue/index.js';
-import { LeaderElectionLostError, ShutdownTimeoutError } from './errors.js';
-import { EventBroadcaster, type EventRecorder } from './event-recorder.js';
-import { explainObject, type ConvergeReport } from './explain.js';
-import { EXPLAIN_PATH_PREFIX, serveExplain } from './explain-endpoint.js';
-import { HealthChecks, type HealthCheck } from './health.js';
-import { HttpServerRunnable, type HttpHandler } from './http-server.js';
-import { InformerCache } from './informer-cache.js';
-import { LeaderElector } from './leader-election.js';
-import { leaseLock } from './lease-lock.js';
-import { createManagerMetrics, type ManagerMetrics } from './metrics.js';
+import { ShutdownTimeoutError } from './errors.js';
+import { LeaderElectionLostError } from './leaderelection/index.js';
+import { EventBroadcaster, type EventRecorder } from './events/index.js';
+import { explainObject, type ConvergeReport } from './explain/index.js';
+import { EXPLAIN_PATH_PREFIX, serveExplain } from './http/index.js';
+import { HealthChecks, type HealthCheck } from './http/index.js';
+import { HttpServerRunnable, type HttpHandler } from './http/index.js';
+import { InformerCache } from './cache/index.js';
+import { LeaderElector } from './leaderelection/index.js';
+import { leaseLock } from './leaderelection/index.js';
+import { createManagerMetrics, type ManagerMetrics } from './metrics/index.js';
 import { resolveManagerOptions, type ManagerOptions, type ResolvedManagerOptions } from './options.js';
 import { RunnableGroup } from './runnable-group.js';
-import { ShardCoordinator } from './shard-coordinator.js';
-import { ShardGate } from './shard-gate.js';
-import { namespaceSharder, shardRanges } from './shard-ranges.js';
-import { createSplitClient, type ManagerClient } from './split-client.js';
+import { ShardCoordinator } from './sharding/index.js';
+import { ShardGate } from './sharding/index.js';
+import { namespaceSharder, shardRanges } from './sharding/index.js';
+import { createSplitClient, type ManagerClient } from './cache/index.js';
 
 /** Creates a manager. Reads the kubeconfig when one is needed; opens no connection until `start`. */
 export async function createManager(options: ManagerOptions = {}): Promise<Manager> {

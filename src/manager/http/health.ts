@@ -6,7 +6,7 @@
  * (`[+]name ok`, `[-]name failed: reason withheld`) then `<path> check passed|failed`. Invariant: a
  * failure's reason goes to the log, never to the (unauthenticated) response of the aggregate path.
  */
-import { InvalidOptionError, type Logger } from '../meta/index.js';
+import { InvalidOptionError, type Logger } from '../../meta/index.js';
 
 /** Passes by returning, fails by throwing or rejecting. `signal` aborts when the prober hangs up. */
 export type HealthCheck = (options: { signal: AbortSignal }) => void | Promise<void>;

@@ -7,7 +7,7 @@
  * queue, further priorities are counted under `exceeded_cardinality_limit`.
  */
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import type { WorkqueueMetricsProvider } from '../workqueue/index.js';
+import type { WorkqueueMetricsProvider } from '../../workqueue/index.js';
 
 /** exponential(1e-8, 10, 12): 10 ns … 1000 s. */
 export const WORKQUEUE_DURATION_BUCKETS: readonly number[] = Object.freeze(Array.from({ length: 12 }, (_, i) => Number(`1e${i - 8}`)));

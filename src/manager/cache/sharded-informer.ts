@@ -9,10 +9,10 @@
  * Invariant: members hold disjoint namespace ranges, so a key is routed to exactly one member and
  * no object is delivered or returned twice.
  */
-import { splitKey, type KubeObject, type Logger } from '../meta/index.js';
+import { splitKey, type KubeObject, type Logger } from '../../meta/index.js';
 import type {
   HandlerRegistration, IndexFunc, Indexer, ReflectorStatus, ResourceEventHandler, SharedIndexInformer,
-} from '../cache/index.js';
+} from '../../cache/index.js';
 import { combineReflectorStatuses } from './combined-status.js';
 
 

@@ -18,16 +18,16 @@
 import {
   InvalidOptionError, formatGVR, gvrOfResource, keyOf, noopLogger, parseLabelSelector,
   type Clock, type KubeObject, type Logger, type NamespacedName, type ResourceDescriptor,
-} from '../meta/index.js';
+} from '../../meta/index.js';
 import {
   NAMESPACE_INDEX, createListerWatcher, createSharedIndexInformer,
   type IndexFunc, type SharedIndexInformer,
-} from '../cache/index.js';
-import type { Client } from '../client/index.js';
+} from '../../cache/index.js';
+import type { Client } from '../../client/index.js';
 import { CacheNotSyncedError } from './errors.js';
 import { multiNamespaceInformer } from './multi-namespace-informer.js';
 import { ShardedInformer } from './sharded-informer.js';
-import { namespaceSharder, namespaceShardSelector, shardRanges, type HashRange } from './shard-ranges.js';
+import { namespaceSharder, namespaceShardSelector, shardRanges, type HashRange } from '../sharding/index.js';
 
 /** Which objects of a kind the cache holds, and how they are stored. */
 export interface CacheResourceOptions {

@@ -5,8 +5,8 @@
  * for the rare read that must not be stale (e.g. before a non-idempotent action). Invariant: a
  * cached read never blocks and never returns a half-synced answer (`CacheNotSyncedError` instead).
  */
-import type { KubeList, KubeObject, NamespacedName, ResourceDescriptor, Status } from '../meta/index.js';
-import type { Client, DeleteOptions, ListOptions, PatchOptions, PatchType, WriteOptions } from '../client/index.js';
+import type { KubeList, KubeObject, NamespacedName, ResourceDescriptor, Status } from '../../meta/index.js';
+import type { Client, DeleteOptions, ListOptions, PatchOptions, PatchType, WriteOptions } from '../../client/index.js';
 import type { CacheListOptions, InformerCache } from './informer-cache.js';
 
 /** Cached reads. Objects are deep-frozen: `clone()` one before changing it. */

@@ -14,10 +14,10 @@
  * before any other replica may take it (`leaseDurationMs > renewDeadlineMs`). A reconcile already
  * running when a shard is lost that way is not cut short.
  */
-import { LeaseResource, type Clock, type Logger } from '../meta/index.js';
-import { isConflict, type Client } from '../client/index.js';
-import { leaseStep, observe, type LeaderElectionRecord, type LockSnapshot, type Observation } from './leader-election.js';
-import { leaseLock, snapshotOf } from './lease-lock.js';
+import { LeaseResource, type Clock, type Logger } from '../../meta/index.js';
+import { isConflict, type Client } from '../../client/index.js';
+import { leaseStep, observe, type LeaderElectionRecord, type LockSnapshot, type Observation } from '../leaderelection/index.js';
+import { leaseLock, snapshotOf } from '../leaderelection/index.js';
 import type { ShardGate } from './shard-gate.js';
 
 export interface ShardCoordinatorOptions {

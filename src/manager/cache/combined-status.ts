@@ -3,7 +3,7 @@
  * per owned shard): the least settled member's phase and last error, with reconnects, relists and
  * errors summed over all members. Invariant: a composite never looks healthier than its worst member.
  */
-import type { ReflectorStatus } from '../cache/index.js';
+import type { ReflectorStatus } from '../../cache/index.js';
 
 /** Phases from least to most settled. */
 const PHASE_ORDER: readonly ReflectorStatus['phase'][] = ['stopped', 'backoff', 'idle', 'listing', 'streaming', 'watching'];

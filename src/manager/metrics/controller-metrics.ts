@@ -6,7 +6,7 @@
  * prom-client's global one, so two managers in one process never collide.
  */
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import type { ControllerMetrics } from '../controller/index.js';
+import type { ControllerMetrics } from '../../controller/index.js';
 
 /** controller-runtime's `reconcile_time_seconds` buckets: 5 ms … 60 s, 40 of them. */
 export const RECONCILE_TIME_BUCKETS: readonly number[] = Object.freeze([

@@ -9,10 +9,10 @@
  * when the cache cannot answer: no informer, still syncing, another namespace, or not held, as with a
  * filtered cache); the report is computed from snapshots and never changes anything.
  */
-import { InvalidOptionError, getControllerOf, type Clock, type KubeObject, type NamespacedName, type ResourceDescriptor } from '../meta/index.js';
-import type { Client } from '../client/index.js';
-import type { Controller, ReconcileState, Request } from '../controller/index.js';
-import type { InformerCache } from './informer-cache.js';
+import { InvalidOptionError, getControllerOf, type Clock, type KubeObject, type NamespacedName, type ResourceDescriptor } from '../../meta/index.js';
+import type { Client } from '../../client/index.js';
+import type { Controller, ReconcileState, Request } from '../../controller/index.js';
+import type { InformerCache } from '../cache/index.js';
 
 /** Where the facts about the object came from. */
 export type ExplainSource = 'cache' | 'api';

@@ -9,8 +9,8 @@
  * kind's scope). Invariant: only kinds the manager already knows are explained, so a probe of this
  * path can never make the manager start watching something new.
  */
-import type { NamespacedName, ResourceDescriptor } from '../meta/index.js';
-import type { ConvergeReport } from './explain.js';
+import type { NamespacedName, ResourceDescriptor } from '../../meta/index.js';
+import type { ConvergeReport } from '../explain/index.js';
 import type { HttpResponse } from './http-server.js';
 
 export const EXPLAIN_PATH_PREFIX = '/debug/converge/';

@@ -10,7 +10,7 @@
 import {
   InvalidOptionError, getControllerOf, newControllerRef, parseGroupVersion,
   type KubeObject, type OwnerReference, type ResourceDescriptor,
-} from '../meta/index.js';
+} from '../../meta/index.js';
 import { AlreadyOwnedError } from './errors.js';
 
 export interface OwnerReferenceOptions {

@@ -6,7 +6,7 @@
  * succeeds. Invariant: a key is removed only after its finalizer succeeded, so a failing cleanup keeps
  * the object (and is retried by the next reconcile).
  */
-import { InvalidOptionError, type KubeObject } from '../meta/index.js';
+import { InvalidOptionError, type KubeObject } from '../../meta/index.js';
 
 /** Adds `finalizer` unless present; true when the list changed. Mutates `obj`. */
 export function addFinalizer(obj: KubeObject, finalizer: string): boolean {

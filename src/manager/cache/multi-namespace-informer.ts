@@ -6,10 +6,10 @@
  * concatenate lists. Invariant: the members' collections are disjoint (one namespace each), so no
  * object is ever returned or delivered twice.
  */
-import { splitKey, type KubeObject } from '../meta/index.js';
+import { splitKey, type KubeObject } from '../../meta/index.js';
 import type {
   HandlerRegistration, IndexFunc, Indexer, ReflectorStatus, ResourceEventHandler, SharedIndexInformer,
-} from '../cache/index.js';
+} from '../../cache/index.js';
 import { combineReflectorStatuses } from './combined-status.js';
 
 

@@ -6,7 +6,7 @@
  * acquiring its Lease, so two replicas never reconcile one namespace at the same time.
  * Cluster-scoped requests (no namespace) are not sharded and always pass.
  */
-import type { NamespacedName } from '../meta/index.js';
+import type { NamespacedName } from '../../meta/index.js';
 
 export class ShardGate {
   readonly #shardOf: (namespace: string) => number;

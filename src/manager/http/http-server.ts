@@ -7,8 +7,8 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { InvalidOptionError, type Logger } from '../meta/index.js';
-import type { Runnable } from '../controller/index.js';
+import { InvalidOptionError, type Logger } from '../../meta/index.js';
+import type { Runnable } from '../../controller/index.js';
 
 export interface HttpResponse {
   status: number;

@@ -9,9 +9,9 @@
  * Invariant: no write when `mutate` changed nothing (`'unchanged'`); `mutate` may not change the
  * object's name or namespace.
  */
-import { InvalidOptionError, clone, namespacedNameOf, type KubeObject, type NamespacedName, type ResourceDescriptor } from '../meta/index.js';
-import { createMergePatch, isAlreadyExists } from '../client/index.js';
-import type { ManagerClient } from './split-client.js';
+import { InvalidOptionError, clone, namespacedNameOf, type KubeObject, type NamespacedName, type ResourceDescriptor } from '../../meta/index.js';
+import { createMergePatch, isAlreadyExists } from '../../client/index.js';
+import type { ManagerClient } from '../cache/index.js';
 
 export type OperationResult = 'created' | 'updated' | 'updatedStatus' | 'updatedStatusOnly' | 'unchanged';
 

@@ -7,8 +7,8 @@
  * number of managers can live in one process.
  */
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
-import type { ControllerMetrics } from '../controller/index.js';
-import type { WorkqueueMetricsProvider } from '../workqueue/index.js';
+import type { ControllerMetrics } from '../../controller/index.js';
+import type { WorkqueueMetricsProvider } from '../../workqueue/index.js';
 import { createControllerMetrics } from './controller-metrics.js';
 import { createWorkqueueMetrics } from './workqueue-metrics.js';
 

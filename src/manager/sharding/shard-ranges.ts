@@ -6,7 +6,7 @@
  * agrees with the server's matching (`start <= hash < end`), so the shard whose informer delivers an
  * object is the shard that admits its reconcile.
  */
-import { InvalidOptionError } from '../meta/index.js';
+import { InvalidOptionError } from '../../meta/index.js';
 
 /** The end (exclusive) of the hash space. */
 export const HASH_SPACE_END = 1n << 64n;
