@@ -1,7 +1,8 @@
 // Public face of the manager layer: the Manager, its split client and shared cache, leader election,
 // sharding, metrics and health endpoints, the event recorder, explain, and controllerutil's helpers.
 // Each sub-folder is one of controller-runtime's packages with its own face; this file re-exports them.
-export { createManager, Manager } from './manager.js';
+export { createManager } from './create-manager.js';
+export { Manager } from './manager.js';
 export { resolveManagerOptions, MANAGER_DEFAULTS } from './options.js';
 export type {
   ManagerOptions, ResolvedManagerOptions, LeaderElectionOptions, ResolvedLeaderElection, ShardingOptions, ResolvedSharding,

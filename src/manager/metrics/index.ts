@@ -4,3 +4,4 @@ export { createManagerMetrics } from './metrics.js';
 export type { ManagerMetrics } from './metrics.js';
 export { createControllerMetrics, RECONCILE_TIME_BUCKETS } from './controller-metrics.js';
 export { createWorkqueueMetrics, WORKQUEUE_DURATION_BUCKETS } from './workqueue-metrics.js';
+export { createOwnedShardsMetric } from './owned-shards-metric.js';
