@@ -4,6 +4,12 @@
  * selectors, transform, resync), and started with the cache runnable group — or at once when
  * created after the group started. It also answers the split client's synchronous reads.
  *
+ * The informers come from the cache layer's `SharedInformerFactory`, which owns and runs them: one
+ * factory per distinct transform (the factory applies one transform to everything it makes), and a
+ * kind cached in several namespaces is one factory informer per namespace behind a multi-namespace
+ * view. Shard members are the exception: they are made and run here, because a shard given up must
+ * stop its watch while the rest run on, and a factory's informers all run until the factory stops.
+ *
  * Field indexes follow controller-runtime: index `field:<name>`, each value stored as
  * `<namespace>/<value>` and `__all_namespaces/<value>` (cluster-scoped objects only the latter), so
  * `list({ matchingFields })` works within one namespace or across all.
@@ -20,7 +26,7 @@ import {
   type Clock, type KubeObject, type Logger, type NamespacedName, type ResourceDescriptor,
 } from '../../meta/index.js';
 import {
-  NAMESPACE_INDEX, createListerWatcher, createSharedIndexInformer,
+  NAMESPACE_INDEX, SharedInformerFactory, createListerWatcher, createSharedIndexInformer,
   type IndexFunc, type SharedIndexInformer,
 } from '../../cache/index.js';
 import type { Client } from '../../client/index.js';
@@ -39,7 +45,7 @@ export interface CacheResourceOptions {
   labelSelector?: string;
   fieldSelector?: string;
   /** Applied to each object before it is frozen and stored, e.g. `stripManagedFields`. */
-  transform?: (obj: KubeObject) => KubeObject;
+  transform?: Transform;
   /** Informer resync: the cache is re-delivered to handlers as same-object updates this often; 0 = never. */
   syncPeriodMs?: number;
 }
@@ -49,6 +55,8 @@ export interface CacheOptions {
   defaults?: CacheResourceOptions;
   byResource?: ReadonlyArray<{ resource: ResourceDescriptor } & CacheResourceOptions>;
 }
+
+type Transform = (obj: KubeObject) => KubeObject;
 
 /** controller-runtime's `SyncPeriod` default: 10 hours. */
 export const DEFAULT_SYNC_PERIOD_MS = 10 * 60 * 60 * 1000;
@@ -92,9 +100,12 @@ export class InformerCache {
   readonly #defaults: CacheResourceOptions;
   readonly #byResource: ReadonlyMap<string, CacheResourceOptions>;
   readonly #entries = new Map<string, Entry>();
+  /** Keyed by transform (undefined: none). */
+  readonly #factories = new Map<Transform | undefined, SharedInformerFactory>();
+  /** Runs of the sharded informers, which no factory runs. */
   readonly #runs = new Set<Promise<void>>();
   readonly #sharding: { ranges: HashRange[]; shardOf: (namespace: string) => number } | undefined;
-  readonly #sharded = new Set<ShardedInformer<KubeObject>>();
+  readonly #sharded = new Map<ShardedInformer<KubeObject>, ResourceDescriptor>();
   #owned: ReadonlySet<number> = new Set();
   #signal: AbortSignal | undefined;
 
@@ -117,7 +128,7 @@ export class InformerCache {
    */
   async setOwnedShards(owned: ReadonlySet<number>): Promise<void> {
     this.#owned = new Set(owned);
-    await Promise.all([...this.#sharded].map((i) => i.setShards(this.#owned, { signal: this.#signal })));
+    await Promise.all([...this.#sharded.keys()].map((i) => i.setShards(this.#owned, { signal: this.#signal })));
   }
 
   /** The shared informer of `resource`, created on first use (started at once if the cache runs). */
@@ -159,13 +170,15 @@ export class InformerCache {
   async start(signal: AbortSignal): Promise<void> {
     if (this.#signal) throw new InvalidOptionError('cache', 'the cache was already started');
     this.#signal = signal;
-    for (const e of this.#entries.values()) this.#run(e);
+    for (const factory of this.#factories.values()) factory.start(signal);
+    for (const [sharded, resource] of this.#sharded) this.#runSharded(resource, sharded);
     await new Promise<void>((resolve) => {
       if (signal.aborted) resolve();
       else signal.addEventListener('abort', () => resolve(), { once: true });
     });
-    // Informers created while we waited joined #runs; wait for every one of them.
+    // Informers created while we waited were started too; wait for every one of them.
     while (this.#runs.size > 0) await Promise.all([...this.#runs]);
+    await Promise.all([...this.#factories.values()].map((f) => f.stopped()));
   }
 
   /** The cached object, or undefined. Throws `CacheNotSyncedError` while the kind's informer syncs. */
@@ -254,38 +267,53 @@ export class InformerCache {
     if (sharding && (o.namespaces?.length ?? 0) > 0) {
       throw new InvalidOptionError(`cache.namespaces`, `a sharded manager watches the namespaces of its shards; ${resource.kind} cannot also be limited to namespaces`);
     }
-    const make = (namespace: string | undefined, shardSelector?: string) =>
-      createSharedIndexInformer<KubeObject>({
-        listerWatcher: createListerWatcher({
-          client: this.#client, resource, namespace, labelSelector: o.labelSelector, fieldSelector: o.fieldSelector, shardSelector,
-        }),
-        clock: this.#clock,
-        logger: this.#log,
-        resyncMs: o.syncPeriodMs ?? DEFAULT_SYNC_PERIOD_MS,
-        transform: o.transform,
-      });
     const namespaces = resource.namespaced ? [...new Set(o.namespaces ?? [])] : [];
+    const resyncMs = o.syncPeriodMs ?? DEFAULT_SYNC_PERIOD_MS;
     let informer: SharedIndexInformer<KubeObject>;
+    /** Starts the new informer in a running cache. */
+    let start: (signal: AbortSignal) => void;
     if (sharding) {
       const sharded = new ShardedInformer<KubeObject>({
-        make: (shard) => make(undefined, namespaceShardSelector([sharding.ranges[shard]!])), shardOf: sharding.shardOf, logger: this.#log,
+        make: (shard) => createSharedIndexInformer<KubeObject>({
+          listerWatcher: createListerWatcher({
+            client: this.#client, resource, labelSelector: o.labelSelector, fieldSelector: o.fieldSelector,
+            shardSelector: namespaceShardSelector([sharding.ranges[shard]!]),
+          }),
+          clock: this.#clock, logger: this.#log, resyncMs, transform: o.transform,
+        }),
+        shardOf: sharding.shardOf,
+        logger: this.#log,
       });
-      this.#sharded.add(sharded);
+      this.#sharded.set(sharded, resource);
       sharded.setShards(this.#owned).catch((err: unknown) => this.#log.error({ kind: resource.kind, err }, 'shard informers did not sync'));
       informer = sharded;
+      start = () => this.#runSharded(resource, sharded);
     } else {
-      informer = namespaces.length <= 1 ? make(namespaces[0]) : multiNamespaceInformer(new Map(namespaces.map((ns) => [ns, make(ns)])));
+      const factory = this.#factory(o.transform);
+      const member = (namespace: string | undefined) =>
+        factory.informerFor<KubeObject>(resource, { namespace, labelSelector: o.labelSelector, fieldSelector: o.fieldSelector, resyncMs });
+      informer = namespaces.length <= 1 ? member(namespaces[0]) : multiNamespaceInformer(new Map(namespaces.map((ns) => [ns, member(ns)])));
+      start = (signal) => factory.start(signal);
     }
     const entry: Entry = { resource, informer, fieldIndexes: new Map(), namespaces: new Set(namespaces) };
     this.#entries.set(k, entry);
     this.#log.debug({ resource: k }, 'informer created');
-    if (this.#signal && !this.#signal.aborted) this.#run(entry);
+    if (this.#signal && !this.#signal.aborted) start(this.#signal);
     return entry;
   }
 
-  #run(entry: Entry): void {
-    const run = entry.informer.run(this.#signal!).catch((err: unknown) => {
-      this.#log.error({ kind: entry.resource.kind, err }, 'informer stopped with an error');
+  #factory(transform: Transform | undefined): SharedInformerFactory {
+    let factory = this.#factories.get(transform);
+    if (!factory) {
+      factory = new SharedInformerFactory({ client: this.#client, clock: this.#clock, logger: this.#log, transform });
+      this.#factories.set(transform, factory);
+    }
+    return factory;
+  }
+
+  #runSharded(resource: ResourceDescriptor, sharded: ShardedInformer<KubeObject>): void {
+    const run = sharded.run(this.#signal!).catch((err: unknown) => {
+      this.#log.error({ kind: resource.kind, err }, 'informer stopped with an error');
     });
     this.#runs.add(run);
     void run.finally(() => this.#runs.delete(run));
