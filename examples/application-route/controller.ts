@@ -25,10 +25,12 @@
  */
 import { controllerManagedBy, enqueueRequestsFromMapFunc, type ReconcileContext, type Request } from 'kube-converge/controller';
 import {
-  AlreadyOwnedError, createOrPatch, setControllerReference, setStatusCondition,
-  type EventRecorder, type Manager, type ManagerClient, type NewCondition,
+  AlreadyOwnedError, createOrPatch, setControllerReference, type EventRecorder, type Manager, type ManagerClient,
 } from 'kube-converge/manager';
-import { SecretResource, ServiceResource, clone, namespacedNameOf, type Clock, type KubeObject, type ObjectOf } from 'kube-converge/meta';
+import {
+  SecretResource, ServiceResource, clone, namespacedNameOf, setStatusCondition,
+  type Clock, type KubeObject, type NewCondition, type ObjectOf,
+} from 'kube-converge/meta';
 import { desiredHTTPRoute, missingDependencies, backendServiceNames, tlsSecretNames } from './render.js';
 import { ApplicationRoute, BACKEND_SERVICE_INDEX, HTTPRouteResource, TLS_SECRET_INDEX, TLS_SECRET_ANNOTATION, type HTTPRoute } from './types.js';
 

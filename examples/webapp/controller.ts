@@ -20,13 +20,13 @@
 import type { ConfigMap } from 'kubernetes-types/core/v1.js';
 import type { Deployment } from 'kubernetes-types/apps/v1.js';
 import {
-  ConfigMapResource, DeploymentResource, ServiceResource, keyOf, type KubeObject, type ObjectOf, type ResourceDescriptor,
+  ConfigMapResource, DeploymentResource, ServiceResource, keyOf, setStatusCondition,
+  type KubeObject, type NewCondition, type ObjectOf, type ResourceDescriptor,
 } from 'kube-converge/meta';
 import { createMergePatch, ignoreNotFound, isConflict } from 'kube-converge/client';
 import { controllerManagedBy, enqueueRequestsFromMapFunc, type ControllerOptions, type Request } from 'kube-converge/controller';
 import {
-  AlreadyOwnedError, containsFinalizer, createOrPatch, setControllerReference, setStatusCondition,
-  type EventRecorder, type Manager, type ManagerClient, type NewCondition,
+  AlreadyOwnedError, containsFinalizer, createOrPatch, setControllerReference, type EventRecorder, type Manager, type ManagerClient,
 } from 'kube-converge/manager';
 import type { ExternalSystem } from './external-system.js';
 import { mergeOwned } from './owned-fields.js';

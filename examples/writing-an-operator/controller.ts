@@ -11,15 +11,15 @@
  */
 import type { ConfigMap, Secret } from 'kubernetes-types/core/v1.js';
 import {
-  ConfigMapResource, SecretResource, clone, formatTimestamp, keyOf, namespacedNameOf, type Clock, type KubeObject, type ObjectOf,
+  ConfigMapResource, SecretResource, clone, findStatusCondition, formatTimestamp, keyOf, namespacedNameOf, setStatusCondition,
+  type Clock, type KubeObject, type NewCondition, type ObjectOf,
 } from 'kube-converge/meta';
 import { createMergePatch, ignoreNotFound } from 'kube-converge/client';
 import {
   TerminalError, controllerManagedBy, enqueueRequestsFromMapFunc, requestFor, type Request, type Result,
 } from 'kube-converge/controller';
 import {
-  addFinalizer, containsFinalizer, createOrPatch, findStatusCondition, removeFinalizer, setControllerReference, setStatusCondition,
-  type Manager, type ManagerClient, type NewCondition,
+  addFinalizer, containsFinalizer, createOrPatch, removeFinalizer, setControllerReference, type Manager, type ManagerClient,
 } from 'kube-converge/manager';
 import { UnknownServiceError, type KeyIssuer } from './issuer.js';
 import { ApiKey, DEFAULT_ROTATION_MINUTES, POLICY_CONFIGMAP, REVOKE_FINALIZER, type ApiKeyStatus } from './types.js';

@@ -13,7 +13,7 @@
  */
 import { execFile } from 'node:child_process';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import type { Clock } from '../meta/index.js';
+import { untilAborted, type Clock } from '../meta/index.js';
 import { KubeConfigError } from './errors.js';
 import type { AuthProvider, Credentials } from './rest-config.js';
 
@@ -171,18 +171,4 @@ function describe(v: unknown): string {
   if (v === undefined) return 'missing';
   if (typeof v === 'string') return `a string of ${v.length} characters`;
   return v === null ? 'null' : `of type ${Array.isArray(v) ? 'array' : typeof v}`;
-}
-
-/**
- * Waits for a shared run, or rejects with the signal's reason when the caller gives up first; the run
- * itself goes on for the other requests waiting on it.
- */
-function untilAborted<T>(p: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return p;
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    p.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }

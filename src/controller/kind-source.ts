@@ -8,7 +8,7 @@
  * Synced means: the informer has synced AND this handler has been handed every object of the initial
  * list (the registration's `hasSynced`), so the first reconciles see a complete cache.
  */
-import { formatGVK, gvkOfResource } from '../meta/index.js';
+import { formatGVK, gvkOfResource, untilAborted } from '../meta/index.js';
 import type { Clock, KubeObject, ResourceDescriptor } from '../meta/index.js';
 import type { DeletedFinalStateUnknown, HandlerRegistration, SharedIndexInformer } from '../cache/index.js';
 import { AlreadyStartedError } from './errors.js';
@@ -127,15 +127,4 @@ class KindSource<T extends KubeObject> implements Source {
 /** A tombstone: the delete was missed while the watch was down; `obj` is the last state known. */
 function isTombstone<T extends KubeObject>(v: T | DeletedFinalStateUnknown<T>): v is DeletedFinalStateUnknown<T> {
   return (v as Partial<DeletedFinalStateUnknown<T>>).deletedFinalStateUnknown === true;
-}
-
-/** `p`, or a rejection with the signal's reason once it aborts (the listener is removed either way). */
-function untilAborted<V>(p: Promise<V>, signal: AbortSignal): Promise<V> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  let onAbort = (): void => {};
-  return new Promise<V>((resolve, reject) => {
-    onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    p.then(resolve, reject);
-  }).finally(() => signal.removeEventListener('abort', onAbort));
 }

@@ -1,48 +1,43 @@
 // Public face of the manager layer: the Manager, its split client and shared cache, leader election,
-// metrics and health endpoints, the event recorder, and controllerutil's helpers.
-export { createManager, Manager } from './manager.js';
-export { formatDuration } from './explain.js';
-export type { ConvergeReport, ControllerReport, ConditionReport, ExplainSource } from './explain.js';
-export { EXPLAIN_PATH_PREFIX, parseExplainPath } from './explain-endpoint.js';
+// sharding, metrics and health endpoints, the event recorder, explain, and controllerutil's helpers.
+// Each sub-folder is one of controller-runtime's packages with its own face; this file re-exports them.
+export { createManager } from './create-manager.js';
+export { Manager } from './manager.js';
 export { resolveManagerOptions, MANAGER_DEFAULTS } from './options.js';
 export type {
   ManagerOptions, ResolvedManagerOptions, LeaderElectionOptions, ResolvedLeaderElection, ShardingOptions, ResolvedSharding,
 } from './options.js';
-export { shardRanges, namespaceShardSelector, fnv1a64, shardOfHash, namespaceSharder, HASH_SPACE_END } from './shard-ranges.js';
-export type { HashRange } from './shard-ranges.js';
-export { ShardGate } from './shard-gate.js';
-export { ShardedInformer } from './sharded-informer.js';
-export { ShardCoordinator, memberLeaseName, shardLeaseName } from './shard-coordinator.js';
-export type { ShardCoordinatorOptions } from './shard-coordinator.js';
 export { installSignalHandlers } from './signals.js';
 export type { SignalHandlers } from './signals.js';
-export type { ManagerClient, CacheReader, StatusWriter } from './split-client.js';
-export { stripManagedFields, DEFAULT_SYNC_PERIOD_MS } from './informer-cache.js';
-export type { CacheOptions, CacheResourceOptions, CacheListOptions } from './informer-cache.js';
-export { AlreadyOwnedError, CacheNotSyncedError, LeaderElectionLostError, ShutdownTimeoutError } from './errors.js';
-export { createManagerMetrics } from './metrics.js';
-export type { ManagerMetrics } from './metrics.js';
-export { createControllerMetrics, RECONCILE_TIME_BUCKETS } from './controller-metrics.js';
-export { createWorkqueueMetrics, WORKQUEUE_DURATION_BUCKETS } from './workqueue-metrics.js';
-export { HealthChecks, ping } from './health.js';
-export type { HealthCheck, HealthResponse } from './health.js';
-export { LeaderElector, validateLeaderElectionTimings, leaseStep, observe } from './leader-election.js';
+export { ShutdownTimeoutError } from './errors.js';
+export { stripManagedFields, DEFAULT_SYNC_PERIOD_MS, CacheNotSyncedError, ShardedInformer } from './cache/index.js';
+export type { CacheOptions, CacheResourceOptions, CacheListOptions, ManagerClient, CacheReader, StatusWriter } from './cache/index.js';
+export {
+  shardRanges, namespaceShardSelector, fnv1a64, shardOfHash, namespaceSharder, HASH_SPACE_END,
+  ShardGate, ShardCoordinator, memberLeaseName, shardLeaseName,
+} from './sharding/index.js';
+export type { HashRange, ShardCoordinatorOptions } from './sharding/index.js';
+export {
+  LeaderElector, validateLeaderElectionTimings, leaseStep, observe, leaseLock, snapshotOf, LeaderElectionLostError,
+} from './leaderelection/index.js';
 export type {
   LeaderElectionRecord, LockSnapshot, LeaseLock, ElectorState, LeaderElectorOptions, Observation, LeaseStep,
-} from './leader-election.js';
-export { leaseLock, snapshotOf } from './lease-lock.js';
-export { EventBroadcaster } from './event-recorder.js';
-export type { EventRecorder, EventType } from './event-recorder.js';
-export { setControllerReference, setOwnerReference, removeOwnerReference, removeControllerReference } from './owner-references.js';
-export type { OwnerReferenceOptions, ControllerReferenceOptions } from './owner-references.js';
-export { createOrUpdate, createOrPatch } from './create-or-update.js';
-export type { OperationResult, MutateFn, CreateOrUpdateOutcome } from './create-or-update.js';
-export { addFinalizer, removeFinalizer, containsFinalizer, Finalizers } from './finalizers.js';
-export type { Finalizer, FinalizerResult, FinalizeOutcome } from './finalizers.js';
-// controllerutil's neighbours, re-exported so operator code needs one import.
+} from './leaderelection/index.js';
 export {
-  setStatusCondition, findStatusCondition, removeStatusCondition,
-  isStatusConditionPresentAndEqual, isStatusConditionTrue, isStatusConditionFalse,
-  getControllerOf, isControlledBy, hasControllerReference, hasOwnerReference,
-} from '../meta/index.js';
-export type { NewCondition, ConditionStatus } from '../meta/index.js';
+  setControllerReference, setOwnerReference, removeOwnerReference, removeControllerReference,
+  createOrUpdate, createOrPatch, addFinalizer, removeFinalizer, containsFinalizer, Finalizers, AlreadyOwnedError,
+} from './controllerutil/index.js';
+export type {
+  OwnerReferenceOptions, ControllerReferenceOptions, OperationResult, MutateFn, CreateOrUpdateOutcome,
+  Finalizer, FinalizerResult, FinalizeOutcome,
+} from './controllerutil/index.js';
+export { HealthChecks, ping, EXPLAIN_PATH_PREFIX, parseExplainPath } from './http/index.js';
+export type { HealthCheck, HealthResponse } from './http/index.js';
+export {
+  createManagerMetrics, createControllerMetrics, RECONCILE_TIME_BUCKETS, createWorkqueueMetrics, WORKQUEUE_DURATION_BUCKETS,
+} from './metrics/index.js';
+export type { ManagerMetrics } from './metrics/index.js';
+export { EventBroadcaster } from './events/index.js';
+export type { EventRecorder, EventType } from './events/index.js';
+export { formatDuration } from './explain/index.js';
+export type { ConvergeReport, ControllerReport, ConditionReport, ExplainSource } from './explain/index.js';

@@ -12,72 +12,33 @@
  * `LeaderElectionLostError` — a manager never keeps reconciling without the lease. `admitReconcile`
  * (the controllers' gate) admits a leader-elected reconcile only while the elector's fence is open.
  *
- * With `sharding`, a `ShardCoordinator` runs from the caches' sync until after the stop: it holds shard
- * Leases, the cache watches only the namespaces of the held shards, and `admitReconcile` (the
- * controllers' gate) drops requests of other namespaces before they are reconciled.
+ * With `sharding`, shard ownership (`ShardOwnership`) runs from the caches' sync until after the stop:
+ * it holds shard Leases, the cache watches only the namespaces of the held shards, and
+ * `admitReconcile` (the controllers' gate) drops requests of other namespaces before they are reconciled.
+ *
+ * This class only composes the parts (each in its own file or sub-folder) and runs their lifecycle.
  *
  * Invariants: nothing does I/O before `start`; `start` runs once; the first runnable failure stops
  * the manager and is what `start` rejects with.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { Gauge } from 'prom-client';
 import {
-  InvalidOptionError, type Clock, type KubeObject, type Logger, type NamespacedName, type ResourceDescriptor,
+  InvalidOptionError, untilAborted, type Clock, type KubeObject, type Logger, type NamespacedName, type ResourceDescriptor,
 } from '../meta/index.js';
-import { createClient, loadKubeConfig, SERVICE_ACCOUNT_DIR, type Client, type RestClient, type RestConfig } from '../client/index.js';
+import { createClient, type Client, type RestClient, type RestConfig } from '../client/index.js';
 import type { SharedIndexInformer } from '../cache/index.js';
 import { AlreadyStartedError, Controller, type ControllerHost, type ControllerMetrics, type Runnable } from '../controller/index.js';
 import type { WorkqueueMetricsProvider } from '../workqueue/index.js';
-import { LeaderElectionLostError, ShutdownTimeoutError } from './errors.js';
-import { EventBroadcaster, type EventRecorder } from './event-recorder.js';
-import { explainObject, type ConvergeReport } from './explain.js';
-import { EXPLAIN_PATH_PREFIX, serveExplain } from './explain-endpoint.js';
-import { HealthChecks, type HealthCheck } from './health.js';
-import { HttpServerRunnable, type HttpHandler } from './http-server.js';
-import { InformerCache } from './informer-cache.js';
-import { LeaderElector } from './leader-election.js';
-import { leaseLock } from './lease-lock.js';
-import { createManagerMetrics, type ManagerMetrics } from './metrics.js';
-import { resolveManagerOptions, type ManagerOptions, type ResolvedManagerOptions } from './options.js';
+import { InformerCache, createSplitClient, type ManagerClient } from './cache/index.js';
+import { EventBroadcaster, type EventRecorder } from './events/index.js';
+import { explainObject, type ConvergeReport } from './explain/index.js';
+import { HealthChecks, HttpServerRunnable, healthProbeHandler, metricsHandler, type HealthCheck } from './http/index.js';
+import { LeaderElectionRunnable } from './leader-election-runnable.js';
+import { createManagerMetrics, type ManagerMetrics } from './metrics/index.js';
+import type { ResolvedManagerOptions } from './options.js';
+import { stopInOrder } from './ordered-stop.js';
 import { RunnableGroup } from './runnable-group.js';
-import { ShardCoordinator } from './shard-coordinator.js';
-import { ShardGate } from './shard-gate.js';
-import { namespaceSharder, shardRanges } from './shard-ranges.js';
-import { createSplitClient, type ManagerClient } from './split-client.js';
-
-/** Creates a manager. Reads the kubeconfig when one is needed; opens no connection until `start`. */
-export async function createManager(options: ManagerOptions = {}): Promise<Manager> {
-  const resolved = resolveManagerOptions(withLeaderElectionNamespace(options));
-  const connection = resolved.client
-    ? { client: resolved.client }
-    : { config: resolved.config ?? loadKubeConfig({ path: resolved.kubeconfig, clock: resolved.clock }) };
-  return new Manager(resolved, connection);
-}
-
-/**
- * Like controller-runtime, a leader-election namespace left out is the pod's own namespace, read
- * from the service-account mount; outside a cluster it must be given.
- */
-function withLeaderElectionNamespace(options: ManagerOptions): ManagerOptions {
-  const { leaderElection: le, sharding: sh } = options;
-  let out = options;
-  if (le && !le.namespace) out = { ...out, leaderElection: { ...le, namespace: podNamespace('leaderElection.namespace') } };
-  if (sh && !sh.namespace) out = { ...out, sharding: { ...sh, namespace: podNamespace('sharding.namespace') } };
-  return out;
-}
-
-function podNamespace(option: string): string {
-  const file = join(SERVICE_ACCOUNT_DIR, 'namespace');
-  let namespace: string;
-  try {
-    namespace = readFileSync(file, 'utf8').trim();
-  } catch (cause) {
-    throw new InvalidOptionError(option, `is required when not running in a cluster (cannot read ${file}: ${(cause as Error).message})`);
-  }
-  if (!namespace) throw new InvalidOptionError(option, `is required: ${file} is empty`);
-  return namespace;
-}
+import { ShardOwnership } from './shard-ownership.js';
+import { ShardGate, namespaceSharder, shardRanges } from './sharding/index.js';
 
 export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
   readonly options: ResolvedManagerOptions;
@@ -101,9 +62,9 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
   #resolveElected!: () => void;
   #failure: unknown;
   #run: Promise<void> | undefined;
-  #elector: LeaderElector | undefined;
+  #leaderElection: LeaderElectionRunnable | undefined;
   readonly #gate: ShardGate | undefined;
-  #coordinator: ShardCoordinator | undefined;
+  readonly #sharding: ShardOwnership | undefined;
 
   /**
    * Use `createManager`, which resolves the options and reads the kubeconfig. The manager owns (and
@@ -129,7 +90,6 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
     this.#cache = new InformerCache({
       client: this.#rest, clock: this.clock, logger: this.logger.child({ component: 'cache' }), cache: options.cache, shards: options.sharding?.shards,
     });
-    if (options.sharding) this.#gate = new ShardGate({ shardOf: namespaceSharder(shardRanges(options.sharding.shards)) });
     this.client = createSplitClient({ client: this.#rest, cache: this.#cache });
     this.#events = new EventBroadcaster({ client: this.#rest, clock: this.clock, logger: this.logger.child({ component: 'events' }) });
     this.#healthz = new HealthChecks({ path: 'healthz', logger: this.logger });
@@ -138,19 +98,27 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
       if (!this.#cache.synced()) throw new Error(`caches not synced: ${this.#cache.unsynced().join(', ')}`);
     });
     if (options.sharding) {
+      this.#gate = new ShardGate({ shardOf: namespaceSharder(shardRanges(options.sharding.shards)) });
+      this.#sharding = new ShardOwnership({
+        sharding: options.sharding, client: this.#rest, gate: this.#gate, cache: this.#cache, metrics: this.metrics, clock: this.clock, logger: this.logger,
+      });
+      const sharding = this.#sharding;
       this.#readyz.add('sharding', () => {
-        if (!this.#coordinator?.reconciledOnce()) throw new Error('shard ownership not reconciled yet');
+        if (!sharding.reconciledOnce()) throw new Error('shard ownership not reconciled yet');
       });
     }
     const group = (name: string) => new RunnableGroup({ name, logger: this.logger, onError: (err) => this.#fail(err) });
     this.#groups = { http: group('http-servers'), caches: group('caches'), others: group('others'), leader: group('leader-election') };
     this.#groups.caches.add({ start: (signal) => this.#cache.start(signal), needLeaderElection: () => false });
     if (options.metricsBind) {
-      this.#servers.metrics = new HttpServerRunnable({ name: 'metrics', bind: options.metricsBind, handler: this.#metricsHandler, logger: this.logger });
+      this.#servers.metrics = new HttpServerRunnable({ name: 'metrics', bind: options.metricsBind, handler: metricsHandler(this.metrics.registry), logger: this.logger });
       this.#groups.http.add(this.#servers.metrics);
     }
     if (options.healthProbeBind) {
-      this.#servers.healthProbe = new HttpServerRunnable({ name: 'health-probe', bind: options.healthProbeBind, handler: this.#healthHandler, logger: this.logger });
+      const handler = healthProbeHandler({
+        healthz: this.#healthz, readyz: this.#readyz, known: () => this.#knownResources(), explain: (r, nn, signal) => this.explain(r, nn, { signal }),
+      });
+      this.#servers.healthProbe = new HttpServerRunnable({ name: 'health-probe', bind: options.healthProbeBind, handler, logger: this.logger });
       this.#groups.http.add(this.#servers.healthProbe);
     }
     this.#elected = new Promise<void>((resolve) => (this.#resolveElected = resolve));
@@ -200,13 +168,13 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
    * outside the owned shards are dropped.
    */
   admitReconcile(req: NamespacedName, runnable: Runnable): (() => void) | undefined {
-    if (this.options.leaderElection && runnable.needLeaderElection?.() !== false && !this.#elector?.isLeading()) return undefined;
+    if (this.options.leaderElection && runnable.needLeaderElection?.() !== false && !this.#leaderElection?.isLeading()) return undefined;
     return this.#gate ? this.#gate.admit(req) : settledNothing;
   }
 
   /** The shards this replica owns now, ascending (empty without sharding). */
   ownedShards(): number[] {
-    return this.#coordinator?.owned() ?? [];
+    return this.#sharding?.owned() ?? [];
   }
 
   registerControllerName(name: string): void {
@@ -268,7 +236,7 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
 
   /** Whether this manager leads now: its fence is open (without leader election: from start until the stop begins). */
   isLeader(): boolean {
-    if (this.#elector) return this.#elector.isLeading();
+    if (this.#leaderElection) return this.#leaderElection.isLeading();
     return this.#run !== undefined && !this.#internal.signal.aborted;
   }
 
@@ -319,10 +287,9 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
     if (signal?.aborted) onAbort();
     signal?.addEventListener('abort', onAbort, { once: true });
     const leCtl = new AbortController();
-    let electorDone: Promise<unknown> = Promise.resolve();
+    let electorDone: Promise<void> = Promise.resolve();
     const shardingCtl = new AbortController();
     let shardingDone: Promise<void> = Promise.resolve();
-    let lost = false;
     try {
       this.logger.info({}, 'starting manager');
       this.#groups.http.start();
@@ -331,39 +298,21 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
       await this.#cache.waitForSync({ signal: internal });
       internal.throwIfAborted();
       this.#groups.others.start();
-      shardingDone = this.#startSharding(shardingCtl.signal);
+      if (this.#sharding) shardingDone = this.#sharding.run(shardingCtl.signal);
       const le = this.options.leaderElection;
       if (le) {
-        this.metrics.leaderElectionStatus(le.id, false);
-        this.#elector = new LeaderElector({
-          lock: leaseLock({ client: this.#rest, namespace: le.namespace, name: le.id }),
-          identity: le.identity,
-          leaseDurationMs: le.leaseDurationMs,
-          renewDeadlineMs: le.renewDeadlineMs,
-          retryPeriodMs: le.retryPeriodMs,
-          releaseOnCancel: le.releaseOnCancel,
-          clock: this.clock,
-          logger: this.logger.child({ component: 'leader-election' }),
-          onNewLeader: (leader) => this.logger.info({ lease: `${le.namespace}/${le.id}`, leader }, 'new leader elected'),
-          onStartedLeading: (leading) => {
-            this.metrics.leaderElectionStatus(le.id, true);
-            leading.addEventListener('abort', () => {
-              this.metrics.leaderElectionStatus(le.id, false);
-              if (leCtl.signal.aborted) return;
-              // Lost, not released: cut the leader runnables now, before anyone else may lead.
-              lost = true;
-              const err = new LeaderElectionLostError(`${le.namespace}/${le.id}`);
-              this.#groups.leader.abort(err);
-              this.#fail(err);
-            }, { once: true });
-            this.#groups.leader.start();
-            this.#resolveElected();
+        this.#leaderElection = new LeaderElectionRunnable({
+          election: le, client: this.#rest, metrics: this.metrics, clock: this.clock, logger: this.logger,
+          onStartedLeading: () => this.#startLeading(),
+          onLost: (err) => {
+            // Cut the leader runnables now, before anyone else may lead.
+            this.#groups.leader.abort(err);
+            this.#fail(err);
           },
         });
-        electorDone = this.#elector.run(leCtl.signal);
+        electorDone = this.#leaderElection.run(leCtl.signal);
       } else {
-        this.#groups.leader.start();
-        this.#resolveElected();
+        this.#startLeading();
       }
       await new Promise<void>((resolve) => {
         if (internal.aborted) resolve();
@@ -374,7 +323,14 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
     } finally {
       signal?.removeEventListener('abort', onAbort);
     }
-    const timedOut = await this.#stopGroups(lost ? 0 : this.options.gracefulShutdownTimeoutMs, internal.reason);
+    const g = this.#groups;
+    const timedOut = await stopInOrder({
+      groups: [g.others, g.leader, g.caches, g.http],
+      finally: () => this.#events.flush(),
+      graceMs: this.#leaderElection?.lost() ? 0 : this.options.gracefulShutdownTimeoutMs,
+      reason: internal.reason,
+      clock: this.clock,
+    });
     leCtl.abort(new Error('manager stopped'));
     // Shard Leases are written free only now that no controller reconciles any more.
     shardingCtl.abort(new Error('manager stopped'));
@@ -385,94 +341,11 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
     if (timedOut) throw timedOut;
   }
 
-  /** Starts the shard coordinator (with sharding); resolves once it stopped and freed its Leases. */
-  #startSharding(signal: AbortSignal): Promise<void> {
-    const sh = this.options.sharding;
-    if (!sh || !this.#gate) return Promise.resolve();
-    const owned = new Gauge({
-      name: 'converge_manager_owned_shards',
-      help: 'Number of namespace shards this replica owns. \'name\' is the sharding id.',
-      labelNames: ['name'] as const,
-      registers: [this.metrics.registry],
-    });
-    owned.set({ name: sh.id }, 0);
-    const log = this.logger.child({ component: 'sharding' });
-    this.#coordinator = new ShardCoordinator({
-      client: this.#rest, namespace: sh.namespace, id: sh.id, identity: sh.identity, shards: sh.shards,
-      leaseDurationMs: sh.leaseDurationMs, renewDeadlineMs: sh.renewDeadlineMs, retryPeriodMs: sh.retryPeriodMs,
-      gate: this.#gate, clock: this.clock, logger: log,
-      onOwnedChange: (shards) => {
-        owned.set({ name: sh.id }, shards.size);
-        this.#cache.setOwnedShards(shards).catch((err: unknown) => {
-          if (!signal.aborted) log.error({ err }, 'shard informers did not sync');
-        });
-      },
-    });
-    return this.#coordinator.run(signal);
+  #startLeading(): void {
+    this.#groups.leader.start();
+    this.#resolveElected();
   }
-
-  /** Stops the groups in controller-runtime's order within `graceMs`; returns the timeout error if it passed. */
-  async #stopGroups(graceMs: number, reason: unknown): Promise<ShutdownTimeoutError | undefined> {
-    const g = this.#groups;
-    const order = [g.others, g.leader, g.caches, g.http];
-    const pending = new Set(order.map((x) => x.name));
-    const stopping = (async () => {
-      for (const group of order) {
-        await group.stop(reason);
-        pending.delete(group.name);
-      }
-      await this.#events.flush();
-    })();
-    if (graceMs === Infinity) {
-      await stopping;
-      return undefined;
-    }
-    const finished = await new Promise<boolean>((resolve) => {
-      const timer = this.clock.setTimer(() => resolve(false), graceMs);
-      void stopping.then(() => {
-        timer.cancel();
-        resolve(true);
-      });
-    });
-    if (finished) return undefined;
-    // Past the grace period nothing is waited for; every group still gets its abort.
-    for (const group of order) group.abort(reason);
-    return graceMs === 0 ? undefined : new ShutdownTimeoutError(graceMs, [...pending]);
-  }
-
-  readonly #metricsHandler: HttpHandler = async ({ method, url }) => {
-    if (url.pathname !== '/metrics') return { status: 404, body: '404 page not found\n' };
-    if (method !== 'GET' && method !== 'HEAD') return { status: 405, body: 'method not allowed\n' };
-    return { status: 200, body: await this.metrics.registry.metrics(), contentType: this.metrics.registry.contentType };
-  };
-
-  readonly #healthHandler: HttpHandler = async ({ method, url, signal }) => {
-    if (url.pathname.startsWith(EXPLAIN_PATH_PREFIX)) {
-      return serveExplain({
-        method, pathname: url.pathname, known: () => this.#knownResources(), explain: (r, nn) => this.explain(r, nn, { signal }),
-      });
-    }
-    const m = /^\/(healthz|readyz)(?:\/([^/]+))?\/?$/.exec(url.pathname);
-    if (!m) return { status: 404, body: '404 page not found\n' };
-    const checks = m[1] === 'healthz' ? this.#healthz : this.#readyz;
-    return checks.handle({ name: m[2], query: url.searchParams, signal });
-  };
 }
 
 /** The `done` of a reconcile admitted without a gate. */
 const settledNothing = (): void => {};
-
-/** `p`, or a rejection with the signal's reason as soon as it aborts (the listener is removed either way). */
-async function untilAborted<V>(p: Promise<V>, signal: AbortSignal): Promise<V> {
-  signal.throwIfAborted();
-  let onAbort = (): void => {};
-  try {
-    return await new Promise<V>((resolve, reject) => {
-      onAbort = () => reject(signal.reason);
-      signal.addEventListener('abort', onAbort, { once: true });
-      p.then(resolve, reject);
-    });
-  } finally {
-    signal.removeEventListener('abort', onAbort);
-  }
-}

@@ -8,9 +8,9 @@ import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { InvalidOptionError, jsonLogger, realClock, requireDuration, type Clock, type Logger } from '../meta/index.js';
 import type { Client, RestConfig } from '../client/index.js';
-import type { CacheOptions } from './informer-cache.js';
-import { validateLeaderElectionTimings } from './leader-election.js';
-import { parseBindAddress } from './http-server.js';
+import type { CacheOptions } from './cache/index.js';
+import { validateLeaderElectionTimings } from './leaderelection/index.js';
+import { parseBindAddress } from './http/index.js';
 
 export interface LeaderElectionOptions {
   /** Name of the Lease. Required. */

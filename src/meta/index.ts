@@ -1,5 +1,6 @@
 // The object model: types and helpers every other layer builds on. Imports nothing of ours.
 export { realClock, FakeClock } from './clock.js';
+export { untilAborted } from './abort.js';
 export type { Clock, Timer } from './clock.js';
 export {
   ConvergeError, InvalidOptionError, InvalidKeyError, UnknownResourceError, SelectorParseError, requireInt, requireDuration,

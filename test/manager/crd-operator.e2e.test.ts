@@ -5,10 +5,10 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { controllerManagedBy, enqueueRequestsFromMapFunc } from 'kube-converge/controller';
 import {
-  Finalizers, createOrPatch, createOrUpdate, setControllerReference, setStatusCondition, type Manager,
+  Finalizers, createOrPatch, createOrUpdate, setControllerReference, type Manager,
 } from 'kube-converge/manager';
 import {
-  ConfigMapResource, SecretResource, clone, defineResource, namespacedNameOf, type Condition, type ObjectOf,
+  ConfigMapResource, SecretResource, clone, defineResource, namespacedNameOf, setStatusCondition, type Condition, type ObjectOf,
 } from 'kube-converge/meta';
 import { TestEnv, eventually, type CustomResourceDefinition } from 'kube-converge/testing';
 

@@ -5,8 +5,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { StatusError } from 'kube-converge/client';
 import { controllerManagedBy } from 'kube-converge/controller';
-import { createOrUpdate, setControllerReference, setStatusCondition, type ConvergeReport } from 'kube-converge/manager';
-import { ConfigMapResource, clone, defineResource, type Condition } from 'kube-converge/meta';
+import { createOrUpdate, setControllerReference, type ConvergeReport } from 'kube-converge/manager';
+import { ConfigMapResource, clone, defineResource, setStatusCondition, type Condition } from 'kube-converge/meta';
 import { TestEnv, eventually, type CustomResourceDefinition } from 'kube-converge/testing';
 
 interface WidgetSpec {

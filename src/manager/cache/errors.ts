@@ -1,0 +1,18 @@
+/**
+ * The manager cache's errors, each with its code from the catalogue in `src/meta/errors.ts`.
+ * Callers branch on `code`, never on the message.
+ */
+import { ConvergeError } from '../../meta/index.js';
+
+/**
+ * A cached read found no synced informer for the kind. The manager starts the informer on first use;
+ * a reconciler that throws this is retried with backoff until the kind has synced. Declare every kind
+ * a controller reads with `for`/`owns`/`watches` (or `mgr.getInformer`) to avoid the first retry.
+ */
+export class CacheNotSyncedError extends ConvergeError {
+  readonly code = 'CONVERGE_CACHE_NOT_SYNCED';
+  override readonly name = 'CacheNotSyncedError';
+  constructor(readonly kind: string) {
+    super(`the cache for ${kind} has not synced yet (its informer starts on first use; the read is retried)`);
+  }
+}

@@ -1,0 +1,156 @@
+/**
+ * One informer over the namespace shards a replica owns, made of one sharded informer per owned
+ * shard (each lists and watches with that shard's `shardSelector`). The set of shards changes while
+ * it runs: `setShards` starts the members of newly owned shards — every handler and indexer
+ * registered so far is added to them, so controllers keep their queue and see the new shard's
+ * objects as adds — and stops the members of shards no longer owned (their objects leave the store
+ * without delete events: their reconciles are dropped by the shard gate, not by the informer).
+ * A change touches only the shards that changed; the others keep their watches.
+ * Invariant: members hold disjoint namespace ranges, so a key is routed to exactly one member and
+ * no object is delivered or returned twice.
+ */
+import { splitKey, type KubeObject, type Logger } from '../../meta/index.js';
+import type {
+  HandlerRegistration, IndexFunc, Indexer, ReflectorStatus, ResourceEventHandler, SharedIndexInformer,
+} from '../../cache/index.js';
+import { combineReflectorStatuses } from './combined-status.js';
+
+
+interface Member<T extends KubeObject> {
+  readonly informer: SharedIndexInformer<T>;
+  readonly stop: AbortController;
+  readonly regs: Map<Handler<T>, HandlerRegistration>;
+}
+
+interface Handler<T extends KubeObject> {
+  readonly handler: ResourceEventHandler<T>;
+  readonly options: { resyncMs?: number; name?: string } | undefined;
+}
+
+export class ShardedInformer<T extends KubeObject> implements SharedIndexInformer<T> {
+  readonly #make: (shard: number) => SharedIndexInformer<T>;
+  readonly #shardOf: (namespace: string) => number;
+  readonly #log: Logger;
+  readonly #members = new Map<number, Member<T>>();
+  readonly #handlers = new Set<Handler<T>>();
+  readonly #indexers: Record<string, IndexFunc<T>> = {};
+  readonly #runs = new Set<Promise<void>>();
+  #signal: AbortSignal | undefined;
+  readonly #indexer: Indexer<T>;
+
+  constructor(options: { make: (shard: number) => SharedIndexInformer<T>; shardOf: (namespace: string) => number; logger: Logger }) {
+    this.#make = options.make;
+    this.#log = options.logger;
+    this.#shardOf = options.shardOf;
+    const all = (): SharedIndexInformer<T>[] => [...this.#members.values()].map((m) => m.informer);
+    this.#indexer = {
+      getByKey: (key) => this.#members.get(this.#shardOf(splitKey(key).namespace))?.informer.getIndexer().getByKey(key),
+      list: () => all().flatMap((i) => i.getIndexer().list()),
+      listKeys: () => all().flatMap((i) => i.getIndexer().listKeys()),
+      byIndex: (name, value) => all().flatMap((i) => i.getIndexer().byIndex(name, value)),
+      indexKeys: (name, value) => all().flatMap((i) => i.getIndexer().indexKeys(name, value)),
+      listIndexFuncValues: (name) => [...new Set(all().flatMap((i) => i.getIndexer().listIndexFuncValues(name)))],
+      index: (name, obj) => all().flatMap((i) => i.getIndexer().index(name, obj)),
+      // Resource versions of different watches are not comparable; report one member's, '' with none.
+      lastStoreSyncResourceVersion: () => all()[0]?.getIndexer().lastStoreSyncResourceVersion() ?? '',
+      addIndexers: (indexers) => this.addIndexers(indexers),
+    };
+  }
+
+  /** The shards with a member now. */
+  shards(): number[] {
+    return [...this.#members.keys()].sort((a, b) => a - b);
+  }
+
+  /**
+   * Makes the members exactly `owned`: adds (and, if running, starts) the missing ones, stops the
+   * others. Resolves once the added members synced, or rejects if `signal` aborts first.
+   */
+  async setShards(owned: ReadonlySet<number>, options: { signal?: AbortSignal } = {}): Promise<void> {
+    for (const [shard, m] of this.#members) {
+      if (owned.has(shard)) continue;
+      this.#members.delete(shard);
+      for (const reg of m.regs.values()) reg.remove();
+      m.stop.abort(new Error(`shard ${shard} released`));
+    }
+    const added: SharedIndexInformer<T>[] = [];
+    for (const shard of owned) {
+      if (this.#members.has(shard)) continue;
+      const informer = this.#make(shard);
+      if (Object.keys(this.#indexers).length > 0) informer.addIndexers(this.#indexers);
+      const m: Member<T> = { informer, stop: new AbortController(), regs: new Map() };
+      for (const h of this.#handlers) m.regs.set(h, informer.addEventHandler(h.handler, h.options));
+      this.#members.set(shard, m);
+      if (this.#signal) this.#start(m);
+      added.push(informer);
+    }
+    await Promise.all(added.map((i) => i.waitForSync(options)));
+  }
+
+  addEventHandler(handler: ResourceEventHandler<T>, options?: { resyncMs?: number; name?: string }): HandlerRegistration {
+    const h: Handler<T> = { handler, options };
+    this.#handlers.add(h);
+    for (const m of this.#members.values()) m.regs.set(h, m.informer.addEventHandler(handler, options));
+    const regs = (): HandlerRegistration[] => [...this.#members.values()].flatMap((m) => m.regs.get(h) ?? []);
+    return {
+      hasSynced: () => regs().every((r) => r.hasSynced()),
+      remove: () => {
+        this.#handlers.delete(h);
+        for (const m of this.#members.values()) {
+          m.regs.get(h)?.remove();
+          m.regs.delete(h);
+        }
+      },
+      pending: () => regs().reduce((n, r) => n + r.pending(), 0),
+      errors: () => regs().reduce((n, r) => n + r.errors(), 0),
+    };
+  }
+
+  getIndexer(): Indexer<T> {
+    return this.#indexer;
+  }
+
+  addIndexers(indexers: Record<string, IndexFunc<T>>): void {
+    for (const m of this.#members.values()) m.informer.addIndexers(indexers);
+    Object.assign(this.#indexers, indexers);
+  }
+
+  hasSynced(): boolean {
+    return [...this.#members.values()].every((m) => m.informer.hasSynced());
+  }
+
+  async waitForSync(options?: { signal?: AbortSignal }): Promise<void> {
+    await Promise.all([...this.#members.values()].map((m) => m.informer.waitForSync(options)));
+  }
+
+  lastSyncResourceVersion(): string {
+    return [...this.#members.values()][0]?.informer.lastSyncResourceVersion() ?? '';
+  }
+
+  status(): ReflectorStatus {
+    const [head, ...tail] = [...this.#members.values()].map((m) => m.informer.status());
+    if (!head) {
+      return { phase: this.#signal ? 'watching' : 'idle', lastSyncResourceVersion: '', reconnects: 0, relists: 0, errors: { gone: 0, tooManyRequests: 0, network: 0, other: 0 } };
+    }
+    return combineReflectorStatuses([head, ...tail]);
+  }
+
+  /** Runs the members, present and future, until `signal` aborts; resolves when all stopped. */
+  async run(signal: AbortSignal): Promise<void> {
+    this.#signal = signal;
+    for (const m of this.#members.values()) this.#start(m);
+    await new Promise<void>((resolve) => {
+      if (signal.aborted) resolve();
+      else signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+    while (this.#runs.size > 0) await Promise.all([...this.#runs]);
+  }
+
+  #start(m: Member<T>): void {
+    const run = m.informer
+      .run(AbortSignal.any([this.#signal!, m.stop.signal]))
+      .catch((err: unknown) => this.#log.error({ err }, 'shard informer stopped with an error'));
+    this.#runs.add(run);
+    void run.finally(() => this.#runs.delete(run));
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * The HTTP face of `explain`, served on the health-probe server:
+ *
+ *     GET /debug/converge/<group>/<version>/<plural>/<namespace>/<name>   (namespaced kinds)
+ *     GET /debug/converge/<group>/<version>/<plural>/<name>               (cluster-scoped kinds)
+ *
+ * with the core group spelled `core`. It answers the JSON report, or 404 with a message naming what
+ * is wrong (a kind this manager neither reconciles nor caches, a namespace missing or extra for the
+ * kind's scope). Invariant: only kinds the manager already knows are explained, so a probe of this
+ * path can never make the manager start watching something new.
+ */
+import type { NamespacedName, ResourceDescriptor } from '../../meta/index.js';
+import type { ConvergeReport } from '../explain/index.js';
+import type { HttpResponse } from './http-server.js';
+
+export const EXPLAIN_PATH_PREFIX = '/debug/converge/';
+
+export interface ExplainRequest {
+  method: string;
+  pathname: string;
+  /** The kinds the manager knows (its controllers' and its cache's). */
+  known: () => readonly ResourceDescriptor[];
+  explain: (resource: ResourceDescriptor, nn: NamespacedName) => Promise<ConvergeReport>;
+}
+
+/** Answers a request whose path starts with `EXPLAIN_PATH_PREFIX`. */
+export async function serveExplain(req: ExplainRequest): Promise<HttpResponse> {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return text(405, 'method not allowed\n');
+  const parsed = parseExplainPath(req.pathname);
+  if ('error' in parsed) return text(404, `${parsed.error}\n`);
+  const { group, version, plural, rest } = parsed;
+  const gvr = `${group === '' ? 'core' : group}/${version}/${plural}`;
+  const resource = req.known().find((r) => r.group === group && r.version === version && r.plural === plural);
+  if (!resource) {
+    const known = [...new Set(req.known().map((r) => `${r.group === '' ? 'core' : r.group}/${r.version}/${r.plural}`))].sort();
+    return text(404, `unknown kind ${gvr}: this manager neither reconciles nor caches it (known: ${known.join(', ') || 'none'})\n`);
+  }
+  if (resource.namespaced && rest.length !== 2) {
+    return text(404, `${resource.kind} (${gvr}) is namespaced: use ${EXPLAIN_PATH_PREFIX}${gvr}/<namespace>/<name>\n`);
+  }
+  if (!resource.namespaced && rest.length !== 1) {
+    return text(404, `${resource.kind} (${gvr}) is cluster-scoped: use ${EXPLAIN_PATH_PREFIX}${gvr}/<name>\n`);
+  }
+  const nn: NamespacedName = rest.length === 2 ? { namespace: rest[0]!, name: rest[1]! } : { name: rest[0]! };
+  const report = await req.explain(resource, nn);
+  return { status: 200, body: `${JSON.stringify(report, null, 2)}\n`, contentType: 'application/json' };
+}
+
+/** Splits `/debug/converge/<group>/<version>/<plural>/…` into its parts (decoded; `core` is the empty group). */
+export function parseExplainPath(pathname: string):
+  | { group: string; version: string; plural: string; rest: string[] }
+  | { error: string } {
+  const usage = `use ${EXPLAIN_PATH_PREFIX}<group>/<version>/<plural>/[<namespace>/]<name> (the core group is "core")`;
+  if (!pathname.startsWith(EXPLAIN_PATH_PREFIX)) return { error: usage };
+  let parts: string[];
+  try {
+    parts = pathname.slice(EXPLAIN_PATH_PREFIX.length).replace(/\/$/, '').split('/').map(decodeURIComponent);
+  } catch {
+    return { error: `the path is not valid percent-encoding; ${usage}` };
+  }
+  if (parts.length < 4 || parts.length > 5 || parts.some((p) => p === '')) return { error: usage };
+  const [group, version, plural, ...rest] = parts as [string, string, string, ...string[]];
+  return { group: group === 'core' ? '' : group, version, plural, rest };
+}
+
+function text(status: number, body: string): HttpResponse {
+  return { status, body };
+}

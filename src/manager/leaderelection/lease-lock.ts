@@ -1,0 +1,70 @@
+/**
+ * The `LeaseLock` of leader election stored in a `coordination.k8s.io/v1` Lease, as controller-runtime
+ * does by default. A renewal or takeover is an `update` quoting the resourceVersion it was computed
+ * from, so the API server's optimistic concurrency (409 Conflict) decides races between candidates;
+ * creation races resolve the same way through 409 AlreadyExists. Invariant: times are written as
+ * MicroTime (RFC 3339 with six fractional digits) and read back to the millisecond.
+ */
+import { LeaseResource, type ObjectOf } from '../../meta/index.js';
+import { isNotFound, type Client } from '../../client/index.js';
+import type { LeaderElectionRecord, LeaseLock, LockSnapshot } from './leader-election.js';
+
+type Lease = ObjectOf<typeof LeaseResource>;
+
+const microTime = (ms: number): string => new Date(ms).toISOString().replace('Z', '000Z');
+const parseTime = (s: string | undefined): number => (s ? Date.parse(s) : 0);
+
+/** The lock snapshot a Lease holds (also for Leases read by a list). */
+export function snapshotOf(lease: Lease): LockSnapshot {
+  const spec = lease.spec ?? {};
+  return {
+    record: {
+      holderIdentity: spec.holderIdentity ?? '',
+      leaseDurationSeconds: spec.leaseDurationSeconds ?? 0,
+      acquireTimeMs: parseTime(spec.acquireTime),
+      renewTimeMs: parseTime(spec.renewTime),
+      leaderTransitions: spec.leaseTransitions ?? 0,
+    },
+    version: lease.metadata.resourceVersion ?? '',
+  };
+}
+
+function specOf(r: LeaderElectionRecord): NonNullable<Lease['spec']> {
+  return {
+    holderIdentity: r.holderIdentity,
+    leaseDurationSeconds: r.leaseDurationSeconds,
+    acquireTime: microTime(r.acquireTimeMs),
+    renewTime: microTime(r.renewTimeMs),
+    leaseTransitions: r.leaderTransitions,
+  };
+}
+
+/** A lock on the Lease `namespace/name`, read and written through `client` (never a cache). */
+export function leaseLock(options: { client: Client; namespace: string; name: string }): LeaseLock {
+  const { client, namespace, name } = options;
+  const meta = { namespace, name };
+  return Object.freeze({
+    description: `${namespace}/${name}`,
+    async get({ signal }: { signal: AbortSignal }) {
+      try {
+        return snapshotOf(await client.get(LeaseResource, meta, { signal }));
+      } catch (err) {
+        if (isNotFound(err)) return undefined;
+        throw err;
+      }
+    },
+    async create(record: LeaderElectionRecord, { signal }: { signal: AbortSignal }) {
+      const lease: Lease = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: meta, spec: specOf(record) };
+      return snapshotOf(await client.create(LeaseResource, lease, { signal }));
+    },
+    async update(record: LeaderElectionRecord, version: string, { signal }: { signal: AbortSignal }) {
+      const lease: Lease = {
+        apiVersion: 'coordination.k8s.io/v1',
+        kind: 'Lease',
+        metadata: { ...meta, resourceVersion: version },
+        spec: specOf(record),
+      };
+      return snapshotOf(await client.update(LeaseResource, lease, { signal }));
+    },
+  } satisfies LeaseLock);
+}

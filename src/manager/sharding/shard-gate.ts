@@ -1,0 +1,60 @@
+/**
+ * The gate in front of every reconcile of a sharded manager: a request of a namespace whose shard
+ * this replica does not own is dropped unreconciled; an admitted one is counted in flight until it
+ * settles. Closing a shard refuses new requests at once and resolves when its in-flight reconciles
+ * settled — the coordinator releases a shard's Lease only after that, and opens a shard only after
+ * acquiring its Lease, so two replicas never reconcile one namespace at the same time.
+ * Cluster-scoped requests (no namespace) are not sharded and always pass.
+ */
+import type { NamespacedName } from '../../meta/index.js';
+
+export class ShardGate {
+  readonly #shardOf: (namespace: string) => number;
+  readonly #open = new Set<number>();
+  readonly #inFlight = new Map<number, number>();
+  readonly #drained = new Map<number, Array<() => void>>();
+
+  constructor(options: { shardOf: (namespace: string) => number }) {
+    this.#shardOf = options.shardOf;
+  }
+
+  /** A `done` callback to call once the reconcile settled, or undefined: drop the request. */
+  admit(req: NamespacedName): (() => void) | undefined {
+    if (!req.namespace) return () => {};
+    const shard = this.#shardOf(req.namespace);
+    if (!this.#open.has(shard)) return undefined;
+    this.#inFlight.set(shard, (this.#inFlight.get(shard) ?? 0) + 1);
+    let settled = false;
+    return () => {
+      if (settled) return;
+      settled = true;
+      const left = this.#inFlight.get(shard)! - 1;
+      if (left > 0) {
+        this.#inFlight.set(shard, left);
+        return;
+      }
+      this.#inFlight.delete(shard);
+      for (const resolve of this.#drained.get(shard) ?? []) resolve();
+      this.#drained.delete(shard);
+    };
+  }
+
+  open(shard: number): void {
+    this.#open.add(shard);
+  }
+
+  /** Refuses the shard's requests from now on; resolves once none of them is in flight. */
+  close(shard: number): Promise<void> {
+    this.#open.delete(shard);
+    if (!this.#inFlight.has(shard)) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const waiters = this.#drained.get(shard) ?? [];
+      waiters.push(resolve);
+      this.#drained.set(shard, waiters);
+    });
+  }
+
+  isOpen(shard: number): boolean {
+    return this.#open.has(shard);
+  }
+}
