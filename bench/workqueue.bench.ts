@@ -79,6 +79,9 @@ class ManualClock implements Clock {
   now(): number {
     return this.t;
   }
+  monotonicMs(): number {
+    return this.t;
+  }
   setTimer(fn: () => void, _ms: number): Timer {
     this.fn = fn;
     return { cancel: () => { if (this.fn === fn) this.fn = undefined; } };

@@ -14,8 +14,14 @@ export interface Timer {
 }
 
 export interface Clock {
-  /** Milliseconds since the Unix epoch. */
+  /** Milliseconds since the Unix epoch: for timestamps that others read (a Lease's renewTime, an Event). */
   now(): number;
+  /**
+   * Milliseconds on a clock that only moves forward, at a steady rate, whatever happens to the wall
+   * clock (NTP steps, a user setting the date). Only differences between two readings mean anything:
+   * measure every elapsed time that decides something (a lease's validity, a renew deadline) on it.
+   */
+  monotonicMs(): number;
   /** Calls `fn` once after `ms` milliseconds (clamped to [0, MAX_TIMER_MS]; NaN is 0). */
   setTimer(fn: () => void, ms: number): Timer;
   /** Resolves after `ms`; rejects with the signal's reason if it aborts first (and frees the timer). */
@@ -54,6 +60,7 @@ function sleepOn(clock: Clock, ms: number, signal?: AbortSignal): Promise<void> 
  */
 export const realClock: Clock = Object.freeze({
   now: () => Date.now(),
+  monotonicMs: () => performance.now(),
   setTimer(fn: () => void, ms: number): Timer {
     const t = setTimeout(fn, clampTimerMs(ms));
     return { cancel: () => clearTimeout(t) };
@@ -90,6 +97,11 @@ export class FakeClock implements Clock {
   }
 
   now(): number {
+    return this.#now;
+  }
+
+  /** Fake time is one steady clock: it moves only when the test moves it. */
+  monotonicMs(): number {
     return this.#now;
   }
 

@@ -166,7 +166,7 @@ describe('leaseStep (the acquire-or-renew rule)', () => {
     holderIdentity, leaseDurationSeconds: 15, acquireTimeMs: 100, renewTimeMs: 200, leaderTransitions: 3, ...over,
   });
   const seen = (record: LeaderElectionRecord, atMs: number) => ({ snapshot: { record, version: '9' }, atMs });
-  const base = { identity: 'me', leaseSeconds: 15, nowMs: 10_000 };
+  const base = { identity: 'me', leaseSeconds: 15, nowMs: 10_000, monotonicMs: 10_000 };
 
   it('reads first unless it is the leader with a lease still valid on its own clock', () => {
     assert.deepEqual(leaseStep({ ...base, observed: undefined, fresh: false }), { kind: 'read' });
@@ -183,7 +183,7 @@ describe('leaseStep (the acquire-or-renew rule)', () => {
     });
     assert.deepEqual(leaseStep({ ...base, observed: seen(rec('other'), 0), fresh: true }), { kind: 'wait', holder: 'other' });
     const takeover = { kind: 'update', version: '9', record: { holderIdentity: 'me', leaseDurationSeconds: 15, acquireTimeMs: 10_000, renewTimeMs: 10_000, leaderTransitions: 4 } };
-    assert.deepEqual(leaseStep({ ...base, nowMs: 15_000, observed: seen(rec('other'), 0), fresh: true }), { ...takeover, record: { ...takeover.record, acquireTimeMs: 15_000, renewTimeMs: 15_000 } });
+    assert.deepEqual(leaseStep({ ...base, nowMs: 15_000, monotonicMs: 15_000, observed: seen(rec('other'), 0), fresh: true }), { ...takeover, record: { ...takeover.record, acquireTimeMs: 15_000, renewTimeMs: 15_000 } });
     assert.deepEqual(leaseStep({ ...base, observed: seen(rec(''), 9_999), fresh: true }), takeover);
   });
 
@@ -192,8 +192,8 @@ describe('leaseStep (the acquire-or-renew rule)', () => {
     const first = observe(undefined, { record: r, version: '1' }, 5_000);
     const again = observe(first, { record: { ...r }, version: '2' }, 19_000);
     assert.equal(again.atMs, 5_000);
-    assert.equal(leaseStep({ ...base, nowMs: 19_999, observed: again, fresh: true }).kind, 'wait');
-    assert.equal(leaseStep({ ...base, nowMs: 20_000, observed: again, fresh: true }).kind, 'update');
+    assert.equal(leaseStep({ ...base, nowMs: 19_999, monotonicMs: 19_999, observed: again, fresh: true }).kind, 'wait');
+    assert.equal(leaseStep({ ...base, nowMs: 20_000, monotonicMs: 20_000, observed: again, fresh: true }).kind, 'update');
     assert.equal(observe(again, { record: { ...r, renewTimeMs: 1 }, version: '3' }, 19_500).atMs, 19_500);
   });
 });

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { LeaderElector, resolveManagerOptions, validateLeaderElectionTimings, type LeaseLock } from 'kube-converge/manager';
 import { FakeClock, noopLogger, type Clock } from 'kube-converge/meta';
 import { MemoryLock } from './memory-lock.js';
+import { SteppableClock } from './steppable-clock.js';
 import { WakingClock } from './waking-clock.js';
 
 const timings = { leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 };
@@ -69,6 +70,32 @@ describe('leader fencing', () => {
     assert.deepEqual(a.events, ['started@0', 'stopped@4000']);
     assert.equal(await a.done, 'lost');
     assert.equal(a.elector.getLeader(), 'intruder');
+  });
+
+  it('times leases on the monotonic clock: a wall-clock step lets no standby take over early or late', async () => {
+    const fake = new FakeClock(0);
+    const store = new MemoryLock();
+    let aNetwork: 'ok' | 'fail' = 'ok';
+    const a = candidate(store.view(() => aNetwork), fake, 'a');
+    await fake.advance(0);
+    const standbyClock = new SteppableClock(fake);
+    const b = candidate(store, standbyClock, 'b');
+    await fake.advance(2_000);
+    assert.equal(store.snapshot!.record.renewTimeMs, 2_000, 'a renewed at 2 s, and b saw it');
+    aNetwork = 'fail';
+    // The standby's wall clock jumps an hour ahead, later two hours back: its lease wait must not notice.
+    standbyClock.step(3_600_000);
+    await fake.advance(4_000);
+    standbyClock.step(-7_200_000);
+    await fake.advance(6_000);
+    assert.deepEqual(a.events, ['started@0', 'stopped@12000'], "a's fence closed 10 s after its last renewal");
+    await fake.advance(4_000);
+    assert.equal(b.elector.isLeading(), false, 'at 16 s, 14 s after b saw the renewal, the lease is still valid');
+    await fake.advance(2_000);
+    assert.equal(b.elector.isLeading(), true, 'b took over at its first retry 15 s after the renewal it saw');
+    b.ctl.abort();
+    await b.done;
+    assert.equal(await a.done, 'lost');
   });
 
   it('refuses to lead past the deadline after a pause, before any timer has fired', async () => {

@@ -11,6 +11,10 @@ export class WakingClock implements Clock {
   now(): number {
     return this.inner.now() + this.#frozenMs;
   }
+  /** A pause moves the monotonic clock too: it measures time that passed, frozen or not. */
+  monotonicMs(): number {
+    return this.inner.monotonicMs() + this.#frozenMs;
+  }
   setTimer(fn: () => void, ms: number): Timer {
     return this.inner.setTimer(fn, ms);
   }

@@ -138,6 +138,7 @@ describe('DelayingQueue', () => {
     const timers: { fn: () => void; ms: number }[] = [];
     const clock: Clock = {
       now: () => now,
+      monotonicMs: () => now,
       setTimer: (fn: () => void, ms: number): Timer => (timers.push({ fn, ms }), { cancel: () => {} }),
       sleep: () => Promise.resolve(),
     };

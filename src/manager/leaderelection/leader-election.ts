@@ -10,7 +10,8 @@
  *                         │                  │
  *                         └──signal aborts───┴─────────────────────────────────────────▶ stopped('cancelled')
  *
- * Invariant (the fence): `isLeading()` is true only while `now − lastRenew < renewDeadlineMs`, where
+ * Invariant (the fence): `isLeading()` is true only while `now − lastRenew < renewDeadlineMs`, both on
+ * the monotonic clock (`Clock.monotonicMs`, which no wall-clock step moves), where
  * `lastRenew` is when the last SUCCESSFUL acquire or renew attempt started — retries never move it.
  * The check is synchronous, so a process waking from a pause sees it closed before doing any work, even
  * if no timer has fired yet; the first check that finds it closed ends leadership (the leader signal
@@ -98,16 +99,19 @@ export function validateLeaderElectionTimings(path: string, t: { leaseDurationMs
 const recordText = (r: LeaderElectionRecord): string =>
   `${r.holderIdentity}|${r.leaseDurationSeconds}|${r.acquireTimeMs}|${r.renewTimeMs}|${r.leaderTransitions}`;
 
-/** What a candidate knows about the lock: the record last read or written, and when (on its own clock) it last changed. */
+/**
+ * What a candidate knows about the lock: the record last read or written, and when it last changed,
+ * on its own monotonic clock (`Clock.monotonicMs`), so no wall-clock step can stretch or shrink a lease.
+ */
 export interface Observation {
   snapshot: LockSnapshot;
   atMs: number;
 }
 
 /** Folds a snapshot into the observation; the lease clock restarts only when the record itself changed. */
-export function observe(prev: Observation | undefined, snapshot: LockSnapshot, nowMs: number): Observation {
+export function observe(prev: Observation | undefined, snapshot: LockSnapshot, monotonicMs: number): Observation {
   const changed = !prev || recordText(prev.snapshot.record) !== recordText(snapshot.record);
-  return { snapshot, atMs: changed ? nowMs : prev.atMs };
+  return { snapshot, atMs: changed ? monotonicMs : prev.atMs };
 }
 
 /** The next thing a candidate does with the lock. */
@@ -122,21 +126,23 @@ export type LeaseStep =
  * lease is still valid on its own clock renews from what it last wrote; everyone else must read. After
  * a fresh read (`observed` undefined = no lock): create it; wait while another holder's lease is valid;
  * otherwise renew (keeping acquire time and transitions) or take over (one more transition).
+ * `nowMs` (wall clock) only stamps the record others read; validity is judged on `monotonicMs`.
  */
 export function leaseStep(input: {
   identity: string;
   leaseSeconds: number;
   nowMs: number;
+  monotonicMs: number;
   observed: Observation | undefined;
   fresh: boolean;
 }): LeaseStep {
-  const { identity, leaseSeconds, nowMs, observed, fresh } = input;
+  const { identity, leaseSeconds, nowMs, monotonicMs, observed, fresh } = input;
   const desired: LeaderElectionRecord = {
     holderIdentity: identity, leaseDurationSeconds: leaseSeconds, acquireTimeMs: nowMs, renewTimeMs: nowMs, leaderTransitions: 0,
   };
   if (!observed) return fresh ? { kind: 'create', record: desired } : { kind: 'read' };
   const old = observed.snapshot.record;
-  const valid = observed.atMs + old.leaseDurationSeconds * 1000 > nowMs;
+  const valid = observed.atMs + old.leaseDurationSeconds * 1000 > monotonicMs;
   const renew = (): LeaseStep => ({
     kind: 'update',
     record: { ...desired, acquireTimeMs: old.acquireTimeMs, leaderTransitions: old.leaderTransitions },
@@ -187,7 +193,7 @@ export class LeaderElector {
   isLeading(): boolean {
     const leading = this.#leading;
     if (this.#state.kind !== 'leading' || !leading || leading.signal.aborted) return false;
-    if (this.#o.clock.now() - this.#lastRenewMs < this.#o.renewDeadlineMs) return true;
+    if (this.#o.clock.monotonicMs() - this.#lastRenewMs < this.#o.renewDeadlineMs) return true;
     leading.abort(new Error('leader election lost: renew deadline passed'));
     return false;
   }
@@ -233,7 +239,7 @@ export class LeaderElector {
       // A hung request must not stall the campaign: each attempt gets the renew deadline at most.
       const attempt = new AbortController();
       const timer = clock.setTimer(() => attempt.abort(new Error('acquire attempt timed out')), renewDeadlineMs);
-      const startedAt = clock.now();
+      const startedAt = clock.monotonicMs();
       let round: RoundOutcome;
       try {
         round = await this.#tryAcquireOrRenew(AbortSignal.any([signal, attempt.signal]), log);
@@ -266,7 +272,7 @@ export class LeaderElector {
         }
         if (!this.isLeading()) return 'lost';
         if (signal.aborted) return 'cancelled';
-        const startedAt = clock.now();
+        const startedAt = clock.monotonicMs();
         const round = await this.#tryAcquireOrRenew(ended, log);
         // A renewal that succeeds after the deadline is too late: leadership already ended.
         if (!this.isLeading()) return 'lost';
@@ -290,12 +296,12 @@ export class LeaderElector {
   /** Ends leadership at `lastRenew + renewDeadlineMs`, the instant the fence closes. */
   #armDeadline(leading: AbortController): Timer {
     const { clock, renewDeadlineMs } = this.#o;
-    const leftMs = this.#lastRenewMs + renewDeadlineMs - clock.now();
+    const leftMs = this.#lastRenewMs + renewDeadlineMs - clock.monotonicMs();
     return clock.setTimer(() => leading.abort(new Error('leader election lost: renew deadline passed')), leftMs);
   }
 
-  #observe(snapshot: LockSnapshot, nowMs: number): void {
-    this.#observed = observe(this.#observed, snapshot, nowMs);
+  #observe(snapshot: LockSnapshot, monotonicMs: number): void {
+    this.#observed = observe(this.#observed, snapshot, monotonicMs);
     const holder = snapshot.record.holderIdentity;
     if (holder !== this.#reportedLeader) {
       this.#reportedLeader = holder;
@@ -312,10 +318,10 @@ export class LeaderElector {
     const { lock, identity, clock } = this.#o;
     const input = { identity, leaseSeconds: this.#leaseSeconds };
     try {
-      const fast = leaseStep({ ...input, nowMs: clock.now(), observed: this.#observed, fresh: false });
+      const fast = leaseStep({ ...input, nowMs: clock.now(), monotonicMs: clock.monotonicMs(), observed: this.#observed, fresh: false });
       if (fast.kind === 'update') {
         try {
-          this.#observe(await lock.update(fast.record, fast.version, { signal }), clock.now());
+          this.#observe(await lock.update(fast.record, fast.version, { signal }), clock.monotonicMs());
           return { kind: 'won' };
         } catch (err) {
           if (signal.aborted) return { kind: 'failed' };
@@ -323,13 +329,13 @@ export class LeaderElector {
         }
       }
       const current = await lock.get({ signal });
-      const readAt = clock.now();
+      const readAt = clock.monotonicMs();
       if (current) this.#observe(current, readAt);
-      const step = leaseStep({ ...input, nowMs: readAt, observed: current ? this.#observed : undefined, fresh: true });
+      const step = leaseStep({ ...input, nowMs: clock.now(), monotonicMs: readAt, observed: current ? this.#observed : undefined, fresh: true });
       assert(step.kind !== 'read', 'leaseStep never asks for a read right after a fresh read');
       if (step.kind === 'wait') return { kind: 'held', holder: step.holder };
       const written = step.kind === 'create' ? await lock.create(step.record, { signal }) : await lock.update(step.record, step.version, { signal });
-      this.#observe(written, clock.now());
+      this.#observe(written, clock.monotonicMs());
       return { kind: 'won' };
     } catch (err) {
       if (!signal.aborted) log.debug({ err }, 'failed to acquire or renew lease');
@@ -351,7 +357,7 @@ export class LeaderElector {
     const deadline = new AbortController();
     const timer = this.#o.clock.setTimer(() => deadline.abort(new Error('release deadline passed')), this.#o.renewDeadlineMs);
     try {
-      this.#observe(await this.#o.lock.update(released, o.snapshot.version, { signal: deadline.signal }), this.#o.clock.now());
+      this.#observe(await this.#o.lock.update(released, o.snapshot.version, { signal: deadline.signal }), this.#o.clock.monotonicMs());
       log.info({}, 'released leader lease');
     } catch (err) {
       log.error({ err }, 'failed to release leader lease');

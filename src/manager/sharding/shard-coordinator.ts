@@ -98,23 +98,25 @@ export class ShardCoordinator {
 
   async #round(signal: AbortSignal): Promise<void> {
     const { clock, shards, id, namespace, client } = this.#o;
-    const now = clock.now();
     const list = await client.list(LeaseResource, { namespace, signal });
+    // Timestamped when the answer arrived, never earlier: a lease seen is counted from when it was visible.
+    const now = clock.now();
+    const seenAt = clock.monotonicMs();
     const seen = new Map<string, LockSnapshot>();
     for (const lease of list.items) {
       const name = lease.metadata.name ?? '';
       if (!name.startsWith(`${id}-`)) continue;
       const snapshot = snapshotOf(lease);
       seen.set(name, snapshot);
-      this.#observed.set(name, observe(this.#observed.get(name), snapshot, now));
+      this.#observed.set(name, observe(this.#observed.get(name), snapshot, seenAt));
     }
     for (const name of this.#observed.keys()) if (!seen.has(name)) this.#observed.delete(name);
 
-    await this.#claim(this.#memberName, now, signal);
-    const target = Math.ceil(shards / this.#liveMembers(now));
+    await this.#claim(this.#memberName, now, seenAt, signal);
+    const target = Math.ceil(shards / this.#liveMembers(seenAt));
 
     for (const [shard, held] of [...this.#held]) {
-      const written = await this.#claim(shardLeaseName(id, shard), now, signal);
+      const written = await this.#claim(shardLeaseName(id, shard), now, seenAt, signal);
       if (written === 'taken') this.#lose(shard, 'another replica holds its Lease');
       // The renew deadline may have passed while the write was in flight: the shard stays lost
       // (closed) and is acquired again, through the gate, by the balancing below.
@@ -124,18 +126,18 @@ export class ShardCoordinator {
     for (const shard of excess) await this.#release(shard);
     for (let shard = 0; shard < shards && this.#held.size < target; shard++) {
       if (this.#held.has(shard)) continue;
-      const written = await this.#claim(shardLeaseName(id, shard), now, signal);
+      const written = await this.#claim(shardLeaseName(id, shard), now, seenAt, signal);
       if (written && written !== 'taken') this.#acquired(shard, written);
     }
   }
 
   /** Members whose Lease was renewed within its duration; at least this replica. */
-  #liveMembers(now: number): number {
+  #liveMembers(monotonicMs: number): number {
     let live = 0;
     for (const [name, o] of this.#observed) {
       if (!name.startsWith(this.#memberPrefix)) continue;
       const r = o.snapshot.record;
-      if (r.holderIdentity !== '' && o.atMs + r.leaseDurationSeconds * 1000 > now) live++;
+      if (r.holderIdentity !== '' && o.atMs + r.leaseDurationSeconds * 1000 > monotonicMs) live++;
     }
     return Math.max(1, live);
   }
@@ -144,17 +146,17 @@ export class ShardCoordinator {
    * One `leaseStep` on the Lease `name` from the freshly listed record: the written snapshot, 'taken'
    * when another holder's Lease is valid, or undefined when the write failed (a lost race, an error).
    */
-  async #claim(name: string, now: number, signal: AbortSignal): Promise<LockSnapshot | 'taken' | undefined> {
+  async #claim(name: string, now: number, monotonicMs: number, signal: AbortSignal): Promise<LockSnapshot | 'taken' | undefined> {
     const { client, namespace, identity } = this.#o;
     const observed = this.#observed.get(name);
-    const step = leaseStep({ identity, leaseSeconds: this.#leaseSeconds, nowMs: now, observed, fresh: true });
+    const step = leaseStep({ identity, leaseSeconds: this.#leaseSeconds, nowMs: now, monotonicMs, observed, fresh: true });
     if (step.kind === 'wait') return 'taken';
     const lock = leaseLock({ client, namespace, name });
     try {
       const written = step.kind === 'create' ? await lock.create(step.record, { signal })
         : step.kind === 'update' ? await lock.update(step.record, step.version, { signal })
         : undefined;
-      if (written) this.#observed.set(name, observe(observed, written, this.#o.clock.now()));
+      if (written) this.#observed.set(name, observe(observed, written, this.#o.clock.monotonicMs()));
       return written;
     } catch (err) {
       if (!signal.aborted) this.#log.debug({ err, lease: `${namespace}/${name}` }, 'failed to acquire or renew lease');
