@@ -118,7 +118,7 @@ export class RealFIFO<T extends KubeObject = KubeObject> {
     this.#push({ type: 'Deleted', key, object: raw });
   }
 
-  /** A full relist: the complete content at `resourceVersion`, applied by the informer in one step. */
+  /** A full relist: the complete content at `resourceVersion`, applied by the sink in one step. */
   replace(list: readonly T[], resourceVersion: string): void {
     const objects = new Map<string, T>();
     const onRejected = this.#onRejected;
@@ -136,13 +136,13 @@ export class RealFIFO<T extends KubeObject = KubeObject> {
     if (!this.#populated) {
       this.#populated = true;
       // Atomic mode: the initial population is everything queued up to and including the first relist.
-      // Counted before the push, because the consumer may apply the delta within it.
+      // Counted before the push, because the sink may apply the delta within it.
       this.#initialPopulationCount = this.length + 1;
     }
     this.#push({ type: 'ReplacedAll', resourceVersion, objects });
   }
 
-  /** Asks the informer to re-deliver its store (as it is when this delta is processed). */
+  /** Asks the sink to re-deliver its store (as it is when this delta is applied). */
   resync(): void {
     this.#push({ type: 'SyncAll' });
   }
@@ -153,7 +153,7 @@ export class RealFIFO<T extends KubeObject = KubeObject> {
 
   /**
    * Back-pressure for the producer: `undefined` while fewer than `highWater` deltas are queued (the
-   * common case, no allocation), else a promise that resolves once the consumer has drained below it.
+   * common case, no allocation), else a promise that resolves once the sink has applied enough to fall below it.
    * The reflector waits on it before reading the next watch event, so a burst stays in the socket
    * (where the client pauses reading) instead of piling up here.
    */
