@@ -34,14 +34,13 @@ export class ShardSelectorIgnoredError extends ConvergeError {
 
 /**
  * A watch ended without a server error but in a way the reflector treats as a failure: it closed
- * within a second without delivering anything (`tooShort`), went silent for longer than the
- * inactivity timeout (`inactive`), or a streaming list ended before its initial-events-end bookmark
- * (`incomplete`).
+ * within a second without delivering anything (`tooShort`), or a streaming list ended before its
+ * initial-events-end bookmark (`incomplete`). A silent watch is the client's `NetworkError`.
  */
 export class WatchInterruptedError extends ConvergeError {
   readonly code = 'CONVERGE_WATCH_INTERRUPTED';
   override readonly name = 'WatchInterruptedError';
-  constructor(readonly why: 'tooShort' | 'inactive' | 'incomplete', message: string) {
+  constructor(readonly why: 'tooShort' | 'incomplete', message: string) {
     super(message);
   }
 }

@@ -2,20 +2,23 @@
  * The FIFO between the reflector and the informer: client-go's `RealFIFO` in atomic mode (the default
  * since 1.36, client-go's `AtomicFIFO` feature gate: `tools/cache/the_real_fifo.go` in
  * https://github.com/kubernetes/client-go). Every notification is kept as its own delta, in arrival
- * order, with no per-key merging; a relist is one `ReplacedAll` delta and a resync one `SyncAll` delta, so the
- * informer applies each atomically and can diff a relist against its store to produce tombstones.
+ * order, with no per-key merging; a relist is one `ReplacedAll` delta and a resync one `SyncAll` delta,
+ * so the sink applies each atomically and can diff a relist against its store to produce tombstones.
+ * Data flows one way: the FIFO pushes into its sink and never calls back into its producer or its owner.
  *
- *   reflector ── add/update/delete/replace/resync/bookmark ──▶ [ d0 d1 d2 … ] ──▶ drain(process)
- *                 (transform + deep-freeze happen here,                            (the informer)
- *                  once per object, before anything stores it)
+ *   reflector ── add/update/delete/replace/resync/bookmark ──▶ [ d0 d1 d2 … ] ──▶ sink.apply(delta)
+ *                 (transform and key here, so a bad object        (drained inline when nothing is
+ *                  fails in the producer's call)                   queued ahead; a backlog continues
+ *                                                                  batch by batch after other I/O)
  *
- * Invariants: deltas reach `process` exactly once and in the order they were queued; `hasSynced()` is
- * true only once the deltas queued up to and including the first `replace` have been processed (the
- * reflector always populates with a `replace` before any watch event); a `SyncAll` is processed after
+ * Invariants: deltas reach the sink exactly once and in the order they were queued; `hasSynced()` is
+ * true only once the deltas queued up to and including the first `replace` have been applied (the
+ * reflector always populates with a `replace` before any watch event); a `SyncAll` is applied after
  * every delta queued before it, so a resync never carries state older than an event already queued.
- * Back-pressure: above `highWater` queued deltas the producer is asked to wait (`waitForRoom`).
+ * Objects in deltas are transformed but not frozen: the sink freezes what it stores. Back-pressure:
+ * above `highWater` queued deltas the producer is asked to wait (`waitForRoom`).
  */
-import type { KubeObject } from '../meta/index.js';
+import { requireInt, type KubeObject } from '../meta/index.js';
 import { deletionHandlingKey } from './tombstone.js';
 import type { DeletedFinalStateUnknown } from './types.js';
 
@@ -29,21 +32,24 @@ export type Delta<T extends KubeObject = KubeObject> =
   | { readonly type: 'SyncAll' }
   | { readonly type: 'Bookmark'; readonly resourceVersion: string };
 
+/** Where the FIFO pushes: the informer's delta processing. Called only from the FIFO's drain. */
+export interface DeltaSink<T extends KubeObject> {
+  /** Applies one delta. `isInInitialList` is `!hasSynced()` as the delta is handed over. */
+  apply(delta: Delta<T>, isInInitialList: boolean): void;
+  /** `apply` threw for `delta`; the FIFO goes on with the next one, so nothing queued is lost. */
+  applyFailed(error: unknown, delta: Delta<T>): void;
+  /** A batch of deltas was applied; `synced` is the FIFO's `hasSynced()` after it. */
+  batchApplied(synced: boolean): void;
+}
+
 export interface RealFIFOOptions<T extends KubeObject> {
-  /**
-   * Called (synchronously, from the producer) each time a delta lands in an empty FIFO: the consumer
-   * drains from here, at once or scheduled. Cheaper than a promise per wake-up on the hot path.
-   */
-  onNonEmpty: () => void;
+  sink: DeltaSink<T>;
   /** Queued deltas beyond which `waitForRoom` makes the producer wait; default 1000. */
   highWater?: number;
-  /** Applied to every incoming object before it is frozen and queued (e.g. strip managedFields). */
+  /** Deltas applied per turn before a backlog lets other I/O have the event loop; default 1000. */
+  batch?: number;
+  /** Applied to every incoming object before it is queued (e.g. strip managedFields). */
   transform?: (obj: T) => T;
-  /**
-   * Makes an object immutable; applied after `transform`, with the object's key (the informer uses
-   * it to hand back the version it already stores when the resourceVersion is the same).
-   */
-  freeze: (obj: T, key: string) => T;
   /**
    * Called when `transform` (or the key function) throws for one object of a `replace`; that object
    * is left out of the relist and the rest goes on. Without it, the error propagates.
@@ -65,19 +71,23 @@ export class RealFIFO<T extends KubeObject = KubeObject> {
   #populated = false;
   #initialPopulationCount = 0;
   #closed = false;
+  /** A drain is running or a backlog's next batch is scheduled: new deltas queue behind it. */
+  #draining = false;
   #room: { promise: Promise<void>; resolve: () => void } | undefined;
+  readonly #sink: DeltaSink<T>;
   readonly #highWater: number;
+  readonly #batch: number;
   readonly #transform: ((obj: T) => T) | undefined;
-  readonly #freeze: (obj: T, key: string) => T;
-  readonly #onNonEmpty: () => void;
   readonly #onRejected: ((error: unknown, obj: T) => void) | undefined;
 
   constructor(o: RealFIFOOptions<T>) {
+    this.#sink = o.sink;
     this.#onRejected = o.onRejected;
-    this.#onNonEmpty = o.onNonEmpty;
     this.#transform = o.transform;
-    this.#freeze = o.freeze;
     this.#highWater = o.highWater ?? 1000;
+    this.#batch = o.batch ?? 1000;
+    requireInt('highWater', this.#highWater, { min: 1 });
+    requireInt('batch', this.#batch, { min: 1 });
   }
 
   /** Deltas queued and not yet processed. */
@@ -94,22 +104,22 @@ export class RealFIFO<T extends KubeObject = KubeObject> {
   add(obj: T): void {
     const raw = this.#transform ? this.#transform(obj) : obj;
     const key = deletionHandlingKey(raw);
-    this.#push({ type: 'Added', key, object: this.#freeze(raw, key) });
+    this.#push({ type: 'Added', key, object: raw });
   }
 
   update(obj: T): void {
     const raw = this.#transform ? this.#transform(obj) : obj;
     const key = deletionHandlingKey(raw);
-    this.#push({ type: 'Updated', key, object: this.#freeze(raw, key) });
+    this.#push({ type: 'Updated', key, object: raw });
   }
 
   delete(obj: T): void {
     const raw = this.#transform ? this.#transform(obj) : obj;
     const key = deletionHandlingKey(raw);
-    this.#push({ type: 'Deleted', key, object: this.#freeze(raw, key) });
+    this.#push({ type: 'Deleted', key, object: raw });
   }
 
-  /** A full relist: the complete content at `resourceVersion`, applied by the informer in one step. */
+  /** A full relist: the complete content at `resourceVersion`, applied by the sink in one step. */
   replace(list: readonly T[], resourceVersion: string): void {
     const objects = new Map<string, T>();
     const onRejected = this.#onRejected;
@@ -127,13 +137,13 @@ export class RealFIFO<T extends KubeObject = KubeObject> {
     if (!this.#populated) {
       this.#populated = true;
       // Atomic mode: the initial population is everything queued up to and including the first relist.
-      // Counted before the push, because the consumer may apply the delta within it.
+      // Counted before the push, because the sink may apply the delta within it.
       this.#initialPopulationCount = this.length + 1;
     }
     this.#push({ type: 'ReplacedAll', resourceVersion, objects });
   }
 
-  /** Asks the informer to re-deliver its store (as it is when this delta is processed). */
+  /** Asks the sink to re-deliver its store (as it is when this delta is applied). */
   resync(): void {
     this.#push({ type: 'SyncAll' });
   }
@@ -144,7 +154,7 @@ export class RealFIFO<T extends KubeObject = KubeObject> {
 
   /**
    * Back-pressure for the producer: `undefined` while fewer than `highWater` deltas are queued (the
-   * common case, no allocation), else a promise that resolves once the consumer has drained below it.
+   * common case, no allocation), else a promise that resolves once the sink has applied enough to fall below it.
    * The reflector waits on it before reading the next watch event, so a burst stays in the socket
    * (where the client pauses reading) instead of piling up here.
    */
@@ -158,38 +168,57 @@ export class RealFIFO<T extends KubeObject = KubeObject> {
     return this.#room.promise;
   }
 
-  /** Marks the end of intake; `waitForRoom` resolves at once from now on. */
+  /** Marks the end: nothing more is applied, and `waitForRoom` resolves at once from now on. */
   close(): void {
     this.#closed = true;
     this.#makeRoom();
   }
 
-  // ---- consumer side (the informer; one consumer) ------------------------------------------------
+  // ---- consumer side (the sink) -----------------------------------------------------------------
 
   /**
-   * Hands up to `max` queued deltas to `process` in order. `isInInitialList` is `!hasSynced()` at the
-   * time each delta is handed over. An exception from `process` goes to `onError` and the next delta
-   * is processed: nothing queued is ever lost. Returns how many deltas were processed.
+   * Applies up to a batch of queued deltas; a larger backlog continues after other I/O had its turn.
+   * Runs in the producer's call when a delta lands with nothing ahead of it: applying is cheap and
+   * synchronous (store write, then pushes into handler buffers; handlers run later, in their own
+   * microtasks), so this saves a hop per event, and an old object dies young, in the same scavenge
+   * as the parse garbage.
    */
-  drain(
-    process: (delta: Delta<T>, isInInitialList: boolean) => void,
-    onError: (error: unknown, delta: Delta<T>) => void,
-    max: number,
-  ): number {
-    const queue = this.#queue;
-    const end = Math.min(this.#tail, this.#head + max);
-    const start = this.#head;
-    for (let i = start; i < end; i++) {
-      const delta = queue[i]!;
-      queue[i] = undefined;
-      this.#head = i + 1;
+  readonly #drain = (): void => {
+    if (this.#closed) return;
+    this.#draining = true;
+    const sink = this.#sink;
+    // Deltas queued while this batch runs (the tail moves) are applied in it too, up to the batch size.
+    for (let n = 0; n < this.#batch && this.#head < this.#tail; n++) {
+      const i = this.#head++;
+      const delta = this.#queue[i]!;
+      this.#queue[i] = undefined;
       try {
-        process(delta, !this.hasSynced());
+        sink.apply(delta, !this.hasSynced());
       } catch (error) {
-        onError(error, delta);
+        sink.applyFailed(error, delta);
       }
       if (this.#initialPopulationCount > 0) this.#initialPopulationCount--;
     }
+    this.#compact();
+    if (this.length < this.#highWater) this.#makeRoom();
+    sink.batchApplied(this.hasSynced());
+    if (this.length > 0) setImmediate(this.#drain);
+    else this.#draining = false;
+  };
+
+  // ---- internals ---------------------------------------------------------------------------------
+
+  #prepareInto(objects: Map<string, T>, item: T): void {
+    const raw = this.#transform ? this.#transform(item) : item;
+    objects.set(deletionHandlingKey(raw), raw);
+  }
+
+  #push(delta: Delta<T>): void {
+    this.#queue[this.#tail++] = delta;
+    if (!this.#draining) this.#drain();
+  }
+
+  #compact(): void {
     if (this.#head === this.#tail) {
       this.#head = this.#tail = 0;
       // A backlog's long array is let go; the short one of the steady state is kept for reuse.
@@ -199,21 +228,6 @@ export class RealFIFO<T extends KubeObject = KubeObject> {
       this.#tail -= this.#head;
       this.#head = 0;
     }
-    if (this.length < this.#highWater) this.#makeRoom();
-    return end - start;
-  }
-
-  // ---- internals ---------------------------------------------------------------------------------
-
-  #prepareInto(objects: Map<string, T>, item: T): void {
-    const raw = this.#transform ? this.#transform(item) : item;
-    const key = deletionHandlingKey(raw);
-    objects.set(key, this.#freeze(raw, key));
-  }
-
-  #push(delta: Delta<T>): void {
-    this.#queue[this.#tail++] = delta;
-    if (this.#tail - this.#head === 1) this.#onNonEmpty();
   }
 
   #makeRoom(): void {

@@ -38,8 +38,8 @@ import type { WatchErrorReason } from './types.js';
 
 /**
  * How an outcome's error matters to the state machine (what `classifyFailure` derives).
- * `disconnected`: the connection broke or went silent (reset, EOF, inactivity), not an answer of
- * the server.
+ * `disconnected`: the connection broke or went silent (reset, EOF, or the watch stream's inactivity
+ * watchdog), not an answer of the server.
  */
 export type FailureKind = 'expired' | 'tooManyRequests' | 'connectionRefused' | 'disconnected' | 'rejected' | 'other';
 
@@ -202,9 +202,6 @@ export function classifyFailure(error: unknown): { failure: FailureKind; reason:
   const code = (error as { code?: unknown } | null)?.code;
   if (code === 'CONVERGE_NETWORK') {
     return { failure: hasCause(error, 'ECONNREFUSED') ? 'connectionRefused' : 'disconnected', reason: 'network', retryAfterMs: 0 };
-  }
-  if (code === 'CONVERGE_WATCH_INTERRUPTED' && (error as { why?: unknown }).why === 'inactive') {
-    return { failure: 'disconnected', reason: 'network', retryAfterMs: 0 };
   }
   return { failure: 'other', reason: 'other', retryAfterMs: 0 };
 }

@@ -8,6 +8,8 @@
  * logged and retried); every wait goes through the injected `Clock`; each successful (re)population
  * reaches the FIFO as exactly one `replace`, and watch events reach it in the order the server sent
  * them; a store error on one event (e.g. an object without a name) is logged and skips that event only.
+ * A silent watch is ended by the watch stream's own inactivity watchdog (the reflector asks for it on
+ * every watch it opens); the `NetworkError` that ends it is a cut, and the watch resumes from its RV.
  */
 import assert from 'node:assert/strict';
 import { StatusError, type WatchEvent, type WatchStream } from '../client/index.js';
@@ -47,7 +49,10 @@ export interface ReflectorOptions<T extends KubeObject> {
   backoff?: Omit<BackoffOptions, 'clock'>;
   /** Watches ask the server to end after a random time in [min, 2 × min]; default min 5 min. */
   minWatchTimeoutMs?: number;
-  /** A watch with no event (bookmarks count) for this long is presumed dead; default 11 min. */
+  /**
+   * A watch (or streaming list) on which no byte arrived for this long is presumed dead; default
+   * 11 min. The client's watch stream keeps this watchdog: a half-open socket is a transport fact.
+   */
   inactivityTimeoutMs?: number;
   /** Uniform [0, 1) source for watch timeouts (and backoff jitter unless given there); default Math.random. */
   random?: () => number;
@@ -294,22 +299,9 @@ export class Reflector<T extends KubeObject = KubeObject> {
     const onAbort = (): void => stream.close();
     signal.addEventListener('abort', onAbort, { once: true });
 
-    // Inactivity watchdog: one timer per period, not one per event. It fires when a whole period
-    // passed without the event counter moving.
+    // No watchdog here: the stream itself fails with a NetworkError once no byte arrived for
+    // `inactivityTimeoutMs` (asked for when it was opened), and that failure counts as a cut.
     let events = 0;
-    let inactive = false;
-    let seen = 0;
-    const period = this.#inactivityTimeoutMs;
-    const check = (): void => {
-      if (events === seen) {
-        inactive = true;
-        stream.close();
-        return;
-      }
-      seen = events;
-      watchdog = this.#clock.setTimer(check, period);
-    };
-    let watchdog = this.#clock.setTimer(check, period);
     const startedAt = this.#clock.now();
     const established = (): boolean => this.#established(handover !== undefined, events, startedAt);
     try {
@@ -326,15 +318,10 @@ export class Reflector<T extends KubeObject = KubeObject> {
     } catch (error) {
       return this.#failed(error, signal, 'watch', this.#liveResourceVersion, established());
     } finally {
-      watchdog.cancel();
       signal.removeEventListener('abort', onAbort);
       stream.close();
     }
     if (signal.aborted) return { kind: 'stop' };
-    if (inactive) {
-      const error = new WatchInterruptedError('inactive', `watch of ${this.name} sent nothing for ${period} ms`);
-      return this.#failed(error, signal, 'watch', this.#liveResourceVersion, established());
-    }
     if (!established()) {
       const error = new WatchInterruptedError('tooShort', `watch of ${this.name} closed at once without any event`);
       return this.#failed(error, signal, 'watch', this.#liveResourceVersion, false);
@@ -390,7 +377,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
   ): Promise<OpenWatch<T>> {
     const min = this.#minWatchTimeoutMs;
     const timeoutSeconds = Math.floor((min + this.#random() * min) / 1000);
-    const stream = await this.#lw.watch({ ...extra, allowWatchBookmarks: true, timeoutSeconds, signal });
+    const stream = await this.#lw.watch({ ...extra, allowWatchBookmarks: true, timeoutSeconds, inactivityTimeoutMs: this.#inactivityTimeoutMs, signal });
     this.#watchesOpened++;
     this.#connects.inc();
     if (this.#watchesOpened > 1) this.#log.debug({ resourceVersion: extra.resourceVersion, reconnects: this.#watchesOpened - 1 }, 'watch reconnected');

@@ -1,38 +1,33 @@
 /**
- * SharedIndexInformer: one list/watch of a collection, one indexed store, many handlers.
+ * SharedIndexInformer: one list/watch of a collection, one indexed store, many handlers. Data flows
+ * one way, each stage pushing into the next and none calling back up:
  *
- *   Reflector ──▶ RealFIFO ──drain──▶ process(delta) ──▶ IndexedStore (write)
- *                (transform,                 │
- *                 deep-freeze)               └──▶ distribute ──▶ ProcessorListener × N ──▶ handlers
+ *   Reflector ──▶ RealFIFO ──▶ DeltaProcessor ──▶ IndexedStore (write) ──▶ ProcessorListener × N ──▶ handlers
+ *                (transform,    (the FIFO's sink:
+ *                 key)           freeze, diff relists)
  *
- * `process` applies each delta to the store and then hands the matching notification to every
- * listener's buffer, synchronously, so the store and the notifications can never disagree and a
- * reader never sees a half-applied relist. A relist (`ReplacedAll`) is applied as in client-go: keys
- * missing from the new list become `DeletedFinalStateUnknown` tombstones carrying the last cached
- * state, the store is replaced in one step, then deletes fire, then adds/updates in list order.
- * An update whose resourceVersion did not change (a duplicate event, an unchanged object in a relist)
- * carries no news and is not delivered. A resync (`SyncAll`) re-delivers every cached object as
- * `onUpdate(obj, obj)` to exactly the listeners that were due when it was queued; because it is
- * applied in FIFO order, it never carries state older than an event queued before it.
+ * This file wires the stages and owns what is not data: handler registration, the resync timer,
+ * sync status and metrics. See delta-processor.ts for how each delta is applied and which
+ * notifications it makes. A resync (`SyncAll`) is applied in FIFO order, so it never carries state
+ * older than an event queued before it.
  *
  * Invariants: `hasSynced()` turns true only after the first population has been applied to the
  * store; a registration's `hasSynced()` only after that and after its handler has seen every
  * initial-list add; nothing a handler does (throw, reject, block) stops the informer.
  */
 import {
-  deepFreezeFresh, noopLogger, realClock, requireDuration, type Clock, type KubeObject, type Logger, type Timer,
+  noopLogger, realClock, requireDuration, type Clock, type KubeObject, type Logger, type Timer,
 } from '../meta/index.js';
 import { InformerStoppedError } from './errors.js';
-import type { Delta } from './fifo.js';
+import { DeltaProcessor } from './delta-processor.js';
 import { RealFIFO } from './fifo.js';
 import { IndexedStore } from './indexer.js';
 import type { ListerWatcher } from './list-watcher.js';
 import { noopCacheMetricsProvider, resourceVersionGaugeValue, type CacheMetricsProvider, type GaugeMetric, type HistogramMetric } from './metrics.js';
-import { ProcessorListener, type Notification } from './processor-listener.js';
+import { ProcessorListener } from './processor-listener.js';
 import { Reflector, type ReflectorOptions } from './reflector.js';
-import { deletedFinalStateUnknown, isDeletedFinalStateUnknown } from './tombstone.js';
 import type {
-  DeletedFinalStateUnknown, HandlerRegistration, IndexFunc, Indexer, ReflectorStatus, ResourceEventHandler, SharedIndexInformer,
+  HandlerRegistration, IndexFunc, Indexer, ReflectorStatus, ResourceEventHandler, SharedIndexInformer,
 } from './types.js';
 
 export interface SharedIndexInformerOptions<T extends KubeObject> {
@@ -58,8 +53,6 @@ export interface AddEventHandlerOptions {
   name?: string;
 }
 
-/** Deltas applied per round before the processing loop lets the event loop breathe. */
-const BATCH = 1000;
 const MIN_RESYNC_MS = 1000;
 
 export function createSharedIndexInformer<T extends KubeObject>(o: SharedIndexInformerOptions<T>): SharedIndexInformer<T> {
@@ -72,22 +65,19 @@ class DefaultSharedIndexInformer<T extends KubeObject> implements SharedIndexInf
   readonly #log: Logger;
   readonly #metrics: CacheMetricsProvider;
   readonly #indexer: IndexedStore<T>;
+  readonly #processor: DeltaProcessor<T>;
   readonly #fifo: RealFIFO<T>;
   readonly #reflector: Reflector<T>;
   readonly #initialSyncSeconds: HistogramMetric;
   readonly #objectsGauge: GaugeMetric;
   readonly #rvGauge: GaugeMetric;
 
-  #listeners: ProcessorListener<T>[] = [];
-  /** The listeners due at each queued `SyncAll`, oldest first (the FIFO keeps the deltas in the same order). */
-  #pendingSyncs: ProcessorListener<T>[][] = [];
   #handlerSeq = 0;
   /** The informer's `resyncMs`: the period of handlers that ask for none of their own. */
   readonly #defaultResyncMs: number;
   /** How often due resyncs are looked for: the shortest period asked for before start. */
   #resyncCheckMs: number;
   #resyncTimer: Timer | undefined;
-  #drainScheduled = false;
   #started = false;
   #stopped = false;
   #synced = false;
@@ -107,10 +97,11 @@ class DefaultSharedIndexInformer<T extends KubeObject> implements SharedIndexInf
       indexers: o.indexers,
       onIndexError: (index, key, error) => this.#log.error({ index, key, error }, 'index function failed; object stored without values for that index'),
     });
+    this.#processor = new DeltaProcessor<T>(this.#indexer, this.#log);
+    const processor = this.#processor;
     this.#fifo = new RealFIFO<T>({
-      onNonEmpty: this.#onNonEmpty,
+      sink: { apply: processor.apply, applyFailed: processor.applyFailed, batchApplied: this.#batchApplied },
       transform: o.transform,
-      freeze: this.#freeze,
       onRejected: (error, obj) => this.#log.error({ name: obj?.metadata?.name, namespace: obj?.metadata?.namespace, error }, 'object left out of the relist: transform or key failed'),
     });
     this.#reflector = new Reflector<T>({
@@ -127,20 +118,6 @@ class DefaultSharedIndexInformer<T extends KubeObject> implements SharedIndexInf
     this.#rvGauge = this.#metrics.newLastSyncedResourceVersionMetric(this.name);
   }
 
-  /**
-   * Freezes an incoming object, unless the store already holds this key at the same resourceVersion:
-   * then that (frozen, equal) object is reused. A relist after a reconnect thus freezes and allocates
-   * only what changed, and an unchanged object keeps its identity (`old === new`).
-   */
-  readonly #freeze = (obj: T, key: string): T => {
-    const rv = obj.metadata?.resourceVersion;
-    if (rv) {
-      const prev = this.#indexer.getByKey(key);
-      if (prev !== undefined && prev.metadata.resourceVersion === rv) return prev;
-    }
-    return deepFreezeFresh(obj) as T;
-  };
-
   // ---- handlers ----------------------------------------------------------------------------------
 
   addEventHandler(handler: ResourceEventHandler<T>, options: AddEventHandlerOptions = {}): HandlerRegistration {
@@ -154,7 +131,7 @@ class DefaultSharedIndexInformer<T extends KubeObject> implements SharedIndexInf
     if (requested > 0 && (this.#resyncCheckMs === 0 || requested < this.#resyncCheckMs)) {
       if (!this.#started) {
         this.#resyncCheckMs = requested;
-        for (const l of this.#listeners) l.resyncMs = effectiveResync(l.requestedResyncMs, requested);
+        for (const l of this.#processor.listeners) l.resyncMs = effectiveResync(l.requestedResyncMs, requested);
       } else if (this.#resyncCheckMs > 0) {
         requested = this.#resyncCheckMs;
       } else {
@@ -176,12 +153,12 @@ class DefaultSharedIndexInformer<T extends KubeObject> implements SharedIndexInf
       // A late handler first sees the current store as initial-list adds, then live events.
       for (const obj of this.#indexer.list()) listener.push({ kind: 'add', obj, isInInitialList: true });
     }
-    this.#listeners = [...this.#listeners, listener];
+    this.#processor.addListener(listener);
     return {
       hasSynced: () => this.#synced && listener.initialPending === 0,
       remove: () => {
         listener.stop();
-        this.#listeners = this.#listeners.filter((l) => l !== listener);
+        this.#processor.removeListener(listener);
       },
       pending: () => listener.pending,
       errors: () => listener.errors,
@@ -241,7 +218,7 @@ class DefaultSharedIndexInformer<T extends KubeObject> implements SharedIndexInf
     if (this.#stopped || signal.aborted) return;
     this.#started = true;
     this.#startedAtMs = this.#clock.now();
-    for (const l of this.#listeners) l.nextResyncAtMs = this.#startedAtMs + l.resyncMs;
+    for (const l of this.#processor.listeners) l.nextResyncAtMs = this.#startedAtMs + l.resyncMs;
     this.#scheduleResyncCheck();
     try {
       await this.#reflector.run(signal);
@@ -249,7 +226,7 @@ class DefaultSharedIndexInformer<T extends KubeObject> implements SharedIndexInf
       this.#stopped = true;
       this.#resyncTimer?.cancel();
       this.#fifo.close();
-      for (const l of this.#listeners) l.stop();
+      for (const l of this.#processor.listeners) l.stop();
       if (!this.#synced) {
         const error = new InformerStoppedError(this.name, 'sync');
         for (const settle of this.#syncWaiters) settle(error);
@@ -259,110 +236,20 @@ class DefaultSharedIndexInformer<T extends KubeObject> implements SharedIndexInf
     }
   }
 
-  /**
-   * Called by the FIFO when a delta lands in it while empty. The delta is applied at once, in the
-   * producer's call: applying is cheap and synchronous (store write, then pushes into handler
-   * buffers; handlers themselves run later, in their own microtasks), so this saves a hop per event,
-   * and an old object dies young, in the same scavenge as the parse garbage. While a drain runs (or
-   * one is scheduled for a backlog) new deltas just queue behind it, in order.
-   */
-  readonly #onNonEmpty = (): void => {
-    if (!this.#drainScheduled) this.#drain();
-  };
-
-  /** Applies up to a batch of queued deltas; a larger backlog continues after other I/O had its turn. */
-  readonly #drain = (): void => {
-    this.#drainScheduled = true;
-    if (this.#stopped) return;
-    const fifo = this.#fifo;
-    fifo.drain(this.#process, this.#processFailed, BATCH);
-    this.#afterBatch();
-    if (fifo.length > 0) setImmediate(this.#drain);
-    else this.#drainScheduled = false;
-  };
-
-  #afterBatch(): void {
+  /** The FIFO applied a batch: metrics follow the store, and the first time `synced` holds, waiters are told. */
+  readonly #batchApplied = (synced: boolean): void => {
     if (this.#metrics !== noopCacheMetricsProvider) {
       this.#objectsGauge.set(this.#indexer.size);
       this.#rvGauge.set(resourceVersionGaugeValue(this.#indexer.lastStoreSyncResourceVersion()));
     }
-    if (this.#synced || !this.#fifo.hasSynced()) return;
+    if (this.#synced || !synced) return;
     this.#synced = true;
     const seconds = (this.#clock.now() - this.#startedAtMs) / 1000;
     this.#initialSyncSeconds.observe(seconds);
     this.#log.info({ objects: this.#indexer.size, seconds, resourceVersion: this.#indexer.lastStoreSyncResourceVersion() }, 'cache synced');
     for (const settle of this.#syncWaiters) settle();
     this.#syncWaiters.clear();
-  }
-
-  readonly #processFailed = (error: unknown, delta: Delta<T>): void => {
-    this.#log.error({ delta: delta.type, error }, 'applying a delta to the store failed');
   };
-
-  /** Applies one delta to the store and distributes its notifications. The hot path. */
-  readonly #process = (delta: Delta<T>, isInInitialList: boolean): void => {
-    const indexer = this.#indexer;
-    switch (delta.type) {
-      case 'Added':
-      case 'Updated':
-      case 'Replaced':
-      case 'Sync': {
-        const obj = delta.object;
-        const old = indexer.upsert(delta.key, obj);
-        if (old === undefined) this.#distribute({ kind: 'add', obj, isInInitialList });
-        else if (!isSyncUpdate(old, obj)) this.#distribute({ kind: 'update', old, obj });
-        return;
-      }
-      case 'Deleted': {
-        const obj = delta.object;
-        indexer.remove(delta.key, isDeletedFinalStateUnknown(obj) ? obj.obj : obj);
-        this.#distribute({ kind: 'delete', obj });
-        return;
-      }
-      case 'Bookmark':
-        indexer.bookmark(delta.resourceVersion);
-        return;
-      case 'SyncAll': {
-        const due = this.#pendingSyncs.shift() ?? [];
-        for (const obj of indexer.list()) {
-          const n: Notification<T> = { kind: 'update', old: obj, obj };
-          for (const l of due) l.push(n);
-        }
-        return;
-      }
-      case 'ReplacedAll':
-        this.#replaceAll(delta.objects, delta.resourceVersion, isInInitialList);
-        return;
-    }
-  };
-
-  #replaceAll(objects: Map<string, T>, resourceVersion: string, isInInitialList: boolean): void {
-    const indexer = this.#indexer;
-    const tombstones: DeletedFinalStateUnknown<T>[] = [];
-    // The first population (empty store) needs no diff: everything is an add.
-    const olds = indexer.size === 0 ? undefined : new Array<T | undefined>(objects.size);
-    if (olds) {
-      for (const key of indexer.listKeys()) {
-        if (!objects.has(key)) tombstones.push(deletedFinalStateUnknown(key, indexer.getByKey(key)!));
-      }
-      let j = 0;
-      for (const key of objects.keys()) olds[j++] = indexer.getByKey(key);
-    }
-    indexer.replace(objects, resourceVersion);
-    for (const t of tombstones) this.#distribute({ kind: 'delete', obj: t });
-    let i = 0;
-    for (const obj of objects.values()) {
-      const old = olds?.[i++];
-      if (old === undefined) this.#distribute({ kind: 'add', obj, isInInitialList });
-      else if (!isSyncUpdate(old, obj)) this.#distribute({ kind: 'update', old, obj });
-    }
-    if (tombstones.length > 0) this.#log.debug({ tombstones: tombstones.length }, 'relist found objects deleted while the watch was down');
-  }
-
-  #distribute(n: Notification<T>): void {
-    const listeners = this.#listeners;
-    for (let i = 0; i < listeners.length; i++) listeners[i]!.push(n);
-  }
 
   // ---- resync ------------------------------------------------------------------------------------
 
@@ -379,14 +266,14 @@ class DefaultSharedIndexInformer<T extends KubeObject> implements SharedIndexInf
   #shouldResync(): void {
     const now = this.#clock.now();
     const due: ProcessorListener<T>[] = [];
-    for (const l of this.#listeners) {
+    for (const l of this.#processor.listeners) {
       if (l.resyncMs > 0 && now >= l.nextResyncAtMs) {
         l.nextResyncAtMs = now + l.resyncMs;
         due.push(l);
       }
     }
     if (due.length === 0) return;
-    this.#pendingSyncs.push(due);
+    this.#processor.queueResync(due);
     this.#fifo.resync();
   }
 }
@@ -395,9 +282,4 @@ class DefaultSharedIndexInformer<T extends KubeObject> implements SharedIndexInf
 function effectiveResync(requested: number, check: number): number {
   if (requested === 0 || check === 0) return 0;
   return Math.max(requested, check);
-}
-
-/** An update that carries no new state (same resourceVersion): a resync or a duplicate. */
-function isSyncUpdate<T extends KubeObject>(old: T, obj: T): boolean {
-  return old === obj || old.metadata.resourceVersion === obj.metadata.resourceVersion;
 }

@@ -9,10 +9,9 @@
  * events are never lowered. With a plain rate-limiting queue the priority is ignored.
  */
 import type { KubeObject } from '../meta/index.js';
-import type { AddOpts, PriorityInterface } from '../workqueue/index.js';
+import { queueWithAdds, type AddOpts, type PriorityInterface } from '../workqueue/index.js';
 import type { CreateEvent, DeleteEvent, GenericEvent, UpdateEvent } from './events.js';
 import type { Request } from './reconciler.js';
-import { queueWithAdds } from './queue-with-adds.js';
 
 /** The queue handlers enqueue into: the controller's queue, typed for requests. */
 export type RequestQueue = PriorityInterface<Request>;

@@ -4,11 +4,10 @@
  * limiter (every retry delay it decides is noted, then returned unchanged). Invariant: a tap only
  * observes; the queue and the limiter behave exactly as they would without it.
  */
-import type { RateLimiter } from '../workqueue/index.js';
+import { queueWithAdds, type RateLimiter } from '../workqueue/index.js';
 import type { RequestQueue } from './handler.js';
 import type { Request } from './reconciler.js';
 import type { ReconcileTracker } from './reconcile-tracker.js';
-import { queueWithAdds } from './queue-with-adds.js';
 
 /**
  * `queue` as the sources see it: adds are noted in `tracker` after the queue took them. The delay of

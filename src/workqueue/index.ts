@@ -1,10 +1,13 @@
 // Public face of the workqueue layer: client-go's queues and rate limiters, controller-runtime's
-// priority queue, and the metrics hooks they report through.
+// priority queue, the wrappers that adapt them (withPriority, queueWithAdds), and the metrics hooks
+// they report through.
 export { Queue } from './queue.js';
 export { DelayingQueue } from './delaying-queue.js';
 export { RateLimitingQueue } from './rate-limiting-queue.js';
 export { PriorityQueue } from './priority-queue.js';
 export { withPriority } from './with-priority.js';
+export { queueWithAdds } from './with-adds.js';
+export type { QueueAdds } from './with-adds.js';
 export { defaultKeyOf } from './key.js';
 export type { KeyOf } from './key.js';
 export type { RateLimiter, ItemRateLimiterOptions } from './rate-limiter.js';

@@ -69,6 +69,26 @@ describe('informer against the local API server, with faults', () => {
     }
   });
 
+  it('notices a half-open connection (the socket stays open, no byte arrives) by the watch stream\'s inactivity watchdog, and resumes the watch from its RV without relisting', async () => {
+    // The server sends a bookmark every second, so a live watch is never silent for 2.5 s.
+    const env = await startE2E({ informer: { reflector: { inactivityTimeoutMs: 2_500 } } });
+    try {
+      await seed(env, 3);
+      await env.converged();
+      await eventually(() => env.reader.openWatches > 0, { message: 'a watch to partition' });
+      const watches = env.reader.watchTimes.length;
+      const rv = env.informer.lastSyncResourceVersion();
+      env.proxy.blackhole();
+      await eventually(() => env.informer.status().errors.network >= 1, { timeoutMs: 15_000, message: 'the silent watch failed' });
+      await eventually(() => env.reader.watchTimes.length > watches, { timeoutMs: 15_000, message: 'a new watch attempt' });
+      assert.equal(env.informer.status().lastError?.reason, 'network', JSON.stringify(env.informer.status()));
+      assert.ok(Number(env.informer.lastSyncResourceVersion()) >= Number(rv));
+      assert.equal(env.reader.listTimes.length, 1, 'only the first list');
+    } finally {
+      await env.close();
+    }
+  });
+
   it('objects deleted while the server was unreachable reach handlers as deletes once it is back: the watch resumes from its RV, no relist', async () => {
     const env = await startE2E();
     const seen: string[] = [];

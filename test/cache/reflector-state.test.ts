@@ -94,7 +94,8 @@ describe('classifyFailure', () => {
     const refused = new NetworkError('GET', '/x', Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
     assert.deepEqual(classifyFailure(refused), { failure: 'connectionRefused', reason: 'network', retryAfterMs: 0 });
     assert.deepEqual(classifyFailure(new NetworkError('GET', '/x', new Error('reset'))), { failure: 'disconnected', reason: 'network', retryAfterMs: 0 });
-    assert.deepEqual(classifyFailure(new WatchInterruptedError('inactive', 'silent')), { failure: 'disconnected', reason: 'network', retryAfterMs: 0 });
+    const silent = new NetworkError('GET', '/x', new Error('no data for 660000 ms (inactivity timeout 660000 ms)'));
+    assert.deepEqual(classifyFailure(silent), { failure: 'disconnected', reason: 'network', retryAfterMs: 0 });
     assert.deepEqual(classifyFailure(new WatchInterruptedError('tooShort', 'closed at once')), { failure: 'other', reason: 'other', retryAfterMs: 0 });
     assert.deepEqual(classifyFailure(new Error('boom')), { failure: 'other', reason: 'other', retryAfterMs: 0 });
   });

@@ -166,19 +166,24 @@ describe('reflector: list, then watch, with client-go resourceVersion choices', 
     await h.stop();
   });
 
-  it('gives up on a silent watch after the inactivity timeout and watches again from its last RV, without relisting', async () => {
+  it('asks every watch it opens, streaming lists included, for the inactivity watchdog, and resumes from its last RV without relisting when a silent watch is failed by it', async () => {
     const h = harness({ informer: { reflector: { inactivityTimeoutMs: 60_000 } } });
     h.start();
     await h.advance(0);
     h.client.upsert(cm('a'));
-    await h.advance(59_000);
-    assert.equal(h.client.watchCalls().length, 1);
-    await h.advance(61_000);
-    assert.equal(h.client.watches[0]!.closed, true);
-    assert.deepEqual(h.client.watchCalls().map((w) => w.resourceVersion), ['100', '101']);
+    await h.advance(0);
+    // What the client's watch stream does once no byte arrived for the timeout.
+    h.client.watch0.fail(new NetworkError('GET', '/x', new Error('no data for 60000 ms (inactivity timeout 60000 ms)')));
+    await h.advance(0);
+    assert.deepEqual(h.client.watchCalls().map((w) => [w.resourceVersion, w.inactivityTimeoutMs]), [['100', 60_000], ['101', 60_000]]);
     assert.equal(h.informer.status().errors.network, 1);
     assert.equal(h.client.lists().length, 1);
     await h.stop();
+    const streaming = harness({ informer: { reflector: { watchList: true } } });
+    streaming.start();
+    await streaming.advance(0);
+    assert.equal(streaming.client.watchCalls()[0]!.inactivityTimeoutMs, 660_000);
+    await streaming.stop();
   });
 
   it('populates with a streaming list ending at the initial-events-end bookmark and keeps that stream as its watch', async () => {

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { IndexedStore, RealFIFO, type Delta } from 'kube-converge/cache';
-import { deepFreeze, type KubeObject } from 'kube-converge/meta';
+import { IndexedStore, RealFIFO, type Delta, type DeltaSink } from 'kube-converge/cache';
+import type { KubeObject } from 'kube-converge/meta';
 import { cm } from './fake-client.js';
 
 const withRV = (o: KubeObject, rv: string): KubeObject => ({ ...o, metadata: { ...o.metadata, resourceVersion: rv } });
@@ -68,72 +68,117 @@ describe('IndexedStore', () => {
 });
 
 describe('RealFIFO', () => {
-  const fifo = () => new RealFIFO<KubeObject>({ freeze: (o) => deepFreeze(o) as KubeObject, onNonEmpty: () => {} });
-  const drainAll = (f: RealFIFO<KubeObject>) => {
-    const out: [Delta['type'], boolean][] = [];
-    f.drain((d, initial) => void out.push([d.type, initial]), (e) => { throw e; }, 1000);
-    return out;
+  /** A sink that records what reaches it; `during` runs inside each apply (to queue more, or to throw). */
+  const recorder = (during: (d: Delta) => void = () => {}) => {
+    const applied: [Delta['type'], boolean][] = [];
+    const failed: unknown[] = [];
+    const batches: boolean[] = [];
+    const sink: DeltaSink<KubeObject> = {
+      apply: (d, initial) => {
+        applied.push([d.type, initial]);
+        during(d);
+      },
+      applyFailed: (e) => void failed.push(e),
+      batchApplied: (synced) => void batches.push(synced),
+    };
+    return { sink, applied, failed, batches };
   };
 
-  it('tells its consumer when a delta lands in it while empty, and only then', () => {
-    let calls = 0;
-    const f = new RealFIFO<KubeObject>({ freeze: (o) => o, onNonEmpty: () => void calls++ });
+  it('pushes each delta into its sink at once, in the producer\'s call, when nothing is queued ahead of it', () => {
+    const r = recorder();
+    const f = new RealFIFO<KubeObject>({ sink: r.sink });
     f.add(cm('a'));
-    f.add(cm('b'));
-    assert.equal(calls, 1);
-    f.drain(() => {}, () => {}, 10);
-    f.add(cm('c'));
-    assert.equal(calls, 2);
+    assert.deepEqual(r.applied, [['Added', true]]);
+    f.update(cm('a'));
+    assert.deepEqual(r.applied, [['Added', true], ['Updated', true]]);
+    assert.equal(f.length, 0);
+    assert.deepEqual(r.batches, [false, false]);
   });
 
-  it('applies back-pressure: waitForRoom is undefined below the high-water mark and resolves once drained below it', async () => {
-    const f = new RealFIFO<KubeObject>({ freeze: (o) => o, onNonEmpty: () => {}, highWater: 2 });
+  it('delivers every delta in order, without merging, and syncs only after the first replace was applied', () => {
+    const r = recorder();
+    const f = new RealFIFO<KubeObject>({ sink: r.sink });
+    assert.equal(f.hasSynced(), false);
+    f.replace([cm('a'), cm('b')], '10');
+    assert.equal(f.hasSynced(), true);
+    f.update(cm('a'));
+    f.update(cm('a'));
+    f.delete(cm('b'));
+    assert.deepEqual(r.applied, [['ReplacedAll', true], ['Updated', false], ['Updated', false], ['Deleted', false]]);
+    assert.deepEqual(r.batches, [true, true, true, true]);
+  });
+
+  it('a delta queued while the sink is applying waits its turn behind the one being applied', () => {
+    let f!: RealFIFO<KubeObject>;
+    const order: string[] = [];
+    const r = recorder((d) => {
+      if (d.type === 'Added') {
+        order.push(`apply ${d.key}`);
+        if (d.key === 'default/a') f.add(cm('b'));
+        order.push(`done ${d.key}`);
+      }
+    });
+    f = new RealFIFO<KubeObject>({ sink: r.sink });
     f.add(cm('a'));
-    assert.equal(f.waitForRoom(), undefined);
-    f.add(cm('b'));
+    assert.deepEqual(order, ['apply default/a', 'done default/a', 'apply default/b', 'done default/b']);
+  });
+
+  it('applies a backlog a batch at a time, letting other I/O run between batches, and holds the producer back above the high-water mark', async () => {
+    let f!: RealFIFO<KubeObject>;
+    let queued = false;
+    const r = recorder(() => {
+      if (queued) return;
+      queued = true;
+      for (let i = 0; i < 5; i++) f.add(cm(`more-${i}`));
+    });
+    f = new RealFIFO<KubeObject>({ sink: r.sink, batch: 2, highWater: 3 });
+    f.add(cm('a'));
+    assert.equal(r.applied.length, 2);
+    assert.equal(f.length, 4);
     const room = f.waitForRoom();
     assert.ok(room);
     let resolved = false;
     void room.then(() => (resolved = true));
-    await Promise.resolve();
-    assert.equal(resolved, false);
-    f.drain(() => {}, () => {}, 1);
-    await Promise.resolve();
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(r.applied.length, 4);
     assert.equal(resolved, true);
+    assert.equal(f.waitForRoom(), undefined);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(r.applied.length, 6);
+    assert.equal(f.length, 0);
   });
 
-  it('delivers every delta in order, without merging, and syncs only after the first replace was processed', () => {
-    const f = fifo();
-    f.replace([cm('a'), cm('b')], '10');
-    f.update(cm('a'));
-    f.update(cm('a'));
-    f.delete(cm('b'));
-    assert.equal(f.hasSynced(), false);
-    assert.deepEqual(drainAll(f), [['ReplacedAll', true], ['Updated', false], ['Updated', false], ['Deleted', false]]);
-    assert.equal(f.hasSynced(), true);
-  });
-
-  it('freezes (after the transform) what it queues', () => {
-    const f = new RealFIFO<KubeObject>({ freeze: (o) => deepFreeze(o) as KubeObject, transform: (o) => ({ ...o, extra: 1 }), onNonEmpty: () => {} });
-    f.add(cm('a'));
+  it('queues objects transformed but not frozen: freezing is the sink\'s business', () => {
     let seen: KubeObject | undefined;
-    f.drain((d) => { if (d.type === 'Added') seen = d.object; }, () => {}, 10);
+    const sink: DeltaSink<KubeObject> = {
+      apply: (d) => { if (d.type === 'Added') seen = d.object; },
+      applyFailed: () => {},
+      batchApplied: () => {},
+    };
+    const f = new RealFIFO<KubeObject>({ sink, transform: (o) => ({ ...o, extra: 1 }) });
+    f.add(cm('a'));
     assert.equal(seen?.['extra'], 1);
-    assert.equal(Object.isFrozen(seen!.metadata), true);
+    assert.equal(Object.isFrozen(seen!.metadata), false);
   });
 
-  it('an exception while processing one delta does not lose the next ones', () => {
-    const f = fifo();
+  it('an exception while applying one delta is reported and does not lose the next ones', () => {
+    const r = recorder((d) => {
+      if (d.type === 'Added' && d.key === 'default/a') throw new Error('x');
+    });
+    const f = new RealFIFO<KubeObject>({ sink: r.sink });
     f.add(cm('a'));
     f.add(cm('b'));
-    const errors: unknown[] = [];
-    const seen: string[] = [];
-    f.drain((d) => {
-      if (d.type === 'Added') seen.push(d.key);
-      if (seen.length === 1) throw new Error('x');
-    }, (e) => void errors.push(e), 10);
-    assert.deepEqual(seen, ['default/a', 'default/b']);
-    assert.equal(errors.length, 1);
+    assert.deepEqual(r.applied.map(([t]) => t), ['Added', 'Added']);
+    assert.equal(r.failed.length, 1);
     assert.equal(f.length, 0);
+  });
+
+  it('applies nothing more once closed, and never holds the producer back after that', () => {
+    const r = recorder();
+    const f = new RealFIFO<KubeObject>({ sink: r.sink, highWater: 1 });
+    f.close();
+    f.add(cm('a'));
+    assert.deepEqual(r.applied, []);
+    assert.equal(f.waitForRoom(), undefined);
   });
 });

@@ -1,0 +1,142 @@
+/**
+ * The informer's delta processing: the FIFO's sink. It applies each delta to the indexed store and then
+ * hands the matching notification to every listener's buffer, synchronously, so the store and the
+ * notifications can never disagree and a reader never sees a half-applied relist.
+ *
+ *   RealFIFO ──apply(delta)──▶ freeze ──▶ IndexedStore (write) ──▶ ProcessorListener × N
+ *
+ * Freezing happens here, once per object, just before the store keeps it; an object whose key the
+ * store already holds at the same resourceVersion is not frozen again: the stored (equal) object is
+ * reused, so a relist after a reconnect freezes and allocates only what changed, and an unchanged
+ * object keeps its identity. A relist (`ReplacedAll`) is applied as in client-go: keys missing from
+ * the new list become `DeletedFinalStateUnknown` tombstones carrying the last cached state, the store
+ * is replaced in one step, then deletes fire, then adds/updates in list order. An update whose
+ * resourceVersion did not change (a duplicate event, an unchanged object in a relist) carries no news
+ * and is not delivered. A `SyncAll` re-delivers every cached object as `onUpdate(obj, obj)` to exactly
+ * the listeners that were due when it was queued (`queueResync`, in the same order as the FIFO).
+ *
+ * Invariant: nothing here calls upstream; the only outputs are the store and the listeners' buffers.
+ */
+import { deepFreezeFresh, type KubeObject, type Logger } from '../meta/index.js';
+import type { Delta } from './fifo.js';
+import type { IndexedStore } from './indexer.js';
+import type { Notification, ProcessorListener } from './processor-listener.js';
+import { deletedFinalStateUnknown, isDeletedFinalStateUnknown } from './tombstone.js';
+import type { DeletedFinalStateUnknown } from './types.js';
+
+export class DeltaProcessor<T extends KubeObject> {
+  /** Replaced, never mutated, so a distribution in progress keeps the array it started with. */
+  listeners: readonly ProcessorListener<T>[] = [];
+  readonly #indexer: IndexedStore<T>;
+  readonly #log: Logger;
+  /** The listeners due at each queued `SyncAll`, oldest first (the FIFO keeps the deltas in the same order). */
+  readonly #pendingSyncs: ProcessorListener<T>[][] = [];
+
+  constructor(indexer: IndexedStore<T>, log: Logger) {
+    this.#indexer = indexer;
+    this.#log = log;
+  }
+
+  addListener(listener: ProcessorListener<T>): void {
+    this.listeners = [...this.listeners, listener];
+  }
+
+  removeListener(listener: ProcessorListener<T>): void {
+    this.listeners = this.listeners.filter((l) => l !== listener);
+  }
+
+  /** Names the listeners the next queued `SyncAll` is for; call just before queueing it. */
+  queueResync(due: ProcessorListener<T>[]): void {
+    this.#pendingSyncs.push(due);
+  }
+
+  /** Applies one delta to the store and distributes its notifications. The hot path. */
+  readonly apply = (delta: Delta<T>, isInInitialList: boolean): void => {
+    const indexer = this.#indexer;
+    switch (delta.type) {
+      case 'Added':
+      case 'Updated':
+      case 'Replaced':
+      case 'Sync': {
+        const prev = indexer.getByKey(delta.key);
+        const obj = reuseOrFreeze(prev, delta.object);
+        indexer.upsert(delta.key, obj);
+        if (prev === undefined) this.#distribute({ kind: 'add', obj, isInInitialList });
+        else if (!isSyncUpdate(prev, obj)) this.#distribute({ kind: 'update', old: prev, obj });
+        return;
+      }
+      case 'Deleted': {
+        const raw = delta.object;
+        const obj = isDeletedFinalStateUnknown(raw) ? raw : reuseOrFreeze(indexer.getByKey(delta.key), raw);
+        indexer.remove(delta.key, isDeletedFinalStateUnknown(obj) ? obj.obj : obj);
+        this.#distribute({ kind: 'delete', obj });
+        return;
+      }
+      case 'Bookmark':
+        indexer.bookmark(delta.resourceVersion);
+        return;
+      case 'SyncAll': {
+        const due = this.#pendingSyncs.shift() ?? [];
+        for (const obj of indexer.list()) {
+          const n: Notification<T> = { kind: 'update', old: obj, obj };
+          for (const l of due) l.push(n);
+        }
+        return;
+      }
+      case 'ReplacedAll':
+        this.#replaceAll(delta.objects, delta.resourceVersion, isInInitialList);
+        return;
+    }
+  };
+
+  readonly applyFailed = (error: unknown, delta: Delta<T>): void => {
+    this.#log.error({ delta: delta.type, error }, 'applying a delta to the store failed');
+  };
+
+  /** `objects` is the relist's own map (raw objects); its values are frozen in place before the store takes it. */
+  #replaceAll(objects: Map<string, T>, resourceVersion: string, isInInitialList: boolean): void {
+    const indexer = this.#indexer;
+    const tombstones: DeletedFinalStateUnknown<T>[] = [];
+    // The first population (empty store) needs no diff: everything is an add.
+    const olds = indexer.size === 0 ? undefined : new Array<T | undefined>(objects.size);
+    if (olds) {
+      for (const key of indexer.listKeys()) {
+        if (!objects.has(key)) tombstones.push(deletedFinalStateUnknown(key, indexer.getByKey(key)!));
+      }
+      let j = 0;
+      for (const [key, raw] of objects) {
+        const prev = indexer.getByKey(key);
+        olds[j++] = prev;
+        objects.set(key, reuseOrFreeze(prev, raw));
+      }
+    } else {
+      for (const [key, raw] of objects) objects.set(key, deepFreezeFresh(raw) as T);
+    }
+    indexer.replace(objects, resourceVersion);
+    for (const t of tombstones) this.#distribute({ kind: 'delete', obj: t });
+    let i = 0;
+    for (const obj of objects.values()) {
+      const old = olds?.[i++];
+      if (old === undefined) this.#distribute({ kind: 'add', obj, isInInitialList });
+      else if (!isSyncUpdate(old, obj)) this.#distribute({ kind: 'update', old, obj });
+    }
+    if (tombstones.length > 0) this.#log.debug({ tombstones: tombstones.length }, 'relist found objects deleted while the watch was down');
+  }
+
+  #distribute(n: Notification<T>): void {
+    const listeners = this.listeners;
+    for (let i = 0; i < listeners.length; i++) listeners[i]!.push(n);
+  }
+}
+
+/** The stored object when it is the same version as `raw` (already frozen, equal), else `raw` frozen. */
+function reuseOrFreeze<T extends KubeObject>(prev: T | undefined, raw: T): T {
+  const rv = raw.metadata?.resourceVersion;
+  if (prev !== undefined && rv && prev.metadata.resourceVersion === rv) return prev;
+  return deepFreezeFresh(raw) as T;
+}
+
+/** An update that carries no new state (same resourceVersion): a resync or a duplicate. */
+function isSyncUpdate<T extends KubeObject>(old: T, obj: T): boolean {
+  return old === obj || old.metadata.resourceVersion === obj.metadata.resourceVersion;
+}
