@@ -2,7 +2,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApiServer, type RunningApiServer } from 'kube-converge/apiserver';
-import { createClient, type Client } from 'kube-converge/client';
+import { createClient, isConflict, type Client } from 'kube-converge/client';
 import { controllerManagedBy, newPredicateFuncs } from 'kube-converge/controller';
 import { createManager, namespaceSharder, shardRanges, type Manager } from 'kube-converge/manager';
 import { ConfigMapResource, LeaseResource, NamespaceResource, noopLogger, type ObjectOf } from 'kube-converge/meta';
@@ -159,10 +159,18 @@ describe('sharding end to end', () => {
       await eventually(() => a.ownedShards().length === SHARDS, { timeoutMs: 5_000 });
       for (const ns of namespaces) await admin.create(ConfigMapResource, primary(ns, 'app'));
       await eventually(() => namespaces.every((ns) => log.some((i) => i.namespace === ns)), { timeoutMs: 5_000 });
-      const held = await admin.get(LeaseResource, { namespace: 'default', name: 'sharded-op-shard-0' });
-      assert.equal(held.spec?.holderIdentity, 'a');
-      const now = new Date().toISOString().replace('Z', '000Z');
-      await admin.update(LeaseResource, { ...held, spec: { ...held.spec, holderIdentity: 'intruder', leaseDurationSeconds: 30, renewTime: now, acquireTime: now } });
+      // The intruder's write races a's renewals (every retry period): re-read and retry on a conflict.
+      for (let attempt = 0; ; attempt++) {
+        const held = await admin.get(LeaseResource, { namespace: 'default', name: 'sharded-op-shard-0' });
+        assert.equal(held.spec?.holderIdentity, 'a');
+        const now = new Date().toISOString().replace('Z', '000Z');
+        try {
+          await admin.update(LeaseResource, { ...held, spec: { ...held.spec, holderIdentity: 'intruder', leaseDurationSeconds: 30, renewTime: now, acquireTime: now } });
+          break;
+        } catch (err) {
+          if (!isConflict(err) || attempt >= 20) throw err;
+        }
+      }
       await eventually(() => !a.ownedShards().includes(0), { timeoutMs: 2_000, intervalMs: 10 });
       const lostAt = performance.now();
       for (const ns of namespaces) await admin.create(ConfigMapResource, primary(ns, 'late'));
