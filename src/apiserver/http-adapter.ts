@@ -1,15 +1,19 @@
 /**
- * The only file that knows about sockets: serves an `ApiServer` over `node:http`. It reads bodies up
- * to 3 MiB (413 beyond), hands the core a plain request, writes plain responses, and streams watch
- * responses chunk by chunk with back-pressure reported to the watcher. Keep-alive is on. Invariant:
- * no request, however malformed, crashes the process; a client going away frees its watch.
+ * The only file that knows about sockets: serves an `ApiServer` over `node:https` (or, when no
+ * serving certificate is given, `node:http`). It authenticates each request before reading its body
+ * (401 Unauthorized otherwise), reads bodies up to 3 MiB (413 beyond), hands the core a plain
+ * request, writes plain responses, and streams watch responses chunk by chunk with back-pressure
+ * reported to the watcher. Keep-alive is on. Invariant: no request, however malformed, crashes the
+ * process; none reaches the core unauthenticated; a client going away frees its watch.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { ApiServer } from './api-server.js';
+import { adminTokenAuthenticator } from './auth/admin-token.js';
 import type { ApiRequest, ApiResponse } from './request.js';
 import { errorResponse, statusResponse } from './response.js';
-import { tooLarge } from './status.js';
+import { tooLarge, unauthorized } from './status.js';
 
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
 
@@ -80,14 +84,33 @@ async function serve(api: ApiServer, req: IncomingMessage, res: ServerResponse):
   writeResponse(res, r, req.method === 'HEAD');
 }
 
+export interface ListenOptions {
+  /** 0 (default) picks a free port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Serving certificate and key (PEM) for HTTPS; absent = plain HTTP. */
+  tls?: { cert: string; key: string };
+  /** The bearer token every request must carry (health and version excepted: see auth/admin-token.ts). */
+  adminToken: string;
+}
+
 /** Listens on `host:port` (port 0 = any free port). */
-export function listen(api: ApiServer, { port = 0, host = '127.0.0.1' }: { port?: number; host?: string } = {}): Promise<Listening> {
-  const server = createServer({ keepAlive: true }, (req, res) => {
+export function listen(api: ApiServer, { port = 0, host = '127.0.0.1', tls, adminToken }: ListenOptions): Promise<Listening> {
+  const authenticate = adminTokenAuthenticator(adminToken);
+  const handler = (req: IncomingMessage, res: ServerResponse): void => {
+    const authorization = req.headers.authorization;
+    if (!authenticate(req.url ?? '/', authorization)) {
+      req.resume(); // the body is not read, only drained, so the connection stays usable
+      writeResponse(res, statusResponse(unauthorized().status), req.method === 'HEAD');
+      return;
+    }
     serve(api, req, res).catch((err: unknown) => {
       if (res.headersSent) res.destroy();
       else writeResponse(res, errorResponse(err), false);
     });
-  });
+  };
+  const server: Server = tls ? createHttpsServer({ cert: tls.cert, key: tls.key, keepAlive: true }, handler) : createHttpServer({ keepAlive: true }, handler);
   server.keepAliveTimeout = 65_000;
   server.on('clientError', (_err, socket) => {
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');

@@ -1,21 +1,31 @@
 /**
- * Embedding: `startApiServer()` creates the core, listens on loopback (port 0 by default) and returns
- * what a test needs — the URL, a kubeconfig (object and YAML) that kubectl and clients accept, the
- * in-process `handle`, `compact()` for 410 tests, and `stop()`, which closes every watch and socket.
- * `stop()` is idempotent; later calls share the first one's promise.
+ * Embedding: `startApiServer()` creates the core, listens on loopback (port 0 by default) over HTTPS
+ * and returns what a test needs — the URL, the CA that signs the serving certificate, the admin
+ * token, a kubeconfig (object and YAML) that kubectl and clients accept unedited, the in-process
+ * `handle`, `compact()` for 410 tests, and `stop()`, which closes every watch and socket.
+ * Invariants: every request over the socket must carry the admin token (health and version
+ * excepted), over HTTPS unless `insecureHttp` was asked for, which is logged as a warning;
+ * `stop()` is idempotent, later calls share the first one's promise.
  */
 import { writeFile } from 'node:fs/promises';
 import { stringify as toYaml } from 'yaml';
-import type { Clock, Logger } from '../meta/index.js';
+import { noopLogger, type Clock, type Logger } from '../meta/index.js';
 import { createApiServer, type ApiServer } from './api-server.js';
+import { generateAdminToken } from './auth/admin-token.js';
 import { listen } from './http-adapter.js';
 import type { ApiRequest, ApiResponse } from './request.js';
+import { servingMaterial } from './tls/certificates.js';
 
 export interface StartApiServerOptions {
   /** 0 (default) picks a free port. */
   port?: number;
-  /** Default 127.0.0.1 (loopback only). */
+  /** Default 127.0.0.1 (loopback only). Another address is logged as a warning; the token is still required. */
   host?: string;
+  /**
+   * Serve plain HTTP instead of HTTPS (default false). For clients that cannot be given a CA; the
+   * admin token is still required, and travels in clear text. Logged as a warning.
+   */
+  insecureHttp?: boolean;
   clock?: Clock;
   historySize?: number;
   bookmarkIntervalMs?: number;
@@ -28,36 +38,51 @@ export interface StartApiServerOptions {
 export interface Kubeconfig {
   apiVersion: 'v1';
   kind: 'Config';
-  clusters: { name: string; cluster: { server: string } }[];
-  users: { name: string; user: Record<string, never> }[];
+  clusters: { name: string; cluster: { server: string; 'certificate-authority-data'?: string } }[];
+  users: { name: string; user: { token: string } }[];
   contexts: { name: string; context: { cluster: string; user: string; namespace: string } }[];
   'current-context': string;
   preferences: Record<string, never>;
 }
 
 export interface RunningApiServer {
+  /** `https://127.0.0.1:<port>` (`http://` with `insecureHttp`). */
   url: string;
+  /** PEM of the CA that signs the serving certificate; absent with `insecureHttp`. */
+  caCertificate: string | undefined;
+  /** The bearer token that authenticates as the admin (`system:masters`). */
+  token: string;
   kubeconfig: Kubeconfig;
   kubeconfigYaml: string;
   writeKubeconfig(path: string): Promise<void>;
+  /** In-process requests: trusted, so they need no token. */
   handle(req: ApiRequest): Promise<ApiResponse>;
   compact(): void;
   stop(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
 }
 
-export function kubeconfigFor(url: string): Kubeconfig {
+/** A kubeconfig for `url` with the admin `token`, verifying the server against `caPem` when given. */
+export function kubeconfigFor(url: string, token: string, caPem?: string): Kubeconfig {
+  const cluster = caPem === undefined ? { server: url } : { server: url, 'certificate-authority-data': Buffer.from(caPem).toString('base64') };
   return {
     apiVersion: 'v1', kind: 'Config',
-    clusters: [{ name: 'converge', cluster: { server: url } }],
-    users: [{ name: 'converge', user: {} }],
-    contexts: [{ name: 'converge', context: { cluster: 'converge', user: 'converge', namespace: 'default' } }],
+    clusters: [{ name: 'converge', cluster }],
+    users: [{ name: 'converge-admin', user: { token } }],
+    contexts: [{ name: 'converge', context: { cluster: 'converge', user: 'converge-admin', namespace: 'default' } }],
     'current-context': 'converge',
     preferences: {},
   };
 }
 
+const isLoopback = (host: string): boolean => host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+
 export async function startApiServer(options: StartApiServerOptions = {}): Promise<RunningApiServer> {
+  const host = options.host ?? '127.0.0.1';
+  const log = options.logger ?? noopLogger;
+  const insecureHttp = options.insecureHttp ?? false;
+  // Made (or taken from the process cache) before the core, so a failure leaves nothing running.
+  const material = insecureHttp ? undefined : await servingMaterial(host);
   const api: ApiServer = createApiServer({
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.historySize !== undefined ? { historySize: options.historySize } : {}),
@@ -66,12 +91,20 @@ export async function startApiServer(options: StartApiServerOptions = {}): Promi
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.garbageCollection !== undefined ? { garbageCollection: options.garbageCollection } : {}),
   });
-  const host = options.host ?? '127.0.0.1';
-  const l = await listen(api, { port: options.port ?? 0, host });
+  const token = generateAdminToken();
+  let l: Awaited<ReturnType<typeof listen>>;
+  try {
+    l = await listen(api, { port: options.port ?? 0, host, adminToken: token, ...(material ? { tls: material } : {}) });
+  } catch (err) {
+    api.stop();
+    throw err;
+  }
   const hostPart = host.includes(':') ? `[${host}]` : host;
   api.serverAddress = `${hostPart}:${l.port}`;
-  const url = `http://${hostPart}:${l.port}`;
-  const kubeconfig = kubeconfigFor(url);
+  const url = `${insecureHttp ? 'http' : 'https'}://${hostPart}:${l.port}`;
+  if (insecureHttp) log.warn({ url }, 'apiserver serves plain HTTP: the admin token and every object travel unencrypted');
+  if (!isLoopback(host)) log.warn({ url, host }, 'apiserver listens beyond loopback: anyone who can reach it and holds the token is cluster admin');
+  const kubeconfig = kubeconfigFor(url, token, material?.caPem);
   const kubeconfigYaml = toYaml(kubeconfig);
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> =>
@@ -80,7 +113,7 @@ export async function startApiServer(options: StartApiServerOptions = {}): Promi
       await l.close();
     })());
   return {
-    url, kubeconfig, kubeconfigYaml,
+    url, caCertificate: material?.caPem, token, kubeconfig, kubeconfigYaml,
     writeKubeconfig: (path) => writeFile(path, kubeconfigYaml, { mode: 0o600 }),
     handle: (req) => api.handle(req),
     compact: () => api.compact(),

@@ -56,6 +56,9 @@ export function invalid(kind: string, group: string, name: string, causes: Field
 
 export const badRequest = (message: string): ApiStatusError => failure(400, 'BadRequest', message);
 
+/** What kube-apiserver answers a request whose credentials are missing or wrong (no details, on purpose). */
+export const unauthorized = (): ApiStatusError => failure(401, 'Unauthorized', 'Unauthorized');
+
 export const forbidden = (t: Target, name: string, why: string, causes?: FieldCause[]): ApiStatusError =>
   failure(403, 'Forbidden', `${qualifiedResource(t)} "${name}" is forbidden: ${why}`, { name, group: t.group, kind: t.plural, ...(causes ? { causes } : {}) });
 

@@ -1,7 +1,8 @@
 /**
  * `TestEnv`: a local API server started in-process for one test suite (envtest without binaries).
- * Each environment gets fresh storage on a free loopback port, its CRDs installed and served, a
- * kubeconfig (object and file), a client, and a manager factory bound to the server.
+ * Each environment gets fresh storage on a free loopback port served over HTTPS (the process's
+ * cached CA, so a start costs no key work after the first), its CRDs installed and served, a
+ * kubeconfig (object and file) with the CA and admin token, a client, and a manager factory.
  *
  * Invariants: `start()` resolves only once every CRD is Established *and* listed by discovery, so a
  * manager started right after it never races the CRD; `stop()` (and `await using`) shuts down every
@@ -16,6 +17,7 @@ import { startApiServer, type Kubeconfig, type RunningApiServer } from '../apise
 import { createClient, type RestClient, type RestConfig } from '../client/index.js';
 import { createManager, type Manager, type ManagerOptions } from '../manager/index.js';
 import { installCrds, loadCrds, type CrdSource, type CustomResourceDefinition } from './crds.js';
+import { restConfigFor } from './server-config.js';
 
 export interface TestEnvOptions {
   /** CRDs to install before `start()` resolves. Folders are read one level deep, files in name order. */
@@ -30,6 +32,11 @@ export interface TestEnvOptions {
   /** The API server's logger; default silent. */
   logger?: Logger;
   /**
+   * Serve plain HTTP instead of HTTPS (default false), for a client that cannot be given the CA. The
+   * admin token is still required; a warning goes to `logger`.
+   */
+  insecureHttp?: boolean;
+  /**
    * Owner-reference garbage collection, done by kube-controller-manager in a cluster. Default false,
    * as in envtest: tests of deletion usually want to see that the operator does not rely on it.
    */
@@ -37,11 +44,11 @@ export interface TestEnvOptions {
 }
 
 export class TestEnv implements AsyncDisposable {
-  /** The server's kubeconfig as an object (one cluster, no credentials, namespace `default`). */
+  /** The server's kubeconfig as an object (one cluster with its CA, the admin token, namespace `default`). */
   readonly kubeconfig: Kubeconfig;
   /** The same kubeconfig in a temporary file, for kubectl and `createManager({ kubeconfig })`. */
   readonly kubeconfigPath: string;
-  /** A client of the server without client-side rate limit. */
+  /** A client of the server (verifying its certificate, with the admin token) without client-side rate limit. */
   readonly client: RestClient;
   readonly url: string;
   readonly clock: Clock;
@@ -69,7 +76,9 @@ export class TestEnv implements AsyncDisposable {
     const crdTimeoutMs = options.crdTimeoutMs ?? 10_000;
     // Read (and refuse bad input) before a server is started for nothing.
     const crds = await loadCrds(options.crds ?? []);
-    const server = await startApiServer({ port: 0, clock, logger: options.logger ?? noopLogger, garbageCollection: options.garbageCollection ?? false });
+    const server = await startApiServer({
+      port: 0, clock, logger: options.logger ?? noopLogger, garbageCollection: options.garbageCollection ?? false, insecureHttp: options.insecureHttp ?? false,
+    });
     let env: TestEnv;
     try {
       const dir = await mkdtemp(join(tmpdir(), 'converge-testenv-'));
@@ -89,9 +98,9 @@ export class TestEnv implements AsyncDisposable {
     }
   }
 
-  /** A fresh config for this server: no credentials, no client-side rate limit (tests are the only caller). */
+  /** A fresh config for this server: its CA, the admin token, no client-side rate limit (tests are the only caller). */
   restConfig(): RestConfig {
-    return { server: this.url, qps: -1, namespace: 'default' };
+    return restConfigFor(this.server);
   }
 
   /**

@@ -1,6 +1,46 @@
-// Shared test helpers: a JSON request function over real HTTP and a line-by-line watch reader.
-import { request as httpRequest, type IncomingMessage, type ClientRequest } from 'node:http';
+// Shared test helpers: raw requests to a running server over its own HTTPS (its CA, its admin token),
+// a JSON request function and a line-by-line watch reader on top of them.
+import { request as httpRequest, type IncomingMessage, type ClientRequest, type RequestOptions } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { startApiServer, type RunningApiServer, type StartApiServerOptions } from 'kube-converge/apiserver';
+
+type Server = Pick<RunningApiServer, 'url' | 'caCertificate' | 'token'>;
+
+/**
+ * `http.request` to `server.url + path`, trusting the server's CA and sending its admin token (unless
+ * `token` is given: `null` sends none). Node's global fetch cannot be given a CA, hence this.
+ */
+export function serverRequest(
+  server: Server, path: string, options: RequestOptions & { token?: string | null } = {}, onResponse?: (res: IncomingMessage) => void,
+): ClientRequest {
+  const { token = server.token, headers, ...rest } = options;
+  const auth = token === null ? {} : { authorization: `Bearer ${token}` };
+  const o = { ...rest, headers: { ...auth, ...headers }, ...(server.caCertificate ? { ca: server.caCertificate } : {}) };
+  const url = server.url + path;
+  return url.startsWith('https:') ? httpsRequest(url, o, onResponse) : httpRequest(url, o, onResponse);
+}
+
+/** A fetch-like call over `serverRequest`: the whole answer, as a WHATWG `Response`. */
+export function serverFetch(
+  server: Server, path: string, init: { method?: string; headers?: Record<string, string>; body?: string | Uint8Array; token?: string | null } = {},
+): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const req = serverRequest(server, path, { method: init.method ?? 'GET', headers: init.headers ?? {}, ...(init.token !== undefined ? { token: init.token } : {}) }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('error', reject);
+      res.on('end', () => {
+        const headers = new Headers();
+        for (const [k, v] of Object.entries(res.headers)) for (const one of Array.isArray(v) ? v : [v ?? '']) headers.append(k, one);
+        const status = res.statusCode ?? 0;
+        const body = status === 204 || status === 304 || init.method === 'HEAD' ? null : Buffer.concat(chunks);
+        resolve(new Response(body, { status, headers }));
+      });
+    });
+    req.on('error', reject);
+    req.end(init.body);
+  });
+}
 
 export interface Reply {
   status: number;
@@ -23,12 +63,12 @@ export async function startApi(opts: StartApiServerOptions = {}): Promise<Api> {
   return {
     srv,
     async call(method, path, body, headers = {}) {
-      const init: RequestInit = { method, headers: { accept: 'application/json', ...headers } };
+      const init: { method: string; headers: Record<string, string>; body?: string } = { method, headers: { accept: 'application/json', ...headers } };
       if (body !== undefined) {
         init.body = typeof body === 'string' ? body : JSON.stringify(body);
-        (init.headers as Record<string, string>)['content-type'] ??= 'application/json';
+        init.headers['content-type'] ??= 'application/json';
       }
-      const res = await fetch(srv.url + path, init);
+      const res = await serverFetch(srv, path, init);
       const text = await res.text();
       let parsed: unknown = undefined;
       try {
@@ -39,7 +79,7 @@ export async function startApi(opts: StartApiServerOptions = {}): Promise<Api> {
       return { status: res.status, headers: res.headers, text, body: parsed };
     },
     async watch(path, headers = {}) {
-      const w = await openWatch(srv.url + path, headers);
+      const w = await openWatch(srv, path, headers);
       watchers.push(w);
       return w;
     },
@@ -68,7 +108,7 @@ export interface WatchReader {
   close(): void;
 }
 
-function openWatch(url: string, headers: Record<string, string>): Promise<WatchReader> {
+function openWatch(server: Server, path: string, headers: Record<string, string>): Promise<WatchReader> {
   return new Promise((resolve, reject) => {
     const events: WatchEvent[] = [];
     const waiters: (() => void)[] = [];
@@ -78,7 +118,7 @@ function openWatch(url: string, headers: Record<string, string>): Promise<WatchR
       for (const w of waiters.splice(0)) w();
     };
     let req: ClientRequest | undefined = undefined;
-    req = httpRequest(url, { headers: { accept: 'application/json', ...headers } }, (res) => {
+    req = serverRequest(server, path, { headers: { accept: 'application/json', ...headers } }, (res) => {
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => {
         buf += chunk;

@@ -2,13 +2,15 @@
  * End-to-end set-up: a local API server, a TCP proxy in front of it for fault injection, a writer
  * client talking to the server directly and a reader client (wrapped by `faultyClient`) going through
  * the proxy, and an informer over the reader. `converged()` waits until the cache equals the server.
+ * The listener is the bare socket adapter over plain HTTP (these tests are about the cache, not TLS),
+ * still with an admin token, which both clients carry.
  */
 import assert from 'node:assert/strict';
 import { createApiServer, listen, type Listening } from 'kube-converge/apiserver';
 import {
   createListerWatcher, createSharedIndexInformer, type SharedIndexInformer, type SharedIndexInformerOptions,
 } from 'kube-converge/cache';
-import { createClient, type RestClient } from 'kube-converge/client';
+import { bearerTokenAuth, createClient, type RestClient } from 'kube-converge/client';
 import { ConfigMapResource, objectKey, type KubeObject } from 'kube-converge/meta';
 import { eventually } from 'kube-converge/testing';
 import { faultyClient, type FaultyClient } from './faulty-client.js';
@@ -30,10 +32,12 @@ export interface E2E {
 
 export async function startE2E(o: { informer?: Partial<SharedIndexInformerOptions<KubeObject>>; watchBufferSize?: number } = {}): Promise<E2E> {
   const api = createApiServer({ bookmarkIntervalMs: 1_000, ...(o.watchBufferSize ? { watchBufferSize: o.watchBufferSize } : {}) });
-  let listening = await listen(api);
+  const adminToken = 'e2e-admin-token';
+  let listening = await listen(api, { adminToken });
   const proxy = await startTcpProxy(listening.port);
-  const writer = createClient({ server: `http://127.0.0.1:${listening.port}`, qps: -1 });
-  const rest = createClient({ server: proxy.url, qps: -1, maxRetries: 0 });
+  const auth = bearerTokenAuth(adminToken);
+  const writer = createClient({ config: { server: `http://127.0.0.1:${listening.port}`, auth, qps: -1 } });
+  const rest = createClient({ config: { server: proxy.url, auth, qps: -1 }, maxRetries: 0 });
   const reader = faultyClient(rest);
   const logger = captureLogger();
   const informer = createSharedIndexInformer<KubeObject>({
@@ -57,7 +61,7 @@ export async function startE2E(o: { informer?: Partial<SharedIndexInformerOption
     restartServer: async () => {
       const port = listening.port;
       await listening.close();
-      listening = await listen(api, { port });
+      listening = await listen(api, { port, adminToken });
       writer.close(); // its pooled sockets died with the old listener
     },
     converged: async (timeoutMs = 10_000) => {
