@@ -1,19 +1,21 @@
 // Child process for bench/apiserver.bench.ts: serves on loopback either Converge's API server
 // (`converge`) or a bare node:http server that answers the same ConfigMap create/get payloads
-// (`bare`), and reports its URL over IPC. It exits when the parent disconnects.
+// (`bare`), and reports its URL (and Converge's admin token) over IPC. It exits when the parent
+// disconnects. Converge serves plain HTTP here (`insecureHttp`, token still checked) because the
+// floor is plain HTTP: the ratio is about the server's work, not about TLS.
 import { createServer } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { startApiServer } from 'kube-converge/apiserver';
 
 const mode = process.argv[2];
-const send = (url: string): void => {
-  process.send?.({ url });
+const send = (url: string, token = ''): void => {
+  process.send?.({ url, token });
 };
 
 if (mode === 'converge') {
-  const server = await startApiServer();
+  const server = await startApiServer({ insecureHttp: true });
   process.on('disconnect', () => void server.stop().then(() => process.exit(0)));
-  send(server.url);
+  send(server.url, server.token);
 } else {
   // The floor: parse the body, stamp the metadata the real server stamps, store the JSON, answer it.
   const store = new Map<string, string>();

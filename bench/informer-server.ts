@@ -6,7 +6,9 @@
 // The API server replays history at a rate well below what a client can parse, which would make an
 // ingest benchmark measure the server. So the watch body from `rv0` is also recorded once, byte for
 // byte, and `replayUrl` serves it back at socket speed for watch requests; every other request on
-// `replayUrl` goes to the same API server. Clients cannot tell the two apart.
+// `replayUrl` goes to the same API server. Clients cannot tell the two apart. Both serve plain HTTP
+// (the API server with `insecureHttp`, its token still checked) so the clients compared decode the
+// same bytes over the same transport; the replay server forwards in process and checks no token.
 import { createServer } from 'node:http';
 import { startApiServer, type RunningApiServer } from 'kube-converge/apiserver';
 
@@ -28,7 +30,7 @@ async function call(s: RunningApiServer, method: string, path: string, body?: un
   return JSON.parse(res.body) as { metadata: { resourceVersion: string } };
 }
 
-const server = await startApiServer({ historySize: UPDATES + 50_000, watchBufferSize: UPDATES + 10_000 });
+const server = await startApiServer({ historySize: UPDATES + 50_000, watchBufferSize: UPDATES + 10_000, insecureHttp: true });
 for (const ns of ['sync', 'ingest']) await call(server, 'POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
 const cm = (ns: string, name: string, i: number) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: ns, name, labels: { app: 'bench', shard: String(i % 16) } }, data: data(i) });
 for (let i = 0; i < SYNC_OBJECTS; i++) await call(server, 'POST', '/api/v1/namespaces/sync/configmaps', cm('sync', `cfg-${i}`, i));
@@ -89,7 +91,7 @@ const replay = createServer((req, res) => {
 await new Promise<void>((resolve) => replay.listen(0, '127.0.0.1', resolve));
 const replayUrl = `http://127.0.0.1:${(replay.address() as { port: number }).port}`;
 
-process.send!({ url: server.url, replayUrl, rv0, finalRv, syncObjects: SYNC_OBJECTS, updates: UPDATES, recordedBytes: recorded.length });
+process.send!({ url: server.url, token: server.token, replayUrl, rv0, finalRv, syncObjects: SYNC_OBJECTS, updates: UPDATES, recordedBytes: recorded.length });
 process.on('disconnect', () => {
   replay.closeAllConnections();
   replay.close();

@@ -12,10 +12,10 @@ import { fork } from 'node:child_process';
 import { request } from 'node:http';
 import { CoreV1Api, KubeConfig, makeInformer, type V1ConfigMap } from '@kubernetes/client-node';
 import { createListerWatcher, createSharedIndexInformer, type ListerWatcher } from 'kube-converge/cache';
-import { createClient } from 'kube-converge/client';
+import { bearerTokenAuth, createClient } from 'kube-converge/client';
 import { ConfigMapResource, type KubeObject } from 'kube-converge/meta';
 
-interface Seeded { url: string; replayUrl: string; rv0: string; finalRv: string; syncObjects: number; updates: number }
+interface Seeded { url: string; token: string; replayUrl: string; rv0: string; finalRv: string; syncObjects: number; updates: number }
 
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
 const heapMiB = (): number => {
@@ -49,17 +49,17 @@ const seeded = await new Promise<Seeded>((resolve, reject) => {
   server.once('message', (m) => resolve(m as Seeded));
   server.once('exit', (code) => reject(new Error(`API server process exited with ${code}`)));
 });
-const { url, replayUrl, rv0, finalRv, syncObjects, updates } = seeded;
+const { url, token, replayUrl, rv0, finalRv, syncObjects, updates } = seeded;
 
 function clientsFor(server: string) {
   const kc = new KubeConfig();
   kc.loadFromOptions({
     clusters: [{ name: 'local', server, skipTLSVerify: true }],
-    users: [{ name: 'anon' }],
-    contexts: [{ name: 'local', cluster: 'local', user: 'anon' }],
+    users: [{ name: 'admin', token }],
+    contexts: [{ name: 'local', cluster: 'local', user: 'admin' }],
     currentContext: 'local',
   });
-  return { converge: createClient({ server, qps: -1 }), kc, core: kc.makeApiClient(CoreV1Api) };
+  return { converge: createClient({ config: { server, auth: bearerTokenAuth(token), qps: -1 } }), kc, core: kc.makeApiClient(CoreV1Api) };
 }
 type Clients = ReturnType<typeof clientsFor>;
 const live = clientsFor(url);

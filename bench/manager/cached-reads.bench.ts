@@ -9,19 +9,20 @@ import { startApiServer } from 'kube-converge/apiserver';
 import { createClient } from 'kube-converge/client';
 import { createManager } from 'kube-converge/manager';
 import { ConfigMapResource, NamespaceResource, noopLogger } from 'kube-converge/meta';
+import { restConfigFor } from 'kube-converge/testing';
 
 const NAMESPACES = 20;
 const PER_NAMESPACE = 100;
 const ROUNDS = 7;
 
 const api = await startApiServer({ port: 0 });
-const admin = createClient({ server: api.url, qps: -1 });
+const admin = createClient({ config: restConfigFor(api) });
 for (let n = 0; n < NAMESPACES; n++) {
   await admin.create(NamespaceResource, { metadata: { name: `ns-${n}` } });
   await Promise.all(Array.from({ length: PER_NAMESPACE }, (_, i) =>
     admin.create(ConfigMapResource, { metadata: { name: `cm-${i}`, namespace: `ns-${n}` }, data: { ref: `secret-${i % 50}`, payload: 'x'.repeat(512) } })));
 }
-const mgr = await createManager({ config: { server: api.url, qps: -1 }, logger: noopLogger });
+const mgr = await createManager({ config: restConfigFor(api), logger: noopLogger });
 mgr.indexField(ConfigMapResource, 'ref', (cm) => (cm.data?.['ref'] ? [cm.data['ref']] : []));
 const run = mgr.start();
 await mgr.elected();

@@ -16,7 +16,7 @@ import { startApiServer } from 'kube-converge/apiserver';
 import { StatusError, createClient, isNotFound, type Client } from 'kube-converge/client';
 import { createManager, type Manager } from 'kube-converge/manager';
 import { NamespaceResource, SecretResource, ServiceResource, findStatusCondition, noopLogger } from 'kube-converge/meta';
-import { TestEnv, eventually, faultInjectingClient, installCrds, type ClientFaults } from 'kube-converge/testing';
+import { TestEnv, eventually, faultInjectingClient, installCrds, type ClientFaults, restConfigFor } from 'kube-converge/testing';
 import { setupApplicationRouteController, type ApplicationRouteControllerOptions } from './controller.js';
 import {
   reconcilesOf, recordingLogger, retriesOf, route, service, tlsSecret, type LogLine, type Route,
@@ -289,8 +289,8 @@ describe('ApplicationRoute operator', () => {
   it('needs no finalizer: deleting a route lets garbage collection remove its HTTPRoute', async () => {
     // TestEnv has no switch for the API server's garbage collector, so this test starts its own server.
     const api = await startApiServer({ port: 0, garbageCollection: true });
-    const admin = createClient({ server: api.url, qps: -1 });
-    const mgr = await createManager({ config: { server: api.url }, logger: noopLogger });
+    const admin = createClient({ config: restConfigFor(api) });
+    const mgr = await createManager({ config: restConfigFor(api), logger: noopLogger });
     let run: Promise<void> | undefined;
     try {
       await installCrds({ client: admin, crds: CRDS });

@@ -99,7 +99,9 @@ export async function startApiServer(options: StartApiServerOptions = {}): Promi
     api.stop();
     throw err;
   }
-  const hostPart = host.includes(':') ? `[${host}]` : host;
+  // A wildcard bind is not an address to dial: the URL (and kubeconfig) name loopback, which the certificate covers.
+  const dialHost = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
+  const hostPart = dialHost.includes(':') ? `[${dialHost}]` : dialHost;
   api.serverAddress = `${hostPart}:${l.port}`;
   const url = `${insecureHttp ? 'http' : 'https'}://${hostPart}:${l.port}`;
   if (insecureHttp) log.warn({ url }, 'apiserver serves plain HTTP: the admin token and every object travel unencrypted');

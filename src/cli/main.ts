@@ -1,57 +1,56 @@
 #!/usr/bin/env node
 /**
  * The `converge` command. `converge apiserver` runs the local Kubernetes-compatible API server on
- * loopback, installs CRDs from a directory, writes a kubeconfig kubectl can use, prints the URL and
- * shuts down cleanly on SIGINT/SIGTERM. Argument errors exit with status 2 and the usage text.
+ * loopback over HTTPS, installs CRDs from files and folders, writes a kubeconfig (CA and admin token)
+ * that kubectl uses unedited, prints the URL and shuts down cleanly on SIGINT/SIGTERM. Argument errors
+ * exit with status 2 and the usage text; other failures with status 1 and a message naming the cause.
+ * Invariant: every choice that weakens security (plain HTTP, a non-loopback address) is warned about
+ * on stderr before the server listens.
  */
-import { readdir, readFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { parseAllDocuments } from 'yaml';
-import { startApiServer, type RunningApiServer } from '../apiserver/index.js';
+import { startApiServer } from '../apiserver/index.js';
+import { createCrds, crdPaths, readCrds } from './install-crds.js';
 
 const USAGE = `Usage:
-  converge apiserver [--port N] [--host H] [--kubeconfig PATH] [--crds DIR] [--garbage-collection]
-  converge --help
+  converge apiserver [--port N] [--host H] [--kubeconfig PATH] [--crds PATH]... [--garbage-collection] [--insecure-http]
+  converge help | --help
+  converge --version
 
 Commands:
   apiserver   Run a local Kubernetes-compatible API server (in memory, nothing runs Pods).
 
 Options for apiserver:
   --port N           Port to listen on (default 0: any free port).
-  --host H           Address to bind (default 127.0.0.1).
-  --kubeconfig PATH  Where to write a kubeconfig for kubectl (default ./converge.kubeconfig).
-  --crds DIR         Install every CustomResourceDefinition found in DIR (*.yaml, *.yml, *.json).
+  --host H           Address to bind (default 127.0.0.1; another address is warned about).
+  --kubeconfig PATH  Where to write a kubeconfig for kubectl (default ./converge.kubeconfig). It holds
+                     the CA and the admin token, and is written readable by you only.
+  --crds PATH        Install the CustomResourceDefinitions in a file or a folder (*.yaml, *.yml, *.json).
+                     Repeat it or give a comma-separated list.
   --garbage-collection  Delete dependents whose owners are gone (off by default, like envtest).
+  --insecure-http    Serve plain HTTP instead of HTTPS. The token is still required, but travels in
+                     clear text: only for clients that cannot be given a CA.
 `;
 
 class UsageError extends Error {}
 
-/** Reads every document of every YAML/JSON file in `dir` and creates the CRDs among them. */
-async function installCrds(srv: RunningApiServer, dir: string): Promise<number> {
-  const files = (await readdir(dir)).filter((f) => /\.(ya?ml|json)$/.test(f)).sort();
-  let n = 0;
-  for (const f of files) {
-    const text = await readFile(join(dir, f), 'utf8');
-    for (const doc of parseAllDocuments(text)) {
-      if (doc.errors.length > 0) throw new Error(`${f}: ${doc.errors[0]!.message}`);
-      const obj = doc.toJSON() as { kind?: string; metadata?: { name?: string } } | null;
-      if (!obj || obj.kind !== 'CustomResourceDefinition') continue;
-      const r = await srv.handle({
-        method: 'POST', path: '/apis/apiextensions.k8s.io/v1/customresourcedefinitions',
-        headers: { 'content-type': 'application/json', 'user-agent': 'converge' }, body: JSON.stringify(obj),
-      });
-      if (r.status !== 201) throw new Error(`${f}: creating CRD ${obj.metadata?.name ?? '?'} failed (${r.status}): ${r.body}`);
-      n++;
-    }
-  }
-  return n;
+/** The package's version, read from the package.json two folders above this file (src/cli or dist/cli). */
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: unknown };
+  return String(pkg.version);
 }
+
+const warn = (message: string): void => void process.stderr.write(`converge: WARNING: ${message}\n`);
+const isLoopback = (host: string): boolean => host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 
 async function runApiserver(args: string[]): Promise<void> {
   const { values } = parseArgs({
     args,
-    options: { port: { type: 'string' }, host: { type: 'string' }, kubeconfig: { type: 'string' }, crds: { type: 'string' }, 'garbage-collection': { type: 'boolean' }, help: { type: 'boolean' } },
+    options: {
+      port: { type: 'string' }, host: { type: 'string' }, kubeconfig: { type: 'string' }, crds: { type: 'string', multiple: true },
+      'garbage-collection': { type: 'boolean' }, 'insecure-http': { type: 'boolean' }, help: { type: 'boolean' },
+    },
     strict: true,
   });
   if (values.help) {
@@ -60,7 +59,13 @@ async function runApiserver(args: string[]): Promise<void> {
   }
   const port = values.port === undefined ? 0 : /^\d+$/.test(values.port) ? Number(values.port) : NaN;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be an integer between 0 and 65535, got ${values.port}`);
-  const srv = await startApiServer({ port, host: values.host ?? '127.0.0.1', garbageCollection: values['garbage-collection'] ?? false });
+  const host = values.host ?? '127.0.0.1';
+  const insecureHttp = values['insecure-http'] ?? false;
+  // Read the CRDs (and refuse bad ones) before anything listens.
+  const crds = await readCrds(crdPaths(values.crds ?? []), warn);
+  if (insecureHttp) warn('--insecure-http: serving plain HTTP. The admin token and every object cross the wire unencrypted.');
+  if (!isLoopback(host)) warn(`--host ${host} listens beyond loopback: whoever reaches the port with the kubeconfig's token is cluster admin.`);
+  const srv = await startApiServer({ port, host, insecureHttp, garbageCollection: values['garbage-collection'] ?? false });
   const stop = async (): Promise<void> => {
     await srv.stop();
     process.exit(0);
@@ -68,10 +73,8 @@ async function runApiserver(args: string[]): Promise<void> {
   process.once('SIGINT', () => void stop());
   process.once('SIGTERM', () => void stop());
   try {
-    if (values.crds) {
-      const n = await installCrds(srv, resolve(values.crds));
-      process.stdout.write(`installed ${n} CustomResourceDefinition(s) from ${values.crds}\n`);
-    }
+    const n = await createCrds(srv, crds);
+    if (crds.length > 0) process.stdout.write(`installed ${n} CustomResourceDefinition(s) from ${crds.map((c) => c.path).join(', ')}\n`);
     const kubeconfig = resolve(values.kubeconfig ?? 'converge.kubeconfig');
     await srv.writeKubeconfig(kubeconfig);
     process.stdout.write(`converge apiserver listening on ${srv.url}\nkubeconfig written to ${kubeconfig}\n  export KUBECONFIG=${kubeconfig}\n`);
@@ -86,6 +89,10 @@ async function main(argv: string[]): Promise<void> {
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
     process.stdout.write(USAGE);
     if (command === undefined) process.exitCode = 2;
+    return;
+  }
+  if (command === '--version') {
+    process.stdout.write(`${version()}\n`);
     return;
   }
   if (command === 'apiserver') return runApiserver(rest);

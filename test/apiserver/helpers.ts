@@ -25,7 +25,10 @@ export function serverFetch(
   server: Server, path: string, init: { method?: string; headers?: Record<string, string>; body?: string | Uint8Array; token?: string | null } = {},
 ): Promise<Response> {
   return new Promise((resolve, reject) => {
-    const req = serverRequest(server, path, { method: init.method ?? 'GET', headers: init.headers ?? {}, ...(init.token !== undefined ? { token: init.token } : {}) }, (res) => {
+    // An explicit length: Node frames no body on a DELETE otherwise.
+    const length = init.body === undefined ? {} : { 'content-length': String(Buffer.byteLength(init.body)) };
+    const headers = { ...length, ...init.headers };
+    const req = serverRequest(server, path, { method: init.method ?? 'GET', headers, ...(init.token !== undefined ? { token: init.token } : {}) }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('error', reject);

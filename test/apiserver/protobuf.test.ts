@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { decodeProtobufDeleteOptions, decodeProtobufObject, PROTOBUF_MEDIA_TYPE } from '../../src/apiserver/protobuf/index.js';
-import { startApi } from './helpers.js';
+import { startApi, serverFetch } from './helpers.js';
 
 const fixture = (name: string): Buffer => readFileSync(new URL(`./fixtures/protobuf/${name}.bin`, import.meta.url));
 
@@ -181,10 +181,10 @@ describe('protobuf DeleteOptions', () => {
     const pod = { metadata: { name: 'p' }, spec: { nodeName: 'n1', containers: [{ name: 'c', image: 'x' }] } };
     assert.equal((await api.call('POST', '/api/v1/namespaces/default/pods', pod)).status, 201);
     const options = (...fields: Bytes[]): Buffer => Buffer.from([0x6b, 0x38, 0x73, 0x00, ...msg(1, bytes(1, 'v1'), bytes(2, 'DeleteOptions')), ...msg(2, ...fields)]);
-    const url = `${api.srv.url}/api/v1/namespaces/default/pods/p`;
-    const stale = await fetch(url, { method: 'DELETE', headers, body: options(msg(2, bytes(1, 'not-the-uid'))) });
+    const url = `/api/v1/namespaces/default/pods/p`;
+    const stale = await serverFetch(api.srv, url, { method: 'DELETE', headers, body: options(msg(2, bytes(1, 'not-the-uid'))) });
     assert.equal(stale.status, 409);
-    const now = await fetch(url, { method: 'DELETE', headers, body: options(int(1, 0)) });
+    const now = await serverFetch(api.srv, url, { method: 'DELETE', headers, body: options(int(1, 0)) });
     assert.equal(now.status, 200);
     assert.equal((await api.call('GET', '/api/v1/namespaces/default/pods/p')).status, 404);
   });
@@ -204,7 +204,7 @@ describe('protobuf bodies of POST-only subresources', () => {
     await using api = await startApi();
     assert.equal((await api.call('POST', '/api/v1/namespaces/default/serviceaccounts', { metadata: { name: 'robot' } })).status, 201);
     const body = envelope('authentication.k8s.io/v1', 'TokenRequest', objectMeta(''), msg(2, bytes(1, 'vault'), bytes(1, 'api'), int(4, 7200)));
-    const r = await fetch(`${api.srv.url}/api/v1/namespaces/default/serviceaccounts/robot/token`, { method: 'POST', headers: { 'content-type': PROTOBUF_MEDIA_TYPE }, body });
+    const r = await serverFetch(api.srv, `/api/v1/namespaces/default/serviceaccounts/robot/token`, { method: 'POST', headers: { 'content-type': PROTOBUF_MEDIA_TYPE }, body });
     assert.equal(r.status, 201);
     const got = (await r.json()) as { spec: { audiences: string[]; expirationSeconds: number }; status: { token: string } };
     assert.deepEqual(got.spec.audiences, ['vault', 'api']);
@@ -451,7 +451,7 @@ describe('protobuf bodies over HTTP', () => {
 
   it('creates the Deployment kubectl 1.33 sent and answers JSON, with the server defaults applied', async () => {
     await using api = await startApi();
-    const r = await fetch(`${api.srv.url}/apis/apps/v1/namespaces/default/deployments?fieldManager=kubectl-create`, { method: 'POST', headers, body: fixture('kubectl-1.33-create-deployment') });
+    const r = await serverFetch(api.srv, `/apis/apps/v1/namespaces/default/deployments?fieldManager=kubectl-create`, { method: 'POST', headers, body: fixture('kubectl-1.33-create-deployment') });
     assert.equal(r.status, 201);
     assert.match(r.headers.get('content-type') ?? '', /^application\/json/);
     const d = (await r.json()) as { spec: { replicas: number; strategy: { type: string }; template: { spec: { containers: { name: string; ports?: { protocol: string }[] }[] } } } };
@@ -465,7 +465,7 @@ describe('protobuf bodies over HTTP', () => {
     await using api = await startApi();
     const body = envelope('coordination.k8s.io/v1', 'Lease', objectMeta('leader'),
       msg(2, bytes(1, 'me'), int(2, 15), msg(3, int(1, 1_700_000_000), int(2, 250_000_000)), msg(4, int(1, 1_700_000_000), int(2, 250_000_000)), int(5, 0)));
-    const r = await fetch(`${api.srv.url}/apis/coordination.k8s.io/v1/namespaces/default/leases`, { method: 'POST', headers, body });
+    const r = await serverFetch(api.srv, `/apis/coordination.k8s.io/v1/namespaces/default/leases`, { method: 'POST', headers, body });
     assert.equal(r.status, 201);
     const got = (await api.call('GET', '/apis/coordination.k8s.io/v1/namespaces/default/leases/leader')).body;
     assert.deepEqual(got.spec, { holderIdentity: 'me', leaseDurationSeconds: 15, acquireTime: '2023-11-14T22:13:20.250000Z', renewTime: '2023-11-14T22:13:20.250000Z', leaseTransitions: 0 });
@@ -474,7 +474,7 @@ describe('protobuf bodies over HTTP', () => {
   it('answers 415 for an unmodelled field and stores nothing', async () => {
     await using api = await startApi();
     const body = envelope('v1', 'Pod', objectMeta('p'), msg(2, msg(2, bytes(1, 'c'), bytes(2, 'busybox')), msg(39, bytes(1, 'gpu'))));
-    const r = await fetch(`${api.srv.url}/api/v1/namespaces/default/pods`, { method: 'POST', headers, body });
+    const r = await serverFetch(api.srv, `/api/v1/namespaces/default/pods`, { method: 'POST', headers, body });
     assert.equal(r.status, 415);
     assert.equal(((await r.json()) as { reason: string }).reason, 'UnsupportedMediaType');
     assert.equal((await api.call('GET', '/api/v1/namespaces/default/pods/p')).status, 404);
@@ -485,7 +485,7 @@ describe('protobuf bodies over HTTP', () => {
     assert.equal((await api.call('POST', '/api/v1/namespaces/default/configmaps', { metadata: { name: 'c' }, data: { a: '1' } })).status, 201);
     const rv = (await api.call('GET', '/api/v1/namespaces/default/configmaps/c')).body.metadata.resourceVersion as string;
     const body = envelope('v1', 'ConfigMap', msg(1, bytes(1, 'c'), bytes(3, 'default'), bytes(6, rv)), entry(2, 'a', '2'));
-    const r = await fetch(`${api.srv.url}/api/v1/namespaces/default/configmaps/c`, { method: 'PUT', headers, body });
+    const r = await serverFetch(api.srv, `/api/v1/namespaces/default/configmaps/c`, { method: 'PUT', headers, body });
     assert.equal(r.status, 200);
     assert.deepEqual(((await r.json()) as { data: unknown }).data, { a: '2' });
   });

@@ -2,8 +2,7 @@
 // kind answered with a Status, never a 500.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { request } from 'node:http';
-import { startApi, cm } from './helpers.js';
+import { startApi, cm, serverFetch, serverRequest } from './helpers.js';
 
 const CMS = '/api/v1/namespaces/default/configmaps';
 const AGG = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json';
@@ -85,7 +84,7 @@ describe('discovery, health and version', () => {
 
   it('serves the OpenAPI v2 document as protobuf, which older kubectl versions require', async () => {
     await using api = await startApi();
-    const r = await fetch(`${api.srv.url}/openapi/v2`, { headers: { accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' } });
+    const r = await serverFetch(api.srv, `/openapi/v2`, { headers: { accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' } });
     assert.equal(r.status, 200);
     assert.equal(r.headers.get('content-type'), 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf');
     const bytes = new Uint8Array(await r.arrayBuffer());
@@ -174,7 +173,7 @@ describe('bad input', () => {
       assert.ok(r.status >= 400 && r.status < 500, `${p} → ${r.status}`);
     }
     const raw = await new Promise<number>((resolve) => {
-      const req = request(`${api.srv.url}${CMS}`, { method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
+      const req = serverRequest(api.srv, CMS, { method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
         res.resume();
         resolve(res.statusCode ?? 0);
       });
@@ -316,15 +315,15 @@ describe('protobuf request bodies', () => {
     const meta = [...field(1, 'pcm'), ...field(2, '')];
     const raw = [...field(1, meta), ...field(2, [...field(1, 'a'), ...field(2, 'b')]), ...field(2, [...field(1, 'c'), ...field(2, '')])];
     const headers = { 'content-type': 'application/vnd.kubernetes.protobuf', accept: 'application/vnd.kubernetes.protobuf, application/json' };
-    const r = await fetch(`${api.srv.url}${CMS}`, { method: 'POST', headers, body: envelope('v1', 'ConfigMap', raw) });
+    const r = await serverFetch(api.srv, `${CMS}`, { method: 'POST', headers, body: envelope('v1', 'ConfigMap', raw) });
     assert.equal(r.status, 201);
     const body = (await r.json()) as { metadata: { name: string; generateName?: string }; data: Record<string, string> };
     assert.equal(body.metadata.name, 'pcm');
     assert.equal(body.metadata.generateName, undefined);
     assert.deepEqual(body.data, { a: 'b', c: '' });
-    const other = await fetch(`${api.srv.url}/api/v1/namespaces/default/endpoints`, { method: 'POST', headers, body: envelope('v1', 'Endpoints', []) });
+    const other = await serverFetch(api.srv, `/api/v1/namespaces/default/endpoints`, { method: 'POST', headers, body: envelope('v1', 'Endpoints', []) });
     assert.equal(other.status, 415);
-    const garbage = await fetch(`${api.srv.url}${CMS}`, { method: 'POST', headers, body: Buffer.from([0x6b, 0x38, 0x73, 0x00, 0xff, 0xff]) });
+    const garbage = await serverFetch(api.srv, `${CMS}`, { method: 'POST', headers, body: Buffer.from([0x6b, 0x38, 0x73, 0x00, 0xff, 0xff]) });
     assert.equal(garbage.status, 400);
   });
 });
@@ -341,7 +340,7 @@ describe('review kinds', () => {
     assert.equal((await api.call('GET', '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews')).status, 405);
     const whoami = await api.call('POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' });
     assert.equal(whoami.body.status.userInfo.username, 'converge-admin');
-    const pb = await fetch(`${api.srv.url}/apis/authorization.k8s.io/v1/selfsubjectaccessreviews`, {
+    const pb = await serverFetch(api.srv, `/apis/authorization.k8s.io/v1/selfsubjectaccessreviews`, {
       method: 'POST', headers: { 'content-type': 'application/vnd.kubernetes.protobuf' }, body: Buffer.from([0x6b, 0x38, 0x73, 0x00]),
     });
     assert.equal(pb.status, 201);

@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { FakeClock } from 'kube-converge/meta';
 import { createApiServer } from 'kube-converge/apiserver';
-import { startApi, cm } from './helpers.js';
+import { startApi, cm, serverRequest } from './helpers.js';
 
 const CMS = '/api/v1/namespaces/default/configmaps';
 
@@ -257,13 +257,12 @@ describe('watch', () => {
 
 describe('watch over a real socket', () => {
   it('closes a watcher whose client stops reading, while writes and other watchers go on', async () => {
-    const { request } = await import('node:http');
     await using api = await startApi({ watchBufferSize: 20 });
     const fast = await api.watch(`${CMS}?watch=true&resourceVersion=1`);
     let received = 0;
     let ended = false;
     const stalled = await new Promise<import('node:http').IncomingMessage>((resolve) => {
-      request(`${api.srv.url}${CMS}?watch=true&resourceVersion=1`, (res) => resolve(res)).end();
+      serverRequest(api.srv, `${CMS}?watch=true&resourceVersion=1`, {}, (res) => resolve(res)).end();
     });
     stalled.pause();
     const big = 'x'.repeat(64 * 1024);

@@ -6,7 +6,7 @@ import {
 } from 'kube-converge/cache';
 import { createClient, metadataOnly, type RestClient } from 'kube-converge/client';
 import { ConfigMapResource, objectKey, SecretResource, type KubeObject, type PartialObjectMetadata } from 'kube-converge/meta';
-import { eventually } from 'kube-converge/testing';
+import { eventually, restConfigFor } from 'kube-converge/testing';
 import { FakeClient } from './fake-client.js';
 
 const LOWER = "shardRange(object.metadata.uid, '0x0', '0x8000000000000000')";
@@ -71,7 +71,7 @@ describe('sharded and metadata-only informers: ListerWatcher and factory', () =>
 describe('sharded and metadata-only informers against the local API server', () => {
   it('splits 200 ConfigMaps between two complementary shards: disjoint stores whose union is the server, across creates, updates and deletes', async () => {
     await using srv = await startApiServer({ bookmarkIntervalMs: 200 });
-    const client: RestClient = createClient({ server: srv.url, qps: -1 });
+    const client: RestClient = createClient({ config: restConfigFor(srv) });
     const factory = new SharedInformerFactory({ client, namespace: 'default', reflector: { pageSize: 50 } });
     const lower = factory.informerFor(ConfigMapResource, { shardSelector: LOWER });
     const upper = factory.informerFor(ConfigMapResource, { shardSelector: UPPER });
@@ -119,7 +119,7 @@ describe('sharded and metadata-only informers against the local API server', () 
 
   it('keeps a metadata-only informer of frozen PartialObjectMetadata with the kind set: no data, but label changes arrive', async () => {
     await using srv = await startApiServer();
-    const client = createClient({ server: srv.url, qps: -1 });
+    const client = createClient({ config: restConfigFor(srv) });
     const factory = new SharedInformerFactory({ client, namespace: 'default' });
     const meta: SharedIndexInformer<PartialObjectMetadata> = factory.informerFor(metadataOnly(ConfigMapResource));
     const full = factory.informerFor(ConfigMapResource);

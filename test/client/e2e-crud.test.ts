@@ -10,6 +10,7 @@ import {
   createClient, createMergePatch, loadKubeConfig, DiscoveryClient, RestMapper, StatusError, isAlreadyExists, isConflict, isInvalid, isNotFound,
   type RestClient,
 } from 'kube-converge/client';
+import { restConfigFor } from 'kube-converge/testing';
 
 type ConfigMap = ObjectOf<typeof ConfigMapResource>;
 type Deployment = ObjectOf<typeof DeploymentResource>;
@@ -18,7 +19,7 @@ let server: RunningApiServer;
 let client: RestClient;
 before(async () => {
   server = await startApiServer();
-  client = createClient({ server: server.url, qps: -1 });
+  client = createClient({ config: restConfigFor(server) });
 });
 after(async () => {
   client.close();

@@ -6,6 +6,7 @@ import { ConfigMapResource, InvalidOptionError, NamespaceResource, type KubeObje
 import { fnv1a64, startApiServer, type RunningApiServer } from 'kube-converge/apiserver';
 import { createClient, isMetadataOnly, metadataOnly, type RestClient, type WatchEvent, type WatchStream } from 'kube-converge/client';
 import { startFixtureServer, sendJson } from './fixture-server.js';
+import { restConfigFor } from 'kube-converge/testing';
 
 const NS = 'shard-meta';
 const LOWER = "shardRange(object.metadata.uid, '0x0', '0x8000000000000000')";
@@ -17,7 +18,7 @@ let server: RunningApiServer;
 let client: RestClient;
 before(async () => {
   server = await startApiServer();
-  client = createClient({ server: server.url, qps: -1 });
+  client = createClient({ config: restConfigFor(server) });
   await client.create(NamespaceResource, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
 });
 after(async () => {

@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { ConfigMapResource, INITIAL_EVENTS_END_ANNOTATION, type ObjectOf } from 'kube-converge/meta';
 import { startApiServer } from 'kube-converge/apiserver';
 import { createClient, isGone, isResourceExpired, NetworkError, StatusError, type WatchEvent, type WatchStream } from 'kube-converge/client';
+import { restConfigFor } from 'kube-converge/testing';
 
 type ConfigMap = ObjectOf<typeof ConfigMapResource>;
 const cm = (name: string, data: Record<string, string> = {}): ConfigMap => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: 'default', name }, data });
@@ -29,7 +30,7 @@ const nameOf = (e: WatchEvent): string => `${e.type} ${(e.object.metadata as { n
 describe('client e2e: watch', () => {
   it('watches from a resourceVersion: only later changes, in order', async () => {
     await using server = await startApiServer();
-    const c = createClient({ server: server.url, qps: -1 });
+    const c = createClient({ config: restConfigFor(server) });
     const a = await c.create(ConfigMapResource, cm('a'));
     await c.create(ConfigMapResource, cm('b'));
     await c.update(ConfigMapResource, { ...a, data: { v: '2' } });
@@ -45,7 +46,7 @@ describe('client e2e: watch', () => {
 
   it('streams the initial list with sendInitialEvents, ending with the initial-events-end bookmark, then live events', async () => {
     await using server = await startApiServer();
-    const c = createClient({ server: server.url, qps: -1 });
+    const c = createClient({ config: restConfigFor(server) });
     await c.create(ConfigMapResource, cm('x'));
     await c.create(ConfigMapResource, cm('y'));
     const w = await c.watch(ConfigMapResource, { namespace: 'default', sendInitialEvents: true, resourceVersionMatch: 'NotOlderThan', allowWatchBookmarks: true });
@@ -61,7 +62,7 @@ describe('client e2e: watch', () => {
 
   it('delivers periodic bookmarks carrying the current resourceVersion', async () => {
     await using server = await startApiServer({ bookmarkIntervalMs: 50 });
-    const c = createClient({ server: server.url, qps: -1 });
+    const c = createClient({ config: restConfigFor(server) });
     const created = await c.create(ConfigMapResource, cm('bm'));
     const w = await c.watch(ConfigMapResource, { resourceVersion: created.metadata.resourceVersion, allowWatchBookmarks: true });
     const [bookmark] = await take(w, 1);
@@ -73,7 +74,7 @@ describe('client e2e: watch', () => {
 
   it('surfaces a compacted resourceVersion as a 410 ERROR event on watch and a 410 StatusError on an exact list', async () => {
     await using server = await startApiServer();
-    const c = createClient({ server: server.url, qps: -1 });
+    const c = createClient({ config: restConfigFor(server) });
     const old = await c.create(ConfigMapResource, cm('old'));
     for (let i = 0; i < 5; i++) await c.create(ConfigMapResource, cm(`n${i}`));
     server.compact();
@@ -92,7 +93,7 @@ describe('client e2e: watch', () => {
 
   it('rejects an invalid watch request with a StatusError before streaming', async () => {
     await using server = await startApiServer();
-    const c = createClient({ server: server.url, qps: -1 });
+    const c = createClient({ config: restConfigFor(server) });
     await assert.rejects(c.watch(ConfigMapResource, { resourceVersionMatch: 'Exact', resourceVersion: '1', sendInitialEvents: true }),
       (e: unknown) => e instanceof StatusError && e.status.code === 422);
     c.close();
@@ -100,7 +101,7 @@ describe('client e2e: watch', () => {
 
   it('ends the iteration cleanly when the server closes the watch at timeoutSeconds', async () => {
     await using server = await startApiServer();
-    const c = createClient({ server: server.url, qps: -1 });
+    const c = createClient({ config: restConfigFor(server) });
     const w = await c.watch(ConfigMapResource, { resourceVersion: '1', timeoutSeconds: 1 });
     const events = await take(w, 1);
     assert.deepEqual(events, []);
@@ -109,7 +110,7 @@ describe('client e2e: watch', () => {
 
   it('ends the stream when the server stops mid-watch, and the next watch fails with a NetworkError', async () => {
     const server = await startApiServer();
-    const c = createClient({ server: server.url, qps: -1, maxRetries: 0 });
+    const c = createClient({ config: restConfigFor(server), maxRetries: 0 });
     const w = await c.watch(ConfigMapResource, { namespace: 'default', resourceVersion: '1' });
     await c.create(ConfigMapResource, cm('before-stop'));
     assert.deepEqual((await take(w, 1)).map(nameOf), ['ADDED before-stop']);
@@ -121,7 +122,7 @@ describe('client e2e: watch', () => {
 
   // A TCP relay between client and server lets the tests cut or silence the connection mid-watch.
   async function relay(target: string) {
-    const { port } = new URL(target);
+    const { port, protocol } = new URL(target);
     const pairs: { client: net.Socket; upstream: net.Socket }[] = [];
     const srv = net.createServer((client) => {
       const upstream = net.connect(Number(port), '127.0.0.1');
@@ -133,7 +134,8 @@ describe('client e2e: watch', () => {
     });
     await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
     return {
-      url: `http://127.0.0.1:${(srv.address() as AddressInfo).port}`,
+      // A byte relay: TLS passes through it end to end, so the URL keeps the target's scheme.
+      url: `${protocol}//127.0.0.1:${(srv.address() as AddressInfo).port}`,
       reset: () => pairs.forEach((p) => { p.client.resetAndDestroy(); p.upstream.destroy(); }),
       silence: () => pairs.forEach((p) => p.upstream.unpipe(p.client)),
       close: async () => {
@@ -146,7 +148,7 @@ describe('client e2e: watch', () => {
   it('fails with a NetworkError when the connection is reset mid-watch, after the events already received', async () => {
     await using server = await startApiServer();
     const r = await relay(server.url);
-    const c = createClient({ server: r.url, qps: -1 });
+    const c = createClient({ config: restConfigFor({ ...server, url: r.url }) });
     try {
       const w = await c.watch(ConfigMapResource, { namespace: 'default', resourceVersion: '1' });
       await c.create(ConfigMapResource, cm('seen'));
@@ -162,7 +164,7 @@ describe('client e2e: watch', () => {
   it('fails a silent (half-open) watch with a NetworkError from the inactivity watchdog', async () => {
     await using server = await startApiServer();
     const r = await relay(server.url);
-    const c = createClient({ server: r.url, qps: -1 });
+    const c = createClient({ config: restConfigFor({ ...server, url: r.url }) });
     try {
       const w = await c.watch(ConfigMapResource, { namespace: 'default', resourceVersion: '1', inactivityTimeoutMs: 300 });
       r.silence();

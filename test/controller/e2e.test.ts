@@ -14,7 +14,7 @@ import { controllerManagedBy, labelSelectorPredicate } from 'kube-converge/contr
 import type { ControllerHost, Runnable } from 'kube-converge/controller';
 import { ConfigMapResource, noopLogger, realClock } from 'kube-converge/meta';
 import type { KubeObject, ResourceDescriptor } from 'kube-converge/meta';
-import { eventually } from 'kube-converge/testing';
+import { eventually, restConfigFor } from 'kube-converge/testing';
 
 /** A host over one informer factory; informers asked for after start are started at once. */
 function informerHost(client: RestClient, signal: AbortSignal): ControllerHost<RestClient> & { runnables: Runnable[] } {
@@ -40,7 +40,7 @@ function informerHost(client: RestClient, signal: AbortSignal): ControllerHost<R
 describe('controller against the local API server', () => {
   it('creates an owned child, recreates it when deleted, and collapses 50 rapid updates into few reconciles', async () => {
     await using server = await startApiServer();
-    const client = createClient({ server: server.url, qps: -1 });
+    const client = createClient({ config: restConfigFor(server) });
     const stop = new AbortController();
     const host = informerHost(client, stop.signal);
     const reconciles = new Map<string, number>();

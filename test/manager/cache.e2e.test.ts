@@ -5,7 +5,7 @@ import { startApiServer } from 'kube-converge/apiserver';
 import { createClient } from 'kube-converge/client';
 import { createManager, createOrPatch, stripManagedFields } from 'kube-converge/manager';
 import { ConfigMapResource, NamespaceResource, SecretResource, noopLogger } from 'kube-converge/meta';
-import { eventually } from 'kube-converge/testing';
+import { eventually, restConfigFor } from 'kube-converge/testing';
 
 describe('manager cache and split client', () => {
   it('stripManagedFields drops metadata.managedFields and keeps the rest', () => {
@@ -15,7 +15,7 @@ describe('manager cache and split client', () => {
 
   it('watches only the configured namespaces and labels, stores transformed frozen objects, and refuses reads outside them', async () => {
     const api = await startApiServer({ port: 0 });
-    const admin = createClient({ server: api.url, qps: -1 });
+    const admin = createClient({ config: restConfigFor(api) });
     for (const ns of ['ns-a', 'ns-b', 'ns-c']) {
       await admin.create(NamespaceResource, { metadata: { name: ns } });
       await admin.create(ConfigMapResource, { metadata: { name: 'cm', namespace: ns }, data: { ns } });
@@ -23,7 +23,7 @@ describe('manager cache and split client', () => {
       await admin.create(SecretResource, { metadata: { name: 'dropped', namespace: ns } });
     }
     const mgr = await createManager({
-      config: { server: api.url, qps: -1 },
+      config: restConfigFor(api),
       logger: noopLogger,
       cache: {
         defaults: { labelSelector: 'keep=yes', transform: stripManagedFields },
@@ -67,7 +67,7 @@ describe('manager cache and split client', () => {
 
   it('createOrPatch creates, writes nothing when mutate changed nothing, patches changes, and refuses renames', async () => {
     const api = await startApiServer({ port: 0 });
-    const mgr = await createManager({ config: { server: api.url, qps: -1 }, logger: noopLogger });
+    const mgr = await createManager({ config: restConfigFor(api), logger: noopLogger });
     await mgr.getInformer(ConfigMapResource);
     const run = mgr.start();
     try {

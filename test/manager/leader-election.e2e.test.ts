@@ -6,7 +6,7 @@ import { createClient } from 'kube-converge/client';
 import { controllerManagedBy, newPredicateFuncs } from 'kube-converge/controller';
 import { createManager, type Manager } from 'kube-converge/manager';
 import { ConfigMapResource, LeaseResource, noopLogger, type ObjectOf } from 'kube-converge/meta';
-import { eventually } from 'kube-converge/testing';
+import { eventually, restConfigFor } from 'kube-converge/testing';
 
 type ConfigMap = ObjectOf<typeof ConfigMapResource>;
 const NS = 'default';
@@ -32,7 +32,7 @@ async function member(server: string, identity: string, seen: Map<string, string
 describe('leader election end to end', () => {
   it('lets only the leader reconcile, and hands over within the lease duration when the leader stops', async () => {
     const api = await startApiServer({ port: 0 });
-    const admin = createClient({ server: api.url, qps: -1 });
+    const admin = createClient({ config: restConfigFor(api) });
     const seen = new Map<string, string[]>();
     const a = await member(api.url, 'a', seen);
     const b = await member(api.url, 'b', seen, '127.0.0.1:0');
@@ -75,7 +75,7 @@ describe('leader election end to end', () => {
 
   it('stops reconciling at once and rejects start when the lease is lost', async () => {
     const api = await startApiServer({ port: 0 });
-    const admin = createClient({ server: api.url, qps: -1 });
+    const admin = createClient({ config: restConfigFor(api) });
     const seen = new Map<string, string[]>();
     const a = await member(api.url, 'a', seen);
     const runA = a.start();
@@ -101,7 +101,7 @@ describe('leader election end to end', () => {
     const api = await startApiServer({ port: 0 });
     const seen = new Map<string, string[]>();
     const mk = (identity: string) =>
-      createManager({ config: { server: api.url, qps: -1 }, logger: noopLogger, leaderElection: { ...lease, identity, releaseOnCancel: true } });
+      createManager({ config: restConfigFor(api), logger: noopLogger, leaderElection: { ...lease, identity, releaseOnCancel: true } });
     const a = await mk('a');
     const b = await mk('b');
     const runA = a.start();

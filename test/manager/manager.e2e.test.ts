@@ -7,7 +7,7 @@ import { createClient } from 'kube-converge/client';
 import { controllerManagedBy, enqueueRequestsFromMapFunc, newPredicateFuncs } from 'kube-converge/controller';
 import { createManager, createOrUpdate, setControllerReference, type Manager, type ManagerOptions } from 'kube-converge/manager';
 import { ConfigMapResource, EventResource, SecretResource, jsonLogger, noopLogger, namespacedNameOf, type ObjectOf } from 'kube-converge/meta';
-import { TestEnv, eventually } from 'kube-converge/testing';
+import { TestEnv, eventually, restConfigFor } from 'kube-converge/testing';
 
 type ConfigMap = ObjectOf<typeof ConfigMapResource>;
 const NS = 'default';
@@ -15,8 +15,8 @@ const isPrimary = newPredicateFuncs<ConfigMap>((o) => o.metadata.labels?.['role'
 
 async function env(options: Partial<ManagerOptions> = {}): Promise<{ api: RunningApiServer; mgr: Manager; admin: ReturnType<typeof createClient> }> {
   const api = await startApiServer({ port: 0 });
-  const mgr = await createManager({ config: { server: api.url, qps: -1 }, logger: noopLogger, gracefulShutdownTimeoutMs: 5_000, ...options });
-  const admin = createClient({ server: api.url, qps: -1 });
+  const mgr = await createManager({ config: restConfigFor(api), logger: noopLogger, gracefulShutdownTimeoutMs: 5_000, ...options });
+  const admin = createClient({ config: restConfigFor(api) });
   return { api, mgr, admin };
 }
 

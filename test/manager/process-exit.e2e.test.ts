@@ -3,20 +3,26 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startApiServer } from 'kube-converge/apiserver';
 import { createClient } from 'kube-converge/client';
 import { ConfigMapResource } from 'kube-converge/meta';
-import { eventually } from 'kube-converge/testing';
+import { eventually, restConfigFor } from 'kube-converge/testing';
 
 const fixture = fileURLToPath(new URL('./fixtures/signal-operator.ts', import.meta.url));
 
 describe('operator process', () => {
   it('drains on SIGTERM and exits with code 0', async () => {
     await using api = await startApiServer({ port: 0 });
-    const admin = createClient({ server: api.url, qps: -1 });
+    const admin = createClient({ config: restConfigFor(api) });
+    // The operator finds the server, its CA and the token as a deployed one would: in a kubeconfig.
+    const dir = await mkdtemp(join(tmpdir(), 'converge-exit-'));
+    await api.writeKubeconfig(join(dir, 'kubeconfig'));
     const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', fixture], {
-      env: { ...process.env, API_URL: api.url },
+      env: { ...process.env, KUBECONFIG: join(dir, 'kubeconfig') },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let out = '';
@@ -37,6 +43,7 @@ describe('operator process', () => {
     } finally {
       child.kill('SIGKILL');
       admin.close();
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });

@@ -6,7 +6,7 @@ import { createClient, type Client } from 'kube-converge/client';
 import { controllerManagedBy, newPredicateFuncs } from 'kube-converge/controller';
 import { createManager, namespaceSharder, shardRanges, type Manager } from 'kube-converge/manager';
 import { ConfigMapResource, LeaseResource, NamespaceResource, noopLogger, type ObjectOf } from 'kube-converge/meta';
-import { eventually } from 'kube-converge/testing';
+import { eventually, restConfigFor } from 'kube-converge/testing';
 
 type ConfigMap = ObjectOf<typeof ConfigMapResource>;
 const SHARDS = 4;
@@ -73,7 +73,7 @@ function assertNoOverlap(log: readonly Interval[]): void {
 describe('sharding end to end', () => {
   it('splits shards between replicas, reconciles each namespace on one, takes over on stop and rebalances on join without overlap', async () => {
     const api = await startApiServer({ port: 0 });
-    const admin = createClient({ server: api.url, qps: -1 });
+    const admin = createClient({ config: restConfigFor(api) });
     const namespaces = namespacesPerShard();
     const log: Interval[] = [];
     const managers: Manager[] = [];
@@ -148,7 +148,7 @@ describe('sharding end to end', () => {
 
   it('stops reconciling a shard at once when another holder takes its Lease, queued requeues included, and does not take it back while that Lease is valid', async () => {
     const api = await startApiServer({ port: 0 });
-    const admin = createClient({ server: api.url, qps: -1 });
+    const admin = createClient({ config: restConfigFor(api) });
     const namespaces = namespacesPerShard();
     const log: Interval[] = [];
     // Every reconcile requeues itself, so the queue always holds keys of every shard.

@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { ConfigMapResource, FakeClock, InvalidOptionError, defineResource } from 'kube-converge/meta';
-import { createClient, isNotFound, loadKubeConfig, NetworkError } from 'kube-converge/client';
+import { createClient, isNotFound, isUnauthorized, loadKubeConfig, NetworkError } from 'kube-converge/client';
 import { controllerManagedBy } from 'kube-converge/controller';
 import { CrdNotServedError, TestEnv, eventually, installCrds, loadCrds } from 'kube-converge/testing';
 
@@ -74,9 +74,33 @@ describe('TestEnv', () => {
     await assert.rejects(env.newManager(), InvalidOptionError);
   });
 
+  it('serves HTTPS: restConfig() and the kubeconfig carry the CA and the admin token, and a client without them is refused', async () => {
+    await using env = await TestEnv.start();
+    assert.match(env.url, /^https:\/\//);
+    const config = env.restConfig();
+    assert.equal(String(config.tls?.ca), env.server.caCertificate);
+    assert.deepEqual(await config.auth?.credentials(), { headers: { authorization: `Bearer ${env.server.token}` } });
+    const cluster = env.kubeconfig.clusters[0]!.cluster;
+    assert.equal(Buffer.from(cluster['certificate-authority-data']!, 'base64').toString(), env.server.caCertificate);
+    const anonymous = createClient({ config: { ...config, auth: undefined }, maxRetries: 0 });
+    try {
+      await assert.rejects(anonymous.list(ConfigMapResource), (e) => isUnauthorized(e));
+    } finally {
+      anonymous.close();
+    }
+  });
+
+  it('serves plain HTTP when insecureHttp is set, with the token still required', async () => {
+    await using env = await TestEnv.start({ insecureHttp: true });
+    assert.match(env.url, /^http:\/\//);
+    assert.equal(env.restConfig().tls, undefined);
+    await env.client.create(ConfigMapResource, { metadata: { name: 'plain', namespace: 'default' } });
+    assert.equal((await fetch(`${env.url}/api/v1/namespaces/default/configmaps/plain`)).status, 401);
+  });
+
   it('stops idempotently, after which the server refuses connections', async () => {
     const env = await TestEnv.start();
-    const client = createClient({ server: env.url, maxRetries: 0 });
+    const client = createClient({ config: env.restConfig(), maxRetries: 0 });
     await Promise.all([env.stop(), env.stop()]);
     await env[Symbol.asyncDispose]();
     await assert.rejects(client.list(ConfigMapResource), NetworkError);

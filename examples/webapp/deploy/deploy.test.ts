@@ -134,9 +134,9 @@ describe('WebApp operator deployment', () => {
       await eventually(() => env.client.list(WebApp, { namespace: NS }), { message: 'the WebApp CRD from the manifests is served' });
 
       // The operator as the container runs it, every request through the recorder.
-      const proxy = await startRecordingProxy(env.url);
+      const proxy = await startRecordingProxy(env.url, env.server.caCertificate!);
       const mgr = await createOperator({
-        config: { server: proxy.url, qps: -1 },
+        config: { ...env.restConfig(), server: proxy.url },
         leaderElect: true,
         leaderElectionNamespace: DEFAULT_NAMESPACE,
         metricsBindAddress: '127.0.0.1:0',

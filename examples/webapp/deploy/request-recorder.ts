@@ -3,9 +3,12 @@
  * API server. Every request the operator sends passes through unchanged (watches stream) and is
  * recorded as the authorizer would see it — verb, API group, resource, subresource, namespace — so
  * the test can check the ClusterRole against what the code actually calls, not against a hand list.
- * Invariant: the recording is complete — the operator is given only the proxy's URL.
+ * The operator speaks plain HTTP to the proxy on loopback (test support only) and carries its own
+ * credentials, which pass through untouched; the proxy reaches the server over HTTPS, trusting the
+ * server's CA. Invariant: the recording is complete — the operator is given only the proxy's URL.
  */
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 
 /** One request in the terms of Kubernetes authorization (`kubectl auth can-i` speaks the same). */
@@ -95,13 +98,13 @@ export interface RecordingProxy {
   close(): Promise<void>;
 }
 
-/** Starts a proxy on 127.0.0.1 (a free port) forwarding to `target` (an `http://` API server URL). */
-export async function startRecordingProxy(target: string): Promise<RecordingProxy> {
+/** Starts a proxy on 127.0.0.1 (a free port) forwarding to `target`, an `https://` API server signed by `ca` (PEM). */
+export async function startRecordingProxy(target: string, ca: string): Promise<RecordingProxy> {
   const upstream = new URL(target);
   const calls: ApiCall[] = [];
   const nonResource: string[] = [];
   const unreadable: string[] = [];
-  const agent = new http.Agent({ keepAlive: true });
+  const agent = new https.Agent({ keepAlive: true, ca });
   const server = http.createServer((req, res) => {
     const method = req.method ?? 'GET';
     const path = req.url ?? '/';
@@ -116,7 +119,7 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
       if (blockedOwners === undefined) unreadable.push(`${method} ${path}`);
       calls.push({ ...call, code, blockedOwners: blockedOwners ?? [] });
     };
-    const forward = http.request(
+    const forward = https.request(
       { host: upstream.hostname, port: upstream.port, method, path, headers: { ...req.headers, host: upstream.host }, agent },
       (answer) => {
         void record(answer.statusCode ?? 0);

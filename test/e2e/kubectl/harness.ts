@@ -29,7 +29,7 @@ const OLDEST_WITHOUT_OPENAPI_V2 = 1029;
 async function servesOpenApiV2(): Promise<boolean> {
   const server = await startApiServer();
   try {
-    return (await fetch(`${server.url}/openapi/v2`)).ok;
+    return (await server.handle({ method: 'GET', path: '/openapi/v2' })).status === 200;
   } finally {
     await server.stop();
   }
