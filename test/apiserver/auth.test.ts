@@ -7,9 +7,10 @@ import { webcrypto } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { connect } from 'node:tls';
 import 'reflect-metadata';
 import { X509CertificateGenerator } from '@peculiar/x509';
-import { startApiServer } from 'kube-converge/apiserver';
+import { createApiServer, listen, startApiServer } from 'kube-converge/apiserver';
 import { createClient, isUnauthorized, loadKubeConfig, NetworkError } from 'kube-converge/client';
 import { ConfigMapResource, type LogFields, type Logger } from 'kube-converge/meta';
 import { restConfigFor } from 'kube-converge/testing';
@@ -87,6 +88,15 @@ describe('authentication', () => {
     assert.equal(((await review.json()) as { status: { user: { username: string } } }).status.user.username, 'system:serviceaccount:default:robot');
   });
 
+  it('refuses to listen with an empty admin token, which would lock every client out', () => {
+    const api = createApiServer();
+    try {
+      assert.throws(() => listen(api, { adminToken: '' }), { code: 'CONVERGE_INVALID_OPTION', path: 'adminToken' });
+    } finally {
+      api.stop();
+    }
+  });
+
   it('gives every server its own token: one server does not accept another one\'s', async () => {
     await using a = await startApiServer();
     await using b = await startApiServer();
@@ -113,6 +123,24 @@ describe('TLS', () => {
       }
     } finally {
       await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('certifies 127.0.0.1, ::1, localhost and the host the server binds', async () => {
+    await using srv = await startApiServer({ host: '127.0.0.2' });
+    const san = await new Promise<string>((resolve, reject) => {
+      const socket = connect({ host: '127.0.0.2', port: Number(new URL(srv.url).port), ca: srv.caCertificate, servername: '' }, () => {
+        resolve(socket.getPeerCertificate().subjectaltname ?? '');
+        socket.end();
+      });
+      socket.on('error', reject);
+    });
+    assert.deepEqual(san.split(', ').sort(), ['DNS:localhost', 'IP Address:0:0:0:0:0:0:0:1', 'IP Address:127.0.0.1', 'IP Address:127.0.0.2']);
+    const client = createClient({ config: restConfigFor(srv) });
+    try {
+      assert.equal((await client.list(ConfigMapResource, { namespace: 'default' })).items.length, 0);
+    } finally {
+      client.close();
     }
   });
 

@@ -1,7 +1,7 @@
 // End-to-end leader election: two managers against one local API server, short leases.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startApiServer } from 'kube-converge/apiserver';
+import { startApiServer, type RunningApiServer } from 'kube-converge/apiserver';
 import { createClient } from 'kube-converge/client';
 import { controllerManagedBy, newPredicateFuncs } from 'kube-converge/controller';
 import { createManager, type Manager } from 'kube-converge/manager';
@@ -15,9 +15,9 @@ const lease = { id: 'e2e-operator', namespace: NS, leaseDurationMs: 2_000, renew
 const isPrimary = newPredicateFuncs<ConfigMap>((o) => o.metadata.labels?.['role'] === 'primary');
 const primary = (name: string): ConfigMap => ({ metadata: { name, namespace: NS, labels: { role: 'primary' } } });
 
-async function member(server: string, identity: string, seen: Map<string, string[]>, metricsBindAddress?: string): Promise<Manager> {
+async function member(server: RunningApiServer, identity: string, seen: Map<string, string[]>, metricsBindAddress?: string): Promise<Manager> {
   const mgr = await createManager({
-    config: { server, qps: -1 }, logger: noopLogger, leaderElection: { ...lease, identity }, gracefulShutdownTimeoutMs: 2_000,
+    config: restConfigFor(server), logger: noopLogger, leaderElection: { ...lease, identity }, gracefulShutdownTimeoutMs: 2_000,
     ...(metricsBindAddress ? { metricsBindAddress } : {}),
   });
   controllerManagedBy(mgr)
@@ -34,8 +34,8 @@ describe('leader election end to end', () => {
     const api = await startApiServer({ port: 0 });
     const admin = createClient({ config: restConfigFor(api) });
     const seen = new Map<string, string[]>();
-    const a = await member(api.url, 'a', seen);
-    const b = await member(api.url, 'b', seen, '127.0.0.1:0');
+    const a = await member(api, 'a', seen);
+    const b = await member(api, 'b', seen, '127.0.0.1:0');
     const runA = a.start();
     try {
       await a.elected();
@@ -77,7 +77,7 @@ describe('leader election end to end', () => {
     const api = await startApiServer({ port: 0 });
     const admin = createClient({ config: restConfigFor(api) });
     const seen = new Map<string, string[]>();
-    const a = await member(api.url, 'a', seen);
+    const a = await member(api, 'a', seen);
     const runA = a.start();
     try {
       await a.elected();

@@ -1,7 +1,7 @@
 // End-to-end sharding: replicas splitting 4 namespace shards through Leases on one local API server.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startApiServer } from 'kube-converge/apiserver';
+import { startApiServer, type RunningApiServer } from 'kube-converge/apiserver';
 import { createClient, type Client } from 'kube-converge/client';
 import { controllerManagedBy, newPredicateFuncs } from 'kube-converge/controller';
 import { createManager, namespaceSharder, shardRanges, type Manager } from 'kube-converge/manager';
@@ -30,12 +30,12 @@ function namespacesPerShard(): string[] {
 interface Interval { replica: string; namespace: string; name: string; start: number; end: number }
 
 async function replica(
-  server: string, identity: string, log: Interval[],
+  server: RunningApiServer, identity: string, log: Interval[],
   extra: { metricsBindAddress?: string; healthProbeBindAddress?: string; requeueAfterMs?: number } = {},
 ): Promise<Manager> {
   const { requeueAfterMs, ...endpoints } = extra;
   const mgr = await createManager({
-    config: { server, qps: -1 }, logger: noopLogger, gracefulShutdownTimeoutMs: 2_000, ...endpoints,
+    config: restConfigFor(server), logger: noopLogger, gracefulShutdownTimeoutMs: 2_000, ...endpoints,
     sharding: { shards: SHARDS, id: 'sharded-op', namespace: 'default', identity, ...timings },
   });
   controllerManagedBy(mgr)
@@ -79,8 +79,8 @@ describe('sharding end to end', () => {
     const managers: Manager[] = [];
     try {
       for (const ns of namespaces) await admin.create(NamespaceResource, { metadata: { name: ns } });
-      const a = await replica(api.url, 'a', log, { metricsBindAddress: '127.0.0.1:0', healthProbeBindAddress: '127.0.0.1:0' });
-      const b = await replica(api.url, 'b', log);
+      const a = await replica(api, 'a', log, { metricsBindAddress: '127.0.0.1:0', healthProbeBindAddress: '127.0.0.1:0' });
+      const b = await replica(api, 'b', log);
       managers.push(a, b);
       const runA = a.start();
       const runB = b.start();
@@ -112,7 +112,7 @@ describe('sharding end to end', () => {
       assert.equal(freed.spec?.holderIdentity, '');
 
       // c joins while every object keeps changing: a hands 2 shards over, never overlapping with c.
-      const c = await replica(api.url, 'c', log);
+      const c = await replica(api, 'c', log);
       managers.push(c);
       const runC = c.start();
       let round = 0;
@@ -152,7 +152,7 @@ describe('sharding end to end', () => {
     const namespaces = namespacesPerShard();
     const log: Interval[] = [];
     // Every reconcile requeues itself, so the queue always holds keys of every shard.
-    const a = await replica(api.url, 'a', log, { requeueAfterMs: 20 });
+    const a = await replica(api, 'a', log, { requeueAfterMs: 20 });
     try {
       for (const ns of namespaces) await admin.create(NamespaceResource, { metadata: { name: ns } });
       const runA = a.start();

@@ -9,6 +9,7 @@
  * The in-process `handle()` does not pass through here: a caller in the same process is trusted.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { InvalidOptionError } from '../../meta/index.js';
 
 /** The paths anonymous users may read (kube-apiserver's `system:public-info-viewer`). */
 const PUBLIC_INFO_PATHS = new Set(['/healthz', '/livez', '/readyz', '/version', '/version/']);
@@ -22,6 +23,7 @@ export function generateAdminToken(): string {
 export type Authenticator = (path: string, authorization: string | undefined) => boolean;
 
 export function adminTokenAuthenticator(token: string): Authenticator {
+  if (!/^\S+$/.test(token)) throw new InvalidOptionError('adminToken', 'must be a non-empty token without whitespace');
   // Digests have one length, so the comparison takes the same time whatever was sent.
   const digest = (s: string): Buffer => createHash('sha256').update(s).digest();
   const expected = digest(token);

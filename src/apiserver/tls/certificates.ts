@@ -44,7 +44,9 @@ function x509(): Promise<typeof import('@peculiar/x509')> {
   return (library ??= import('reflect-metadata').then(() => import('@peculiar/x509')));
 }
 
-const generateKeys = (): Promise<CryptoKeyPair> => subtle.generateKey(KEY_ALGORITHM, true, ['sign', 'verify']) as Promise<CryptoKeyPair>;
+/** Only the serving key is ever exported (to PEM, for `node:https`); the CA's private key never leaves WebCrypto. */
+const generateKeys = (exportable: boolean): Promise<CryptoKeyPair> =>
+  subtle.generateKey(KEY_ALGORITHM, exportable, ['sign', 'verify']) as Promise<CryptoKeyPair>;
 
 function validity(): { notBefore: Date; notAfter: Date } {
   // Back-dated a minute so a client whose clock is slightly behind still accepts it.
@@ -54,7 +56,7 @@ function validity(): { notBefore: Date; notAfter: Date } {
 
 async function createAuthority(): Promise<CertificateAuthority> {
   const lib = await x509();
-  const keys = await generateKeys();
+  const keys = await generateKeys(false);
   const name = 'CN=converge-local-ca,O=converge';
   const cert = await lib.X509CertificateGenerator.createSelfSigned({
     name, keys, signingAlgorithm: SIGNING_ALGORITHM, ...validity(),
@@ -73,7 +75,7 @@ async function createServing(hosts: readonly string[]): Promise<ServingMaterial>
     authority = undefined;
     throw err;
   }));
-  const keys = await generateKeys();
+  const keys = await generateKeys(true);
   const names = hosts.map((h) => ({ type: isIP(h) ? ('ip' as const) : ('dns' as const), value: h }));
   const cert = await lib.X509CertificateGenerator.create({
     subject: 'CN=converge-apiserver,O=converge', issuer: ca.name, publicKey: keys.publicKey, signingKey: ca.keys.privateKey,

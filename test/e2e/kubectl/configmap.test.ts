@@ -28,6 +28,19 @@ metadata:
 data:
 ${data}`;
 
+      it('talks HTTPS with the kubeconfig as written (CA and token), and is refused with another token', async () => {
+        assert.match(env.server.url, /^https:/);
+        assert.equal(JSON.parse(await env.ok(bin, ['get', '--raw', '/api'])).kind, 'APIVersions');
+        const { parse, stringify } = await import('yaml');
+        // A wrong token rather than none: without credentials kubectl would prompt for a password on a 401.
+        const wrong = parse(env.server.kubeconfigYaml) as { users: { user: Record<string, unknown> }[] };
+        wrong.users[0]!.user = { token: 'not-the-token' };
+        const path = await env.manifest(`wrong-token-kubeconfig-${bin.version}`, stringify(wrong));
+        const refused = await env.run(bin, ['--kubeconfig', path, 'get', 'configmaps']);
+        assert.notEqual(refused.code, 0);
+        assert.match(refused.stderr, /Unauthorized|must be logged in/, refused.stderr);
+      });
+
       it('lists the served resources with api-resources', async () => {
         const out = await env.ok(bin, ['api-resources']);
         assert.match(out, /^configmaps\s+cm\s+v1\s+true\s+ConfigMap$/m);
