@@ -5,18 +5,21 @@
  * and prints a live view of every WebApp and route converging — then keeps running until Ctrl-C, so
  * you can poke at it with kubectl and watch the operators react.
  *
- * Environment: `PORT` (default 8090; 0 or a taken port means a free one), `DEMO_KUBECONFIG` (default
- * `<tmpdir>/converge-demo/kubeconfig`), `DEMO_STEP_MS` (simulated time for one more replica to become
- * ready, default 400).
+ * The kubeconfig goes to a fresh folder per run (two demos never overwrite each other's), removed again
+ * when the process exits, however it exits short of SIGKILL.
+ *
+ * Environment: `PORT` (default 8090; 0 or a taken port means a free one), `DEMO_STEP_MS` (simulated
+ * time for one more replica to become ready, default 400). A value that is not a whole number in range
+ * is refused with one line on stderr and exit code 2, before anything starts.
  */
-import { mkdir } from 'node:fs/promises';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigMapResource, jsonLogger } from 'kube-converge/meta';
 import { startApiServer, type RunningApiServer } from 'kube-converge/apiserver';
-import { createClient } from 'kube-converge/client';
+import { createClient, loadKubeConfig } from 'kube-converge/client';
 import { createManager, installSignalHandlers } from 'kube-converge/manager';
 import { installCrds } from 'kube-converge/testing';
 import { setupWebAppController } from '../webapp/controller.js';
@@ -33,6 +36,16 @@ const APPLY_DELAY_MS = 1000;
 const here = dirname(fileURLToPath(import.meta.url));
 const say = (line = ''): void => void process.stdout.write(`${line}\n`);
 
+class EnvError extends Error {}
+
+/** The whole number in `process.env[name]`, or `fallback` when unset; anything else is an `EnvError`. */
+function envInteger(name: string, fallback: number, max: number): number {
+  const raw = process.env[name];
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) > max) throw new EnvError(`${name} must be a whole number from 0 to ${max}, got ${JSON.stringify(raw)}`);
+  return Number(raw);
+}
+
 /** The API server on `port`, or on a free port when that one is taken. */
 // Garbage collection on, as in a cluster: deleting a WebApp takes its Deployment and Service along.
 async function startServer(port: number): Promise<RunningApiServer> {
@@ -46,22 +59,26 @@ async function startServer(port: number): Promise<RunningApiServer> {
 }
 
 async function main(): Promise<void> {
+  const port = envInteger('PORT', 8090, 65535);
+  const stepMs = envInteger('DEMO_STEP_MS', 400, 60_000);
   const { signal, remove } = installSignalHandlers();
-  const port = Number(process.env.PORT ?? 8090);
-  const kubeconfigPath = process.env.DEMO_KUBECONFIG ?? join(tmpdir(), 'converge-demo', 'kubeconfig');
-  const stepMs = Number(process.env.DEMO_STEP_MS ?? 400);
+  // Synchronous, so it also runs on process.exit (a second Ctrl-C) and after a crash.
+  const kubeconfigDir = mkdtempSync(join(tmpdir(), 'converge-demo-'));
+  process.on('exit', () => rmSync(kubeconfigDir, { recursive: true, force: true }));
+  const kubeconfigPath = join(kubeconfigDir, 'kubeconfig');
 
   const server = await startServer(port);
-  await mkdir(dirname(kubeconfigPath), { recursive: true });
   await server.writeKubeconfig(kubeconfigPath);
-  const client = createClient({ config: { server: server.url, qps: -1 } });
+  // Everything talks to the server the way kubectl does: through the kubeconfig it wrote.
+  const config = { ...loadKubeConfig({ path: kubeconfigPath }), qps: -1 };
+  const client = createClient({ config });
   await installCrds({
     client,
     crds: [join(here, '../webapp/crd.yaml'), join(here, '../application-route/crd.yaml'), join(here, '../application-route/httproute-crd.yaml')],
   });
 
   const mgr = await createManager({
-    config: { server: server.url, qps: -1 },
+    config,
     metricsBindAddress: '127.0.0.1:0',
     healthProbeBindAddress: '127.0.0.1:0',
     logger: jsonLogger({ level: 'warn' }),
@@ -73,19 +90,19 @@ async function main(): Promise<void> {
   const running = mgr.start(signal);
   const endpoints = await mgr.listening();
 
-  const k = `kubectl --kubeconfig ${kubeconfigPath}`;
   say(`Converge demo: API server ${server.url}`);
   say(`  metrics  ${endpoints.metrics}/metrics`);
   say(`  health   ${endpoints.healthProbe}/healthz  ${endpoints.healthProbe}/readyz`);
-  say(`  kubeconfig ${kubeconfigPath}`);
+  say(`  kubeconfig ${kubeconfigPath}  (removed when the demo exits)`);
   say();
   say('Try, in another terminal:');
-  say(`  ${k} get webapps -w`);
-  say(`  ${k} get deployments,services,applicationroutes,httproutes`);
-  say(`  ${k} patch webapp shop --type merge -p '{"spec":{"replicas":5}}'`);
-  say(`  ${k} edit configmap shop-config          # rolls shop's pods (config hash)`);
-  say(`  ${k} delete deployment shop              # the operator recreates it`);
-  say(`  ${k} delete webapp blog                  # the finalizer cleans up first`);
+  say(`  export KUBECONFIG=${kubeconfigPath}`);
+  say('  kubectl get webapps -w');
+  say('  kubectl get deployments,services,applicationroutes,httproutes');
+  say(`  kubectl patch webapp shop --type merge -p '{"spec":{"replicas":5}}'`);
+  say("  kubectl edit configmap shop-config          # rolls shop's pods (config hash)");
+  say('  kubectl delete deployment shop              # the operator recreates it');
+  say('  kubectl delete webapp blog                  # the finalizer cleans up first');
   say(`  curl ${endpoints.healthProbe}/debug/converge/platform.converge.dev/v1alpha1/webapps/default/shop   # why is it (not) converged?`);
   say();
   say('Live view (Ctrl-C to stop):');
@@ -110,6 +127,11 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
+  if (err instanceof EnvError) {
+    process.stderr.write(`demo: ${err.message}\n`);
+    process.exitCode = 2;
+    return;
+  }
   process.stderr.write(`demo failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
   process.exitCode = 1;
 });

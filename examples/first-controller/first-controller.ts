@@ -13,9 +13,9 @@ export function setupCopyToSecret(mgr: Manager): void {
       const cm = client.get(ConfigMapResource, req); // from the cache: frozen, no network; undefined once deleted
       if (!cm || cm.metadata.labels?.[LABEL] !== 'true') return;
       const data = Object.fromEntries(Object.entries(cm.data ?? {}).map(([k, v]) => [k, Buffer.from(v).toString('base64')]));
-      // Reads the Secret, lets us change a copy, and writes only if something changed.
-      await createOrPatch(client, SecretResource, { metadata: { namespace: req.namespace, name: req.name } }, (secret) => {
-        setControllerReference(cm, secret); // garbage-collected with the ConfigMap
+      // Reads the Secret named like the ConfigMap, lets us change a copy, and writes only if something changed.
+      await createOrPatch(client, SecretResource, { metadata: { ...req } }, (secret) => {
+        setControllerReference(cm, secret); // the garbage collector deletes it with the ConfigMap
         secret.data = data;
       }, { signal });
     });
