@@ -14,10 +14,15 @@ export interface DeletedFinalStateUnknown<T extends KubeObject = KubeObject> {
   readonly deletedFinalStateUnknown: true;
 }
 
+/**
+ * Notification callbacks. A callback may return a promise: the registration's next notification then
+ * waits for it (the handler's buffer grows meanwhile; other registrations are not held up), and a
+ * rejection is logged and counted like a throw.
+ */
 export interface ResourceEventHandler<T extends KubeObject = KubeObject> {
-  onAdd?(obj: T, isInInitialList: boolean): void;
-  onUpdate?(oldObj: T, newObj: T): void;
-  onDelete?(obj: T | DeletedFinalStateUnknown<T>): void;
+  onAdd?(obj: T, isInInitialList: boolean): void | Promise<void>;
+  onUpdate?(oldObj: T, newObj: T): void | Promise<void>;
+  onDelete?(obj: T | DeletedFinalStateUnknown<T>): void | Promise<void>;
 }
 
 export interface HandlerRegistration {

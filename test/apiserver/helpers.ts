@@ -49,7 +49,6 @@ export interface Reply {
   status: number;
   headers: Headers;
   text: string;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   body: any;
 }
 
@@ -95,7 +94,6 @@ export async function startApi(opts: StartApiServerOptions = {}): Promise<Api> {
 
 export interface WatchEvent {
   type: string;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   object: any;
 }
 

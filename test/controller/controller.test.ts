@@ -167,7 +167,7 @@ describe('Controller reconcile loop', () => {
   it('counts a thrown non-Error as a panic, retries it, and keeps running', async () => {
     const h = new FakeHost();
     const r = recorder(h, (_req, n) => {
-      if (n === 1) throw 'kaboom'; // eslint-disable-line no-throw-literal
+      if (n === 1) throw 'kaboom'; // a non-Error throw, on purpose
     });
     const t = await running(r.reconciler, {}, { host: h });
     t.informer.add(cm('a'));

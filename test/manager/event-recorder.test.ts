@@ -14,7 +14,7 @@ interface Call {
 function scriptedClient() {
   const calls: Call[] = [];
   let gate: Promise<void> = Promise.resolve();
-  const state = { fail: 0 as number, hold: (p: Promise<void>) => (gate = p) };
+  const state = { fail: 0 as number, hold: (p: Promise<void>): void => { gate = p; } };
   const reject = (code: number) =>
     Promise.reject(new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code, reason: code === 404 ? 'NotFound' : 'InternalError' }));
   const client = {

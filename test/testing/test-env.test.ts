@@ -162,10 +162,10 @@ describe('TestEnv with a FakeClock', () => {
     const running = mgr.start();
     await env.client.create(ConfigMapResource, { metadata: { name: 'tick', namespace: 'default' } });
     await eventually(() => reconciles === 1);
-    clock.advance(3_599_000);
+    await clock.advance(3_599_000);
     await new Promise((r) => setTimeout(r, 20));
     assert.equal(reconciles, 1, 'not before the hour is up');
-    clock.advance(1_000);
+    await clock.advance(1_000);
     await eventually(() => reconciles === 2);
     await mgr.shutdown();
     await running;

@@ -26,7 +26,6 @@ describe('kubectl typed create commands', () => {
   for (const bin of binaries) {
     describe(`kubectl ${bin.version}`, () => {
       const ns = `typed-${bin.version.replace(/\./g, '-')}`;
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any
       const getJson = async (b: KubectlBinary, ...args: string[]): Promise<any> => JSON.parse(await env.ok(b, ['get', ...args, '-o', 'json']));
 
       it('create namespace', async () => {

@@ -25,7 +25,6 @@ const python = findPython();
 const inCi = process.env['CI'] === 'true';
 const skip = python === undefined && !inCi ? `no python3 with the kubernetes client: ${INSTALL_HINT}` : false;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 function runScenario(server: ApiserverProcess, namespace: string, scenario: string): Promise<any> {
   return new Promise((resolve, reject) => {
     execFile(python!, [SCRIPT, server.kubeconfig, namespace, scenario], { timeout: SCENARIO_TIMEOUT_MS, killSignal: 'SIGKILL' }, (error, stdout, stderr) => {
