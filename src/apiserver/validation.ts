@@ -1,75 +1,26 @@
 /**
  * Object-metadata validation shared by every type: DNS-1123/1035 names, label and annotation keys
- * and values, `generateName`, finalizers and owner references, with apimachinery's exact messages
- * (`util/validation/validation.go`, `api/validation/objectmeta.go`). Pure functions returning
- * `FieldCause`s; the caller turns a non-empty list into a 422 `Invalid`.
+ * and values, `generateName`, finalizers and owner references, as apimachinery's `ObjectMeta`
+ * validation does it. The name and label rules and their wording live in meta, shared with selector
+ * parsing; this file turns each problem into one `FieldCause`, as the real server does, and the
+ * caller turns a non-empty list into a 422 `Invalid`.
  */
-import type { KubeObject } from '../meta/index.js';
+import {
+  dns1035LabelErrors, dns1123LabelErrors, dns1123SubdomainErrors, labelValueErrors, qualifiedNameErrors, type KubeObject,
+} from '../meta/index.js';
 import { fieldCause, type FieldCause } from './status.js';
-
-const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
-const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
-const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
-
-const SUBDOMAIN_MSG = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
-const LABEL_MSG = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
-const DNS1035_MSG = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
-const QUALIFIED_MSG = "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
-const VALUE_MSG = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
 
 /** How a kind's object names are checked. */
 export type NameRule = 'subdomain' | 'label' | 'dns1035';
 
-export function dns1123SubdomainError(v: string): string | undefined {
-  if (v.length > 253) return 'must be no more than 253 characters';
-  return DNS1123_SUBDOMAIN.test(v) ? undefined : SUBDOMAIN_MSG;
-}
+const NAME_RULES: Record<NameRule, (v: string) => string[]> = {
+  subdomain: dns1123SubdomainErrors,
+  label: dns1123LabelErrors,
+  dns1035: dns1035LabelErrors,
+};
 
-export function dns1123LabelError(v: string): string | undefined {
-  if (v.length > 63) return 'must be no more than 63 characters';
-  return DNS1123_LABEL.test(v) ? undefined : LABEL_MSG;
-}
-
-export function dns1035LabelError(v: string): string | undefined {
-  if (v.length > 63) return 'must be no more than 63 characters';
-  return DNS1035_LABEL.test(v) ? undefined : DNS1035_MSG;
-}
-
-export function nameError(rule: NameRule, v: string): string | undefined {
-  switch (rule) {
-    case 'subdomain':
-      return dns1123SubdomainError(v);
-    case 'label':
-      return dns1123LabelError(v);
-    case 'dns1035':
-      return dns1035LabelError(v);
-  }
-}
-
-/** A label or annotation key: optional DNS-subdomain prefix, `/`, and a name part of at most 63 chars. */
-export function qualifiedNameError(key: string): string | undefined {
-  const parts = key.split('/');
-  let name = key;
-  if (parts.length === 2) {
-    const prefix = parts[0]!;
-    name = parts[1]!;
-    if (!prefix) return 'prefix part must be non-empty';
-    const e = dns1123SubdomainError(prefix);
-    if (e) return `prefix part ${e}`;
-  } else if (parts.length > 2) {
-    return `a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`;
-  }
-  if (!name) return 'name part must be non-empty';
-  if (name.length > 63) return 'name part must be no more than 63 characters';
-  return QUALIFIED_NAME.test(name) ? undefined : QUALIFIED_MSG;
-}
-
-export function labelValueError(v: string): string | undefined {
-  if (v.length > 63) return 'must be no more than 63 characters';
-  return LABEL_VALUE.test(v) ? undefined : VALUE_MSG;
-}
+/** Each problem with `v` as a name under `rule`; the server reports each as its own cause. */
+export const nameErrors = (rule: NameRule, v: string): string[] => NAME_RULES[rule](v);
 
 const TOTAL_ANNOTATION_SIZE = 256 * 1024;
 
@@ -80,16 +31,14 @@ function validateMap(m: unknown, field: string, isLabels: boolean): FieldCause[]
   const out: FieldCause[] = [];
   let size = 0;
   for (const [k, v] of Object.entries(m as Record<string, unknown>)) {
-    const ke = qualifiedNameError(k);
-    if (ke) out.push(fieldCause.invalid(field, k, ke));
+    for (const e of qualifiedNameErrors(k)) out.push(fieldCause.invalid(field, k, e));
     if (typeof v !== 'string') {
       out.push(fieldCause.invalid(`${field}.${k}`, v, 'must be a string'));
       continue;
     }
     size += k.length + v.length;
     if (isLabels) {
-      const ve = labelValueError(v);
-      if (ve) out.push(fieldCause.invalid(`${field}`, v, ve));
+      for (const e of labelValueErrors(v)) out.push(fieldCause.invalid(field, v, e));
     }
   }
   if (!isLabels && size > TOTAL_ANNOTATION_SIZE) out.push(fieldCause.tooLong(field, TOTAL_ANNOTATION_SIZE));
@@ -103,14 +52,12 @@ export function validateObjectMeta(obj: KubeObject, { nameRule, namespaced }: { 
   if (!m.name) {
     out.push(fieldCause.required('metadata.name', 'name or generateName is required'));
   } else {
-    const e = nameError(nameRule, m.name);
-    if (e) out.push(fieldCause.invalid('metadata.name', m.name, e));
+    for (const e of nameErrors(nameRule, m.name)) out.push(fieldCause.invalid('metadata.name', m.name, e));
   }
   if (m.generateName) {
     // A prefix may end in '-': check it as if that were a letter (apimachinery's maskTrailingDash).
     const masked = m.generateName.endsWith('-') ? `${m.generateName.slice(0, -1)}a` : m.generateName;
-    const e = nameError(nameRule, masked);
-    if (e) out.push(fieldCause.invalid('metadata.generateName', m.generateName, e));
+    for (const e of nameErrors(nameRule, masked)) out.push(fieldCause.invalid('metadata.generateName', m.generateName, e));
   }
   if (namespaced && !m.namespace) out.push(fieldCause.required('metadata.namespace', ''));
   out.push(...validateMap(m.labels, 'metadata.labels', true));
@@ -120,8 +67,8 @@ export function validateObjectMeta(obj: KubeObject, { nameRule, namespaced }: { 
     else {
       const seen = new Set<string>();
       m.finalizers.forEach((f, i) => {
-        const e = typeof f === 'string' ? qualifiedNameError(f) : 'must be a string';
-        if (e) out.push(fieldCause.invalid(`metadata.finalizers[${i}]`, f, e));
+        const errs = typeof f === 'string' ? qualifiedNameErrors(f) : ['must be a string'];
+        for (const e of errs) out.push(fieldCause.invalid(`metadata.finalizers[${i}]`, f, e));
         if (seen.has(f)) out.push(fieldCause.duplicate(`metadata.finalizers[${i}]`, f));
         seen.add(f);
       });
