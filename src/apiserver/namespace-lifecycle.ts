@@ -6,10 +6,9 @@
  * cannot be deleted.
  * Invariant: a Terminating namespace is finalized only when no namespaced object remains in it.
  */
-import type { KubeObject, Logger } from '../meta/index.js';
+import { jsonEqual, type KubeObject, type Logger } from '../meta/index.js';
 import { rfc3339, type Scope, type ServerContext } from './context.js';
 import { performDelete } from './handlers/write-pipeline.js';
-import { jsonEqual } from './registry/strategy.js';
 import { negotiateOutput } from './negotiation.js';
 import { renderObject } from './render.js';
 import { headerOf, type ApiResponse } from './request.js';

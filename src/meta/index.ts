@@ -34,5 +34,6 @@ export {
   isStatusConditionPresentAndEqual, isStatusConditionTrue, isStatusConditionFalse,
 } from './conditions.js';
 export type { NewCondition, ConditionStatus } from './conditions.js';
+export { jsonEqual } from './json-equal.js';
 export { deepFreeze, deepFreezeFresh, clone } from './freeze.js';
 export type { DeepMutable } from './freeze.js';

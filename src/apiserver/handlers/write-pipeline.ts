@@ -8,12 +8,11 @@
  * write are atomic; a write that changes nothing (ignoring managedFields) stores nothing and emits no
  * event; dry runs run every step except the commit.
  */
-import type { KubeObject } from '../../meta/index.js';
+import { jsonEqual, type KubeObject } from '../../meta/index.js';
 import { metaOf, rfc3339, storageKey, type Scope, type ServerContext } from '../context.js';
 import { shapeOf } from '../field-shape.js';
 import { recordManagedFields, type FieldSet } from '../managed-fields.js';
 import type { Strategy, WriteContext } from '../registry/strategy.js';
-import { jsonEqual } from '../registry/strategy.js';
 import { alreadyExists, conflict, fieldCause, forbidden, invalid, modifiedConflict, notFound, type FieldCause } from '../status.js';
 import { validateObjectMeta } from '../validation.js';
 import type { WriteParams } from './params.js';

@@ -2,9 +2,9 @@
  * ConfigMaps: namespaced, no generation, `data`/`binaryData` with valid distinct keys, and
  * `immutable: true` freezing the contents (later changes → 422).
  */
-import type { KubeObject } from '../../meta/index.js';
+import { jsonEqual, type KubeObject } from '../../meta/index.js';
 import { fieldCause, type FieldCause } from '../status.js';
-import { Strategy, builtinVersion, jsonEqual, type VersionSpec } from './strategy.js';
+import { Strategy, builtinVersion, type VersionSpec } from './strategy.js';
 
 const CONFIG_KEY = /^[-._a-zA-Z0-9]+$/;
 

@@ -7,12 +7,12 @@
  * the create returns. Names that collide with another CRD of the group are not accepted.
  */
 import type { CustomResourceDefinition } from 'kubernetes-types/apiextensions/v1.js';
-import { InvalidOptionError, type KubeObject } from '../../meta/index.js';
+import { jsonEqual, InvalidOptionError, type KubeObject } from '../../meta/index.js';
 import { rfc3339, type ServerContext } from '../context.js';
 import { validateStructuralSchema } from '../schema/index.js';
 import { parseJsonPath } from '../table/jsonpath.js';
 import { fieldCause, type FieldCause } from '../status.js';
-import { Strategy, builtinVersion, jsonEqual, type VersionSpec, type WriteContext } from './strategy.js';
+import { Strategy, builtinVersion, type VersionSpec, type WriteContext } from './strategy.js';
 
 export const CRD_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io';
 type Obj = Record<string, unknown>;

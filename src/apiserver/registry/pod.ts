@@ -4,11 +4,11 @@
  * `/status` keeps the spec and owner references but accepts label/annotation changes; an immediate
  * delete answers with the deleted object.
  */
-import type { KubeObject } from '../../meta/index.js';
+import { jsonEqual, type KubeObject } from '../../meta/index.js';
 import type { ServedResource } from '../served-resource.js';
 import { fieldCause, type FieldCause } from '../status.js';
 import { defaultPodSpec, podSpecFields, qosClassOf, validatePodSpec } from './pod-spec.js';
-import { Strategy, builtinVersion, jsonEqual, type VersionSpec } from './strategy.js';
+import { Strategy, builtinVersion, type VersionSpec } from './strategy.js';
 
 type Obj = Record<string, unknown>;
 const spec = (o: KubeObject): Obj => (o.spec ?? {}) as Obj;

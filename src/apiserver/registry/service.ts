@@ -5,10 +5,10 @@
  * node ports 30000–32767 for NodePort/LoadBalancer, and an immutable clusterIP.
  * Invariant: no two stored Services hold the same ClusterIP or node port.
  */
-import type { KubeObject } from '../../meta/index.js';
+import { jsonEqual, type KubeObject } from '../../meta/index.js';
 import type { ServerContext } from '../context.js';
 import { fieldCause, internalError, type FieldCause } from '../status.js';
-import { Strategy, builtinVersion, jsonEqual, type VersionSpec } from './strategy.js';
+import { Strategy, builtinVersion, type VersionSpec } from './strategy.js';
 
 type Obj = Record<string, unknown>;
 const CIDR_PREFIX = '10.0.0.';

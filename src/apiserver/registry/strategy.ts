@@ -6,7 +6,7 @@
  * Invariant: strategies are pure over the objects they are handed (they mutate only the fresh copy
  * being written) and never touch storage, except through the narrow `WriteContext`.
  */
-import type { KubeObject } from '../../meta/index.js';
+import { jsonEqual, type KubeObject } from '../../meta/index.js';
 import type { CustomResourceColumnDefinition, JSONSchemaProps, ServedResource, ServedSubresource } from '../served-resource.js';
 import { badRequest, type FieldCause } from '../status.js';
 import type { NameRule } from '../validation.js';
@@ -65,21 +65,6 @@ export function writePath(obj: Record<string, unknown>, path: string, value: unk
     cur = cur[part] as Record<string, unknown>;
   }
   cur[parts[parts.length - 1]!] = value;
-}
-
-/** Deep equality over JSON values (key order ignored). */
-export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const bb = b as unknown[];
-    return a.length === bb.length && a.every((x, i) => jsonEqual(x, bb[i]));
-  }
-  const ak = Object.keys(a).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
-  const bk = Object.keys(b).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
-  if (ak.length !== bk.length) return false;
-  return ak.every((k) => jsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
 }
 
 /**

@@ -4,10 +4,10 @@
  * may not change, generation bumped on spec changes (Deployments also on annotation changes), status
  * reset on create and kept by main-endpoint writes, and the `scale` subresource.
  */
-import type { KubeObject, LabelSelector } from '../../meta/index.js';
+import { jsonEqual, type KubeObject, type LabelSelector } from '../../meta/index.js';
 import { fieldCause, type FieldCause } from '../status.js';
 import { defaultPodSpec, podSpecFields, validatePodSpec } from './pod-spec.js';
-import { Strategy, builtinVersion, jsonEqual, type DecodedFields, type VersionSpec } from './strategy.js';
+import { Strategy, builtinVersion, type DecodedFields, type VersionSpec } from './strategy.js';
 
 type Obj = Record<string, unknown>;
 
