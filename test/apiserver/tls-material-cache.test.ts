@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { startApiServer } from '../../src/apiserver/index.js';
-import { materialCacheDir, readCachedMaterial, writeCachedMaterial } from '../../src/apiserver/tls/material-cache.js';
+import { materialCacheDir, readCachedMaterial, writeCachedMaterial } from '../../src/apiserver/http/tls/material-cache.js';
 
 const root = mkdtempSync(join(tmpdir(), 'converge-tls-cache-'));
 after(() => rmSync(root, { recursive: true, force: true }));

@@ -13,7 +13,7 @@ import { metaOf, rfc3339, storageKey, type Scope, type ServerContext } from '../
 import { shapeOf } from '../field-shape.js';
 import { recordManagedFields, type FieldSet } from '../managed-fields.js';
 import type { Strategy, WriteContext } from '../registry/strategy.js';
-import { alreadyExists, conflict, fieldCause, forbidden, invalid, modifiedConflict, notFound, type FieldCause } from '../status.js';
+import { alreadyExists, conflict, fieldCause, forbidden, invalid, modifiedConflict, notFound, type FieldCause } from '../http/status.js';
 import { validateObjectMeta } from '../validation.js';
 import type { WriteParams } from './params.js';
 

@@ -11,7 +11,7 @@ import { jsonEqual, InvalidOptionError, type KubeObject } from '../../meta/index
 import { rfc3339, type ServerContext } from '../context.js';
 import { validateStructuralSchema } from '../schema/index.js';
 import { parseJsonPath } from '../table/jsonpath.js';
-import { fieldCause, type FieldCause } from '../status.js';
+import { fieldCause, type FieldCause } from '../http/status.js';
 import { Strategy, builtinVersion, type VersionSpec, type WriteContext } from './strategy.js';
 
 export const CRD_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io';

@@ -8,7 +8,7 @@
 import type { CustomResourceDefinition } from 'kubernetes-types/apiextensions/v1.js';
 import { jsonEqual, type KubeObject } from '../../meta/index.js';
 import { applyDefaults, pruneUnknownFields, validateAgainstSchema } from '../schema/index.js';
-import { badRequest, methodNotAllowedBecause, type FieldCause } from '../status.js';
+import { badRequest, methodNotAllowedBecause, type FieldCause } from '../http/status.js';
 import { Strategy, type VersionSpec, type WriteContext } from './strategy.js';
 
 export class CustomResourceStrategy extends Strategy {

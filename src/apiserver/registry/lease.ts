@@ -4,7 +4,7 @@
  * MicroTime fields are stored as sent.
  */
 import type { KubeObject } from '../../meta/index.js';
-import { fieldCause, type FieldCause } from '../status.js';
+import { fieldCause, type FieldCause } from '../http/status.js';
 import { Strategy, builtinVersion, type VersionSpec } from './strategy.js';
 
 export class LeaseStrategy extends Strategy {

@@ -5,7 +5,7 @@
  */
 import type { KubeObject } from '../../meta/index.js';
 import type { ServedResource } from '../served-resource.js';
-import { fieldCause, type FieldCause } from '../status.js';
+import { fieldCause, type FieldCause } from '../http/status.js';
 import { Strategy, builtinVersion, type VersionSpec } from './strategy.js';
 
 export const NAME_LABEL = 'kubernetes.io/metadata.name';

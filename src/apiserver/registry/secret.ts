@@ -5,7 +5,7 @@
  * strings is refused before validation with the Go decoder's words, which name only the JSON kind.
  */
 import type { KubeObject } from '../../meta/index.js';
-import { badRequest, fieldCause, type FieldCause } from '../status.js';
+import { badRequest, fieldCause, type FieldCause } from '../http/status.js';
 import { dataKeyCauses, immutableCauses } from './configmap.js';
 import { Strategy, builtinVersion, type VersionSpec } from './strategy.js';
 

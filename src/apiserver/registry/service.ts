@@ -7,7 +7,7 @@
  */
 import { jsonEqual, type KubeObject } from '../../meta/index.js';
 import type { ServerContext } from '../context.js';
-import { fieldCause, internalError, type FieldCause } from '../status.js';
+import { fieldCause, internalError, type FieldCause } from '../http/status.js';
 import { Strategy, builtinVersion, type VersionSpec } from './strategy.js';
 
 type Obj = Record<string, unknown>;

@@ -8,7 +8,7 @@
  */
 import { jsonEqual, type KubeObject } from '../../meta/index.js';
 import type { CustomResourceColumnDefinition, JSONSchemaProps, ServedResource, ServedSubresource } from '../served-resource.js';
-import { badRequest, type FieldCause } from '../status.js';
+import { badRequest, type FieldCause } from '../http/status.js';
 import type { NameRule } from '../validation.js';
 
 export interface ScaleSpec {

@@ -4,11 +4,11 @@
  * cached JSON text rather than re-serialised. Watch encoders live here too, so a watch renders events
  * exactly like a get renders objects.
  */
-import type { KubeObject } from '../meta/index.js';
-import { present, type Scope } from './context.js';
+import type { KubeObject } from '../../meta/index.js';
+import { present, type Scope } from '../context.js';
 import type { OutputForm } from './negotiation.js';
 import { frozenJson } from './response.js';
-import type { WatchEncoder, WatchEventType } from './watch-hub.js';
+import type { WatchEncoder, WatchEventType } from '../watch-hub.js';
 
 export interface ListMetaOut {
   resourceVersion: string;
