@@ -6,7 +6,7 @@
  */
 import { noopLogger, realClock, requireInt, type Clock, type Logger } from '../meta/index.js';
 import { defaultUid, type Scope, type ServerContext, type TableConverter } from './context.js';
-import { CrdController } from './crd-controller.js';
+import { CrdController, GarbageCollector, NamespaceLifecycle } from './controllers/index.js';
 import { aggregatedDiscovery, legacyApiGroup, legacyApiGroupList, legacyApiVersions, legacyResourceList, versionInfo } from './discovery.js';
 import { decodeObject } from './http/decode.js';
 import { createHandler, reviewHandler } from './handlers/create.js';
@@ -19,8 +19,6 @@ import { queryBool } from './handlers/query-bool.js';
 import { updateHandler } from './handlers/update.js';
 import { watchObjects } from './handlers/watch.js';
 import { createObject } from './handlers/write-pipeline.js';
-import { GarbageCollector } from './garbage-collector.js';
-import { NamespaceLifecycle } from './namespace-lifecycle.js';
 import { wantsAggregatedDiscovery } from './http/negotiation.js';
 import { builtinStrategies } from './registry/builtins.js';
 import { ReviewStrategy } from './registry/review.js';

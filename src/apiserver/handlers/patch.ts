@@ -7,9 +7,7 @@
  */
 import type { KubeObject } from '../../meta/index.js';
 import { present, rfc3339, storageKey, type Scope } from '../context.js';
-import { shapeOf } from '../field-shape.js';
-import { fieldSetOf } from '../managed-fields.js';
-import { serverSideApply } from '../server-side-apply.js';
+import { fieldSetOf, serverSideApply, shapeOf } from '../apply/index.js';
 import { bodyText, checkMetadataShape, mediaType, parseDocument } from '../http/decode.js';
 import { nestsDeeperThan, patchedTooDeep } from '../nesting.js';
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch, MAX_JSON_PATCH_OPERATIONS, PatchError } from '../patch/index.js';

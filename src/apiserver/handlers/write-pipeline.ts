@@ -10,8 +10,7 @@
  */
 import { jsonEqual, type KubeObject } from '../../meta/index.js';
 import { metaOf, rfc3339, storageKey, type Scope, type ServerContext } from '../context.js';
-import { shapeOf } from '../field-shape.js';
-import { recordManagedFields, type FieldSet } from '../managed-fields.js';
+import { recordManagedFields, shapeOf, type FieldSet } from '../apply/index.js';
 import type { Strategy, WriteContext } from '../registry/strategy.js';
 import { alreadyExists, conflict, fieldCause, forbidden, invalid, modifiedConflict, notFound, type FieldCause } from '../http/status.js';
 import { validateObjectMeta } from '../validation.js';

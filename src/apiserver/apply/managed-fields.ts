@@ -7,7 +7,7 @@
  * (`server-side-apply.ts`) works on too.
  * Invariant: an entry that no longer owns any field is dropped.
  */
-import { jsonEqual, type KubeObject } from '../meta/index.js';
+import { jsonEqual, type KubeObject } from '../../meta/index.js';
 import { elementKey, type Shape } from './field-shape.js';
 
 export type FieldSet = Record<string, unknown>;
