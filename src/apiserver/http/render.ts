@@ -24,7 +24,7 @@ const partial = (obj: KubeObject): KubeObject => ({ kind: 'PartialObjectMetadata
 
 function tableOf(scope: RenderScope, objects: KubeObject[], form: Extract<OutputForm, { kind: 'table' }>, omitColumnDefinitions: boolean): Record<string, unknown> {
   return scope.ctx.table(objects.map((o) => present(scope, o)), scope.strategy.served(scope.version), {
-    includeObject: form.includeObject, now: scope.ctx.clock.now(), omitColumnDefinitions,
+    includeObject: form.includeObject, now: scope.ctx.clock.now(), omitColumnDefinitions, ...(scope.strategy.printer ? { printer: scope.strategy.printer } : {}),
   });
 }
 

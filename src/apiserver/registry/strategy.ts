@@ -9,6 +9,7 @@
 import { jsonEqual, type KubeObject } from '../../meta/index.js';
 import type { CustomResourceColumnDefinition, JSONSchemaProps, ServedResource, ServedSubresource } from '../served-resource.js';
 import { badRequest, type FieldCause } from '../http/status.js';
+import type { TablePrinter } from '../table/index.js';
 import type { NameRule } from '../validation.js';
 
 export interface ScaleSpec {
@@ -122,6 +123,8 @@ export abstract class Strategy {
   readonly allowDeleteCollection: boolean = true;
   /** Served from a CRD. */
   readonly custom: boolean = false;
+  /** The server-side Table printer (`kubectl get` columns); kinds without one print `Name` and `Created At`. */
+  readonly printer: TablePrinter | undefined = undefined;
   /**
    * Typed fields the strategy's hooks read: a body with another kind there is refused with 400 before
    * any hook runs, as the real server's decoder refuses it, so no hook meets a shape it cannot handle.
