@@ -92,7 +92,7 @@ export function createApiServer(options: ApiServerOptions = {}): ApiServer {
       });
     },
   };
-  for (const s of builtinStrategies(ctx)) registry.add(s);
+  for (const s of builtinStrategies({ list: (resource) => store.current(resource).values() })) registry.add(s);
   const namespaces = new NamespaceLifecycle(ctx, log);
   // The controllers subscribe to the store's events and live as long as it does.
   new CrdController(ctx, log);

@@ -6,10 +6,9 @@
  * Invariant: no two stored Services hold the same ClusterIP or node port.
  */
 import { jsonEqual, type KubeObject } from '../../meta/index.js';
-import type { ServerContext } from '../context.js';
 import { fieldCause, internalError, type FieldCause } from '../http/status.js';
 import { ageColumn, cells, column, nameColumn, type TablePrinter } from '../table/index.js';
-import { Strategy, builtinVersion, type VersionSpec } from './strategy.js';
+import { Strategy, builtinVersion, type StoreReader, type VersionSpec } from './strategy.js';
 
 type Obj = Record<string, unknown>;
 const CIDR_PREFIX = '10.0.0.';
@@ -70,17 +69,17 @@ export class ServiceStrategy extends Strategy {
     'spec.clusterIP': (o: KubeObject) => (o.spec as Obj | undefined)?.clusterIP,
     'spec.type': (o: KubeObject) => (o.spec as Obj | undefined)?.type,
   };
-  readonly #ctx: ServerContext;
+  readonly #store: StoreReader;
 
-  constructor(ctx: ServerContext) {
+  constructor(store: StoreReader) {
     super();
-    this.#ctx = ctx;
+    this.#store = store;
   }
 
   #used(): { ips: Set<string>; ports: Set<number> } {
     const ips = new Set<string>([`${CIDR_PREFIX}1`]);
     const ports = new Set<number>();
-    for (const s of this.#ctx.store.current(this.storageId).values()) {
+    for (const s of this.#store.list(this.storageId)) {
       const spec = (s.spec ?? {}) as Obj;
       if (typeof spec.clusterIP === 'string') ips.add(spec.clusterIP);
       for (const p of (spec.ports as Obj[] | undefined) ?? []) if (typeof p.nodePort === 'number') ports.add(p.nodePort);

@@ -3,8 +3,9 @@
  * scope, served versions, defaulting, validation, generation and status rules, supported field
  * selectors and the scale subresource. Handlers know nothing about types and call only this.
  * `Strategy` holds the defaults shared by most built-ins; each type overrides what differs.
- * Invariant: strategies are pure over the objects they are handed (they mutate only the fresh copy
- * being written) and never touch storage, except through the narrow `WriteContext`.
+ * Invariant: strategies mutate only the fresh copy being written and never write storage; the few
+ * that must look at their neighbours (a CRD's names against other CRDs, a Service's cluster IP and
+ * node ports against other Services) read them through a `StoreReader`, which can only read.
  */
 import { jsonEqual, type KubeObject } from '../../meta/index.js';
 import type { CustomResourceColumnDefinition, JSONSchemaProps, ServedResource, ServedSubresource } from '../served-resource.js';
@@ -29,6 +30,11 @@ export interface VersionSpec {
   scale?: ScaleSpec;
   /** Extra field-selector fields (CRD `selectableFields`, without the leading dot). */
   selectableFields?: string[];
+}
+
+/** What a strategy may read of storage: the current objects of one resource (`group/plural`), never a write. */
+export interface StoreReader {
+  list(resource: string): Iterable<KubeObject>;
 }
 
 /** What a strategy may know about the write it is preparing. */
