@@ -1,4 +1,5 @@
 // The loopback TLS material's disk cache: reused only when it is ours, private and sound; a miss otherwise.
+// It unit-tests the cache's own functions (no server exposes them), hence the import of the private file.
 import assert from 'node:assert/strict';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
