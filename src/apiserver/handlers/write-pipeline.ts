@@ -13,7 +13,7 @@ import { metaOf, rfc3339, storageKey, type Scope, type ServerContext } from '../
 import { recordManagedFields, shapeOf, type FieldSet } from '../apply/index.js';
 import type { Strategy, WriteContext } from '../registry/strategy.js';
 import { alreadyExists, conflict, fieldCause, forbidden, invalid, modifiedConflict, notFound, type FieldCause } from '../http/status.js';
-import { validateObjectMeta } from '../validation.js';
+import { validateObjectMeta } from '../registry/object-meta-validation.js';
 import type { WriteParams } from './params.js';
 
 const NAME_CHARS = 'bcdfghjklmnpqrstvwxz2456789';

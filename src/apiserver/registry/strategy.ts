@@ -11,7 +11,7 @@ import { jsonEqual, type KubeObject } from '../../meta/index.js';
 import type { CustomResourceColumnDefinition, JSONSchemaProps, ServedResource, ServedSubresource } from '../served-resource.js';
 import { badRequest, type FieldCause } from '../http/status.js';
 import type { TablePrinter } from '../table/index.js';
-import type { NameRule } from '../validation.js';
+import type { NameRule } from './object-meta-validation.js';
 
 export interface ScaleSpec {
   specReplicasPath: string;

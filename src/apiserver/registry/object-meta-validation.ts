@@ -7,8 +7,8 @@
  */
 import {
   dns1035LabelErrors, dns1123LabelErrors, dns1123SubdomainErrors, labelValueErrors, qualifiedNameErrors, type KubeObject,
-} from '../meta/index.js';
-import { fieldCause, type FieldCause } from './http/status.js';
+} from '../../meta/index.js';
+import { fieldCause, type FieldCause } from '../http/status.js';
 
 /** How a kind's object names are checked. */
 export type NameRule = 'subdomain' | 'label' | 'dns1035';
