@@ -6,9 +6,9 @@
  */
 import { noopLogger, realClock, requireInt, type Clock, type Logger } from '../meta/index.js';
 import { defaultUid, type Scope, type ServerContext, type TableConverter } from './context.js';
-import { CrdController } from './crd-controller.js';
+import { CrdController, GarbageCollector, NamespaceLifecycle } from './controllers/index.js';
 import { aggregatedDiscovery, legacyApiGroup, legacyApiGroupList, legacyApiVersions, legacyResourceList, versionInfo } from './discovery.js';
-import { decodeObject } from './decode.js';
+import { decodeObject } from './http/decode.js';
 import { createHandler, reviewHandler } from './handlers/create.js';
 import { createSubresource } from './handlers/create-subresources.js';
 import { deleteCollectionHandler, deleteHandler, deleteParams } from './handlers/delete.js';
@@ -19,18 +19,16 @@ import { queryBool } from './handlers/query-bool.js';
 import { updateHandler } from './handlers/update.js';
 import { watchObjects } from './handlers/watch.js';
 import { createObject } from './handlers/write-pipeline.js';
-import { GarbageCollector } from './garbage-collector.js';
-import { NamespaceLifecycle } from './namespace-lifecycle.js';
-import { wantsAggregatedDiscovery } from './negotiation.js';
+import { wantsAggregatedDiscovery } from './http/negotiation.js';
 import { builtinStrategies } from './registry/builtins.js';
 import { ReviewStrategy } from './registry/review.js';
 import { OpenApiRoutes } from './openapi-routes.js';
 import { Registry } from './registry/registry.js';
 import type { Strategy } from './registry/strategy.js';
-import { headerOf, type ApiRequest, type ApiResponse } from './request.js';
-import { errorResponse, textResponse } from './response.js';
-import { route } from './router.js';
-import { ApiStatusError, methodNotAllowed } from './status.js';
+import { headerOf, type ApiRequest, type ApiResponse } from './http/request.js';
+import { errorResponse, textResponse } from './http/response.js';
+import { route } from './http/router.js';
+import { ApiStatusError, methodNotAllowed } from './http/status.js';
 import { Store } from './storage/store.js';
 import { toTable } from './table/index.js';
 import { WatchHub } from './watch-hub.js';
@@ -94,7 +92,7 @@ export function createApiServer(options: ApiServerOptions = {}): ApiServer {
       });
     },
   };
-  for (const s of builtinStrategies(ctx)) registry.add(s);
+  for (const s of builtinStrategies({ list: (resource) => store.current(resource).values() })) registry.add(s);
   const namespaces = new NamespaceLifecycle(ctx, log);
   // The controllers subscribe to the store's events and live as long as it does.
   new CrdController(ctx, log);

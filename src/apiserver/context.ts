@@ -5,10 +5,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Clock, KubeObject } from '../meta/index.js';
-import type { IncludeObject } from './negotiation.js';
+import type { IncludeObject } from './http/negotiation.js';
+import type { TablePrinter } from './table/index.js';
 import type { Registry } from './registry/registry.js';
 import type { Strategy } from './registry/strategy.js';
-import type { ApiRequest } from './request.js';
+import type { ApiRequest } from './http/request.js';
 import type { ServedResource } from './served-resource.js';
 import type { Store } from './storage/store.js';
 import type { WatchHub } from './watch-hub.js';
@@ -28,7 +29,7 @@ export interface ServerContext {
 export type TableConverter = (
   objects: KubeObject[],
   resource: ServedResource,
-  opts: { includeObject: IncludeObject; now: number; omitColumnDefinitions?: boolean },
+  opts: { includeObject: IncludeObject; now: number; omitColumnDefinitions?: boolean; printer?: TablePrinter },
 ) => Record<string, unknown>;
 
 export const defaultUid = (): string => randomUUID();

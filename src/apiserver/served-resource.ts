@@ -30,7 +30,7 @@ export interface ServedResource {
   subresources: ServedSubresource[];
   /** Structural schema of the whole object (CRDs); absent for built-ins served without a schema. */
   schema?: JSONSchemaProps;
-  /** Printer columns (CRD `additionalPrinterColumns`, or the built-in printers' columns). */
+  /** Printer columns (CRD `additionalPrinterColumns`; built-ins carry a printer on their strategy instead). */
   printerColumns?: CustomResourceColumnDefinition[];
   /** True for custom resources (served from a CRD). */
   custom: boolean;

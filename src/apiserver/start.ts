@@ -11,10 +11,10 @@ import { writeFile } from 'node:fs/promises';
 import { stringify as toYaml } from 'yaml';
 import { noopLogger, type Clock, type Logger } from '../meta/index.js';
 import { createApiServer, type ApiServer } from './api-server.js';
-import { generateAdminToken } from './auth/admin-token.js';
-import { listen } from './http-adapter.js';
-import type { ApiRequest, ApiResponse } from './request.js';
-import { servingMaterial } from './tls/certificates.js';
+import { generateAdminToken } from './http/auth/admin-token.js';
+import { listen } from './http/http-adapter.js';
+import type { ApiRequest, ApiResponse } from './http/request.js';
+import { servingMaterial } from './http/tls/certificates.js';
 
 export interface StartApiServerOptions {
   /** 0 (default) picks a free port. */

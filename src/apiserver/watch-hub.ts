@@ -14,7 +14,7 @@
  * order, and nothing after it was closed.
  */
 import type { Clock, KubeObject, Timer } from '../meta/index.js';
-import type { ResponseStream, StreamSink } from './request.js';
+import type { ResponseStream, StreamSink } from './http/request.js';
 import type { Store, StoredEvent } from './storage/store.js';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';

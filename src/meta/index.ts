@@ -23,7 +23,7 @@ export {
   CoreEventResource, DeploymentResource, ReplicaSetResource, LeaseResource, EventResource, CustomResourceDefinitionResource,
 } from './resource.js';
 export type { ResourceDescriptor, ResourceDefinition, ObjectOf } from './resource.js';
-export { qualifiedNameErrors, labelValueErrors, dns1123SubdomainErrors } from './validation.js';
+export { qualifiedNameErrors, labelValueErrors, dns1123SubdomainErrors, dns1123LabelErrors, dns1035LabelErrors } from './validation.js';
 export { parseLabelSelector, selectorFromLabelSelector, selectorFromSet, everything, nothing } from './label-selector.js';
 export type { Selector, Requirement, LabelOperator } from './label-selector.js';
 export { parseFieldSelector, fieldSelectorFromSet, escapeFieldValue, getFieldPath, fieldsOf } from './field-selector.js';
@@ -35,5 +35,6 @@ export {
   isStatusConditionPresentAndEqual, isStatusConditionTrue, isStatusConditionFalse,
 } from './conditions.js';
 export type { NewCondition, ConditionStatus } from './conditions.js';
+export { jsonEqual } from './json-equal.js';
 export { deepFreeze, deepFreezeFresh, clone } from './freeze.js';
 export type { DeepMutable } from './freeze.js';

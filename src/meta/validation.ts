@@ -1,14 +1,17 @@
 /**
- * Validation of label keys and values, with the API server's rules and error texts: a key is a
- * qualified name (a name part of at most 63 characters, optionally prefixed by a DNS-1123 subdomain
- * of at most 253 characters and `/`); a value is empty or at most 63 characters, alphanumeric at both
- * ends with `-`, `_` or `.` inside. Each function returns the list of problems, empty when valid,
- * so callers (selector parsing, the API server's object validation) can word the error their way.
+ * Validation of names, label keys and label values, with the API server's rules and error texts
+ * (apimachinery's `util/validation`): a key is a qualified name (a name part of at most 63
+ * characters, optionally prefixed by a DNS-1123 subdomain of at most 253 characters and `/`); a value
+ * is empty or at most 63 characters, alphanumeric at both ends with `-`, `_` or `.` inside; object
+ * names are DNS-1123 subdomains, DNS-1123 labels or DNS-1035 labels. Each function returns the list
+ * of problems, empty when valid, so callers (selector parsing, the API server's object validation)
+ * can word the error their way.
  */
 
 const QUALIFIED_NAME_MAX = 63;
 const LABEL_VALUE_MAX = 63;
 const DNS1123_SUBDOMAIN_MAX = 253;
+const DNS1123_LABEL_MAX = 63;
 
 const qualifiedNameFmt = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
 const qualifiedNameRe = new RegExp(`^${qualifiedNameFmt}$`);
@@ -22,12 +25,21 @@ const labelValueMsg =
 const dns1123LabelFmt = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
 const dns1123SubdomainFmt = `${dns1123LabelFmt}(\\.${dns1123LabelFmt})*`;
 const dns1123SubdomainRe = new RegExp(`^${dns1123SubdomainFmt}$`);
+const dns1123LabelRe = new RegExp(`^${dns1123LabelFmt}$`);
+const dns1123LabelMsg = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character";
+const dns1035LabelFmt = '[a-z]([-a-z0-9]*[a-z0-9])?';
+const dns1035LabelRe = new RegExp(`^${dns1035LabelFmt}$`);
+const dns1035LabelMsg =
+  "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character";
 const dns1123SubdomainMsg =
   "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
 
-/** Kubernetes' `RegexError` wording: the rule, examples, and the regular expression. */
+/**
+ * Kubernetes' `RegexError` wording: the rule, examples, and the regular expression. Go writes each
+ * example as `'x', ` and puts ` or ` between them, hence the double space the server's clients see.
+ */
 function regexError(msg: string, fmt: string, ...examples: string[]): string {
-  return `${msg} (e.g. ${examples.map((e) => `'${e}', `).join('or ')}regex used for validation is '${fmt}')`;
+  return `${msg} (e.g. ${examples.map((e) => `'${e}', `).join(' or ')}regex used for validation is '${fmt}')`;
 }
 
 const maxLenError = (n: number): string => `must be no more than ${n} characters`;
@@ -37,6 +49,22 @@ export function dns1123SubdomainErrors(value: string): string[] {
   const errs: string[] = [];
   if (value.length > DNS1123_SUBDOMAIN_MAX) errs.push(maxLenError(DNS1123_SUBDOMAIN_MAX));
   if (!dns1123SubdomainRe.test(value)) errs.push(regexError(dns1123SubdomainMsg, dns1123SubdomainFmt, 'example.com'));
+  return errs;
+}
+
+/** Problems with `value` as a DNS-1123 label (`my-name`, `123-abc`): most names inside a pod spec, namespaces. */
+export function dns1123LabelErrors(value: string): string[] {
+  const errs: string[] = [];
+  if (value.length > DNS1123_LABEL_MAX) errs.push(maxLenError(DNS1123_LABEL_MAX));
+  if (!dns1123LabelRe.test(value)) errs.push(regexError(dns1123LabelMsg, dns1123LabelFmt, 'my-name', '123-abc'));
+  return errs;
+}
+
+/** Problems with `value` as a DNS-1035 label (`my-name`, `abc-123`: a letter first), as Service names are. */
+export function dns1035LabelErrors(value: string): string[] {
+  const errs: string[] = [];
+  if (value.length > DNS1123_LABEL_MAX) errs.push(maxLenError(DNS1123_LABEL_MAX));
+  if (!dns1035LabelRe.test(value)) errs.push(regexError(dns1035LabelMsg, dns1035LabelFmt, 'my-name', 'abc-123'));
   return errs;
 }
 

@@ -114,6 +114,33 @@ describe('list: pagination, resourceVersion semantics and selectors', () => {
     assert.equal(bad.status, 400);
   });
 
+  it("answers a bad selector with a 400 in apimachinery's words, and matches field names exactly as written", async () => {
+    await using api = await startApi();
+    await api.call('POST', CMS, cm('a'));
+    const message = async (query: string): Promise<[number, string]> => {
+      const r = await api.call('GET', `${CMS}?${query}`);
+      return [r.status, r.body.message];
+    };
+    assert.deepEqual(await message(`labelSelector=${encodeURIComponent('env in (a')}`), [400, "unable to parse requirement: found '', expected: ',' or ')'"]);
+    assert.deepEqual(await message(`labelSelector=${encodeURIComponent('env=-x')}`), [400,
+      'unable to parse requirement: values[0][env]: Invalid value: "-x": a valid label must be an empty string or consist of alphanumeric ' +
+        "characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', " +
+        "regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"]);
+    assert.deepEqual(await message('fieldSelector=metadata.name'), [400, "invalid selector: 'metadata.name'; can't understand 'metadata.name'"]);
+    assert.deepEqual(await message(`fieldSelector=${encodeURIComponent('metadata.name=a\\x')}`), [400, 'invalid field selector: invalid escape sequence: \\x']);
+    assert.deepEqual(await message(`fieldSelector=${encodeURIComponent(' metadata.name=a')}`), [400, 'field label not supported:  metadata.name']);
+    assert.deepEqual(names((await api.call('GET', `${CMS}?fieldSelector=${encodeURIComponent('metadata.name=a')}`)).body), ['a']);
+  });
+
+  it('reports each problem with a label as its own cause, as the real server does', async () => {
+    await using api = await startApi();
+    const r = await api.call('POST', CMS, cm('a', {}, { labels: { ['k'.repeat(64)]: 'v' } }));
+    assert.equal(r.status, 422);
+    assert.deepEqual(r.body.details.causes.map((c: { message: string }) => c.message), ['Invalid value: "' + 'k'.repeat(64) + '": name part must be no more than 63 characters']);
+    const both = await api.call('POST', CMS, cm('b', {}, { labels: { ['-'.repeat(64)]: 'v' } }));
+    assert.equal(both.body.details.causes.length, 2);
+  });
+
   it('deletes a collection by selector and returns the deleted items', async () => {
     await using api = await startApi();
     await api.call('POST', CMS, cm('a', {}, { labels: { x: '1' } }));

@@ -1,11 +1,11 @@
-// The openapi folder's public face is imported directly: the apiserver layer's index belongs to the
-// server core, which re-exports only what clients of the server need.
+// The OpenAPI builders, unit-tested as pure functions of served resources: imported from the openapi
+// folder's face, since the apiserver layer's index exports only what clients of the server need.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   buildOpenApiV3Document, buildOpenApiV3Index, openApiHash, componentName, buildOpenApiV2Protobuf, OPENAPI_V2_PROTOBUF_CONTENT_TYPE,
 } from '../../src/apiserver/openapi/index.js';
-import type { ServedResource } from '../../src/apiserver/served-resource.js';
+import type { ServedResource } from 'kube-converge/apiserver';
 
 const VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 

@@ -1,5 +1,5 @@
-// The patch folder's public face is imported directly: the apiserver layer's index belongs to the
-// server core, which re-exports only what clients of the server need.
+// JSON patch and merge patch, unit-tested as the pure functions they are: imported from the patch
+// folder's face, since the apiserver layer's index exports only what clients of the server need.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { applyJsonPatch, applyMergePatch, PatchError } from '../../src/apiserver/patch/index.js';

@@ -1,4 +1,5 @@
 // Strategic merge patch on built-in kinds: merge keys, directives and element order, as kubectl apply sends them.
+// A unit test of the pure patch function, so it imports the patch folder's face, not the layer's index.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { applyStrategicMergePatch, supportsStrategicMerge, PatchError } from '../../src/apiserver/patch/index.js';

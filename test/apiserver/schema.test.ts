@@ -1,5 +1,6 @@
-// The schema folder's public face is imported directly: the apiserver layer's index belongs to the
-// server core, which re-exports only what clients of the server need.
+// Structural schemas, pruning, defaulting and validation, unit-tested as the pure functions they are:
+// imported from the schema folder's face, since the apiserver layer's index exports only what clients
+// of the server need and these are reached over HTTP only through a CRD.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { validateStructuralSchema, pruneUnknownFields, applyDefaults, validateAgainstSchema } from '../../src/apiserver/schema/index.js';

@@ -1,9 +1,14 @@
-// The table folder's public face is imported directly: the apiserver layer's index belongs to the
-// server core, which re-exports only what clients of the server need.
+// Table output. The built-in kinds' printers are tested through a running server; the table folder's
+// face (and one strategy's printer) is imported directly only to unit-test pure builders (CRD columns,
+// JSONPath, ages, cells of mistyped stored objects no request can write), which the apiserver layer's
+// index does not re-export because clients of the server never call them.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { toTable, builtinPrinterColumns, humanDuration, parseJsonPath, evaluateJsonPath } from '../../src/apiserver/table/index.js';
-import type { ServedResource } from '../../src/apiserver/served-resource.js';
+import { FakeClock } from 'kube-converge/meta';
+import { toTable, humanDuration, parseJsonPath, evaluateJsonPath } from '../../src/apiserver/table/index.js';
+import type { ServedResource } from 'kube-converge/apiserver';
+import { CoreEventStrategy } from '../../src/apiserver/registry/event.js';
+import { startApi, type Api } from './helpers.js';
 
 const NOW = Date.parse('2026-01-01T12:00:00Z');
 const VERBS = ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'];
@@ -63,49 +68,10 @@ describe('Table output', () => {
     assert.deepEqual(table.rows[0]?.cells, ['webapps.platform.converge.dev', '2025-12-31T00:00:00Z']);
   });
 
-  it('prints built-in kinds with the columns of the real server printers', () => {
-    const core = (kind: string, plural: string): ServedResource => ({ ...base, group: '', version: 'v1', kind, plural, singular: kind.toLowerCase(), custom: false });
-    const ts = '2026-01-01T09:00:00Z';
-    const cm = toTable([{ metadata: { name: 'cfg', creationTimestamp: ts }, data: { a: '1', b: '2' }, binaryData: { c: '' } }], core('ConfigMap', 'configmaps'), { includeObject: 'Metadata', now: NOW });
-    assert.deepEqual(cm.columnDefinitions?.map((c) => c.name), ['Name', 'Data', 'Age']);
-    assert.deepEqual(cm.rows[0]?.cells, ['cfg', 3, '3h']);
-
-    const secret = toTable([{ metadata: { name: 's', creationTimestamp: ts }, type: 'kubernetes.io/tls', data: { a: '', b: '' } }], core('Secret', 'secrets'), { includeObject: 'Metadata', now: NOW });
-    assert.deepEqual(secret.rows[0]?.cells, ['s', 'kubernetes.io/tls', 2, '3h']);
-
-    const ns = toTable([{ metadata: { name: 'default', creationTimestamp: ts }, status: { phase: 'Active' } }], { ...core('Namespace', 'namespaces'), namespaced: false }, { includeObject: 'Metadata', now: NOW });
-    assert.deepEqual(ns.rows[0]?.cells, ['default', 'Active', '3h']);
-
-    const svc = toTable([{ metadata: { name: 'web', creationTimestamp: ts }, spec: { type: 'ClusterIP', clusterIP: '10.0.0.12', ports: [{ port: 80 }, { port: 443, protocol: 'TCP' }], selector: { app: 'web' } } }], core('Service', 'services'), { includeObject: 'Metadata', now: NOW });
-    assert.deepEqual(svc.columnDefinitions?.map((c) => c.name), ['Name', 'Type', 'Cluster-IP', 'External-IP', 'Port(s)', 'Age', 'Selector']);
-    assert.deepEqual(svc.rows[0]?.cells, ['web', 'ClusterIP', '10.0.0.12', '<none>', '80/TCP,443/TCP', '3h', 'app=web']);
-
-    const pod = toTable([{ metadata: { name: 'p', creationTimestamp: ts }, spec: { containers: [{ name: 'a' }, { name: 'b' }] }, status: { phase: 'Running', containerStatuses: [{ ready: true, restartCount: 2 }, { ready: false, restartCount: 1 }] } }], core('Pod', 'pods'), { includeObject: 'Metadata', now: NOW });
-    assert.deepEqual(pod.rows[0]?.cells.slice(0, 5), ['p', '1/2', 'Running', '3', '3h']);
-    assert.deepEqual(pod.columnDefinitions?.filter((c) => c.priority === 0).map((c) => c.name), ['Name', 'Ready', 'Status', 'Restarts', 'Age']);
-
-    const deploy: ServedResource = { ...base, group: 'apps', version: 'v1', kind: 'Deployment', plural: 'deployments', singular: 'deployment', custom: false };
-    const d = toTable([{ metadata: { name: 'web', creationTimestamp: ts }, spec: { replicas: 3, selector: { matchLabels: { app: 'web' } }, template: { spec: { containers: [{ name: 'app', image: 'nginx' }] } } }, status: { readyReplicas: 2, updatedReplicas: 3, availableReplicas: 2 } }], deploy, { includeObject: 'Metadata', now: NOW });
-    assert.deepEqual(d.columnDefinitions?.map((c) => c.name), ['Name', 'Ready', 'Up-to-date', 'Available', 'Age', 'Containers', 'Images', 'Selector']);
-    assert.deepEqual(d.rows[0]?.cells, ['web', '2/3', 3, 2, '3h', 'app', 'nginx', 'app=web']);
-
-    const lease: ServedResource = { ...base, group: 'coordination.k8s.io', version: 'v1', kind: 'Lease', plural: 'leases', singular: 'lease', custom: false };
-    assert.deepEqual(toTable([{ metadata: { name: 'l', creationTimestamp: ts }, spec: { holderIdentity: 'me' } }], lease, { includeObject: 'None', now: NOW }).rows[0]?.cells, ['l', 'me', '3h']);
-  });
-
-  it('prints Events as LAST SEEN, TYPE, REASON, OBJECT, MESSAGE and tolerates fields of the wrong type', () => {
+  it('prints a stored object with fields of the wrong type as empty cells, never an error', () => {
     const event: ServedResource = { ...base, group: '', version: 'v1', kind: 'Event', plural: 'events', singular: 'event', custom: false };
-    const table = toTable([
-      { metadata: { name: 'e1' }, type: 'Warning', reason: 'BackOff', message: 'restarting', involvedObject: { kind: 'Pod', name: 'web-1' }, lastTimestamp: '2026-01-01T11:59:30Z' },
-      { metadata: { name: 5 }, type: ['odd'] },
-    ], event, { includeObject: 'None', now: NOW });
-    assert.deepEqual(table.columnDefinitions?.map((c) => c.name), ['Last Seen', 'Type', 'Reason', 'Object', 'Message']);
-    assert.deepEqual(table.rows.map((r) => r.cells), [['30s', 'Warning', 'BackOff', 'pod/web-1', 'restarting'], ['<unknown>', '', '', '/', '']]);
-  });
-
-  it('describes built-in printer columns after Name for the registry', () => {
-    assert.deepEqual(builtinPrinterColumns('Deployment').map((c) => c.name), ['Ready', 'Up-to-date', 'Available', 'Age', 'Containers', 'Images', 'Selector']);
-    assert.deepEqual(builtinPrinterColumns('CustomResourceDefinition'), []);
+    const table = toTable([{ metadata: { name: 5 }, type: ['odd'] }], event, { includeObject: 'None', now: NOW, printer: new CoreEventStrategy().printer });
+    assert.deepEqual(table.rows.map((r) => r.cells), [['<unknown>', '', '', '/', '']]);
   });
 
   it('formats ages like the real server', () => {
@@ -123,5 +89,86 @@ describe('Table output', () => {
     assert.deepEqual(evaluateJsonPath(obj, parseJsonPath('{.items[-1].n}')), [2]);
     assert.deepEqual(evaluateJsonPath(obj, parseJsonPath('.missing.deeper')), []);
     assert.throws(() => parseJsonPath('.items[1:2]'));
+  });
+});
+
+const TABLE = { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' };
+const MERGE = { 'content-type': 'application/merge-patch+json' };
+
+/** The Table for one object at `path`, after the clock has moved three hours past its creation. */
+async function tableOf(api: Api, path: string): Promise<{ columns: string[]; wide: string[]; cells: unknown[] }> {
+  const t = (await api.call('GET', path, undefined, TABLE)).body as { columnDefinitions: { name: string; priority: number }[]; rows: { cells: unknown[] }[] };
+  return {
+    columns: t.columnDefinitions.filter((c) => c.priority === 0).map((c) => c.name),
+    wide: t.columnDefinitions.filter((c) => c.priority === 1).map((c) => c.name),
+    cells: t.rows[0]!.cells,
+  };
+}
+
+describe('built-in printers, as served', () => {
+  it('prints each built-in kind with the columns and cells of the real server printers', async () => {
+    const clock = new FakeClock(Date.parse('2026-01-01T09:00:00Z'));
+    await using api = await startApi({ clock });
+    const ns = '/api/v1/namespaces/default';
+    const created = async (path: string, body: Record<string, unknown>): Promise<void> => {
+      const r = await api.call('POST', path, body);
+      assert.equal(r.status, 201, r.text);
+    };
+    await created(`${ns}/configmaps`, { metadata: { name: 'cfg' }, data: { a: '1', b: '2' }, binaryData: { c: '' } });
+    await created(`${ns}/secrets`, { metadata: { name: 's' }, type: 'example.com/custom', data: { a: '', b: '' } });
+    await created(`${ns}/services`, { metadata: { name: 'web' }, spec: { ports: [{ name: 'http', port: 80 }, { name: 'https', port: 443, protocol: 'TCP' }], selector: { app: 'web' } } });
+    await created(`${ns}/serviceaccounts`, { metadata: { name: 'robot' } });
+    await created(`${ns}/pods`, { metadata: { name: 'p' }, spec: { containers: [{ name: 'a', image: 'x' }, { name: 'b', image: 'y' }] } });
+    const podStatus = { status: { phase: 'Running', containerStatuses: [{ name: 'a', ready: true, restartCount: 2 }, { name: 'b', ready: false, restartCount: 1 }] } };
+    assert.equal((await api.call('PATCH', `${ns}/pods/p/status`, podStatus, MERGE)).status, 200);
+    const apps = '/apis/apps/v1/namespaces/default';
+    const template = { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'nginx' }] } };
+    await created(`${apps}/deployments`, { metadata: { name: 'web' }, spec: { replicas: 3, selector: { matchLabels: { app: 'web' } }, template } });
+    const deployStatus = { status: { readyReplicas: 2, updatedReplicas: 3, availableReplicas: 2 } };
+    assert.equal((await api.call('PATCH', `${apps}/deployments/web/status`, deployStatus, MERGE)).status, 200);
+    await created(`${apps}/replicasets`, { metadata: { name: 'web-1' }, spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, template } });
+    await created('/apis/coordination.k8s.io/v1/namespaces/default/leases', { metadata: { name: 'l' }, spec: { holderIdentity: 'me' } });
+    await created(`${ns}/events`, {
+      metadata: { name: 'e1' }, type: 'Warning', reason: 'BackOff', message: 'restarting',
+      involvedObject: { kind: 'Pod', name: 'p' }, lastTimestamp: '2026-01-01T11:59:30Z',
+    });
+    await clock.advance(3 * 3600 * 1000);
+
+    assert.deepEqual(await tableOf(api, `${ns}/configmaps/cfg`), { columns: ['Name', 'Data', 'Age'], wide: [], cells: ['cfg', 3, '3h'] });
+    assert.deepEqual((await tableOf(api, `${ns}/secrets/s`)).cells, ['s', 'example.com/custom', 2, '3h']);
+    assert.deepEqual(await tableOf(api, '/api/v1/namespaces/default'), { columns: ['Name', 'Status', 'Age'], wide: [], cells: ['default', 'Active', '3h'] });
+    assert.deepEqual((await tableOf(api, `${ns}/serviceaccounts/robot`)).cells, ['robot', 0, '3h']);
+
+    const svc = await tableOf(api, `${ns}/services/web`);
+    assert.deepEqual(svc.columns, ['Name', 'Type', 'Cluster-IP', 'External-IP', 'Port(s)', 'Age']);
+    assert.deepEqual(svc.wide, ['Selector']);
+    assert.match(String(svc.cells[2]), /^10\.0\.0\.\d+$/);
+    assert.deepEqual([...svc.cells.slice(0, 2), ...svc.cells.slice(3)], ['web', 'ClusterIP', '<none>', '80/TCP,443/TCP', '3h', 'app=web']);
+
+    const pod = await tableOf(api, `${ns}/pods/p`);
+    assert.deepEqual(pod.columns, ['Name', 'Ready', 'Status', 'Restarts', 'Age']);
+    assert.deepEqual(pod.wide, ['IP', 'Node', 'Nominated Node', 'Readiness Gates']);
+    assert.deepEqual(pod.cells.slice(0, 5), ['p', '1/2', 'Running', '3', '3h']);
+
+    const deploy = await tableOf(api, `${apps}/deployments/web`);
+    assert.deepEqual(deploy, {
+      columns: ['Name', 'Ready', 'Up-to-date', 'Available', 'Age'], wide: ['Containers', 'Images', 'Selector'],
+      cells: ['web', '2/3', 3, 2, '3h', 'app', 'nginx', 'app=web'],
+    });
+    const rs = await tableOf(api, `${apps}/replicasets/web-1`);
+    assert.deepEqual(rs.columns, ['Name', 'Desired', 'Current', 'Ready', 'Age']);
+    assert.deepEqual(rs.cells, ['web-1', 2, 0, 0, '3h', 'app', 'nginx', 'app=web']);
+
+    assert.deepEqual((await tableOf(api, '/apis/coordination.k8s.io/v1/namespaces/default/leases/l')).cells, ['l', 'me', '3h']);
+    const event = await tableOf(api, `${ns}/events/e1`);
+    assert.deepEqual(event.columns, ['Last Seen', 'Type', 'Reason', 'Object', 'Message']);
+    assert.deepEqual(event.cells, ['30s', 'Warning', 'BackOff', 'pod/p', 'restarting']);
+    assert.deepEqual((await tableOf(api, '/apis/events.k8s.io/v1/namespaces/default/events/e1')).cells, event.cells);
+  });
+
+  it('gives a built-in kind without a printer the default Name and Created At columns', async () => {
+    await using api = await startApi();
+    const crds = (await api.call('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', undefined, TABLE)).body;
+    assert.deepEqual(crds.columnDefinitions.map((c: { name: string }) => c.name), ['Name', 'Created At']);
   });
 });

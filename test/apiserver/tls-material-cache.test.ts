@@ -1,11 +1,12 @@
 // The loopback TLS material's disk cache: reused only when it is ours, private and sound; a miss otherwise.
+// It unit-tests the cache's own functions (no server exposes them), hence the import of the private file.
 import assert from 'node:assert/strict';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { startApiServer } from '../../src/apiserver/index.js';
-import { materialCacheDir, readCachedMaterial, writeCachedMaterial } from '../../src/apiserver/tls/material-cache.js';
+import { materialCacheDir, readCachedMaterial, writeCachedMaterial } from '../../src/apiserver/http/tls/material-cache.js';
 
 const root = mkdtempSync(join(tmpdir(), 'converge-tls-cache-'));
 after(() => rmSync(root, { recursive: true, force: true }));

@@ -15,7 +15,7 @@ describe('label key and value validation', () => {
     assert.deepEqual(qualifiedNameErrors(''), [
       'name part must be non-empty',
       "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character " +
-        "(e.g. 'MyName', or 'my.name', or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
+        "(e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
     ]);
     assert.deepEqual(qualifiedNameErrors('n'.repeat(64)), ['name part must be no more than 63 characters']);
     assert.match(qualifiedNameErrors('/a')[0]!, /^prefix part must be non-empty$/);

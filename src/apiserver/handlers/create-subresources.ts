@@ -7,10 +7,10 @@
 import { randomUUID } from 'node:crypto';
 import type { KubeObject } from '../../meta/index.js';
 import { rfc3339, storageKey, type Scope } from '../context.js';
-import { decodeObject } from '../decode.js';
-import type { ApiResponse } from '../request.js';
-import { jsonResponse } from '../response.js';
-import { badRequest, notFound } from '../status.js';
+import { decodeObject } from '../http/decode.js';
+import type { ApiResponse } from '../http/request.js';
+import { jsonResponse } from '../http/response.js';
+import { badRequest, notFound } from '../http/status.js';
 import { checkTypeMeta } from './params.js';
 import { performDelete, type DeleteParams } from './write-pipeline.js';
 

@@ -4,10 +4,10 @@
  * kinds are answered without storing anything.
  */
 import type { Scope } from '../context.js';
-import { decodeObject, mediaType } from '../decode.js';
+import { decodeObject, mediaType } from '../http/decode.js';
 import type { ReviewStrategy } from '../registry/review.js';
-import type { ApiResponse } from '../request.js';
-import { jsonResponse } from '../response.js';
+import type { ApiResponse } from '../http/request.js';
+import { jsonResponse } from '../http/response.js';
 import { checkTypeMeta, reconcileNamespace, writeParams } from './params.js';
 import { objectResponse } from './respond.js';
 import { createObject } from './write-pipeline.js';

@@ -7,13 +7,13 @@
  */
 import type { KubeObject } from '../../meta/index.js';
 import { storageKey, type Scope } from '../context.js';
-import { bodyText, mediaType, parseDocument } from '../decode.js';
-import { negotiateOutput } from '../negotiation.js';
+import { bodyText, mediaType, parseDocument } from '../http/decode.js';
+import { negotiateOutput } from '../http/negotiation.js';
 import { decodeProtobufDeleteOptions, PROTOBUF_MEDIA_TYPE } from '../protobuf/index.js';
-import { renderList, renderObject } from '../render.js';
-import { headerOf, type ApiResponse } from '../request.js';
-import { jsonResponse } from '../response.js';
-import { badRequest, fieldCause, invalid, methodNotAllowed, successStatus } from '../status.js';
+import { renderList, renderObject } from '../http/render.js';
+import { headerOf, type ApiResponse } from '../http/request.js';
+import { jsonResponse } from '../http/response.js';
+import { badRequest, fieldCause, invalid, methodNotAllowed, successStatus } from '../http/status.js';
 import { parseListOptions } from './list-options.js';
 import { writeParams } from './params.js';
 import { queryBool } from './query-bool.js';

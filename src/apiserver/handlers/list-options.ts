@@ -4,12 +4,10 @@
  * object filter they describe: URL namespace, label selector, field selector over the strategy's
  * supported fields, and shard selector.
  */
-import type { KubeObject } from '../../meta/index.js';
+import { parseFieldSelector, parseLabelSelector, SelectorParseError, type KubeObject } from '../../meta/index.js';
 import type { Scope } from '../context.js';
-import { parseFieldSelector, matchFields, type FieldTerm } from '../selectors/field-selector.js';
-import { parseLabelSelector } from '../selectors/label-selector.js';
 import { parseShardSelector, shardMatcher } from '../selectors/shard-selector.js';
-import { badRequest, fieldCause, invalid, timeout, type ApiStatusError, type FieldCause } from '../status.js';
+import { badRequest, fieldCause, invalid, timeout, type ApiStatusError, type FieldCause } from '../http/status.js';
 import { queryBool } from './query-bool.js';
 
 export interface ListOptions {
@@ -24,7 +22,6 @@ export interface ListOptions {
   timeoutSeconds: number | undefined;
   hasSelector: boolean;
   filter: (obj: KubeObject) => boolean;
-  fieldTerms: FieldTerm[];
   /** The `shardSelector` as sent ('' when unset); lists echo it in `metadata.shardInfo.selector`. */
   shardSelector: string;
 }
@@ -32,6 +29,16 @@ export interface ListOptions {
 const listInvalid = (causes: FieldCause[]): never => {
   throw invalid('ListOptions', 'meta.k8s.io', '', causes);
 };
+
+/** A selector as the server parses it: a bad one is a 400 carrying the parser's words, as kube-apiserver's. */
+function parseSelector<T>(parse: (text: string) => T, text: string): T {
+  try {
+    return parse(text);
+  } catch (e) {
+    if (e instanceof SelectorParseError) throw badRequest(e.message);
+    throw e;
+  }
+}
 
 function parseRv(text: string): number | undefined {
   if (text === '') return undefined;
@@ -68,16 +75,16 @@ export function parseListOptions(scope: Scope, watch: boolean): ListOptions {
   const timeoutText = q.get('timeoutSeconds');
   if (timeoutText !== null && !/^\d+$/.test(timeoutText)) throw badRequest(`invalid timeoutSeconds: ${JSON.stringify(timeoutText)}`);
 
-  const labelMatch = parseLabelSelector(q.get('labelSelector') ?? '');
-  const fieldTerms = parseFieldSelector(q.get('fieldSelector') ?? '');
-  if (scope.name) {
-    const named = fieldTerms.find((t) => t.field === 'metadata.name' && !t.negate);
-    if (named && named.value !== scope.name) throw badRequest("fieldSelector metadata.name doesn't match requested name");
-    fieldTerms.push({ field: 'metadata.name', value: scope.name, negate: false });
+  const labels = parseSelector(parseLabelSelector, q.get('labelSelector') ?? '');
+  const fields = parseSelector(parseFieldSelector, q.get('fieldSelector') ?? '');
+  const name = scope.name;
+  if (name) {
+    const named = fields.requiresExactMatch('metadata.name');
+    if (named !== undefined && named !== name) throw badRequest("fieldSelector metadata.name doesn't match requested name");
   }
   const { strategy, version } = scope;
   const probe: KubeObject = { metadata: {} };
-  for (const t of fieldTerms) {
+  for (const t of fields.requirements) {
     if (strategy.fieldValue(probe, t.field, version) === null) {
       if (strategy.custom) {
         const allowed = strategy.namespaced ? '"metadata.name", "metadata.namespace"' : '"metadata.name"';
@@ -91,15 +98,16 @@ export function parseListOptions(scope: Scope, watch: boolean): ListOptions {
   const ns = scope.namespace;
   const filter = (obj: KubeObject): boolean =>
     (!ns || obj.metadata.namespace === ns) &&
-    labelMatch(obj.metadata.labels) &&
-    (fieldTerms.length === 0 || matchFields(fieldTerms, (f) => strategy.fieldValue(obj, f, version) ?? '')) &&
+    (!name || obj.metadata.name === name) &&
+    labels.matches(obj.metadata.labels) &&
+    (fields.empty() || fields.matches((f) => strategy.fieldValue(obj, f, version) ?? undefined)) &&
     (inShard === undefined || inShard(obj));
   return {
     rv, rvText, match: (matchText === '' ? undefined : matchText) as ListOptions['match'], limit: limitText ? Math.max(0, Number(limitText)) : 0,
     continueToken, sendInitialEvents, allowWatchBookmarks: queryBool(q, 'allowWatchBookmarks') ?? false,
     // 0 asks for the server's default, as on the real server, not for a stream that ends at once.
     timeoutSeconds: timeoutText === null || Number(timeoutText) === 0 ? undefined : Number(timeoutText),
-    hasSelector: !!q.get('labelSelector') || !!q.get('fieldSelector') || !!shardSelector, filter, fieldTerms, shardSelector,
+    hasSelector: !!q.get('labelSelector') || !!q.get('fieldSelector') || !!shardSelector, filter, shardSelector,
   };
 }
 

@@ -5,8 +5,8 @@
  */
 import type { KubeObject } from '../../meta/index.js';
 import type { Scope } from '../context.js';
-import { headerOf } from '../request.js';
-import { badRequest, fieldCause, invalid } from '../status.js';
+import { headerOf } from '../http/request.js';
+import { badRequest, fieldCause, invalid } from '../http/status.js';
 
 export interface WriteParams {
   dryRun: boolean;

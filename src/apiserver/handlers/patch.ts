@@ -7,15 +7,13 @@
  */
 import type { KubeObject } from '../../meta/index.js';
 import { present, rfc3339, storageKey, type Scope } from '../context.js';
-import { shapeOf } from '../field-shape.js';
-import { fieldSetOf } from '../managed-fields.js';
-import { serverSideApply } from '../server-side-apply.js';
-import { bodyText, checkMetadataShape, mediaType, parseDocument } from '../decode.js';
+import { fieldSetOf, serverSideApply, shapeOf } from '../apply/index.js';
+import { bodyText, checkMetadataShape, mediaType, parseDocument } from '../http/decode.js';
 import { nestsDeeperThan, patchedTooDeep } from '../nesting.js';
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch, MAX_JSON_PATCH_OPERATIONS, PatchError } from '../patch/index.js';
-import type { ApiResponse } from '../request.js';
-import { jsonResponse } from '../response.js';
-import { ApiStatusError, badRequest, fieldCause, invalid, modifiedConflict, notFound, tooLarge, unsupportedMediaType } from '../status.js';
+import type { ApiResponse } from '../http/request.js';
+import { jsonResponse } from '../http/response.js';
+import { ApiStatusError, badRequest, fieldCause, invalid, modifiedConflict, notFound, tooLarge, unsupportedMediaType } from '../http/status.js';
 import { checkTypeMeta, reconcileNamespace, writeParams } from './params.js';
 import { queryBool } from './query-bool.js';
 import { objectResponse, warningHeaders } from './respond.js';

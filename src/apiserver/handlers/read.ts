@@ -7,12 +7,12 @@
  */
 import type { KubeObject } from '../../meta/index.js';
 import { storageKey, type Scope } from '../context.js';
-import { negotiateOutput } from '../negotiation.js';
-import { renderList, renderObject, type ListMetaOut } from '../render.js';
-import { headerOf, type ApiResponse } from '../request.js';
-import { jsonResponse } from '../response.js';
+import { negotiateOutput } from '../http/negotiation.js';
+import { renderList, renderObject, type ListMetaOut } from '../http/render.js';
+import { headerOf, type ApiResponse } from '../http/request.js';
+import { jsonResponse } from '../http/response.js';
 import { decodeContinue, encodeContinue } from '../storage/continue-token.js';
-import { badRequest, expired, notFound } from '../status.js';
+import { badRequest, expired, notFound } from '../http/status.js';
 import { parseListOptions, tooLargeResourceVersion } from './list-options.js';
 import { scaleOf } from './scale.js';
 

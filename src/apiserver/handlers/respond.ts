@@ -3,10 +3,10 @@
  * per warning the strategy raised (`299 - "<text>"`).
  */
 import type { Scope } from '../context.js';
-import { negotiateOutput } from '../negotiation.js';
-import { renderObject } from '../render.js';
-import { headerOf, type ApiResponse } from '../request.js';
-import { jsonResponse } from '../response.js';
+import { negotiateOutput } from '../http/negotiation.js';
+import { renderObject } from '../http/render.js';
+import { headerOf, type ApiResponse } from '../http/request.js';
+import { jsonResponse } from '../http/response.js';
 import type { WriteResult } from './write-pipeline.js';
 
 export function warningHeaders(warnings: string[]): Record<string, string[]> {

@@ -5,10 +5,10 @@
  * one is a 409; types that allow create-on-update (Lease) create a missing object (201).
  */
 import { storageKey, type Scope } from '../context.js';
-import { decodeObject } from '../decode.js';
-import type { ApiResponse } from '../request.js';
-import { jsonResponse } from '../response.js';
-import { badRequest, conflict, notFound } from '../status.js';
+import { decodeObject } from '../http/decode.js';
+import type { ApiResponse } from '../http/request.js';
+import { jsonResponse } from '../http/response.js';
+import { badRequest, conflict, notFound } from '../http/status.js';
 import { checkTypeMeta, reconcileNamespace, writeParams } from './params.js';
 import { objectResponse, warningHeaders } from './respond.js';
 import { applyScale, scaleOf } from './scale.js';

@@ -8,10 +8,10 @@
  */
 import { INITIAL_EVENTS_END_ANNOTATION } from '../../meta/index.js';
 import type { Scope } from '../context.js';
-import { negotiateOutput } from '../negotiation.js';
-import { watchEncoder } from '../render.js';
-import { headerOf, type ApiResponse } from '../request.js';
-import { expired } from '../status.js';
+import { negotiateOutput } from '../http/negotiation.js';
+import { watchEncoder } from '../http/render.js';
+import { headerOf, type ApiResponse } from '../http/request.js';
+import { expired } from '../http/status.js';
 import { WatchHub } from '../watch-hub.js';
 import { parseListOptions, tooLargeResourceVersion } from './list-options.js';
 

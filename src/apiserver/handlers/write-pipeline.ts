@@ -8,14 +8,12 @@
  * write are atomic; a write that changes nothing (ignoring managedFields) stores nothing and emits no
  * event; dry runs run every step except the commit.
  */
-import type { KubeObject } from '../../meta/index.js';
+import { jsonEqual, type KubeObject } from '../../meta/index.js';
 import { metaOf, rfc3339, storageKey, type Scope, type ServerContext } from '../context.js';
-import { shapeOf } from '../field-shape.js';
-import { recordManagedFields, type FieldSet } from '../managed-fields.js';
+import { recordManagedFields, shapeOf, type FieldSet } from '../apply/index.js';
 import type { Strategy, WriteContext } from '../registry/strategy.js';
-import { jsonEqual } from '../registry/strategy.js';
-import { alreadyExists, conflict, fieldCause, forbidden, invalid, modifiedConflict, notFound, type FieldCause } from '../status.js';
-import { validateObjectMeta } from '../validation.js';
+import { alreadyExists, conflict, fieldCause, forbidden, invalid, modifiedConflict, notFound, type FieldCause } from '../http/status.js';
+import { validateObjectMeta } from '../registry/object-meta-validation.js';
 import type { WriteParams } from './params.js';
 
 const NAME_CHARS = 'bcdfghjklmnpqrstvwxz2456789';

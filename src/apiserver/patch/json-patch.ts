@@ -7,7 +7,8 @@
  * 422 because the patch decoded but does not apply; a patch that is not a list of operations is 400.
  */
 import { PatchError } from './patch-error.js';
-import { isJsonObject, jsonClone, jsonEqual } from './json-value.js';
+import { jsonEqual } from '../../meta/index.js';
+import { isJsonObject, jsonClone } from './json-value.js';
 import type { JsonObject } from './json-value.js';
 
 /** One RFC 6902 operation as decoded from the request body. */

@@ -16,7 +16,8 @@
  */
 import type { GroupVersionKind } from '../../meta/index.js';
 import { PatchError } from './patch-error.js';
-import { isJsonObject, jsonClone, jsonEqual } from './json-value.js';
+import { jsonEqual } from '../../meta/index.js';
+import { isJsonObject, jsonClone } from './json-value.js';
 import type { JsonObject } from './json-value.js';
 import { strategyFor } from './merge-strategy.js';
 import type { FieldStrategy } from './merge-strategy.js';

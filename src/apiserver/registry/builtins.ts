@@ -1,7 +1,6 @@
 /**
  * The built-in kinds this server stores, one strategy each, in the order they are registered.
  */
-import type { ServerContext } from '../context.js';
 import { ConfigMapStrategy } from './configmap.js';
 import { CrdStrategy } from './crd.js';
 import { CoreEventStrategy, EventsV1Strategy } from './event.js';
@@ -13,14 +12,15 @@ import { ServiceStrategy } from './service.js';
 import { ServiceAccountStrategy } from './serviceaccount.js';
 import { reviewStrategies } from './review.js';
 import { STORED_BUILTINS, StoredBuiltinStrategy } from './stored-builtin.js';
-import type { Strategy } from './strategy.js';
+import type { Strategy, StoreReader } from './strategy.js';
 import { DeploymentStrategy, ReplicaSetStrategy } from './workload.js';
 
-export function builtinStrategies(ctx: ServerContext): Strategy[] {
+/** `store` is all the strategies that check against their neighbours get to see of storage. */
+export function builtinStrategies(store: StoreReader): Strategy[] {
   return [
-    new NamespaceStrategy(), new ConfigMapStrategy(), new SecretStrategy(), new ServiceStrategy(ctx), new ServiceAccountStrategy(),
+    new NamespaceStrategy(), new ConfigMapStrategy(), new SecretStrategy(), new ServiceStrategy(store), new ServiceAccountStrategy(),
     new PodStrategy(), new CoreEventStrategy(), new DeploymentStrategy(), new ReplicaSetStrategy(), new EventsV1Strategy(), new LeaseStrategy(),
-    new CrdStrategy(ctx),
+    new CrdStrategy(store),
     ...STORED_BUILTINS.map((d) => new StoredBuiltinStrategy(d)),
     ...reviewStrategies(),
   ];

@@ -2,9 +2,10 @@
  * ConfigMaps: namespaced, no generation, `data`/`binaryData` with valid distinct keys, and
  * `immutable: true` freezing the contents (later changes → 422).
  */
-import type { KubeObject } from '../../meta/index.js';
-import { fieldCause, type FieldCause } from '../status.js';
-import { Strategy, builtinVersion, jsonEqual, type VersionSpec } from './strategy.js';
+import { jsonEqual, type KubeObject } from '../../meta/index.js';
+import { fieldCause, type FieldCause } from '../http/status.js';
+import { ageColumn, cells, column, nameColumn, type TablePrinter } from '../table/index.js';
+import { Strategy, builtinVersion, type VersionSpec } from './strategy.js';
 
 const CONFIG_KEY = /^[-._a-zA-Z0-9]+$/;
 
@@ -41,9 +42,18 @@ export function immutableCauses(obj: KubeObject, old: KubeObject, fields: string
   return out;
 }
 
+const { count, name, age } = cells;
+
+/** `kubectl get` columns, as kube-apiserver's printer for ConfigMaps. */
+const configMapPrinter: TablePrinter = {
+  columns: [nameColumn(), column('Data', 'integer', 'Data contains the configuration data.'), ageColumn()],
+  cells: (o, now) => [name(o), count(o['data']) + count(o['binaryData']), age(o, now)],
+};
+
 export class ConfigMapStrategy extends Strategy {
   readonly group = '';
   readonly kind = 'ConfigMap';
+  override readonly printer = configMapPrinter;
   readonly plural = 'configmaps';
   readonly namespaced = true;
   readonly versions: VersionSpec[] = [builtinVersion('v1')];

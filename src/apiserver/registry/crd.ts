@@ -7,12 +7,12 @@
  * the create returns. Names that collide with another CRD of the group are not accepted.
  */
 import type { CustomResourceDefinition } from 'kubernetes-types/apiextensions/v1.js';
-import { InvalidOptionError, type KubeObject } from '../../meta/index.js';
-import { rfc3339, type ServerContext } from '../context.js';
+import { jsonEqual, InvalidOptionError, type KubeObject } from '../../meta/index.js';
+import { rfc3339 } from '../context.js';
 import { validateStructuralSchema } from '../schema/index.js';
 import { parseJsonPath } from '../table/jsonpath.js';
-import { fieldCause, type FieldCause } from '../status.js';
-import { Strategy, builtinVersion, jsonEqual, type VersionSpec, type WriteContext } from './strategy.js';
+import { fieldCause, type FieldCause } from '../http/status.js';
+import { Strategy, builtinVersion, type StoreReader, type VersionSpec, type WriteContext } from './strategy.js';
 
 export const CRD_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io';
 type Obj = Record<string, unknown>;
@@ -68,11 +68,11 @@ export class CrdStrategy extends Strategy {
     'spec.versions[].additionalPrinterColumns': 'array', 'spec.versions[].additionalPrinterColumns[]': 'object',
     'spec.versions[].selectableFields': 'array', 'spec.versions[].selectableFields[]': 'object',
   } as const;
-  readonly #ctx: ServerContext;
+  readonly #store: StoreReader;
 
-  constructor(ctx: ServerContext) {
+  constructor(store: StoreReader) {
     super();
-    this.#ctx = ctx;
+    this.#store = store;
   }
 
   /** Defaults, and a shape good enough for the status computation (validation reports the rest). */
@@ -92,7 +92,7 @@ export class CrdStrategy extends Strategy {
     const spec = crdOf(obj).spec;
     const names = spec.names;
     const shortNames = Array.isArray(names.shortNames) ? names.shortNames : [];
-    for (const other of this.#ctx.store.current(this.storageId).values()) {
+    for (const other of this.#store.list(this.storageId)) {
       if (other.metadata.name === obj.metadata.name) continue;
       const o = crdOf(other).spec;
       if (o.group !== spec.group) continue;

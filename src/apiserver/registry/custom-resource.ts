@@ -6,10 +6,10 @@
  * cause per field). Generation bumps on any change outside metadata; PUT needs a resourceVersion.
  */
 import type { CustomResourceDefinition } from 'kubernetes-types/apiextensions/v1.js';
-import type { KubeObject } from '../../meta/index.js';
+import { jsonEqual, type KubeObject } from '../../meta/index.js';
 import { applyDefaults, pruneUnknownFields, validateAgainstSchema } from '../schema/index.js';
-import { badRequest, methodNotAllowedBecause, type FieldCause } from '../status.js';
-import { Strategy, jsonEqual, type VersionSpec, type WriteContext } from './strategy.js';
+import { badRequest, methodNotAllowedBecause, type FieldCause } from '../http/status.js';
+import { Strategy, type VersionSpec, type WriteContext } from './strategy.js';
 
 export class CustomResourceStrategy extends Strategy {
   readonly group: string;

@@ -7,6 +7,7 @@
  * one-hour TTL is not reproduced).
  */
 import type { KubeObject } from '../../meta/index.js';
+import { ageOf, cells, column, type TablePrinter } from '../table/index.js';
 import { Strategy, builtinVersion, type VersionSpec } from './strategy.js';
 
 type Obj = Record<string, unknown>;
@@ -29,9 +30,31 @@ function rename(obj: KubeObject, pairs: [string, string][], apiVersion: string):
   return out;
 }
 
+const { at, text } = cells;
+
+/** `kubectl get` columns, as kube-apiserver's printer for Events (both groups print alike). */
+const eventPrinter: TablePrinter = {
+  columns: [
+    column('Last Seen', 'string', 'Time when latest event occurred'),
+    column('Type', 'string', 'Type of this event (Normal, Warning), new types could be added in the future.'),
+    column('Reason', 'string', 'This should be a short, machine understandable string that gives the reason for the transition into the object\'s current status.'),
+    column('Object', 'string', 'The object this Event is about.'),
+    column('Message', 'string', 'A human-readable description of the status of this operation.'),
+  ],
+  cells: (ev, now) => {
+    const ref = at(ev, 'involvedObject') ?? at(ev, 'regarding');
+    const lastSeen = at(ev, 'series', 'lastObservedTime') ?? at(ev, 'lastTimestamp') ?? at(ev, 'deprecatedLastTimestamp') ?? at(ev, 'eventTime') ?? at(ev, 'metadata', 'creationTimestamp');
+    return [
+      ageOf(lastSeen, now), text(ev['type']), text(ev['reason']),
+      `${text(at(ref, 'kind')).toLowerCase()}/${text(at(ref, 'name'))}`, text(ev['message'], text(ev['note'])),
+    ];
+  },
+};
+
 /** What both views share: one namespaced kind, `ev`, and no generation (Events have no spec). */
 abstract class EventStrategy extends Strategy {
   readonly kind = 'Event';
+  override readonly printer = eventPrinter;
   readonly plural = 'events';
   readonly namespaced = true;
   readonly versions: VersionSpec[] = [builtinVersion('v1')];

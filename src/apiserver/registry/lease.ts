@@ -4,12 +4,22 @@
  * MicroTime fields are stored as sent.
  */
 import type { KubeObject } from '../../meta/index.js';
-import { fieldCause, type FieldCause } from '../status.js';
+import { fieldCause, type FieldCause } from '../http/status.js';
+import { ageColumn, cells, column, nameColumn, type TablePrinter } from '../table/index.js';
 import { Strategy, builtinVersion, type VersionSpec } from './strategy.js';
+
+const { at, text, name, age } = cells;
+
+/** `kubectl get` columns, as kube-apiserver's printer for Leases. */
+const leasePrinter: TablePrinter = {
+  columns: [nameColumn(), column('Holder', 'string', 'holderIdentity contains the identity of the holder of a current lease.'), ageColumn()],
+  cells: (o, now) => [name(o), text(at(o, 'spec', 'holderIdentity')), age(o, now)],
+};
 
 export class LeaseStrategy extends Strategy {
   readonly group = 'coordination.k8s.io';
   readonly kind = 'Lease';
+  override readonly printer = leasePrinter;
   readonly plural = 'leases';
   readonly namespaced = true;
   readonly versions: VersionSpec[] = [builtinVersion('v1')];

@@ -5,14 +5,24 @@
  */
 import type { KubeObject } from '../../meta/index.js';
 import type { ServedResource } from '../served-resource.js';
-import { fieldCause, type FieldCause } from '../status.js';
+import { fieldCause, type FieldCause } from '../http/status.js';
+import { ageColumn, cells, column, nameColumn, type TablePrinter } from '../table/index.js';
 import { Strategy, builtinVersion, type VersionSpec } from './strategy.js';
 
 export const NAME_LABEL = 'kubernetes.io/metadata.name';
 
+const { at, text, name, age } = cells;
+
+/** `kubectl get` columns, as kube-apiserver's printer for Namespaces. */
+const namespacePrinter: TablePrinter = {
+  columns: [nameColumn(), column('Status', 'string', 'The status of the namespace'), ageColumn()],
+  cells: (o, now) => [name(o), text(at(o, 'status', 'phase')), age(o, now)],
+};
+
 export class NamespaceStrategy extends Strategy {
   readonly group = '';
   readonly kind = 'Namespace';
+  override readonly printer = namespacePrinter;
   readonly plural = 'namespaces';
   readonly namespaced = false;
   readonly versions: VersionSpec[] = [builtinVersion('v1', { status: true })];

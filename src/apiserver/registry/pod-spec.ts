@@ -4,8 +4,8 @@
  * termination message path/policy, imagePullPolicy, …), so objects read back look like a cluster's;
  * and the checks clients hit most (containers present, named, with images).
  */
-import { fieldCause, type FieldCause } from '../status.js';
-import { dns1123LabelError } from '../validation.js';
+import { dns1123LabelErrors } from '../../meta/index.js';
+import { fieldCause, type FieldCause } from '../http/status.js';
 import type { DecodedFields } from './strategy.js';
 
 type Obj = Record<string, unknown>;
@@ -58,8 +58,7 @@ export function validatePodSpec(spec: unknown, path: string): FieldCause[] {
     }
     if (typeof c.name !== 'string' || !c.name) out.push(fieldCause.required(`${f}.name`));
     else {
-      const e = dns1123LabelError(c.name);
-      if (e) out.push(fieldCause.invalid(`${f}.name`, c.name, e));
+      for (const e of dns1123LabelErrors(c.name)) out.push(fieldCause.invalid(`${f}.name`, c.name, e));
       if (names.has(c.name)) out.push(fieldCause.duplicate(`${f}.name`, c.name));
       names.add(c.name);
     }

@@ -4,19 +4,59 @@
  * `/status` keeps the spec and owner references but accepts label/annotation changes; an immediate
  * delete answers with the deleted object.
  */
-import type { KubeObject } from '../../meta/index.js';
+import { jsonEqual, type KubeObject } from '../../meta/index.js';
 import type { ServedResource } from '../served-resource.js';
-import { fieldCause, type FieldCause } from '../status.js';
+import { fieldCause, type FieldCause } from '../http/status.js';
 import { defaultPodSpec, podSpecFields, qosClassOf, validatePodSpec } from './pod-spec.js';
-import { Strategy, builtinVersion, jsonEqual, type VersionSpec } from './strategy.js';
+import { ageColumn, cells, column, nameColumn, type TablePrinter } from '../table/index.js';
+import { Strategy, builtinVersion, type VersionSpec } from './strategy.js';
 
 type Obj = Record<string, unknown>;
 const spec = (o: KubeObject): Obj => (o.spec ?? {}) as Obj;
 const status = (o: KubeObject): Obj => (o.status ?? {}) as Obj;
 
+const { at, text, int, list, name, age } = cells;
+const WIDE = { priority: 1 };
+
+function podStatus(pod: Obj): string {
+  if (at(pod, 'metadata', 'deletionTimestamp') !== undefined) return 'Terminating';
+  let reason = text(at(pod, 'status', 'reason'), text(at(pod, 'status', 'phase')));
+  for (const cs of list(at(pod, 'status', 'containerStatuses'))) {
+    reason = text(at(cs, 'state', 'waiting', 'reason'), text(at(cs, 'state', 'terminated', 'reason'), reason));
+  }
+  return reason;
+}
+
+/** `kubectl get` columns, as kube-apiserver's printer for Pods. */
+const podPrinter: TablePrinter = {
+  columns: [
+    nameColumn(),
+    column('Ready', 'string', 'The aggregate readiness state of this pod for accepting traffic.'),
+    column('Status', 'string', 'The aggregate status of the containers in this pod.'),
+    column('Restarts', 'string', 'The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.'),
+    ageColumn(),
+    column('IP', 'string', 'IP address allocated to the pod. Routable at least within the cluster. Empty if not yet allocated.', WIDE),
+    column('Node', 'string', 'NodeName is a request to schedule this pod onto a specific node.', WIDE),
+    column('Nominated Node', 'string', 'nominatedNodeName is set only when this pod preempts other pods on the node.', WIDE),
+    column('Readiness Gates', 'string', 'If specified, all readiness gates will be evaluated for pod readiness.', WIDE),
+  ],
+  cells: (o, now) => {
+    const statuses = list(at(o, 'status', 'containerStatuses'));
+    const ready = statuses.filter((c) => c['ready'] === true).length;
+    const restarts = statuses.reduce((n, c) => n + int(c['restartCount']), 0);
+    const gates = list(at(o, 'spec', 'readinessGates'));
+    return [
+      name(o), `${ready}/${list(at(o, 'spec', 'containers')).length}`, podStatus(o), String(restarts), age(o, now),
+      text(at(o, 'status', 'podIP'), '<none>'), text(at(o, 'spec', 'nodeName'), '<none>'), text(at(o, 'status', 'nominatedNodeName'), '<none>'),
+      gates.length === 0 ? '<none>' : `0/${gates.length}`,
+    ];
+  },
+};
+
 export class PodStrategy extends Strategy {
   readonly group = '';
   readonly kind = 'Pod';
+  override readonly printer = podPrinter;
   readonly plural = 'pods';
   readonly namespaced = true;
   readonly versions: VersionSpec[] = [builtinVersion('v1', { status: true })];

@@ -5,8 +5,9 @@
  * strings is refused before validation with the Go decoder's words, which name only the JSON kind.
  */
 import type { KubeObject } from '../../meta/index.js';
-import { badRequest, fieldCause, type FieldCause } from '../status.js';
+import { badRequest, fieldCause, type FieldCause } from '../http/status.js';
 import { dataKeyCauses, immutableCauses } from './configmap.js';
+import { ageColumn, cells, column, nameColumn, type TablePrinter } from '../table/index.js';
 import { Strategy, builtinVersion, type VersionSpec } from './strategy.js';
 
 /** `json.Unmarshal`'s name for the kind of a JSON value. */
@@ -26,9 +27,18 @@ function foldStringData(obj: KubeObject): void {
   delete obj.stringData;
 }
 
+const { text, count, name, age } = cells;
+
+/** `kubectl get` columns, as kube-apiserver's printer for Secrets. */
+const secretPrinter: TablePrinter = {
+  columns: [nameColumn(), column('Type', 'string', 'Used to facilitate programmatic handling of secret data.'), column('Data', 'integer', 'Data contains the secret data.'), ageColumn()],
+  cells: (o, now) => [name(o), text(o['type'], 'Opaque'), count(o['data']), age(o, now)],
+};
+
 export class SecretStrategy extends Strategy {
   readonly group = '';
   readonly kind = 'Secret';
+  override readonly printer = secretPrinter;
   readonly plural = 'secrets';
   readonly namespaced = true;
   readonly versions: VersionSpec[] = [builtinVersion('v1')];

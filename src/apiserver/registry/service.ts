@@ -5,19 +5,59 @@
  * node ports 30000–32767 for NodePort/LoadBalancer, and an immutable clusterIP.
  * Invariant: no two stored Services hold the same ClusterIP or node port.
  */
-import type { KubeObject } from '../../meta/index.js';
-import type { ServerContext } from '../context.js';
-import { fieldCause, internalError, type FieldCause } from '../status.js';
-import { Strategy, builtinVersion, jsonEqual, type VersionSpec } from './strategy.js';
+import { jsonEqual, type KubeObject } from '../../meta/index.js';
+import { fieldCause, internalError, type FieldCause } from '../http/status.js';
+import { ageColumn, cells, column, nameColumn, type TablePrinter } from '../table/index.js';
+import { Strategy, builtinVersion, type StoreReader, type VersionSpec } from './strategy.js';
 
 type Obj = Record<string, unknown>;
 const CIDR_PREFIX = '10.0.0.';
 const NODE_PORT_MIN = 30000;
 const NODE_PORT_MAX = 32767;
 
+const { at, text, list, name, age, orNone, mapSelector } = cells;
+const WIDE = { priority: 1 };
+
+function servicePorts(svc: Obj): string {
+  return orNone(list(at(svc, 'spec', 'ports')).map((p) => {
+    const proto = text(p['protocol'], 'TCP');
+    return p['nodePort'] !== undefined ? `${String(p['port'])}:${String(p['nodePort'])}/${proto}` : `${String(p['port'])}/${proto}`;
+  }));
+}
+
+function serviceExternalIp(svc: Obj): string {
+  const type = text(at(svc, 'spec', 'type'), 'ClusterIP');
+  const external = (Array.isArray(at(svc, 'spec', 'externalIPs')) ? (at(svc, 'spec', 'externalIPs') as unknown[]) : []).map(String);
+  if (type === 'ExternalName') return text(at(svc, 'spec', 'externalName'), '<none>');
+  if (type === 'LoadBalancer') {
+    const ingress = list(at(svc, 'status', 'loadBalancer', 'ingress')).map((i) => text(i['ip'], text(i['hostname']))).filter((s) => s !== '');
+    const all = [...ingress, ...external];
+    return all.length > 0 ? all.join(',') : '<pending>';
+  }
+  return orNone(external);
+}
+
+/** `kubectl get` columns, as kube-apiserver's printer for Services. */
+const servicePrinter: TablePrinter = {
+  columns: [
+    nameColumn(),
+    column('Type', 'string', 'type determines how the Service is exposed.'),
+    column('Cluster-IP', 'string', 'clusterIP is the IP address of the service and is usually assigned randomly.'),
+    column('External-IP', 'string', 'externalIPs is a list of IP addresses for which nodes in the cluster will also accept traffic for this service.'),
+    column('Port(s)', 'string', 'The list of ports that are exposed by this service.'),
+    ageColumn(),
+    column('Selector', 'string', 'Route service traffic to pods with label keys and values matching this selector.', WIDE),
+  ],
+  cells: (o, now) => [
+    name(o), text(at(o, 'spec', 'type'), 'ClusterIP'), text(at(o, 'spec', 'clusterIP'), '<none>'), serviceExternalIp(o), servicePorts(o), age(o, now),
+    mapSelector(at(o, 'spec', 'selector')),
+  ],
+};
+
 export class ServiceStrategy extends Strategy {
   readonly group = '';
   readonly kind = 'Service';
+  override readonly printer = servicePrinter;
   readonly plural = 'services';
   readonly namespaced = true;
   readonly versions: VersionSpec[] = [builtinVersion('v1', { status: true })];
@@ -29,17 +69,17 @@ export class ServiceStrategy extends Strategy {
     'spec.clusterIP': (o: KubeObject) => (o.spec as Obj | undefined)?.clusterIP,
     'spec.type': (o: KubeObject) => (o.spec as Obj | undefined)?.type,
   };
-  readonly #ctx: ServerContext;
+  readonly #store: StoreReader;
 
-  constructor(ctx: ServerContext) {
+  constructor(store: StoreReader) {
     super();
-    this.#ctx = ctx;
+    this.#store = store;
   }
 
   #used(): { ips: Set<string>; ports: Set<number> } {
     const ips = new Set<string>([`${CIDR_PREFIX}1`]);
     const ports = new Set<number>();
-    for (const s of this.#ctx.store.current(this.storageId).values()) {
+    for (const s of this.#store.list(this.storageId)) {
       const spec = (s.spec ?? {}) as Obj;
       if (typeof spec.clusterIP === 'string') ips.add(spec.clusterIP);
       for (const p of (spec.ports as Obj[] | undefined) ?? []) if (typeof p.nodePort === 'number') ports.add(p.nodePort);

@@ -3,11 +3,21 @@
  * answers with the deleted object.
  */
 import type { ServedResource } from '../served-resource.js';
+import { ageColumn, cells, column, nameColumn, type TablePrinter } from '../table/index.js';
 import { Strategy, builtinVersion, type VersionSpec } from './strategy.js';
+
+const { list, name, age } = cells;
+
+/** `kubectl get` columns, as kube-apiserver's printer for ServiceAccounts. */
+const serviceAccountPrinter: TablePrinter = {
+  columns: [nameColumn(), column('Secrets', 'string', 'Secrets is a list of the secrets in the same namespace that pods running using this ServiceAccount are allowed to use.'), ageColumn()],
+  cells: (o, now) => [name(o), list(o['secrets']).length, age(o, now)],
+};
 
 export class ServiceAccountStrategy extends Strategy {
   readonly group = '';
   readonly kind = 'ServiceAccount';
+  override readonly printer = serviceAccountPrinter;
   readonly plural = 'serviceaccounts';
   readonly namespaced = true;
   readonly versions: VersionSpec[] = [builtinVersion('v1')];

@@ -3,13 +3,15 @@
  * scope, served versions, defaulting, validation, generation and status rules, supported field
  * selectors and the scale subresource. Handlers know nothing about types and call only this.
  * `Strategy` holds the defaults shared by most built-ins; each type overrides what differs.
- * Invariant: strategies are pure over the objects they are handed (they mutate only the fresh copy
- * being written) and never touch storage, except through the narrow `WriteContext`.
+ * Invariant: strategies mutate only the fresh copy being written and never write storage; the few
+ * that must look at their neighbours (a CRD's names against other CRDs, a Service's cluster IP and
+ * node ports against other Services) read them through a `StoreReader`, which can only read.
  */
-import type { KubeObject } from '../../meta/index.js';
+import { jsonEqual, type KubeObject } from '../../meta/index.js';
 import type { CustomResourceColumnDefinition, JSONSchemaProps, ServedResource, ServedSubresource } from '../served-resource.js';
-import { badRequest, type FieldCause } from '../status.js';
-import type { NameRule } from '../validation.js';
+import { badRequest, type FieldCause } from '../http/status.js';
+import type { TablePrinter } from '../table/index.js';
+import type { NameRule } from './object-meta-validation.js';
 
 export interface ScaleSpec {
   specReplicasPath: string;
@@ -28,6 +30,11 @@ export interface VersionSpec {
   scale?: ScaleSpec;
   /** Extra field-selector fields (CRD `selectableFields`, without the leading dot). */
   selectableFields?: string[];
+}
+
+/** What a strategy may read of storage: the current objects of one resource (`group/plural`), never a write. */
+export interface StoreReader {
+  list(resource: string): Iterable<KubeObject>;
 }
 
 /** What a strategy may know about the write it is preparing. */
@@ -65,21 +72,6 @@ export function writePath(obj: Record<string, unknown>, path: string, value: unk
     cur = cur[part] as Record<string, unknown>;
   }
   cur[parts[parts.length - 1]!] = value;
-}
-
-/** Deep equality over JSON values (key order ignored). */
-export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const bb = b as unknown[];
-    return a.length === bb.length && a.every((x, i) => jsonEqual(x, bb[i]));
-  }
-  const ak = Object.keys(a).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
-  const bk = Object.keys(b).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
-  if (ak.length !== bk.length) return false;
-  return ak.every((k) => jsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
 }
 
 /**
@@ -137,6 +129,8 @@ export abstract class Strategy {
   readonly allowDeleteCollection: boolean = true;
   /** Served from a CRD. */
   readonly custom: boolean = false;
+  /** The server-side Table printer (`kubectl get` columns); kinds without one print `Name` and `Created At`. */
+  readonly printer: TablePrinter | undefined = undefined;
   /**
    * Typed fields the strategy's hooks read: a body with another kind there is refused with 400 before
    * any hook runs, as the real server's decoder refuses it, so no hook meets a shape it cannot handle.

@@ -4,10 +4,11 @@
  * may not change, generation bumped on spec changes (Deployments also on annotation changes), status
  * reset on create and kept by main-endpoint writes, and the `scale` subresource.
  */
-import type { KubeObject, LabelSelector } from '../../meta/index.js';
-import { fieldCause, type FieldCause } from '../status.js';
+import { jsonEqual, type KubeObject, type LabelSelector } from '../../meta/index.js';
+import { fieldCause, type FieldCause } from '../http/status.js';
 import { defaultPodSpec, podSpecFields, validatePodSpec } from './pod-spec.js';
-import { Strategy, builtinVersion, jsonEqual, type DecodedFields, type VersionSpec } from './strategy.js';
+import { ageColumn, cells, column, nameColumn, type TablePrinter } from '../table/index.js';
+import { Strategy, builtinVersion, type DecodedFields, type VersionSpec } from './strategy.js';
 
 type Obj = Record<string, unknown>;
 
@@ -30,6 +31,56 @@ const WORKLOAD_FIELDS: DecodedFields = {
   spec: 'object', 'spec.template': 'object', 'spec.template.metadata': 'object', 'spec.selector': 'object',
   'spec.selector.matchLabels': 'object', 'spec.selector.matchExpressions': 'array', 'spec.selector.matchExpressions[]': 'object',
   ...podSpecFields('spec.template.spec'),
+};
+
+const { at, int, list, text, name, age, labelSelector } = cells;
+const WIDE = { priority: 1 };
+
+function templateContainers(obj: Obj): { names: string; images: string } {
+  const containers = list(at(obj, 'spec', 'template', 'spec', 'containers'));
+  return { names: containers.map((c) => text(c['name'])).join(','), images: containers.map((c) => text(c['image'])).join(',') };
+}
+
+/** `kubectl get` columns, as kube-apiserver's printer for Deployments. */
+const deploymentPrinter: TablePrinter = {
+  columns: [
+    nameColumn(),
+    column('Ready', 'string', 'Number of the pod with ready state'),
+    column('Up-to-date', 'integer', 'Total number of non-terminated pods targeted by this deployment that have the desired template spec.'),
+    column('Available', 'integer', 'Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.'),
+    ageColumn(),
+    column('Containers', 'string', 'Names of each container in the template.', WIDE),
+    column('Images', 'string', 'Images referenced by each container in the template.', WIDE),
+    column('Selector', 'string', 'Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment.', WIDE),
+  ],
+  cells: (o, now) => {
+    const { names, images } = templateContainers(o);
+    return [
+      name(o), `${int(at(o, 'status', 'readyReplicas'))}/${int(at(o, 'spec', 'replicas'), 1)}`, int(at(o, 'status', 'updatedReplicas')),
+      int(at(o, 'status', 'availableReplicas')), age(o, now), names, images, labelSelector(at(o, 'spec', 'selector')),
+    ];
+  },
+};
+
+/** `kubectl get` columns, as kube-apiserver's printer for ReplicaSets. */
+const replicaSetPrinter: TablePrinter = {
+  columns: [
+    nameColumn(),
+    column('Desired', 'integer', 'Replicas is the number of desired replicas.'),
+    column('Current', 'integer', 'Replicas is the most recently observed number of replicas.'),
+    column('Ready', 'integer', 'The number of ready replicas for this replica set.'),
+    ageColumn(),
+    column('Containers', 'string', 'Names of each container in the template.', WIDE),
+    column('Images', 'string', 'Images referenced by each container in the template.', WIDE),
+    column('Selector', 'string', 'Selector is a label query over pods that should match the replica count.', WIDE),
+  ],
+  cells: (o, now) => {
+    const { names, images } = templateContainers(o);
+    return [
+      name(o), int(at(o, 'spec', 'replicas'), 1), int(at(o, 'status', 'replicas')), int(at(o, 'status', 'readyReplicas')), age(o, now),
+      names, images, labelSelector(at(o, 'spec', 'selector')),
+    ];
+  },
 };
 
 abstract class WorkloadStrategy extends Strategy {
@@ -92,6 +143,7 @@ abstract class WorkloadStrategy extends Strategy {
 
 export class DeploymentStrategy extends WorkloadStrategy {
   readonly kind = 'Deployment';
+  override readonly printer = deploymentPrinter;
   readonly plural = 'deployments';
   override readonly shortNames = ['deploy'];
   protected override readonly decodedFields = { ...WORKLOAD_FIELDS, 'spec.strategy': 'object', 'spec.strategy.rollingUpdate': 'object' } as const;
@@ -116,6 +168,7 @@ export class DeploymentStrategy extends WorkloadStrategy {
 
 export class ReplicaSetStrategy extends WorkloadStrategy {
   readonly kind = 'ReplicaSet';
+  override readonly printer = replicaSetPrinter;
   readonly plural = 'replicasets';
   override readonly shortNames = ['rs'];
   protected override readonly fields = { 'status.replicas': (o: KubeObject) => String((o.status as Obj | undefined)?.replicas ?? 0) };

@@ -10,7 +10,8 @@ import type { JSONSchemaProps } from 'kubernetes-types/apiextensions/v1.js';
 import { extensionsOf } from './extensions.js';
 import { fieldCause, childPath, indexPath } from './field-cause.js';
 import type { FieldCause } from './field-cause.js';
-import { isJsonObject, jsonEqual, jsonTypeOf } from './json-object.js';
+import { jsonEqual } from '../../meta/index.js';
+import { isJsonObject, jsonTypeOf } from './json-object.js';
 import { numberMatchesFormat, stringMatchesFormat } from './formats.js';
 
 /** The causes for every way `obj` violates `schema`; empty when it is valid. */

@@ -8,7 +8,7 @@
  * immutable, so an object never moves between shards and a watch filtered by shard needs no
  * enter/leave events.
  */
-import { badRequest } from '../status.js';
+import { badRequest } from '../http/status.js';
 
 export type ShardField = 'object.metadata.uid' | 'object.metadata.namespace';
 

@@ -1,8 +1,8 @@
 /**
  * `meta.k8s.io/v1` Table responses (`Accept: application/json;as=Table;g=meta.k8s.io;v=v1`), what
  * `kubectl get` prints: custom resources get `Name` plus their CRD's `additionalPrinterColumns`
- * (or a single `Age` column when none are declared), built-ins the columns of their server-side
- * printer, and everything else the default `Name`/`Created At` columns. Each row carries the
+ * (or a single `Age` column when none are declared), built-ins the columns of the printer their
+ * strategy carries, and everything else the default `Name`/`Created At` columns. Each row carries the
  * object as `includeObject` asks: `PartialObjectMetadata` (default), the whole object, or nothing.
  * Ages are computed from `now`, as the real server does, so output is reproducible.
  */
@@ -10,7 +10,6 @@ import type { CustomResourceColumnDefinition } from 'kubernetes-types/apiextensi
 import type { ServedResource } from '../served-resource.js';
 import { column, nameColumn, NAME_DESCRIPTION, CREATION_TIMESTAMP_DESCRIPTION } from './columns.js';
 import type { TableColumnDefinition } from './columns.js';
-import { builtinPrinter, builtinPrinterForKind } from './builtin-printers.js';
 import { ageOf } from './human-duration.js';
 import { evaluateJsonPath, parseJsonPath } from './jsonpath.js';
 
@@ -43,9 +42,12 @@ export interface ToTableOptions {
   /** Leave out column definitions (every watch event after the first). */
   omitColumnDefinitions?: boolean;
   listMeta?: TableListMeta;
+  /** The server-side printer of a built-in kind; kinds without one get the default columns. */
+  printer?: TablePrinter;
 }
 
-interface Convertor {
+/** A kind's server-side printer: its columns and how one object fills them. */
+export interface TablePrinter {
   columns: TableColumnDefinition[];
   cells(obj: Record<string, unknown>, now: number): unknown[];
 }
@@ -58,7 +60,7 @@ const DEFAULT_CR_COLUMNS: CustomResourceColumnDefinition[] = [
   { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp', description: CREATION_TIMESTAMP_DESCRIPTION },
 ];
 
-function customResourceConvertor(declared: readonly CustomResourceColumnDefinition[]): Convertor {
+function customResourcePrinter(declared: readonly CustomResourceColumnDefinition[]): TablePrinter {
   const columns = declared.length === 0 ? DEFAULT_CR_COLUMNS : declared;
   const paths = columns.map((c) => parseJsonPath(c.jsonPath));
   return {
@@ -95,7 +97,7 @@ function cellFor(type: string, value: unknown, now: number): unknown {
   }
 }
 
-const defaultConvertor: Convertor = {
+const defaultPrinter: TablePrinter = {
   columns: [
     column('Name', 'string', NAME_DESCRIPTION, { format: 'name' }),
     column('Created At', 'date', CREATION_TIMESTAMP_DESCRIPTION),
@@ -103,9 +105,9 @@ const defaultConvertor: Convertor = {
   cells: (obj) => [metadataOf(obj)?.name ?? '', metadataOf(obj)?.creationTimestamp ?? ''],
 };
 
-function convertorFor(resource: ServedResource): Convertor {
-  if (resource.custom) return customResourceConvertor(resource.printerColumns ?? []);
-  return builtinPrinter(resource.group, resource.kind) ?? defaultConvertor;
+function printerFor(resource: ServedResource, printer: TablePrinter | undefined): TablePrinter {
+  if (resource.custom) return customResourcePrinter(resource.printerColumns ?? []);
+  return printer ?? defaultPrinter;
 }
 
 function rowObject(obj: Record<string, unknown>, includeObject: IncludeObject): unknown {
@@ -116,23 +118,12 @@ function rowObject(obj: Record<string, unknown>, includeObject: IncludeObject): 
 
 /** The Table for `objects` of `resource`. */
 export function toTable(objects: readonly Record<string, unknown>[], resource: ServedResource, options: ToTableOptions): Table {
-  const convertor = convertorFor(resource);
+  const printer = printerFor(resource, options.printer);
   return {
     kind: 'Table',
     apiVersion: 'meta.k8s.io/v1',
     metadata: options.listMeta ?? {},
-    columnDefinitions: options.omitColumnDefinitions === true ? null : convertor.columns,
-    rows: objects.map((obj) => ({ cells: convertor.cells(obj, options.now), object: rowObject(obj, options.includeObject) })),
+    columnDefinitions: options.omitColumnDefinitions === true ? null : printer.columns,
+    rows: objects.map((obj) => ({ cells: printer.cells(obj, options.now), object: rowObject(obj, options.includeObject) })),
   };
-}
-
-/**
- * The columns of a built-in kind's server printer after `Name`, shaped like CRD printer columns
- * (their cells are computed by the printer, so `jsonPath` is empty). Empty for kinds without one.
- */
-export function builtinPrinterColumns(kind: string): CustomResourceColumnDefinition[] {
-  const printer = builtinPrinterForKind(kind);
-  return (printer?.columns ?? []).slice(1).map((c) => ({
-    name: c.name, type: c.type, jsonPath: '', description: c.description, priority: c.priority, ...(c.format === '' ? {} : { format: c.format }),
-  }));
 }

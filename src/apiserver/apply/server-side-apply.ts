@@ -8,11 +8,10 @@
  * `Apply` entry then lists exactly the fields of this configuration.
  * Invariant: fields owned only by other managers are never removed by an apply.
  */
-import type { KubeObject } from '../meta/index.js';
+import { jsonEqual, type KubeObject } from '../../meta/index.js';
 import { elementKey, type Shape } from './field-shape.js';
 import { entriesOf, fieldSetOf, isLeaf, isPlain, subtract, type FieldSet, type ManagedFieldsEntry } from './managed-fields.js';
-import { jsonEqual } from './registry/strategy.js';
-import { ApiStatusError, type FieldCause } from './status.js';
+import { ApiStatusError, type FieldCause } from '../http/status.js';
 
 type Json = Record<string, unknown>;
 

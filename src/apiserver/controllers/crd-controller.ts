@@ -6,12 +6,12 @@
  * none is left the cleanup finalizer is removed so the CRD goes away, with its endpoints and watches.
  * Invariant: a kind is served exactly while its CRD exists, has accepted names and is not deleted.
  */
-import type { KubeObject, Logger } from '../meta/index.js';
-import { rfc3339, type ServerContext } from './context.js';
-import { performDelete } from './handlers/write-pipeline.js';
-import { CRD_FINALIZER, crdOf } from './registry/crd.js';
-import { CustomResourceStrategy } from './registry/custom-resource.js';
-import type { StoredEvent } from './storage/store.js';
+import type { KubeObject, Logger } from '../../meta/index.js';
+import { rfc3339, type ServerContext } from '../context.js';
+import { performDelete } from '../handlers/write-pipeline.js';
+import { CRD_FINALIZER, crdOf } from '../registry/crd.js';
+import { CustomResourceStrategy } from '../registry/custom-resource.js';
+import type { StoredEvent } from '../storage/store.js';
 
 const CRD_ID = 'apiextensions.k8s.io/customresourcedefinitions';
 

@@ -9,12 +9,12 @@
  * Invariant: the collector only deletes objects through the normal delete path (finalizers honoured,
  * uid precondition), and never touches an object with a live owner.
  */
-import { InvalidOptionError, parseGroupVersion, type KubeObject, type Logger, type OwnerReference } from '../meta/index.js';
-import type { ServerContext } from './context.js';
-import { performDelete } from './handlers/write-pipeline.js';
-import type { Strategy } from './registry/strategy.js';
-import { ApiStatusError } from './status.js';
-import type { StoredEvent } from './storage/store.js';
+import { InvalidOptionError, parseGroupVersion, type KubeObject, type Logger, type OwnerReference } from '../../meta/index.js';
+import type { ServerContext } from '../context.js';
+import { performDelete } from '../handlers/write-pipeline.js';
+import type { Strategy } from '../registry/strategy.js';
+import { ApiStatusError } from '../http/status.js';
+import type { StoredEvent } from '../storage/store.js';
 
 interface Located {
   strategy: Strategy;

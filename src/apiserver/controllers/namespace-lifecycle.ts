@@ -6,15 +6,14 @@
  * cannot be deleted.
  * Invariant: a Terminating namespace is finalized only when no namespaced object remains in it.
  */
-import type { KubeObject, Logger } from '../meta/index.js';
-import { rfc3339, type Scope, type ServerContext } from './context.js';
-import { performDelete } from './handlers/write-pipeline.js';
-import { jsonEqual } from './registry/strategy.js';
-import { negotiateOutput } from './negotiation.js';
-import { renderObject } from './render.js';
-import { headerOf, type ApiResponse } from './request.js';
-import { jsonResponse } from './response.js';
-import { conflict, forbidden, modifiedConflict, notFound } from './status.js';
+import { jsonEqual, type KubeObject, type Logger } from '../../meta/index.js';
+import { rfc3339, type Scope, type ServerContext } from '../context.js';
+import { performDelete } from '../handlers/write-pipeline.js';
+import { negotiateOutput } from '../http/negotiation.js';
+import { renderObject } from '../http/render.js';
+import { headerOf, type ApiResponse } from '../http/request.js';
+import { jsonResponse } from '../http/response.js';
+import { conflict, forbidden, modifiedConflict, notFound } from '../http/status.js';
 
 const IMMORTAL = new Set(['default', 'kube-system', 'kube-public']);
 const NS_ID = '/namespaces';

@@ -3,7 +3,7 @@
  * same object is often served many times), plain text, and `Status` failures. The only place that
  * turns an `ApiStatusError` into bytes, so every error body has the same shape.
  */
-import type { KubeObject, Status } from '../meta/index.js';
+import type { KubeObject, Status } from '../../meta/index.js';
 import type { ApiResponse } from './request.js';
 import { ApiStatusError, internalError } from './status.js';
 

@@ -7,9 +7,8 @@
  * (`server-side-apply.ts`) works on too.
  * Invariant: an entry that no longer owns any field is dropped.
  */
-import type { KubeObject } from '../meta/index.js';
+import { jsonEqual, type KubeObject } from '../../meta/index.js';
 import { elementKey, type Shape } from './field-shape.js';
-import { jsonEqual } from './registry/strategy.js';
 
 export type FieldSet = Record<string, unknown>;
 

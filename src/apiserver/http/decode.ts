@@ -6,9 +6,9 @@
  * `yaml` composer recurses per level and carries on after running out of stack (see below).
  */
 import { parse as parseYaml } from 'yaml';
-import { bodyTooDeep, MAX_NESTING_DEPTH, nestsDeeperThan, yamlNestingDepth } from './nesting.js';
-import type { KubeObject } from '../meta/index.js';
-import { decodeProtobufObject } from './protobuf/index.js';
+import { bodyTooDeep, MAX_NESTING_DEPTH, nestsDeeperThan, yamlNestingDepth } from '../nesting.js';
+import type { KubeObject } from '../../meta/index.js';
+import { decodeProtobufObject } from '../protobuf/index.js';
 import { headerOf, type ApiRequest } from './request.js';
 import { badRequest, unsupportedMediaType } from './status.js';
 

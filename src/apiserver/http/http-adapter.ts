@@ -9,7 +9,7 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import type { ApiServer } from './api-server.js';
+import type { ApiServer } from '../api-server.js';
 import { adminTokenAuthenticator } from './auth/admin-token.js';
 import type { ApiRequest, ApiResponse } from './request.js';
 import { errorResponse, statusResponse } from './response.js';

@@ -4,12 +4,12 @@
  * until the handler turns it into a response. Invariant: every error response body the server writes
  * is built here, so clients that branch on `reason` see the same values as from kube-apiserver.
  */
-import { ConvergeError, type Status } from '../meta/index.js';
-import type { FieldCause } from './schema/field-cause.js';
+import { ConvergeError, type Status } from '../../meta/index.js';
+import type { FieldCause } from '../schema/field-cause.js';
 
 // Field errors (one entry of `details.causes`) have one catalogue, beside the schema validators that
 // need it without the rest of this file.
-export { fieldCause, type FieldCause } from './schema/field-cause.js';
+export { fieldCause, type FieldCause } from '../schema/field-cause.js';
 
 export class ApiStatusError extends ConvergeError {
   readonly code = 'CONVERGE_API_STATUS';

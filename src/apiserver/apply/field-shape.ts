@@ -5,10 +5,10 @@
  * or `atomic` (everything else, as on the real server). Built-ins read the strategic-merge metadata
  * of the patch module; custom resources read their schema's markers. `metadata` is the same for all.
  */
-import type { FieldStrategy } from './patch/index.js';
-import { strategyFor } from './patch/index.js';
-import type { Strategy } from './registry/strategy.js';
-import type { JSONSchemaProps } from './served-resource.js';
+import type { FieldStrategy } from '../patch/index.js';
+import { strategyFor } from '../patch/index.js';
+import type { Strategy } from '../registry/strategy.js';
+import type { JSONSchemaProps } from '../served-resource.js';
 
 export type ListKind = { kind: 'map'; keys: string[] } | { kind: 'set' } | { kind: 'atomic' };
 

@@ -4,11 +4,11 @@
  * cached JSON text rather than re-serialised. Watch encoders live here too, so a watch renders events
  * exactly like a get renders objects.
  */
-import type { KubeObject } from '../meta/index.js';
-import { present, type Scope } from './context.js';
+import type { KubeObject } from '../../meta/index.js';
+import { present, type Scope } from '../context.js';
 import type { OutputForm } from './negotiation.js';
 import { frozenJson } from './response.js';
-import type { WatchEncoder, WatchEventType } from './watch-hub.js';
+import type { WatchEncoder, WatchEventType } from '../watch-hub.js';
 
 export interface ListMetaOut {
   resourceVersion: string;
@@ -24,7 +24,7 @@ const partial = (obj: KubeObject): KubeObject => ({ kind: 'PartialObjectMetadata
 
 function tableOf(scope: RenderScope, objects: KubeObject[], form: Extract<OutputForm, { kind: 'table' }>, omitColumnDefinitions: boolean): Record<string, unknown> {
   return scope.ctx.table(objects.map((o) => present(scope, o)), scope.strategy.served(scope.version), {
-    includeObject: form.includeObject, now: scope.ctx.clock.now(), omitColumnDefinitions,
+    includeObject: form.includeObject, now: scope.ctx.clock.now(), omitColumnDefinitions, ...(scope.strategy.printer ? { printer: scope.strategy.printer } : {}),
   });
 }
 
