@@ -12,11 +12,10 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startApiServer } from 'kube-converge/apiserver';
-import { StatusError, createClient, isNotFound, type Client } from 'kube-converge/client';
-import { createManager, type Manager } from 'kube-converge/manager';
-import { NamespaceResource, SecretResource, ServiceResource, findStatusCondition, noopLogger } from 'kube-converge/meta';
-import { TestEnv, eventually, faultInjectingClient, installCrds, type ClientFaults, restConfigFor } from 'kube-converge/testing';
+import { StatusError, isNotFound, type Client } from 'kube-converge/client';
+import type { Manager } from 'kube-converge/manager';
+import { NamespaceResource, SecretResource, ServiceResource, findStatusCondition } from 'kube-converge/meta';
+import { TestEnv, eventually, faultInjectingClient, type ClientFaults } from 'kube-converge/testing';
 import { setupApplicationRouteController, type ApplicationRouteControllerOptions } from './controller.js';
 import {
   reconcilesOf, recordingLogger, retriesOf, route, service, tlsSecret, type LogLine, type Route,
@@ -287,24 +286,18 @@ describe('ApplicationRoute operator', () => {
   });
 
   it('needs no finalizer: deleting a route lets garbage collection remove its HTTPRoute', async () => {
-    // TestEnv has no switch for the API server's garbage collector, so this test starts its own server.
-    const api = await startApiServer({ port: 0, garbageCollection: true });
-    const admin = createClient({ config: restConfigFor(api) });
-    const mgr = await createManager({ config: restConfigFor(api), logger: noopLogger });
-    let run: Promise<void> | undefined;
+    await using env = await TestEnv.start({ crds: CRDS, garbageCollection: true });
+    const mgr = await env.newManager();
+    setupApplicationRouteController(mgr);
+    const run = mgr.start();
     try {
-      await installCrds({ client: admin, crds: CRDS });
-      setupApplicationRouteController(mgr);
-      run = mgr.start();
-      await checkoutReady(admin);
-      assert.equal((await admin.get(ApplicationRoute, key('checkout-api'))).metadata.finalizers, undefined);
-      await admin.delete(ApplicationRoute, key('checkout-api'));
-      await eventually(async () => (await httpRoute(admin, 'checkout-api')) === undefined, { message: 'the HTTPRoute is garbage-collected' });
+      await checkoutReady(env.client);
+      assert.equal((await env.client.get(ApplicationRoute, key('checkout-api'))).metadata.finalizers, undefined);
+      await env.client.delete(ApplicationRoute, key('checkout-api'));
+      await eventually(async () => (await httpRoute(env.client, 'checkout-api')) === undefined, { message: 'the HTTPRoute is garbage-collected' });
     } finally {
       await mgr.shutdown();
       await run;
-      admin.close();
-      await api.stop();
     }
   });
 
