@@ -41,6 +41,7 @@ import type { Source, SourceContext } from './source.js';
 import { isTerminalError } from './terminal-error.js';
 import { tapEnqueues, tapRetries } from './tracking-taps.js';
 
+/** Options of `newController`: its name, its reconciler, the kinds it reconciles and owns, and the controller options. */
 export interface NewControllerOptions<C> extends ControllerOptions {
   /** Unique per host (unless `skipNameValidation`); labels metrics and logs and names the queue. */
   name: string;
@@ -84,6 +85,7 @@ export interface ControllerInit<C> {
   ownedResources?: readonly ResourceDescriptor<KubeObject>[] | undefined;
 }
 
+/** A work queue, the sources that feed it and the workers that call the reconciler; made by `newController` or the builder. */
 export class Controller<C = unknown> implements Runnable {
   readonly name: string;
   readonly options: ResolvedControllerOptions;
