@@ -57,7 +57,7 @@ interface Cached {
   expiresAt: number;
 }
 
-/** Credentials from an exec plugin, run again when the token or certificate it printed expires. */
+/** Credentials from an exec plugin, run again when what it printed expires or the server refuses it with a 401. */
 export function execCredentialAuth(options: ExecAuthOptions): AuthProvider {
   const { exec, clock, file, context } = options;
   // Like client-go: a command with a path separator is relative to the kubeconfig's folder; a bare name is looked up on PATH.
