@@ -4,8 +4,6 @@ export { createListerWatcher } from './list-watcher.js';
 export type { ListerWatcher, ListerWatcherOptions, ListCallOptions, WatchCallOptions } from './list-watcher.js';
 export { Reflector, REFLECTOR_DEFAULTS } from './reflector.js';
 export type { ReflectorOptions, ReflectorStore } from './reflector.js';
-export { transition, classifyFailure, initialMemory, relistResourceVersion, rewatchResourceVersion } from './reflector-state.js';
-export type { ReflectorState, ReflectorInput, ReflectorMemory, FailureKind } from './reflector-state.js';
 export { Backoff, BACKOFF_DEFAULTS } from './backoff.js';
 export type { BackoffOptions } from './backoff.js';
 export { RealFIFO } from './fifo.js';

@@ -12,16 +12,19 @@ import type { AuthProvider, Credentials } from './rest-config.js';
 /** client-go re-reads token files once a minute. */
 export const TOKEN_FILE_REREAD_MS = 60_000;
 
+/** Credentials that send one fixed bearer token on every request. */
 export function bearerTokenAuth(token: string): AuthProvider {
   const creds: Credentials = { headers: { authorization: `Bearer ${token}` } };
   return { credentials: () => Promise.resolve(creds) };
 }
 
+/** Credentials that send HTTP basic authentication with `username` and `password`. */
 export function basicAuth(username: string, password: string): AuthProvider {
   const creds: Credentials = { headers: { authorization: `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}` } };
   return { credentials: () => Promise.resolve(creds) };
 }
 
+/** Options of `tokenFileAuth`: the token file to read and the clock that paces re-reading it. */
 export interface TokenFileAuthOptions {
   path: string;
   clock: Clock;
@@ -66,6 +69,7 @@ export function tokenFileAuth({ path, clock, initialToken, source }: TokenFileAu
   };
 }
 
+/** The identity to act as (`Impersonate-User`, `-Group`, `-Extra-*` headers), as kubectl's `--as` flags. */
 export interface Impersonation {
   user?: string;
   uid?: string;

@@ -8,11 +8,13 @@ import type { Transport } from './transport.js';
 
 export type { APIGroup, APIGroupList, APIResourceList, APIVersions, APIResource } from 'kubernetes-types/meta/v1.js';
 
+/** Options of a `DiscoveryClient`: the transport that reaches the API server. */
 export interface DiscoveryClientOptions {
   /** The transport of a client (`createClient(...).transport`). */
   transport: Transport;
 }
 
+/** Reads which groups, versions and resources the API server serves (client-go's `DiscoveryClient`), uncached. */
 export class DiscoveryClient {
   readonly #transport: Transport;
 

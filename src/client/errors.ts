@@ -119,13 +119,21 @@ const hasReason = (err: unknown, reason: string, code?: number): boolean => {
   return s.reason === reason || (code !== undefined && !s.reason && s.code === code);
 };
 
+/** True when the server answered `NotFound` (or a bare 404): the object does not exist. */
 export const isNotFound = (err: unknown): boolean => hasReason(err, 'NotFound', 404);
+/** True when a create failed because an object of that name already exists. */
 export const isAlreadyExists = (err: unknown): boolean => hasReason(err, 'AlreadyExists');
+/** True for a 409 `Conflict`: usually a stale resourceVersion on update, so re-read and retry. */
 export const isConflict = (err: unknown): boolean => hasReason(err, 'Conflict', 409);
+/** True for a 422 `Invalid`: the object failed validation, and sending it again will not help. */
 export const isInvalid = (err: unknown): boolean => hasReason(err, 'Invalid', 422);
+/** True for a 429 `TooManyRequests`: the server asks the client to slow down. */
 export const isTooManyRequests = (err: unknown): boolean => hasReason(err, 'TooManyRequests', 429);
+/** True for a 403 `Forbidden`: the identity is known but not allowed to do this. */
 export const isForbidden = (err: unknown): boolean => hasReason(err, 'Forbidden', 403);
+/** True for a 401 `Unauthorized`: the server did not accept the credentials. */
 export const isUnauthorized = (err: unknown): boolean => hasReason(err, 'Unauthorized', 401);
+/** True when the server reports `ServerTimeout`: it could not finish the request in time and it may be retried. */
 export const isServerTimeout = (err: unknown): boolean => hasReason(err, 'ServerTimeout');
 /** A 504 or a `Timeout` reason (the server gave up waiting, e.g. for a too-large resourceVersion). */
 export const isTimeout = (err: unknown): boolean => hasReason(err, 'Timeout', 504);

@@ -40,6 +40,7 @@ export interface ExecClusterInfo {
   config?: unknown;
 }
 
+/** Options of `execCredentialAuth`: the kubeconfig's `exec` stanza, the cluster it is for, and the clock that times token expiry. */
 export interface ExecAuthOptions {
   exec: ExecConfig;
   clock: Clock;
@@ -56,6 +57,7 @@ interface Cached {
   expiresAt: number;
 }
 
+/** Credentials from an exec plugin, run again when what it printed expires or the server refuses it with a 401. */
 export function execCredentialAuth(options: ExecAuthOptions): AuthProvider {
   const { exec, clock, file, context } = options;
   // Like client-go: a command with a path separator is relative to the kubeconfig's folder; a bare name is looked up on PATH.

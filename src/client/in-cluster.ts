@@ -14,8 +14,10 @@ import { KubeConfigError } from './errors.js';
 import { loadKubeConfig } from './kubeconfig.js';
 import type { RestConfig } from './rest-config.js';
 
+/** Where the kubelet mounts a pod's service-account token, CA and namespace. */
 export const SERVICE_ACCOUNT_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
 
+/** Options of `inClusterConfig`: the environment and service-account folder to read instead of the process's own, and the clock. */
 export interface InClusterConfigOptions {
   env?: NodeJS.ProcessEnv;
   /** Where the token, `ca.crt` and `namespace` files are (default the standard mount). */
@@ -23,6 +25,7 @@ export interface InClusterConfigOptions {
   clock?: Clock;
 }
 
+/** The `RestConfig` of the pod this process runs in: its API server and service account. */
 export function inClusterConfig(options: InClusterConfigOptions = {}): RestConfig {
   const env = options.env ?? process.env;
   const dir = options.serviceAccountDir ?? SERVICE_ACCOUNT_DIR;
@@ -61,6 +64,7 @@ export function inClusterConfig(options: InClusterConfigOptions = {}): RestConfi
   };
 }
 
+/** Options of `getConfig`: the kubeconfig context to use, the environment to look in, and the clock. */
 export interface GetConfigOptions {
   context?: string;
   env?: NodeJS.ProcessEnv;

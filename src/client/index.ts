@@ -7,7 +7,7 @@ export type { TransportOptions, TransportRequest, TransportResponse, StreamingRe
 export { TokenBucketRateLimiter } from './rate-limiter.js';
 export type { RateLimiter, TokenBucketOptions } from './rate-limiter.js';
 export {
-  StatusError, NetworkError, KubeConfigError, WatchDecodeError, statusErrorFromResponse, statusOf, isStatusObject,
+  StatusError, NetworkError, KubeConfigError, WatchDecodeError, statusOf,
   isNotFound, isAlreadyExists, isConflict, isInvalid, isGone, isResourceExpired, isTooManyRequests, isForbidden,
   isUnauthorized, isServerTimeout, isTimeout, ignoreNotFound, ignoreAlreadyExists,
 } from './errors.js';
@@ -16,7 +16,6 @@ export { HttpWatchStream } from './watch-stream.js';
 export type { HttpWatchStreamOptions } from './watch-stream.js';
 export { createMergePatch } from './merge-patch.js';
 export type { MergePatchOptions } from './merge-patch.js';
-export { resourcePath } from './resource-path.js';
 export { metadataOnly, isMetadataOnly } from './metadata-only.js';
 export type { MetadataOnlyResource } from './metadata-only.js';
 export type { RestConfig, TlsConfig, AuthProvider, Credentials } from './rest-config.js';
@@ -24,11 +23,10 @@ export { loadKubeConfig } from './kubeconfig.js';
 export type { LoadKubeConfigOptions } from './kubeconfig.js';
 export { inClusterConfig, getConfig, SERVICE_ACCOUNT_DIR } from './in-cluster.js';
 export type { InClusterConfigOptions, GetConfigOptions } from './in-cluster.js';
-export { bearerTokenAuth, basicAuth, tokenFileAuth, withImpersonation, TOKEN_FILE_REREAD_MS } from './auth-providers.js';
+export { bearerTokenAuth, basicAuth, tokenFileAuth, withImpersonation } from './auth-providers.js';
 export type { TokenFileAuthOptions, Impersonation } from './auth-providers.js';
-export { execCredentialAuth, EXEC_API_VERSIONS } from './exec-credential.js';
+export { execCredentialAuth } from './exec-credential.js';
 export type { ExecConfig, ExecClusterInfo, ExecAuthOptions } from './exec-credential.js';
-export { PATCH_CONTENT_TYPES } from './types.js';
 export type {
   Client, PatchType, RequestOptions, WriteOptions, UpdateOptions, ListOptions, WatchOptions, WatchEvent, WatchStream,
   DeleteOptions, PatchOptions,

@@ -18,6 +18,7 @@ import { KubeConfigError } from './errors.js';
 import { execCredentialAuth, type ExecClusterInfo, type ExecConfig } from './exec-credential.js';
 import type { AuthProvider, RestConfig, TlsConfig } from './rest-config.js';
 
+/** Options of `loadKubeConfig`: which files and context to use instead of `KUBECONFIG` and `current-context`. */
 export interface LoadKubeConfigOptions {
   /** One kubeconfig file (like `--kubeconfig`); overrides `KUBECONFIG`. */
   path?: string;

@@ -42,6 +42,7 @@ function jsonEqual(a: unknown, b: unknown): boolean {
   return false;
 }
 
+/** Options of `createMergePatch`, such as carrying the old resourceVersion for optimistic locking. */
 export interface MergePatchOptions {
   /** Put the old object's `metadata.resourceVersion` in the patch (the server then rejects stale writes with 409). */
   optimisticLock?: boolean;

@@ -21,6 +21,7 @@ export function metadataOnly(r: ResourceDescriptor<KubeObject>): MetadataOnlyRes
   return Object.freeze({ group: r.group, version: r.version, kind: r.kind, plural: r.plural, namespaced: r.namespaced, apiVersion: r.apiVersion, metadataOnly: true });
 }
 
+/** True when `r` is a descriptor made by `metadataOnly`, whose reads return `PartialObjectMetadata`. */
 export function isMetadataOnly(r: ResourceDescriptor<KubeObject>): r is MetadataOnlyResource {
   return (r as Partial<MetadataOnlyResource>).metadataOnly === true;
 }

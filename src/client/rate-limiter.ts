@@ -7,11 +7,13 @@
  */
 import type { Clock } from '../meta/index.js';
 
+/** Paces the client's requests: each request waits for `acquire` before it is sent. */
 export interface RateLimiter {
   /** Resolves when the request may go; rejects with the signal's reason if it aborts first. */
   acquire(options?: { signal?: AbortSignal }): Promise<void>;
 }
 
+/** Options of a `TokenBucketRateLimiter`: the steady rate, the burst, and the clock that times both. */
 export interface TokenBucketOptions {
   qps: number;
   burst: number;
@@ -21,6 +23,7 @@ export interface TokenBucketOptions {
 /** Lets everything through: what `qps: -1` (or `Infinity`) selects. */
 const unlimited: RateLimiter = Object.freeze({ acquire: () => Promise.resolve() });
 
+/** A token bucket that lets `burst` requests go at once and then `qps` per second, in arrival order. */
 export class TokenBucketRateLimiter implements RateLimiter {
   readonly #qps: number;
   readonly #burst: number;

@@ -26,6 +26,7 @@ import {
 } from './types.js';
 import { HttpWatchStream } from './watch-stream.js';
 
+/** Options of `createClient`: the `RestConfig` to reach the server with, plus rate limits, retries, the clock and a hook called once per request. */
 export interface CreateClientOptions {
   /** A resolved config (`loadKubeConfig()`, `inClusterConfig()`); or give `server` alone. */
   config?: RestConfig;
@@ -57,6 +58,7 @@ export interface RestClient extends Client {
   close(): void;
 }
 
+/** Creates the HTTP `Client` for one API server and identity, from a `RestConfig`. */
 export function createClient(options: CreateClientOptions): RestClient {
   const base: RestConfig | undefined = options.config ?? (options.server !== undefined ? { server: options.server } : undefined);
   if (!base) throw new InvalidOptionError('config', 'give a RestConfig (config) or a server URL (server)');

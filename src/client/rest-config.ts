@@ -35,6 +35,7 @@ export interface AuthProvider {
   refresh?(): Promise<boolean>;
 }
 
+/** Everything needed to reach one API server as one identity: server URL, TLS material, credentials and default namespace. */
 export interface RestConfig {
   /** Base URL of the API server, e.g. `https://10.0.0.1:6443` (a path prefix is kept). */
   server: string;

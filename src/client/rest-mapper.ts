@@ -12,6 +12,7 @@ import {
 import type { APIGroup, APIResource, APIResourceList, DiscoveryClient } from './discovery.js';
 import { isNotFound } from './errors.js';
 
+/** What discovery says about one resource: its descriptor, names, verbs and subresources. */
 export interface RestMapping {
   resource: ResourceDescriptor<KubeObject>;
   singularName: string;
@@ -36,10 +37,12 @@ export interface ResourceQuery {
   version?: string;
 }
 
+/** Options of a `RestMapper`: the discovery client it asks. */
 export interface RestMapperOptions {
   discovery: DiscoveryClient;
 }
 
+/** Maps kinds to resources and back from discovery, caching what it has read (controller-runtime's `RESTMapper`). */
 export class RestMapper {
   readonly #discovery: DiscoveryClient;
   #groups: Promise<APIGroup[]> | undefined;

@@ -29,6 +29,7 @@ export interface RequestMetric {
   durationMs: number;
 }
 
+/** Options of a `Transport`: the `RestConfig`, the clock, how many times to retry, and a hook called once per request. */
 export interface TransportOptions {
   config: RestConfig;
   clock: Clock;
@@ -37,6 +38,7 @@ export interface TransportOptions {
   onRequest?: (m: RequestMetric) => void;
 }
 
+/** One HTTP request to the API server, with its path below the server URL. */
 export interface TransportRequest {
   method: string;
   /** Path and query below the server URL, starting with `/`. */
@@ -48,6 +50,7 @@ export interface TransportRequest {
   signal?: AbortSignal;
 }
 
+/** A complete HTTP answer from the API server, with its body read as text. */
 export interface TransportResponse {
   statusCode: number;
   headers: http.IncomingHttpHeaders;
@@ -87,6 +90,7 @@ class RequestTimeoutError extends Error {
   }
 }
 
+/** Sends requests to one API server with credentials, TLS, rate limiting, timeouts and bounded retries. */
 export class Transport {
   readonly #config: RestConfig;
   readonly #base: URL;

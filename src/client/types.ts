@@ -7,6 +7,7 @@
  */
 import type { KubeList, KubeObject, NamespacedName, ResourceDescriptor, Status } from '../meta/index.js';
 
+/** How a patch body is read: JSON patch, JSON merge patch, strategic merge patch or server-side apply. */
 export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
 
 export const PATCH_CONTENT_TYPES: Readonly<Record<PatchType, string>> = Object.freeze({
@@ -16,16 +17,19 @@ export const PATCH_CONTENT_TYPES: Readonly<Record<PatchType, string>> = Object.f
   apply: 'application/apply-patch+yaml',
 });
 
+/** What every client call accepts: a signal that cancels it. */
 export interface RequestOptions {
   signal?: AbortSignal;
 }
 
+/** Options every write accepts: dry run, the field manager, and how strictly unknown fields are refused. */
 export interface WriteOptions extends RequestOptions {
   dryRun?: boolean;
   fieldManager?: string;
   fieldValidation?: 'Ignore' | 'Warn' | 'Strict';
 }
 
+/** Options of a list: namespace, label and field selectors, and paging. */
 export interface ListOptions extends RequestOptions {
   /** Omit (or '') for all namespaces / cluster-scoped kinds. */
   namespace?: string;
@@ -43,6 +47,7 @@ export interface ListOptions extends RequestOptions {
   resourceVersionMatch?: 'Exact' | 'NotOlderThan';
 }
 
+/** Options of a watch: where to start, which objects to see, and whether to receive bookmarks. */
 export interface WatchOptions extends RequestOptions {
   namespace?: string;
   labelSelector?: string;
@@ -58,6 +63,7 @@ export interface WatchOptions extends RequestOptions {
   inactivityTimeoutMs?: number;
 }
 
+/** One event of a watch: an object added, modified or deleted, a bookmark, or an error `Status`. */
 export type WatchEvent<T extends KubeObject = KubeObject> =
   | { type: 'ADDED' | 'MODIFIED' | 'DELETED'; object: T }
   | { type: 'BOOKMARK'; object: KubeObject }
@@ -74,17 +80,20 @@ export interface WatchStream<T extends KubeObject = KubeObject> extends AsyncIte
   drainDecoded?(fn: (event: WatchEvent<T>) => void, more: () => boolean): number;
 }
 
+/** Options of an update: the write options, and the subresource (such as `status`) to update. */
 export interface UpdateOptions extends WriteOptions {
   /** PUT to a subresource (`status`, `scale`) instead of the object itself. */
   subresource?: string;
 }
 
+/** Options of a delete: preconditions, grace period and how dependents are propagated. */
 export interface DeleteOptions extends WriteOptions {
   propagationPolicy?: 'Foreground' | 'Background' | 'Orphan';
   gracePeriodSeconds?: number;
   preconditions?: { uid?: string; resourceVersion?: string };
 }
 
+/** Options of a patch: the subresource to patch, and `force` to take over fields another manager owns in server-side apply. */
 export interface PatchOptions extends WriteOptions {
   /** Server-side apply only: take ownership of conflicting fields. */
   force?: boolean;

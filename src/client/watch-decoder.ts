@@ -16,6 +16,7 @@ import type { WatchEvent } from './types.js';
 const NEWLINE = 10;
 const PREFIX_CHARS = 120;
 
+/** Turns the watch protocol's newline-delimited JSON, arriving in arbitrary chunks, into events. */
 export class WatchDecoder<T extends KubeObject = KubeObject> {
   /** Pieces of the line still waiting for its newline. */
   #tail: Buffer[] = [];

@@ -20,6 +20,7 @@ import { WatchDecoder } from './watch-decoder.js';
 /** Events buffered before the socket is paused. */
 const HIGH_WATER = 1024;
 
+/** Options of an `HttpWatchStream`: the clock and how long silence may last, the signal that ends it, and a projection of each object. */
 export interface HttpWatchStreamOptions<T extends KubeObject = KubeObject> {
   clock: Clock;
   inactivityTimeoutMs?: number;
@@ -33,6 +34,7 @@ interface Waiter<T extends KubeObject> {
   reject(err: unknown): void;
 }
 
+/** A live watch as an async iterable of typed events, with backpressure and an inactivity watchdog. */
 export class HttpWatchStream<T extends KubeObject = KubeObject> implements WatchStream<T>, AsyncIterator<WatchEvent<T>> {
   readonly #req: ClientRequest;
   readonly #res: IncomingMessage;

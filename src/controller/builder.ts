@@ -30,16 +30,19 @@ import type { Predicate } from './predicate.js';
 import type { Reconciler } from './reconciler.js';
 import type { Source } from './source.js';
 
+/** Options of `Builder.for`: the predicates that filter events of the reconciled kind. */
 export interface ForOptions<T extends KubeObject> {
   predicates?: Predicate<T>[];
 }
 
+/** Options of `Builder.owns`: the predicates for the owned kind, and whether only controller owners are enqueued. */
 export interface OwnsOptions<T extends KubeObject> {
   predicates?: Predicate<T>[];
   /** Only the controller owner reference counts (default true); false enqueues every owner of the `for` kind. */
   onlyController?: boolean;
 }
 
+/** Options of `Builder.watches`: the predicates for the extra watched kind. */
 export interface WatchesOptions<T extends KubeObject> {
   predicates?: Predicate<T>[];
 }
@@ -52,6 +55,7 @@ export function controllerManagedBy<C>(host: ControllerHost<C>): Builder<C> {
 /** Sources to make once the options are known; each closure captures its own kind's type. */
 type SourceFactory = (global: readonly Predicate[]) => Source;
 
+/** Builds a controller step by step: what it reconciles, what it owns and watches, and its options. */
 export class Builder<C> {
   readonly #host: ControllerHost<C>;
   #for: ResourceDescriptor<KubeObject> | undefined;

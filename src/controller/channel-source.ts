@@ -12,6 +12,7 @@ import type { Predicate } from './predicate.js';
 import { EventDispatcher } from './source.js';
 import type { Source, SourceContext } from './source.js';
 
+/** A source of generic events from an async iterable, typically an `EventChannel`. */
 export function channelSource<T extends KubeObject>(
   events: AsyncIterable<GenericEvent<T>>,
   handler: EventHandler<T>,

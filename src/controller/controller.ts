@@ -41,6 +41,7 @@ import type { Source, SourceContext } from './source.js';
 import { isTerminalError } from './terminal-error.js';
 import { tapEnqueues, tapRetries } from './tracking-taps.js';
 
+/** Options of `newController`: its name, its reconciler, the kinds it reconciles and owns, and the controller options. */
 export interface NewControllerOptions<C> extends ControllerOptions {
   /** Unique per host (unless `skipNameValidation`); labels metrics and logs and names the queue. */
   name: string;
@@ -71,9 +72,20 @@ export function newUnmanagedController<C>(host: ControllerHost<C>, options: NewC
   if (!name) throw new InvalidOptionError('name', 'a controller needs a non-empty name');
   const resolved = resolveControllerOptions(rest);
   if (!resolved.skipNameValidation) host.registerControllerName(name);
-  return new Controller(host, name, reconciler, resolved, { forResource, ownedResources });
+  return new Controller({ host, name, reconciler, options: resolved, forResource, ownedResources });
 }
 
+/** What a `Controller` is made of, once `newUnmanagedController` has validated the name and resolved the options. */
+export interface ControllerInit<C> {
+  host: ControllerHost<C>;
+  name: string;
+  reconciler: Reconciler<C>;
+  options: ResolvedControllerOptions;
+  forResource?: ResourceDescriptor<KubeObject> | undefined;
+  ownedResources?: readonly ResourceDescriptor<KubeObject>[] | undefined;
+}
+
+/** A work queue, the sources that feed it and the workers that call the reconciler; made by `newController` or the builder. */
 export class Controller<C = unknown> implements Runnable {
   readonly name: string;
   readonly options: ResolvedControllerOptions;
@@ -92,17 +104,11 @@ export class Controller<C = unknown> implements Runnable {
   #started = false;
 
   /** Use `newController` (or the builder), which validate the name and options. */
-  constructor(
-    host: ControllerHost<C>,
-    name: string,
-    reconciler: Reconciler<C>,
-    options: ResolvedControllerOptions,
-    kinds: { forResource?: ResourceDescriptor<KubeObject>; ownedResources?: readonly ResourceDescriptor<KubeObject>[] } = {},
-  ) {
+  constructor({ host, name, reconciler, options, forResource, ownedResources }: ControllerInit<C>) {
     this.name = name;
     this.options = options;
-    this.forResource = kinds.forResource;
-    this.ownedResources = Object.freeze([...(kinds.ownedResources ?? [])]);
+    this.forResource = forResource;
+    this.ownedResources = Object.freeze([...(ownedResources ?? [])]);
     this.#tracker = new ReconcileTracker({ clock: host.clock });
     this.#host = host;
     this.#reconciler = reconciler;

@@ -8,6 +8,7 @@ import type { KubeObject } from '../meta/index.js';
 import { createPriority, enqueueAll, updatePriority } from './handler.js';
 import type { EventHandler } from './handler.js';
 
+/** The handler that enqueues the object's own namespace and name, for the kind a controller reconciles. */
 export function enqueueRequestForObject<T extends KubeObject = KubeObject>(): EventHandler<T> {
   return {
     create: (e, queue) => enqueueAll(queue, [namespacedNameOf(e.object)], createPriority(e)),

@@ -13,11 +13,13 @@ import type { EventHandler } from './handler.js';
 import type { Request } from './reconciler.js';
 import { union } from './enqueue-requests-from-map-func.js';
 
+/** Options of `enqueueRequestForOwner`: whether only the controller owner, or every owner of the kind, is enqueued. */
 export interface EnqueueRequestForOwnerOptions {
   /** Only the reference with `controller: true` counts (controller-runtime's `OnlyControllerOwner`). Default true. */
   onlyController?: boolean;
 }
 
+/** The handler that enqueues an object's owner of a given kind, for the children a controller owns. */
 export function enqueueRequestForOwner<T extends KubeObject = KubeObject>(
   owner: ResourceDescriptor<KubeObject>,
   options: EnqueueRequestForOwnerOptions = {},

@@ -10,8 +10,10 @@ import { createPriority, enqueueAll, updatePriority } from './handler.js';
 import type { EventHandler } from './handler.js';
 import type { Request } from './reconciler.js';
 
+/** Maps an object to the requests it affects. */
 export type MapFunc<T extends KubeObject = KubeObject> = (obj: T) => Iterable<Request>;
 
+/** The handler that enqueues whatever requests a `MapFunc` returns for the changed object. */
 export function enqueueRequestsFromMapFunc<T extends KubeObject = KubeObject>(fn: MapFunc<T>): EventHandler<T> {
   return {
     create: (e, queue) => enqueueAll(queue, fn(e.object), createPriority(e)),

@@ -11,6 +11,7 @@
 import type { KubeObject } from '../meta/index.js';
 import type { GenericEvent } from './events.js';
 
+/** A queue of generic events sent from outside the cluster, delivered to a controller by a `channelSource`. */
 export class EventChannel<T extends KubeObject = KubeObject> implements AsyncIterable<GenericEvent<T>> {
   readonly #buffer: GenericEvent<T>[] = [];
   #waiter: ((r: IteratorResult<GenericEvent<T>>) => void) | undefined;

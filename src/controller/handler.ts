@@ -16,6 +16,7 @@ import type { Request } from './reconciler.js';
 /** The queue handlers enqueue into: the controller's queue, typed for requests. */
 export type RequestQueue = PriorityInterface<Request>;
 
+/** Turns events of one kind into reconcile requests on the controller's queue. */
 export interface EventHandler<T extends KubeObject = KubeObject> {
   create(e: CreateEvent<T>, queue: RequestQueue): void;
   update(e: UpdateEvent<T>, queue: RequestQueue): void;
@@ -44,6 +45,7 @@ export function enqueueAll(queue: RequestQueue, requests: Iterable<Request>, pri
   }
 }
 
+/** One optional function per event type, from which `funcs` makes an `EventHandler`. */
 export interface HandlerFuncs<T extends KubeObject = KubeObject> {
   create?(e: CreateEvent<T>, queue: RequestQueue): void;
   update?(e: UpdateEvent<T>, queue: RequestQueue): void;

@@ -28,6 +28,7 @@ export interface ControllerMetrics {
   activeWorkers(controller: string, delta: 1 | -1): void;
 }
 
+/** What a controller needs from the process that runs it (a Manager): informers, client, logger, clock and metrics. */
 export interface ControllerHost<C = unknown> {
   /** The client reconcilers receive (the manager's split client: cached reads, direct writes). */
   readonly client: C;

@@ -19,13 +19,11 @@ export type { EnqueueRequestForOwnerOptions } from './enqueue-request-for-owner.
 export { enqueueRequestsFromMapFunc } from './enqueue-requests-from-map-func.js';
 export type { MapFunc } from './enqueue-requests-from-map-func.js';
 export type { Source, SourceContext } from './source.js';
-export { kindSource, KIND_RETRY_INTERVAL_MS } from './kind-source.js';
+export { kindSource } from './kind-source.js';
 export { channelSource } from './channel-source.js';
 export { EventChannel } from './event-channel.js';
-export { CONTROLLER_DEFAULTS, resolveControllerOptions } from './options.js';
 export type { ControllerOptions, ResolvedControllerOptions } from './options.js';
 export { Controller, newController, newUnmanagedController } from './controller.js';
-export { ReconcileTracker, DEFAULT_TRACKED_KEYS, errorInfo } from './reconcile-tracker.js';
 export type { ReconcilePhase, ReconcileOutcome, ReconcileState, ReconcileErrorInfo, FinishedReconcile } from './reconcile-tracker.js';
 export type { NewControllerOptions } from './controller.js';
 export { controllerManagedBy, Builder } from './builder.js';

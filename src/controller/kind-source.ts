@@ -22,6 +22,7 @@ export const KIND_RETRY_INTERVAL_MS = 10_000;
 /** How often the handler registration is checked once the informer has synced (client-go's 100 ms poll). */
 const REGISTRATION_SYNC_POLL_MS = 100;
 
+/** A source of events of one kind, from the host's shared informer cache. */
 export function kindSource<T extends KubeObject>(
   resource: ResourceDescriptor<T>,
   handler: EventHandler<T>,

@@ -6,6 +6,7 @@ import { requireDuration, requireInt } from '../meta/index.js';
 import type { RateLimiter } from '../workqueue/index.js';
 import type { Request } from './reconciler.js';
 
+/** How a controller runs: concurrency, rate limiter, cache sync timeout, leader election and the priority queue. */
 export interface ControllerOptions {
   /** Reconciles running at once (each on a different request). Default 1. */
   maxConcurrentReconciles?: number;
@@ -32,6 +33,7 @@ export interface ControllerOptions {
   reconciliationTimeoutMs?: number;
 }
 
+/** The controller options with every default filled in, frozen. */
 export interface ResolvedControllerOptions {
   readonly maxConcurrentReconciles: number;
   readonly cacheSyncTimeoutMs: number;

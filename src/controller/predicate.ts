@@ -13,6 +13,7 @@ import { selectorFromLabelSelector } from '../meta/index.js';
 import type { KubeObject, LabelSelector, Selector } from '../meta/index.js';
 import type { CreateEvent, DeleteEvent, GenericEvent, UpdateEvent } from './events.js';
 
+/** A filter between a source and its handler, with one check per event type. */
 export interface Predicate<T extends KubeObject = KubeObject> {
   create(e: CreateEvent<T>): boolean;
   update(e: UpdateEvent<T>): boolean;

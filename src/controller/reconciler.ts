@@ -20,6 +20,7 @@ export function requestFor(obj: Pick<KubeObject, 'metadata'>): Request {
   return namespacedNameOf(obj);
 }
 
+/** What a reconciler asks for next: nothing, or another reconcile after a delay. */
 export interface Result {
   /** Reconcile again after this many milliseconds (and reset the key's backoff). Ignored after an error. */
   requeueAfter?: number;
@@ -30,6 +31,7 @@ export interface Result {
   priority?: number;
 }
 
+/** What a reconciler gets besides the request: the client, a logger, and a signal that aborts when the controller stops. */
 export interface ReconcileContext<C> {
   /** The host's client (for a manager: cached reads, direct writes). */
   readonly client: C;

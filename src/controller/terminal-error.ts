@@ -6,6 +6,7 @@
  */
 import { ConvergeError } from '../meta/index.js';
 
+/** Thrown by a reconciler to say that retrying will not help: the request is logged and counted, never requeued. */
 export class TerminalError extends ConvergeError {
   readonly code = 'CONVERGE_TERMINAL';
   override readonly name = 'TerminalError';

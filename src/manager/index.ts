@@ -13,15 +13,14 @@ export { ShutdownTimeoutError } from './errors.js';
 export { stripManagedFields, DEFAULT_SYNC_PERIOD_MS, CacheNotSyncedError, ShardedInformer } from './cache/index.js';
 export type { CacheOptions, CacheResourceOptions, CacheListOptions, ManagerClient, CacheReader, StatusWriter } from './cache/index.js';
 export {
-  shardRanges, namespaceShardSelector, fnv1a64, shardOfHash, namespaceSharder, HASH_SPACE_END,
-  ShardGate, ShardCoordinator, memberLeaseName, shardLeaseName,
+  shardRanges, namespaceShardSelector, ShardGate, ShardCoordinator,
 } from './sharding/index.js';
 export type { HashRange, ShardCoordinatorOptions } from './sharding/index.js';
 export {
-  LeaderElector, validateLeaderElectionTimings, leaseStep, observe, leaseLock, snapshotOf, LeaderElectionLostError,
+  LeaderElector, leaseLock, LeaderElectionLostError,
 } from './leaderelection/index.js';
 export type {
-  LeaderElectionRecord, LockSnapshot, LeaseLock, ElectorState, LeaderElectorOptions, Observation, LeaseStep,
+  LeaderElectionRecord, LockSnapshot, LeaseLock, ElectorState, LeaderElectorOptions,
 } from './leaderelection/index.js';
 export {
   setControllerReference, setOwnerReference, removeOwnerReference, removeControllerReference,
@@ -31,13 +30,10 @@ export type {
   OwnerReferenceOptions, ControllerReferenceOptions, OperationResult, MutateFn, CreateOrUpdateOutcome,
   Finalizer, FinalizerResult, FinalizeOutcome,
 } from './controllerutil/index.js';
-export { HealthChecks, ping, EXPLAIN_PATH_PREFIX, parseExplainPath } from './http/index.js';
+export { HealthChecks, ping } from './http/index.js';
 export type { HealthCheck, HealthResponse } from './http/index.js';
-export {
-  createManagerMetrics, createControllerMetrics, RECONCILE_TIME_BUCKETS, createWorkqueueMetrics, WORKQUEUE_DURATION_BUCKETS,
-} from './metrics/index.js';
+export { createManagerMetrics } from './metrics/index.js';
 export type { ManagerMetrics } from './metrics/index.js';
 export { EventBroadcaster } from './events/index.js';
 export type { EventRecorder, EventType } from './events/index.js';
-export { formatDuration } from './explain/index.js';
 export type { ConvergeReport, ControllerReport, ConditionReport, ExplainSource } from './explain/index.js';

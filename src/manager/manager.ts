@@ -40,6 +40,7 @@ import { RunnableGroup } from './runnable-group.js';
 import { ShardOwnership } from './shard-ownership.js';
 import { ShardGate, namespaceSharder, shardRanges } from './sharding/index.js';
 
+/** Runs controllers and everything they share: the cache, the split client, leader election, metrics, health and events. */
 export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
   readonly options: ResolvedManagerOptions;
   readonly client: ManagerClient;

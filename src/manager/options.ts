@@ -12,6 +12,7 @@ import type { CacheOptions } from './cache/index.js';
 import { validateLeaderElectionTimings } from './leaderelection/index.js';
 import { parseBindAddress } from './http/index.js';
 
+/** Whether and how a manager elects a leader: the lease's name and namespace, the identity, and the timings. */
 export interface LeaderElectionOptions {
   /** Name of the Lease. Required. */
   id: string;
@@ -45,6 +46,7 @@ export interface ShardingOptions {
   identity?: string;
 }
 
+/** How a manager runs: its client, cache, leader election, sharding, endpoints, shutdown timeout, clock and logger. */
 export interface ManagerOptions {
   /** A kubeconfig file (kubectl's rules; `KUBECONFIG` and `~/.kube/config` when nothing is given). */
   kubeconfig?: string;
@@ -66,6 +68,7 @@ export interface ManagerOptions {
   logger?: Logger;
 }
 
+/** The defaults `resolveManagerOptions` fills in, in one table (durations in milliseconds). */
 export const MANAGER_DEFAULTS = Object.freeze({
   leaseDurationMs: 15_000,
   renewDeadlineMs: 10_000,
@@ -74,6 +77,7 @@ export const MANAGER_DEFAULTS = Object.freeze({
   gracefulShutdownTimeoutMs: 30_000,
 });
 
+/** The leader-election options with every default filled in. */
 export interface ResolvedLeaderElection {
   readonly id: string;
   readonly namespace: string;
@@ -84,6 +88,7 @@ export interface ResolvedLeaderElection {
   readonly identity: string;
 }
 
+/** The sharding options with every default filled in. */
 export interface ResolvedSharding {
   readonly shards: number;
   readonly id: string;
@@ -94,6 +99,7 @@ export interface ResolvedSharding {
   readonly identity: string;
 }
 
+/** The manager options with every default filled in, frozen. */
 export interface ResolvedManagerOptions {
   readonly kubeconfig: string | undefined;
   readonly config: RestConfig | undefined;
@@ -111,6 +117,7 @@ export interface ResolvedManagerOptions {
 const bind = (path: string, address: string | undefined) =>
   address === undefined || address === '' || address === '0' ? undefined : Object.freeze(parseBindAddress(path, address));
 
+/** Fills in every default of `ManagerOptions` and validates them, returning a frozen value. */
 export function resolveManagerOptions(o: ManagerOptions = {}): ResolvedManagerOptions {
   for (const renamed of ['metricsAddr', 'leaderElectionID', 'gracefulShutdownTimeout'] as const) {
     if (renamed in o) throw new InvalidOptionError(renamed, 'not an option of createManager; see ManagerOptions (durations end in Ms)');

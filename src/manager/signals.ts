@@ -8,6 +8,7 @@ export interface SignalHandlers {
   remove(): void;
 }
 
+/** Returns a signal that aborts on the first SIGTERM or SIGINT; a second one exits the process. */
 export function installSignalHandlers(): SignalHandlers {
   const ctl = new AbortController();
   const onSignal = (name: NodeJS.Signals): void => {

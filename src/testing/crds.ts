@@ -54,6 +54,7 @@ function checkCrd(value: unknown, where: string): CustomResourceDefinition {
   return v as CustomResourceDefinition;
 }
 
+/** Options of `installCrds`: the client to install with, the CRDs, and how long to wait until each is served. */
 export interface InstallCrdsOptions {
   /** A client of the server (its transport is used for discovery). */
   client: RestClient;

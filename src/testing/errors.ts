@@ -5,6 +5,7 @@
  */
 import { ConvergeError } from '../meta/index.js';
 
+/** A CRD was created but did not become usable in time; names the CRD and what was still missing. */
 export class CrdNotServedError extends ConvergeError {
   readonly code = 'CONVERGE_CRD_NOT_SERVED';
   override readonly name = 'CrdNotServedError';

@@ -6,6 +6,7 @@
 import { InvalidOptionError, realClock, requireDuration, type Clock } from '../meta/index.js';
 import { EventuallyTimeoutError } from './errors.js';
 
+/** Options of `eventually`: how long to keep trying, how often, and on which clock. */
 export interface EventuallyOptions {
   /** Give up after this long; default 5000 ms. */
   timeoutMs?: number;

@@ -15,6 +15,7 @@ export interface ClientWrite {
   subresource?: string;
 }
 
+/** The hooks a `faultInjectingClient` runs before each write and before each watch event. */
 export interface ClientFaults {
   /** Runs before each write; throwing fails the write (nothing is sent), awaiting delays it. */
   beforeWrite?: (w: ClientWrite) => void | Promise<void>;
@@ -22,6 +23,7 @@ export interface ClientFaults {
   beforeWatchEvent?: (resource: ResourceDescriptor, event: WatchEvent) => void | Promise<void>;
 }
 
+/** Wraps a `Client` so tests can fail or delay its writes and delay its watch events. */
 export function faultInjectingClient(base: Client, faults: ClientFaults): Client {
   const before = async (w: ClientWrite): Promise<void> => {
     await faults.beforeWrite?.(w);

@@ -19,6 +19,7 @@ import { createManager, type Manager, type ManagerOptions } from '../manager/ind
 import { installCrds, loadCrds, type CrdSource, type CustomResourceDefinition } from './crds.js';
 import { restConfigFor } from './server-config.js';
 
+/** Options of `TestEnv.start`: the CRDs to install, the clock and logger, and how the server is set up. */
 export interface TestEnvOptions {
   /** CRDs to install before `start()` resolves. Folders are read one level deep, files in name order. */
   crds?: readonly CrdSource[];
@@ -43,6 +44,7 @@ export interface TestEnvOptions {
   garbageCollection?: boolean;
 }
 
+/** A local API server started in-process for a test suite, with its CRDs installed and a client ready. */
 export class TestEnv implements AsyncDisposable {
   /** The server's kubeconfig as an object (one cluster with its CA, the admin token, namespace `default`). */
   readonly kubeconfig: Kubeconfig;

@@ -9,6 +9,7 @@ import { InvalidOptionError, realClock, requireInt } from '../meta/index.js';
 import type { Clock } from '../meta/index.js';
 import type { RateLimiter } from './rate-limiter.js';
 
+/** Options of a `BucketRateLimiter`: its rate, its burst, and the clock it refills on. */
 export interface BucketRateLimiterOptions {
   /** Tokens added per second. */
   qps: number;
@@ -18,6 +19,7 @@ export interface BucketRateLimiterOptions {
   clock?: Clock;
 }
 
+/** One token bucket shared by all items: the overall retry rate of a queue. */
 export class BucketRateLimiter<T> implements RateLimiter<T> {
   readonly #qps: number;
   readonly #burst: number;

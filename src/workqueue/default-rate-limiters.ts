@@ -9,6 +9,7 @@ import type { KeyOf } from './key.js';
 import { MaxOfRateLimiter } from './max-of-rate-limiter.js';
 import type { RateLimiter } from './rate-limiter.js';
 
+/** Options of the default rate limiters: the clock they time on and how items are keyed. */
 export interface DefaultRateLimiterOptions<T> {
   /** Clock of the token bucket. Default: `realClock`. */
   clock?: Clock;

@@ -22,7 +22,7 @@ export { WithMaxWaitRateLimiter, withMaxWaitRateLimiter } from './with-max-wait-
 export type { WithMaxWaitRateLimiterOptions } from './with-max-wait-rate-limiter.js';
 export { defaultControllerRateLimiter, defaultItemBasedRateLimiter, defaultPriorityQueueRateLimiter } from './default-rate-limiters.js';
 export type { DefaultRateLimiterOptions } from './default-rate-limiters.js';
-export { noopMetricsProvider, UNFINISHED_WORK_UPDATE_PERIOD_MS } from './metrics.js';
+export { noopMetricsProvider } from './metrics.js';
 export type {
   WorkqueueMetricsProvider, GaugeMetric, PriorityGaugeMetric, CounterMetric, HistogramMetric, SettableGaugeMetric,
 } from './metrics.js';

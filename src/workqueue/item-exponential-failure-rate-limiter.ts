@@ -7,11 +7,13 @@ import { InvalidOptionError, requireDuration } from '../meta/index.js';
 import { FailureCounts } from './failure-counts.js';
 import type { ItemRateLimiterOptions, RateLimiter } from './rate-limiter.js';
 
+/** Options of an `ItemExponentialFailureRateLimiter`: the base and the maximum delay. */
 export interface ItemExponentialFailureRateLimiterOptions<T> extends ItemRateLimiterOptions<T> {
   baseDelayMs: number;
   maxDelayMs: number;
 }
 
+/** Per-item exponential backoff: the base delay doubles with each failure, up to a maximum. */
 export class ItemExponentialFailureRateLimiter<T> implements RateLimiter<T> {
   readonly #failures: FailureCounts<T>;
   readonly #baseDelayMs: number;

@@ -7,12 +7,14 @@ import { requireDuration, requireInt } from '../meta/index.js';
 import { FailureCounts } from './failure-counts.js';
 import type { ItemRateLimiterOptions, RateLimiter } from './rate-limiter.js';
 
+/** Options of an `ItemFastSlowRateLimiter`: the fast and slow delays and how many fast attempts come first. */
 export interface ItemFastSlowRateLimiterOptions<T> extends ItemRateLimiterOptions<T> {
   fastDelayMs: number;
   slowDelayMs: number;
   maxFastAttempts: number;
 }
 
+/** Retries an item quickly a few times, then slowly. */
 export class ItemFastSlowRateLimiter<T> implements RateLimiter<T> {
   readonly #failures: FailureCounts<T>;
   readonly #fastDelayMs: number;

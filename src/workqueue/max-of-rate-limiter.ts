@@ -6,6 +6,7 @@
 import { InvalidOptionError } from '../meta/index.js';
 import type { RateLimiter } from './rate-limiter.js';
 
+/** Combines rate limiters by taking the longest of their delays. */
 export class MaxOfRateLimiter<T> implements RateLimiter<T> {
   readonly #limiters: readonly RateLimiter<T>[];
 

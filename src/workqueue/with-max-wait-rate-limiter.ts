@@ -5,11 +5,13 @@
 import { requireDuration } from '../meta/index.js';
 import type { RateLimiter } from './rate-limiter.js';
 
+/** Options of a `WithMaxWaitRateLimiter`: the limiter it wraps and the longest delay it allows. */
 export interface WithMaxWaitRateLimiterOptions<T> {
   limiter: RateLimiter<T>;
   maxDelayMs: number;
 }
 
+/** Caps the delay of another rate limiter at a maximum. */
 export class WithMaxWaitRateLimiter<T> implements RateLimiter<T> {
   readonly #limiter: RateLimiter<T>;
   readonly #maxDelayMs: number;

@@ -1,8 +1,11 @@
+// The reflector's pure state machine, tested on its own (from its private file: the machine is an
+// internal of Reflector, not part of the cache layer's face): resourceVersion choices and failure handling.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { WatchInterruptedError } from 'kube-converge/cache';
 import {
-  classifyFailure, initialMemory, transition, WatchInterruptedError, type FailureKind, type ReflectorInput, type ReflectorMemory, type ReflectorState,
-} from 'kube-converge/cache';
+  classifyFailure, initialMemory, transition, type FailureKind, type ReflectorInput, type ReflectorMemory, type ReflectorState,
+} from '../../src/cache/reflector-state.js';
 import { NetworkError } from 'kube-converge/client';
 
 describe('reflector state machine: resourceVersion choices', () => {

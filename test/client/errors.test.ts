@@ -1,12 +1,14 @@
 // Typed API errors: the server's Status kept on StatusError, a Status built from other bodies, the
-// is*/ignore* helpers, and NetworkError's message.
+// is*/ignore* helpers, and NetworkError's message. `statusErrorFromResponse` comes from its private
+// file: it is how the client turns a response into an error, not something callers use.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ConvergeError, type Status } from 'kube-converge/meta';
 import {
-  StatusError, NetworkError, statusErrorFromResponse, statusOf, isNotFound, isAlreadyExists, isConflict, isInvalid, isGone,
+  StatusError, NetworkError, statusOf, isNotFound, isAlreadyExists, isConflict, isInvalid, isGone,
   isResourceExpired, isTooManyRequests, isForbidden, isUnauthorized, isServerTimeout, isTimeout, ignoreNotFound, ignoreAlreadyExists,
 } from 'kube-converge/client';
+import { statusErrorFromResponse } from '../../src/client/errors.js';
 
 const status = (code: number, reason: string, extra: Partial<Status> = {}): Status =>
   ({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code, reason, message: `${reason} happened`, ...extra });

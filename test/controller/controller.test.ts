@@ -1,12 +1,14 @@
 // The controller's reconcile loop with a fake host and FakeClock: outcomes in controller-runtime's
-// order, sources and sync, and stopping.
+// order, sources and sync, and stopping. The kind source's retry interval comes from its private file,
+// to step the fake clock by exactly that much.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   AlreadyStartedError, CacheSyncTimeoutError, channelSource, enqueueRequestForObject, EventChannel, funcs,
-  KIND_RETRY_INTERVAL_MS, kindSource, newUnmanagedController, TerminalError,
+  kindSource, newUnmanagedController, TerminalError,
 } from 'kube-converge/controller';
 import type { ControllerOptions, DeleteEvent, Reconciler, Request } from 'kube-converge/controller';
+import { KIND_RETRY_INTERVAL_MS } from '../../src/controller/kind-source.js';
 import { ConfigMapResource, SecretResource } from 'kube-converge/meta';
 import type { ObjectOf } from 'kube-converge/meta';
 import { FakeHost, settle, step } from './fake-host.js';

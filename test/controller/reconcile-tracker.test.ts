@@ -1,11 +1,14 @@
 // The reconcile tracker: what a controller knows about each request key, fed by its reconcile loop
-// (driven here through a fake host and FakeClock), and the tracker's own bounds and error reduction.
+// (driven here through a fake host and FakeClock), and the tracker's own bounds and error reduction;
+// those two come from its private file, as the tracker is the controller's internal (users read
+// `reconcileState`).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  enqueueRequestForObject, errorInfo, kindSource, newUnmanagedController, ReconcileTracker, TerminalError,
+  enqueueRequestForObject, kindSource, newUnmanagedController, TerminalError,
 } from 'kube-converge/controller';
 import type { ControllerOptions, Reconciler, Request } from 'kube-converge/controller';
+import { errorInfo, ReconcileTracker } from '../../src/controller/reconcile-tracker.js';
 import { StatusError } from 'kube-converge/client';
 import { ConfigMapResource, FakeClock } from 'kube-converge/meta';
 import type { ObjectOf } from 'kube-converge/meta';

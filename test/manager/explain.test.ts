@@ -1,11 +1,14 @@
 // `mgr.explain` without an API server: objects read through a fake client when the cache has no
 // informer for the kind, how conditions, generations and read failures are reported, and the
-// endpoint's path parsing and duration wording.
+// endpoint's path parsing and duration wording (those two from the manager's private sub-packages:
+// they are how the endpoint works, not part of the layer's face).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { StatusError, type Client } from 'kube-converge/client';
 import { controllerManagedBy } from 'kube-converge/controller';
-import { createManager, formatDuration, parseExplainPath } from 'kube-converge/manager';
+import { createManager } from 'kube-converge/manager';
+import { formatDuration } from '../../src/manager/explain/index.js';
+import { parseExplainPath } from '../../src/manager/http/index.js';
 import { ConfigMapResource, NamespaceResource, defineResource, noopLogger, type KubeObject } from 'kube-converge/meta';
 
 const App = defineResource({ group: 'apps.example.dev', version: 'v1', kind: 'App', plural: 'apps', namespaced: true });

@@ -1,8 +1,9 @@
 // Leader election on an in-memory lease lock with a FakeClock: acquire, renew, lose and release, and
-// the pure leaseStep rule.
+// the pure leaseStep rule (from the private leaderelection package: the rule is LeaderElector's internal).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { LeaderElector, leaseStep, observe, type LeaderElectionRecord, type LeaseLock } from 'kube-converge/manager';
+import { LeaderElector, type LeaderElectionRecord, type LeaseLock } from 'kube-converge/manager';
+import { leaseStep, observe } from '../../src/manager/leaderelection/index.js';
 import { FakeClock, noopLogger } from 'kube-converge/meta';
 import { MemoryLock } from './memory-lock.js';
 

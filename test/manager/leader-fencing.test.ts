@@ -1,10 +1,12 @@
 // The leader fence on a FakeClock: the renew deadline counts from the last successful renewal (retries
 // never move it), seeing another valid holder ends leadership at once, the fence is checked at the
 // moment of asking (a process waking from a pause is refused before any timer runs), a successor
-// leads only after the old leader's fence closed, and client-go's timing validation.
+// leads only after the old leader's fence closed, and client-go's timing validation (called directly,
+// from the private leaderelection package, as the manager applies it to its options).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { LeaderElector, resolveManagerOptions, validateLeaderElectionTimings, type LeaseLock } from 'kube-converge/manager';
+import { LeaderElector, resolveManagerOptions, type LeaseLock } from 'kube-converge/manager';
+import { validateLeaderElectionTimings } from '../../src/manager/leaderelection/index.js';
 import { FakeClock, noopLogger, type Clock } from 'kube-converge/meta';
 import { MemoryLock } from './memory-lock.js';
 import { SteppableClock } from './steppable-clock.js';

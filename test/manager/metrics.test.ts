@@ -1,8 +1,9 @@
 // The manager's Prometheus registry: controller-runtime's and client-go's metric names, labels and
-// initial zeros.
+// initial zeros. The bucket boundaries come from the private metrics package, which owns them.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createManagerMetrics, RECONCILE_TIME_BUCKETS, WORKQUEUE_DURATION_BUCKETS } from 'kube-converge/manager';
+import { createManagerMetrics } from 'kube-converge/manager';
+import { RECONCILE_TIME_BUCKETS, WORKQUEUE_DURATION_BUCKETS } from '../../src/manager/metrics/index.js';
 
 const sample = (text: string, line: string): number | undefined => {
   const m = text.split('\n').find((l) => l.startsWith(line + ' '));

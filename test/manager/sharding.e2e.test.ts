@@ -1,10 +1,12 @@
 // End-to-end sharding: replicas splitting 4 namespace shards through Leases on one local API server.
+// Which shard owns a namespace is read from the private sharding package, to predict the split.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApiServer, type RunningApiServer } from 'kube-converge/apiserver';
 import { createClient, isConflict, type Client } from 'kube-converge/client';
 import { controllerManagedBy, newPredicateFuncs } from 'kube-converge/controller';
-import { createManager, namespaceSharder, shardRanges, type Manager } from 'kube-converge/manager';
+import { createManager, shardRanges, type Manager } from 'kube-converge/manager';
+import { namespaceSharder } from '../../src/manager/sharding/index.js';
 import { ConfigMapResource, LeaseResource, NamespaceResource, noopLogger, type ObjectOf } from 'kube-converge/meta';
 import { eventually, restConfigFor } from 'kube-converge/testing';
 

@@ -1,10 +1,10 @@
 // Sharding building blocks: hash ranges, the namespace hash, the reconcile gate, option validation.
+// The hash and lease-naming internals come from the private sharding package, to test them directly.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { fnv1a64 as serverHash } from 'kube-converge/apiserver';
-import {
-  HASH_SPACE_END, ShardGate, fnv1a64, memberLeaseName, namespaceShardSelector, namespaceSharder, resolveManagerOptions, shardOfHash, shardRanges,
-} from 'kube-converge/manager';
+import { ShardGate, namespaceShardSelector, resolveManagerOptions, shardRanges } from 'kube-converge/manager';
+import { HASH_SPACE_END, fnv1a64, memberLeaseName, namespaceSharder, shardOfHash } from '../../src/manager/sharding/index.js';
 
 describe('shard ranges', () => {
   it('cover [0, 2^64) contiguously and disjointly for every shard count', () => {

@@ -1,9 +1,11 @@
-// Keeps the public promises in step with the code: the error catalogue with docs/errors.md, and the
-// package's subpath exports with the layers under src/ (one
-// public face per layer).
+// Keeps the public promises in step with the code: the error catalogue with docs/errors.md, the
+// package's subpath exports with the layers under src/ (one public face per layer), and the generated
+// API reference in docs/api/ with what the faces export and document.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, statSync, existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { generateApi } from '../../scripts/api-reference.mjs';
 
 const read = (p: string): string => readFileSync(new URL(`../../${p}`, import.meta.url), 'utf8');
 
@@ -41,3 +43,50 @@ describe('package exports', () => {
     }
   });
 });
+
+// Exports of the layers other work is restructuring (cache, apiserver, meta) that have neither TSDoc
+// nor a mention in the docs or examples yet. The list may only shrink: an entry that gets documented
+// must leave it, so the rule holds for everything else and for every new export.
+const AWAITING_TSDOC = new Set([
+  'apiserver:StartApiServerOptions', 'apiserver:ApiServer', 'apiserver:ApiServerOptions', 'apiserver:MAX_BODY_BYTES',
+  'apiserver:Listening', 'apiserver:ApiResponse', 'apiserver:ServedResource', 'apiserver:ServedSubresource',
+  'cache:ListerWatcherOptions', 'cache:REFLECTOR_DEFAULTS', 'cache:ReflectorOptions', 'cache:BACKOFF_DEFAULTS',
+  'cache:BackoffOptions', 'cache:Delta', 'cache:RealFIFOOptions', 'cache:metaNamespaceIndexFunc', 'cache:IndexedStoreOptions',
+  'cache:isDeletedFinalStateUnknown', 'cache:createSharedIndexInformer', 'cache:SharedIndexInformerOptions',
+  'cache:AddEventHandlerOptions', 'cache:SharedInformerFactoryOptions', 'cache:InformerForOptions', 'cache:createLister',
+  'cache:CounterMetric', 'cache:GaugeMetric', 'cache:HistogramMetric', 'cache:HandlerRegistration', 'cache:IndexFunc',
+  'cache:ReflectorStatus', 'meta:JsonLoggerOptions', 'meta:GroupVersion', 'meta:GroupVersionKind', 'meta:GroupVersionResource',
+  'meta:gvkOfResource', 'meta:gvrOfResource', 'meta:ServiceAccountResource', 'meta:PodResource', 'meta:CoreEventResource',
+  'meta:ReplicaSetResource', 'meta:CustomResourceDefinitionResource', 'meta:ResourceDefinition', 'meta:FieldSelector',
+  'meta:FieldRequirement', 'meta:ConditionStatus',
+]);
+
+describe('API reference', () => {
+  const rootUrl = new URL('../../', import.meta.url);
+  // Reading every face with the compiler takes seconds; both checks share one reading.
+  const api = generateApi(fileURLToPath(rootUrl));
+
+  it('is exactly what npm run api generates from the faces, so every export is in it', () => {
+    const committed = readdirSync(new URL('docs/api/', rootUrl)).filter((f) => f.endsWith('.md')).map((f) => `docs/api/${f}`);
+    assert.deepEqual(committed.sort(), [...api.files.keys()].sort(), 'docs/api/ has other files than the generator writes: run npm run api');
+    for (const [path, text] of api.files) assert.equal(read(path), text, `${path} is out of date: run npm run api`);
+    for (const e of api.entries) assert.ok(api.files.get(`docs/api/${e.layer}.md`)!.includes(`| \`${e.name}\` | ${e.kind} |`), `${e.layer}:${e.name}`);
+  });
+
+  it('has a TSDoc sentence for every export, or a mention in the docs or a use in an example', () => {
+    const docs = readdirSync(new URL('docs/', rootUrl)).filter((f) => f.endsWith('.md')).map((f) => read(`docs/${f}`)).join('\n');
+    const examples = filesUnder(new URL('examples/', rootUrl)).filter((u) => u.pathname.endsWith('.ts')).map((u) => readFileSync(u, 'utf8')).join('\n');
+    const bare = api.entries
+      .filter((e) => !e.summary && !new RegExp(`\\b${e.name}\\b`).test(docs) && !new RegExp(`\\b${e.name}\\b`).test(examples))
+      .map((e) => `${e.layer}:${e.name}`);
+    assert.deepEqual(bare.filter((n) => !AWAITING_TSDOC.has(n)), [], 'write a TSDoc sentence for these exports');
+    assert.deepEqual([...AWAITING_TSDOC].filter((n) => !bare.includes(n)), [], 'documented now, or no longer exported: remove from AWAITING_TSDOC');
+  });
+});
+
+function filesUnder(dir: URL): URL[] {
+  return readdirSync(dir).flatMap((name) => {
+    const u = new URL(name, dir);
+    return statSync(u).isDirectory() ? filesUnder(new URL(`${name}/`, dir)) : [u];
+  });
+}

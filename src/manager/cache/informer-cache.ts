@@ -50,6 +50,7 @@ export interface CacheResourceOptions {
   syncPeriodMs?: number;
 }
 
+/** How the manager's cache watches: namespaces, selectors, transforms and resync, for all kinds or per kind. */
 export interface CacheOptions {
   /** Applied to every kind, field by field, unless `byResource` sets the field. */
   defaults?: CacheResourceOptions;

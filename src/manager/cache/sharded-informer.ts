@@ -27,6 +27,7 @@ interface Handler<T extends KubeObject> {
   readonly options: { resyncMs?: number; name?: string } | undefined;
 }
 
+/** One informer over the namespace shards this replica owns, changing its members as ownership moves. */
 export class ShardedInformer<T extends KubeObject> implements SharedIndexInformer<T> {
   readonly #make: (shard: number) => SharedIndexInformer<T>;
   readonly #shardOf: (namespace: string) => number;

@@ -22,6 +22,7 @@ export interface StatusWriter {
   patch<T extends KubeObject>(resource: ResourceDescriptor<T>, nn: NamespacedName, patch: unknown, type: PatchType, options?: PatchOptions): Promise<T>;
 }
 
+/** The client reconcilers get from a manager: reads from the shared cache, writes straight to the API server. */
 export interface ManagerClient extends CacheReader {
   create<T extends KubeObject>(resource: ResourceDescriptor<T>, obj: T, options?: WriteOptions): Promise<T>;
   update<T extends KubeObject>(resource: ResourceDescriptor<T>, obj: T, options?: WriteOptions): Promise<T>;

@@ -13,11 +13,13 @@ import { InvalidOptionError, clone, namespacedNameOf, type KubeObject, type Name
 import { createMergePatch, isAlreadyExists } from '../../client/index.js';
 import type { ManagerClient } from '../cache/index.js';
 
+/** What `createOrUpdate` or `createOrPatch` did to the object. */
 export type OperationResult = 'created' | 'updated' | 'updatedStatus' | 'updatedStatusOnly' | 'unchanged';
 
 /** Brings `obj` (a mutable copy of the current or the initial object) to the desired state. */
 export type MutateFn<T> = (obj: T) => void | Promise<void>;
 
+/** What `createOrUpdate` or `createOrPatch` did, and the object as it now is. */
 export interface CreateOrUpdateOutcome<T> {
   result: OperationResult;
   /** The object as the server answered (or as cached, when unchanged). */

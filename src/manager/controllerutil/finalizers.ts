@@ -25,6 +25,7 @@ export function removeFinalizer(obj: KubeObject, finalizer: string): boolean {
   return true;
 }
 
+/** True when `obj` carries `finalizer` in `metadata.finalizers`. */
 export function containsFinalizer(obj: Pick<KubeObject, 'metadata'>, finalizer: string): boolean {
   return obj.metadata.finalizers?.includes(finalizer) ?? false;
 }
@@ -42,11 +43,13 @@ export interface Finalizer<T extends KubeObject = KubeObject> {
   finalize(obj: T, options: { signal?: AbortSignal }): Promise<Partial<FinalizerResult> | void> | Partial<FinalizerResult> | void;
 }
 
+/** What `Finalizers.finalize` did to an object, and which finalizers failed. */
 export interface FinalizeOutcome extends FinalizerResult {
   /** Failures of individual finalizers (their keys stay); undefined when all succeeded. */
   error: AggregateError | undefined;
 }
 
+/** A registry of finalizers by key, which adds them to live objects and runs them on deleted ones. */
 export class Finalizers<T extends KubeObject = KubeObject> {
   readonly #finalizers = new Map<string, Finalizer<T>>();
 

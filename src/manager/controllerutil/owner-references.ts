@@ -13,6 +13,7 @@ import {
 } from '../../meta/index.js';
 import { AlreadyOwnedError } from './errors.js';
 
+/** Options of `setOwnerReference`: the owner's resource, for an owner object that carries no apiVersion and kind. */
 export interface OwnerReferenceOptions {
   /**
    * The owner's kind, when the owner object lacks `apiVersion`/`kind` (objects in list responses, and
@@ -21,6 +22,7 @@ export interface OwnerReferenceOptions {
   ownerResource?: ResourceDescriptor;
 }
 
+/** Options of `setControllerReference`: the owner-reference options, and whether the reference blocks the owner's deletion. */
 export interface ControllerReferenceOptions extends OwnerReferenceOptions {
   /** Default true: foreground deletion of the owner waits for this object. */
   blockOwnerDeletion?: boolean;

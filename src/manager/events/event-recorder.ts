@@ -14,8 +14,10 @@ import { EventResource, noopLogger, type Clock, type KubeObject, type Logger, ty
 import { isNotFound, type Client } from '../../client/index.js';
 
 type EventsV1 = ObjectOf<typeof EventResource>;
+/** Whether an Event reports something normal or a warning. */
 export type EventType = 'Normal' | 'Warning';
 
+/** Records Events about objects in the background, aggregating repeats, so reconciles never wait for them. */
 export interface EventRecorder {
   /**
    * Records that `reason` happened to `regarding` (`message` becomes the Event's note, at most 1 kB).

@@ -45,6 +45,7 @@ export interface ControllerReport {
   reconcilingForMs?: number;
 }
 
+/** Why an object is or is not converged, as `explain` finds it from the cache and the controllers. */
 export interface ConvergeReport {
   apiVersion: string;
   kind: string;

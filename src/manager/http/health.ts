@@ -14,6 +14,7 @@ export type HealthCheck = (options: { signal: AbortSignal }) => void | Promise<v
 /** The check that always passes (controller-runtime's `healthz.Ping`). */
 export const ping: HealthCheck = () => {};
 
+/** The status code and body a health check path answers with. */
 export interface HealthResponse {
   status: 200 | 404 | 500;
   body: string;

@@ -53,12 +53,14 @@ export interface LeaseLock {
   update(record: LeaderElectionRecord, version: string, options: { signal: AbortSignal }): Promise<LockSnapshot>;
 }
 
+/** Where a `LeaderElector` is: idle, acquiring, leading since when, or stopped and why. */
 export type ElectorState =
   | { kind: 'idle' }
   | { kind: 'acquiring' }
   | { kind: 'leading'; sinceMs: number }
   | { kind: 'stopped'; reason: 'cancelled' | 'lost' };
 
+/** Options of a `LeaderElector`: its lock, identity, lease timings, clock and logger. */
 export interface LeaderElectorOptions {
   lock: LeaseLock;
   identity: string;
@@ -157,6 +159,7 @@ export function leaseStep(input: {
 /** What one acquire-or-renew round came to. */
 type RoundOutcome = { kind: 'won' } | { kind: 'held'; holder: string } | { kind: 'failed' };
 
+/** Campaigns for a lease and keeps it renewed, telling its caller when it leads and when it lost. */
 export class LeaderElector {
   readonly #o: LeaderElectorOptions;
   readonly #leaseSeconds: number;

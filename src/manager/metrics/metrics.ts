@@ -12,6 +12,7 @@ import type { WorkqueueMetricsProvider } from '../../workqueue/index.js';
 import { createControllerMetrics } from './controller-metrics.js';
 import { createWorkqueueMetrics } from './workqueue-metrics.js';
 
+/** One manager's Prometheus registry, with the reporting sides the controllers, queues and client feed. */
 export interface ManagerMetrics {
   /** The registry `/metrics` serves; register your own collectors on it. */
   readonly registry: Registry;
@@ -23,6 +24,7 @@ export interface ManagerMetrics {
   leaderElectionStatus(name: string, leading: boolean): void;
 }
 
+/** Creates a manager's Prometheus registry with controller-runtime's metric families registered. */
 export function createManagerMetrics(): ManagerMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });

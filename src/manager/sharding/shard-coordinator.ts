@@ -20,6 +20,7 @@ import { leaseStep, observe, type LeaderElectionRecord, type LockSnapshot, type 
 import { leaseLock, snapshotOf } from '../leaderelection/index.js';
 import type { ShardGate } from './shard-gate.js';
 
+/** Options of a `ShardCoordinator`: its client, Lease namespace and names, identity, shard count and timings. */
 export interface ShardCoordinatorOptions {
   client: Client;
   namespace: string;
@@ -46,6 +47,7 @@ interface Held {
   lostTimer: { cancel(): void };
 }
 
+/** Shares namespace shards among replicas through Leases, telling its caller which shards it owns. */
 export class ShardCoordinator {
   readonly #o: ShardCoordinatorOptions;
   readonly #leaseSeconds: number;

@@ -8,6 +8,7 @@
  */
 import type { NamespacedName } from '../../meta/index.js';
 
+/** Admits only reconciles of namespaces in shards this replica owns, and drains a shard before it is given up. */
 export class ShardGate {
   readonly #shardOf: (namespace: string) => number;
   readonly #open = new Set<number>();

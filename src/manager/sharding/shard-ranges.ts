@@ -11,6 +11,7 @@ import { InvalidOptionError } from '../../meta/index.js';
 /** The end (exclusive) of the hash space. */
 export const HASH_SPACE_END = 1n << 64n;
 
+/** A slice `[start, end)` of the 64-bit namespace hash space: one shard. */
 export interface HashRange {
   /** Inclusive. */
   readonly start: bigint;
