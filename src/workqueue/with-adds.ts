@@ -6,6 +6,7 @@
  */
 import type { PriorityInterface } from './interfaces.js';
 
+/** The four ways of adding to a priority queue, which `queueWithAdds` lets a caller replace. */
 export type QueueAdds<T> = Pick<PriorityInterface<T>, 'add' | 'addAfter' | 'addRateLimited' | 'addWithOpts'>;
 
 export function queueWithAdds<T>(queue: PriorityInterface<T>, adds: QueueAdds<T>): PriorityInterface<T> {

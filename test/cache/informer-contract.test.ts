@@ -1,10 +1,10 @@
 // Runs the SharedIndexInformer contract against every informer that claims it: the cache's plain
-// informer, and the manager's multi-namespace and sharded informers, each through its public face.
+// informer, and the manager's multi-namespace and sharded informers, each through its public face
+// (`namespaceSharder`, which maps a namespace to its shard, is the sharding sub-package's, not the layer's).
 import { createListerWatcher, createSharedIndexInformer } from 'kube-converge/cache';
 import { ConfigMapResource, noopLogger, type KubeObject } from 'kube-converge/meta';
-import {
-  ShardedInformer, createManager, namespaceShardSelector, namespaceSharder, shardRanges,
-} from 'kube-converge/manager';
+import { ShardedInformer, createManager, namespaceShardSelector, shardRanges } from 'kube-converge/manager';
+import { namespaceSharder } from '../../src/manager/sharding/index.js';
 import { NAMESPACES, sharedIndexInformerContract } from './informer-contract.js';
 
 sharedIndexInformerContract('the plain informer (all namespaces)', async (client) =>
