@@ -1,8 +1,8 @@
 // Runs the SharedIndexInformer contract against every informer that claims it: the cache's plain
 // informer, and the manager's multi-namespace and sharded informers, each through its public face
 // (`namespaceSharder`, which maps a namespace to its shard, is the sharding sub-package's, not the layer's).
-import { createListerWatcher, createSharedIndexInformer } from 'kube-converge/cache';
-import { ConfigMapResource, noopLogger, type KubeObject } from 'kube-converge/meta';
+import { SharedInformerFactory, createListerWatcher, createSharedIndexInformer } from 'kube-converge/cache';
+import { ConfigMapResource, type KubeObject } from 'kube-converge/meta';
 import { ShardedInformer, createManager, namespaceShardSelector, shardRanges } from 'kube-converge/manager';
 import { namespaceSharder } from '../../src/manager/sharding/index.js';
 import { NAMESPACES, sharedIndexInformerContract } from './informer-contract.js';
@@ -20,11 +20,10 @@ sharedIndexInformerContract('the manager\'s multi-namespace informer', async (cl
 sharedIndexInformerContract('the manager\'s sharded informer (two shards, both owned)', async (client) => {
   const ranges = shardRanges(2);
   const informer = new ShardedInformer<KubeObject>({
-    make: (shard) => createSharedIndexInformer<KubeObject>({
-      listerWatcher: createListerWatcher<KubeObject>({ client, resource: ConfigMapResource, shardSelector: namespaceShardSelector([ranges[shard]!]) }),
-    }),
+    factory: new SharedInformerFactory({ client }),
+    resource: ConfigMapResource,
+    member: (shard) => ({ shardSelector: namespaceShardSelector([ranges[shard]!]) }),
     shardOf: namespaceSharder(ranges),
-    logger: noopLogger,
   });
   // Resolves only once the members synced, which needs run(): the contract awaits sync itself.
   void informer.setShards(new Set([0, 1]));

@@ -4,6 +4,7 @@
 export { InformerCache, stripManagedFields, DEFAULT_SYNC_PERIOD_MS } from './informer-cache.js';
 export type { CacheOptions, CacheResourceOptions, CacheListOptions } from './informer-cache.js';
 export { ShardedInformer } from './sharded-informer.js';
+export type { ShardedInformerOptions } from './sharded-informer.js';
 export { createSplitClient } from './split-client.js';
 export type { ManagerClient, CacheReader, StatusWriter } from './split-client.js';
 export { CacheNotSyncedError } from './errors.js';

@@ -4,11 +4,10 @@
  * selectors, transform, resync), and started with the cache runnable group — or at once when
  * created after the group started. It also answers the split client's synchronous reads.
  *
- * The informers come from the cache layer's `SharedInformerFactory`, which owns and runs them: one
- * factory per distinct transform (the factory applies one transform to everything it makes), and a
- * kind cached in several namespaces is one factory informer per namespace behind a multi-namespace
- * view. Shard members are the exception: they are made and run here, because a shard given up must
- * stop its watch while the rest run on, and a factory's informers all run until the factory stops.
+ * Every informer comes from one `SharedInformerFactory` of the cache layer, which builds and runs
+ * them: each kind's transform goes with its informer, a kind cached in several namespaces is one
+ * factory informer per namespace behind a multi-namespace view, and a shard member is a factory
+ * informer with a stop signal of its own, so a shard given up stops its watch while the rest run on.
  *
  * Field indexes follow controller-runtime: index `field:<name>`, each value stored as
  * `<namespace>/<value>` and `__all_namespaces/<value>` (cluster-scoped objects only the latter), so
@@ -26,8 +25,7 @@ import {
   type Clock, type KubeObject, type Logger, type NamespacedName, type ResourceDescriptor,
 } from '../../meta/index.js';
 import {
-  NAMESPACE_INDEX, SharedInformerFactory, createListerWatcher, createSharedIndexInformer,
-  type IndexFunc, type SharedIndexInformer,
+  NAMESPACE_INDEX, SharedInformerFactory, type IndexFunc, type SharedIndexInformer,
 } from '../../cache/index.js';
 import type { Client } from '../../client/index.js';
 import { CacheNotSyncedError } from './errors.js';
@@ -95,15 +93,12 @@ interface Entry {
 }
 
 export class InformerCache {
-  readonly #client: Client;
-  readonly #clock: Clock;
   readonly #log: Logger;
   readonly #defaults: CacheResourceOptions;
   readonly #byResource: ReadonlyMap<string, CacheResourceOptions>;
   readonly #entries = new Map<string, Entry>();
-  /** Keyed by transform (undefined: none). */
-  readonly #factories = new Map<Transform | undefined, SharedInformerFactory>();
-  /** Runs of the sharded informers, which no factory runs. */
+  readonly #factory: SharedInformerFactory;
+  /** Runs of the sharded informers (their members run in the factory; these only wait for it). */
   readonly #runs = new Set<Promise<void>>();
   readonly #sharding: { ranges: HashRange[]; shardOf: (namespace: string) => number } | undefined;
   readonly #sharded = new Map<ShardedInformer<KubeObject>, ResourceDescriptor>();
@@ -112,9 +107,8 @@ export class InformerCache {
 
   /** `shards`: split namespaced kinds into that many namespace shards (the manager's sharding). */
   constructor(options: { client: Client; clock: Clock; logger?: Logger; cache?: CacheOptions; shards?: number }) {
-    this.#client = options.client;
-    this.#clock = options.clock;
     this.#log = options.logger ?? noopLogger;
+    this.#factory = new SharedInformerFactory({ client: options.client, clock: options.clock, logger: this.#log });
     this.#defaults = options.cache?.defaults ?? {};
     this.#byResource = new Map((options.cache?.byResource ?? []).map(({ resource, ...o }) => [resourceKey(resource), o]));
     if (options.shards !== undefined) {
@@ -171,7 +165,7 @@ export class InformerCache {
   async start(signal: AbortSignal): Promise<void> {
     if (this.#signal) throw new InvalidOptionError('cache', 'the cache was already started');
     this.#signal = signal;
-    for (const factory of this.#factories.values()) factory.start(signal);
+    this.#factory.start(signal);
     for (const [sharded, resource] of this.#sharded) this.#runSharded(resource, sharded);
     await new Promise<void>((resolve) => {
       if (signal.aborted) resolve();
@@ -179,7 +173,7 @@ export class InformerCache {
     });
     // Informers created while we waited were started too; wait for every one of them.
     while (this.#runs.size > 0) await Promise.all([...this.#runs]);
-    await Promise.all([...this.#factories.values()].map((f) => f.stopped()));
+    await this.#factory.stopped();
   }
 
   /** The cached object, or undefined. Throws `CacheNotSyncedError` while the kind's informer syncs. */
@@ -273,43 +267,28 @@ export class InformerCache {
     let informer: SharedIndexInformer<KubeObject>;
     /** Starts the new informer in a running cache. */
     let start: (signal: AbortSignal) => void;
+    const selection = { labelSelector: o.labelSelector, fieldSelector: o.fieldSelector, transform: o.transform, resyncMs };
     if (sharding) {
       const sharded = new ShardedInformer<KubeObject>({
-        make: (shard) => createSharedIndexInformer<KubeObject>({
-          listerWatcher: createListerWatcher({
-            client: this.#client, resource, labelSelector: o.labelSelector, fieldSelector: o.fieldSelector,
-            shardSelector: namespaceShardSelector([sharding.ranges[shard]!]),
-          }),
-          clock: this.#clock, logger: this.#log, resyncMs, transform: o.transform,
-        }),
+        factory: this.#factory,
+        resource,
+        member: (shard) => ({ ...selection, shardSelector: namespaceShardSelector([sharding.ranges[shard]!]) }),
         shardOf: sharding.shardOf,
-        logger: this.#log,
       });
       this.#sharded.set(sharded, resource);
       sharded.setShards(this.#owned).catch((err: unknown) => this.#log.error({ kind: resource.kind, err }, 'shard informers did not sync'));
       informer = sharded;
       start = () => this.#runSharded(resource, sharded);
     } else {
-      const factory = this.#factory(o.transform);
-      const member = (namespace: string | undefined) =>
-        factory.informerFor<KubeObject>(resource, { namespace, labelSelector: o.labelSelector, fieldSelector: o.fieldSelector, resyncMs });
+      const member = (namespace: string | undefined) => this.#factory.informerFor<KubeObject>(resource, { ...selection, namespace });
       informer = namespaces.length <= 1 ? member(namespaces[0]) : multiNamespaceInformer(new Map(namespaces.map((ns) => [ns, member(ns)])));
-      start = (signal) => factory.start(signal);
+      start = (signal) => this.#factory.start(signal);
     }
     const entry: Entry = { resource, informer, fieldIndexes: new Map(), namespaces: new Set(namespaces) };
     this.#entries.set(k, entry);
     this.#log.debug({ resource: k }, 'informer created');
     if (this.#signal && !this.#signal.aborted) start(this.#signal);
     return entry;
-  }
-
-  #factory(transform: Transform | undefined): SharedInformerFactory {
-    let factory = this.#factories.get(transform);
-    if (!factory) {
-      factory = new SharedInformerFactory({ client: this.#client, clock: this.#clock, logger: this.#log, transform });
-      this.#factories.set(transform, factory);
-    }
-    return factory;
   }
 
   #runSharded(resource: ResourceDescriptor, sharded: ShardedInformer<KubeObject>): void {

@@ -6,15 +6,29 @@
  * objects as adds — and stops the members of shards no longer owned (their objects leave the store
  * without delete events: their reconciles are dropped by the shard gate, not by the informer).
  * A change touches only the shards that changed; the others keep their watches.
+ *
+ * The members are informers of a `SharedInformerFactory`, each asked for with a stop signal of its
+ * own: releasing a shard aborts it, which stops that member and drops it from the factory, so owning
+ * the shard again builds a fresh one. The factory runs them; `run` starts the factory.
+ *
  * Invariant: members hold disjoint namespace ranges, so a key is routed to exactly one member and
  * no object is delivered or returned twice.
  */
-import { splitKey, type KubeObject, type Logger } from '../../meta/index.js';
+import { splitKey, type KubeObject, type ResourceDescriptor } from '../../meta/index.js';
 import type {
-  HandlerRegistration, IndexFunc, Indexer, ReflectorStatus, ResourceEventHandler, SharedIndexInformer,
+  HandlerRegistration, IndexFunc, Indexer, InformerForOptions, ReflectorStatus, ResourceEventHandler, SharedIndexInformer,
+  SharedInformerFactory,
 } from '../../cache/index.js';
 import { combineReflectorStatuses } from './combined-status.js';
 
+export interface ShardedInformerOptions<T extends KubeObject> {
+  /** Builds and runs the members. */
+  factory: SharedInformerFactory;
+  resource: ResourceDescriptor<T>;
+  /** The factory options of one shard's member, its `shardSelector` among them (the stop signal is added here). */
+  member: (shard: number) => Omit<InformerForOptions<T>, 'signal' | 'indexers'>;
+  shardOf: (namespace: string) => number;
+}
 
 interface Member<T extends KubeObject> {
   readonly informer: SharedIndexInformer<T>;
@@ -29,19 +43,20 @@ interface Handler<T extends KubeObject> {
 
 /** One informer over the namespace shards this replica owns, changing its members as ownership moves. */
 export class ShardedInformer<T extends KubeObject> implements SharedIndexInformer<T> {
-  readonly #make: (shard: number) => SharedIndexInformer<T>;
+  readonly #factory: SharedInformerFactory;
+  readonly #resource: ResourceDescriptor<T>;
+  readonly #member: ShardedInformerOptions<T>['member'];
   readonly #shardOf: (namespace: string) => number;
-  readonly #log: Logger;
   readonly #members = new Map<number, Member<T>>();
   readonly #handlers = new Set<Handler<T>>();
   readonly #indexers: Record<string, IndexFunc<T>> = {};
-  readonly #runs = new Set<Promise<void>>();
   #signal: AbortSignal | undefined;
   readonly #indexer: Indexer<T>;
 
-  constructor(options: { make: (shard: number) => SharedIndexInformer<T>; shardOf: (namespace: string) => number; logger: Logger }) {
-    this.#make = options.make;
-    this.#log = options.logger;
+  constructor(options: ShardedInformerOptions<T>) {
+    this.#factory = options.factory;
+    this.#resource = options.resource;
+    this.#member = options.member;
     this.#shardOf = options.shardOf;
     const all = (): SharedIndexInformer<T>[] => [...this.#members.values()].map((m) => m.informer);
     this.#indexer = {
@@ -77,14 +92,15 @@ export class ShardedInformer<T extends KubeObject> implements SharedIndexInforme
     const added: SharedIndexInformer<T>[] = [];
     for (const shard of owned) {
       if (this.#members.has(shard)) continue;
-      const informer = this.#make(shard);
-      if (Object.keys(this.#indexers).length > 0) informer.addIndexers(this.#indexers);
-      const m: Member<T> = { informer, stop: new AbortController(), regs: new Map() };
+      const stop = new AbortController();
+      // A signal of its own makes this a new factory informer, never a released shard's stopped one.
+      const informer = this.#factory.informerFor(this.#resource, { ...this.#member(shard), signal: stop.signal, indexers: { ...this.#indexers } });
+      const m: Member<T> = { informer, stop, regs: new Map() };
       for (const h of this.#handlers) m.regs.set(h, informer.addEventHandler(h.handler, h.options));
       this.#members.set(shard, m);
-      if (this.#signal) this.#start(m);
       added.push(informer);
     }
+    if (this.#signal && added.length > 0) this.#factory.start(this.#signal);
     await Promise.all(added.map((i) => i.waitForSync(options)));
   }
 
@@ -136,22 +152,17 @@ export class ShardedInformer<T extends KubeObject> implements SharedIndexInforme
     return combineReflectorStatuses([head, ...tail]);
   }
 
-  /** Runs the members, present and future, until `signal` aborts; resolves when all stopped. */
+  /**
+   * Runs the members, present and future, until `signal` aborts, by starting the factory (and with
+   * it any other informer of the factory not started yet); resolves when the factory's informers stopped.
+   */
   async run(signal: AbortSignal): Promise<void> {
     this.#signal = signal;
-    for (const m of this.#members.values()) this.#start(m);
+    this.#factory.start(signal);
     await new Promise<void>((resolve) => {
       if (signal.aborted) resolve();
       else signal.addEventListener('abort', () => resolve(), { once: true });
     });
-    while (this.#runs.size > 0) await Promise.all([...this.#runs]);
-  }
-
-  #start(m: Member<T>): void {
-    const run = m.informer
-      .run(AbortSignal.any([this.#signal!, m.stop.signal]))
-      .catch((err: unknown) => this.#log.error({ err }, 'shard informer stopped with an error'));
-    this.#runs.add(run);
-    void run.finally(() => this.#runs.delete(run));
+    await this.#factory.stopped();
   }
 }
