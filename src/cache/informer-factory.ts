@@ -129,7 +129,7 @@ export class SharedInformerFactory {
 
   /** Resolves when every started informer has synced; rejects with the signal's reason if it aborts first. */
   async waitForCacheSync({ signal }: { signal?: AbortSignal } = {}): Promise<void> {
-    const started = [...this.#entries.values()].filter((e) => e.run);
+    const started = [...this.#entries.values()].filter((e) => e.run !== undefined);
     await Promise.all(started.map((e) => e.informer.waitForSync({ signal })));
   }
 
