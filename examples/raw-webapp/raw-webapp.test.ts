@@ -93,16 +93,16 @@ describe('raw WebApp controller (informer, queue, workers, lister by hand)', () 
     const queue = new Queue<string>();
     const app = { metadata: { name: 'shop', namespace: ns, resourceVersion: '7' }, spec: { configRef: 'c' } };
     const handler = enqueueObjectKey(queue);
-    handler.onUpdate!(app, app);
+    void handler.onUpdate!(app, app);
     assert.equal(queue.len(), 0, 'a resync of an unchanged object is not work');
-    handler.onDelete!(deletedFinalStateUnknown('default/shop', app));
-    handler.onUpdate!(app, { ...app, metadata: { ...app.metadata, resourceVersion: '8' } });
+    void handler.onDelete!(deletedFinalStateUnknown('default/shop', app));
+    void handler.onUpdate!(app, { ...app, metadata: { ...app.metadata, resourceVersion: '8' } });
     assert.equal(queue.len(), 1, 'the same key twice is one item');
 
     const mapped = new Queue<string>();
     const byRef = enqueueMappedKeys<typeof app>(mapped, (o) => [`${o.metadata.namespace}/${o.spec.configRef}`]);
-    byRef.onDelete!(deletedFinalStateUnknown('default/shop', app));
-    byRef.onUpdate!(app, { ...app, metadata: { ...app.metadata, resourceVersion: '9' }, spec: { configRef: 'd' } });
+    void byRef.onDelete!(deletedFinalStateUnknown('default/shop', app));
+    void byRef.onUpdate!(app, { ...app, metadata: { ...app.metadata, resourceVersion: '9' }, spec: { configRef: 'd' } });
     assert.equal(mapped.len(), 2, 'the tombstone maps through its last known object; a moved reference enqueues both sides');
   });
 });

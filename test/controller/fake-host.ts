@@ -1,7 +1,8 @@
 /**
  * A `ControllerHost` for controller tests, over fake informers the test drives by hand (add, update,
  * delete, tombstone, resync, sync), a `FakeClock`, a logger that records every line and metrics that
- * count every call. Nothing here touches the network.
+ * count every call. Nothing here touches the network. Handlers are called synchronously, as the
+ * controller's are, so the promise the handler contract allows is not awaited (`void`).
  */
 import { FakeClock, InvalidOptionError, UnknownResourceError, formatGVK, gvkOfResource, objectKey } from 'kube-converge/meta';
 import type { KubeObject, LogFields, Logger, LogLevel, ResourceDescriptor } from 'kube-converge/meta';
@@ -29,33 +30,33 @@ export class FakeInformer<T extends KubeObject = KubeObject> implements SharedIn
 
   add(obj: T): void {
     this.seed(obj);
-    for (const h of this.handlers) h.onAdd?.(obj, false);
+    for (const h of this.handlers) void h.onAdd?.(obj, false);
   }
 
   update(obj: T): void {
     const old = this.store.get(objectKey(obj));
     if (!old) throw new Error(`update of unknown ${objectKey(obj)}`);
     this.seed(obj);
-    for (const h of this.handlers) h.onUpdate?.(old, obj);
+    for (const h of this.handlers) void h.onUpdate?.(old, obj);
   }
 
   /** Delivers the same object as both old and new, as a periodic resync does. */
   resync(key: string): void {
     const obj = this.store.get(key)!;
-    for (const h of this.handlers) h.onUpdate?.(obj, obj);
+    for (const h of this.handlers) void h.onUpdate?.(obj, obj);
   }
 
   delete(key: string, options: { tombstone?: boolean } = {}): void {
     const obj = this.store.get(key)!;
     this.store.delete(key);
     for (const h of this.handlers) {
-      h.onDelete?.(options.tombstone ? { key, obj, deletedFinalStateUnknown: true } : obj);
+      void h.onDelete?.(options.tombstone ? { key, obj, deletedFinalStateUnknown: true } : obj);
     }
   }
 
   addEventHandler(handler: ResourceEventHandler<T>): HandlerRegistration {
     this.handlers.add(handler);
-    for (const obj of this.store.values()) handler.onAdd?.(obj, true);
+    for (const obj of this.store.values()) void handler.onAdd?.(obj, true);
     return {
       hasSynced: () => this.#synced && !this.holdRegistrations,
       remove: () => void this.handlers.delete(handler),
