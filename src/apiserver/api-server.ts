@@ -33,6 +33,7 @@ import { Store } from './storage/store.js';
 import { toTable } from './table/index.js';
 import { WatchHub } from './watch-hub.js';
 
+/** Options of `createApiServer`; every one has a default, so `{}` gives a server that behaves like a fresh envtest cluster. */
 export interface ApiServerOptions {
   clock?: Clock;
   /** Events kept for watch replay, Exact reads and continue tokens (default 10 000). */
@@ -48,6 +49,10 @@ export interface ApiServerOptions {
   table?: TableConverter;
 }
 
+/**
+ * The socket-free server core: `handle` answers one request as kube-apiserver would, trusting the
+ * caller (authentication is the HTTP adapter's job), and answers failures as Status responses.
+ */
 export interface ApiServer {
   handle(req: ApiRequest): Promise<ApiResponse>;
   /** Drops all event history: reads and watches from older revisions then get 410 Expired. */

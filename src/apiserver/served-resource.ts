@@ -7,6 +7,7 @@ import type { JSONSchemaProps, CustomResourceColumnDefinition } from 'kubernetes
 
 export type { JSONSchemaProps, CustomResourceColumnDefinition };
 
+/** A subresource (`status` or `scale`) of a `ServedResource`, with the kind it returns and the verbs it allows. */
 export interface ServedSubresource {
   /** `status` or `scale`. */
   name: string;
@@ -15,6 +16,7 @@ export interface ServedSubresource {
   verbs: string[];
 }
 
+/** One (group, version, resource) the server serves; discovery, OpenAPI and Table output are all derived from it. */
 export interface ServedResource {
   group: string;
   version: string;

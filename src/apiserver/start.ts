@@ -16,6 +16,7 @@ import { listen } from './http/http-adapter.js';
 import type { ApiRequest, ApiResponse } from './http/request.js';
 import { servingMaterial } from './http/tls/certificates.js';
 
+/** Options of `startApiServer`: where to listen, whether to use TLS, and the options passed on to the server core. */
 export interface StartApiServerOptions {
   /** 0 (default) picks a free port. */
   port?: number;

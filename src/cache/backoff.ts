@@ -11,6 +11,7 @@
  */
 import { requireDuration, type Clock } from '../meta/index.js';
 
+/** How a `Backoff` grows its delays; every field but `clock` defaults to `BACKOFF_DEFAULTS`. */
 export interface BackoffOptions {
   clock: Clock;
   /** First delay before jitter; default 800 ms. */
@@ -27,6 +28,7 @@ export interface BackoffOptions {
   random?: () => number;
 }
 
+/** client-go's reflector backoff (800 ms doubling up to 30 s, up to +100 % jitter, reset after 2 min of quiet), frozen. */
 export const BACKOFF_DEFAULTS = Object.freeze({ initialMs: 800, factor: 2, jitter: 1, capMs: 30_000, resetAfterMs: 120_000 });
 
 export class Backoff {

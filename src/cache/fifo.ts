@@ -25,6 +25,10 @@ import type { DeletedFinalStateUnknown } from './types.js';
 /** client-go's delta types. `ReplacedAll`, `SyncAll` and `Bookmark` are the atomic FIFO's forms. */
 export type DeltaType = 'Added' | 'Updated' | 'Deleted' | 'Replaced' | 'Sync' | 'ReplacedAll' | 'SyncAll' | 'Bookmark';
 
+/**
+ * One change the FIFO hands its sink: an object-level delta keyed by `namespace/name`, or one of the
+ * atomic whole-collection forms (a relist's `ReplacedAll`, a resync's `SyncAll`, a `Bookmark`).
+ */
 export type Delta<T extends KubeObject = KubeObject> =
   | { readonly type: 'Added' | 'Updated' | 'Replaced' | 'Sync'; readonly key: string; readonly object: T }
   | { readonly type: 'Deleted'; readonly key: string; readonly object: T | DeletedFinalStateUnknown<T> }
@@ -42,6 +46,7 @@ export interface DeltaSink<T extends KubeObject> {
   batchApplied(synced: boolean): void;
 }
 
+/** The sink a `RealFIFO` drains into, with its back-pressure and batching limits and the per-object transform. */
 export interface RealFIFOOptions<T extends KubeObject> {
   sink: DeltaSink<T>;
   /** Queued deltas beyond which `waitForRoom` makes the producer wait; default 1000. */

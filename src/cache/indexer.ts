@@ -18,10 +18,12 @@ import type { IndexFunc, Indexer } from './types.js';
 /** The built-in index every informer has: objects by namespace (`''` for cluster-scoped ones). */
 export const NAMESPACE_INDEX = 'namespace';
 
+/** The index function behind `NAMESPACE_INDEX`: an object's namespace, `''` for cluster-scoped objects. */
 export const metaNamespaceIndexFunc: IndexFunc = (obj) => [obj.metadata.namespace ?? ''];
 
 type Index = Map<string, Set<string>>;
 
+/** The secondary indexes of an `IndexedStore`, and where an index function that throws is reported. */
 export interface IndexedStoreOptions<T extends KubeObject> {
   indexers?: Record<string, IndexFunc<T>>;
   /** Called when an index function throws; the object is indexed without values for that index. */

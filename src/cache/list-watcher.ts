@@ -13,6 +13,7 @@ import { isMetadataOnly, type Client, type ListOptions, type WatchEvent, type Wa
 import type { KubeList, KubeObject, ListMeta, ResourceDescriptor } from '../meta/index.js';
 import { ShardSelectorIgnoredError } from './errors.js';
 
+/** What `createListerWatcher` lists and watches: one resource through one client, narrowed by namespace, selectors and shard. */
 export interface ListerWatcherOptions<T extends KubeObject> {
   client: Client;
   resource: ResourceDescriptor<T>;

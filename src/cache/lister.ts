@@ -14,6 +14,7 @@ export interface Lister<T extends KubeObject = KubeObject> {
   list(namespace?: string, selector?: Selector): T[];
 }
 
+/** A `Lister` reading from `indexer`: synchronous, no copies, namespaced lists through the namespace index. */
 export function createLister<T extends KubeObject>(indexer: Indexer<T>): Lister<T> {
   return Object.freeze({
     get: (namespace: string, name: string) => indexer.getByKey(namespace ? `${namespace}/${name}` : name),

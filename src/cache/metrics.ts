@@ -16,14 +16,17 @@
  */
 import type { WatchErrorReason } from './types.js';
 
+/** A counter a `CacheMetricsProvider` hands the cache, which only ever increments it. */
 export interface CounterMetric {
   inc(): void;
 }
 
+/** A gauge a `CacheMetricsProvider` hands the cache, which sets it to the current value. */
 export interface GaugeMetric {
   set(value: number): void;
 }
 
+/** A histogram a `CacheMetricsProvider` hands the cache, which records durations in seconds. */
 export interface HistogramMetric {
   observe(seconds: number): void;
 }

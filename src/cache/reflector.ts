@@ -34,6 +34,7 @@ export interface ReflectorStore<T extends KubeObject> {
   waitForRoom(): Promise<void> | undefined;
 }
 
+/** What a `Reflector` mirrors (`listerWatcher`) into what (`store`), with the clock every wait goes through and the tuning of lists, watches and retries. */
 export interface ReflectorOptions<T extends KubeObject> {
   listerWatcher: ListerWatcher<T>;
   store: ReflectorStore<T>;
@@ -58,6 +59,7 @@ export interface ReflectorOptions<T extends KubeObject> {
   random?: () => number;
 }
 
+/** The values a `Reflector` uses for the tuning options left out (client-go's, where it has one), frozen. */
 export const REFLECTOR_DEFAULTS = Object.freeze({
   pageSize: 500,
   watchList: false,

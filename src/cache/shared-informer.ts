@@ -30,6 +30,7 @@ import type {
   HandlerRegistration, IndexFunc, Indexer, ReflectorStatus, ResourceEventHandler, SharedIndexInformer,
 } from './types.js';
 
+/** What `createSharedIndexInformer` watches, and its indexes, resync period, transform and reflector tuning. */
 export interface SharedIndexInformerOptions<T extends KubeObject> {
   listerWatcher: ListerWatcher<T>;
   /** Names the informer in logs and metrics; default the ListerWatcher's description. */
@@ -46,6 +47,7 @@ export interface SharedIndexInformerOptions<T extends KubeObject> {
   reflector?: Pick<ReflectorOptions<T>, 'pageSize' | 'watchList' | 'backoff' | 'minWatchTimeoutMs' | 'inactivityTimeoutMs' | 'random'>;
 }
 
+/** Per-handler options of `addEventHandler`: its own resync period and the name it has in logs and metrics. */
 export interface AddEventHandlerOptions {
   /** This handler's resync period; default the informer's. Values in (0, 1 s) become 1 s. */
   resyncMs?: number;
@@ -55,6 +57,10 @@ export interface AddEventHandlerOptions {
 
 const MIN_RESYNC_MS = 1000;
 
+/**
+ * A shared informer over one ListerWatcher: one reflector and one indexed cache, fanned out to any
+ * number of handlers; nothing is listed or watched until `run` is called.
+ */
 export function createSharedIndexInformer<T extends KubeObject>(o: SharedIndexInformerOptions<T>): SharedIndexInformer<T> {
   return new DefaultSharedIndexInformer(o);
 }

@@ -11,6 +11,7 @@ export function deletedFinalStateUnknown<T extends KubeObject>(key: string, obj:
   return Object.freeze({ key, obj, deletedFinalStateUnknown: true as const });
 }
 
+/** True when a delete handler was given a tombstone rather than the deleted object itself. */
 export function isDeletedFinalStateUnknown<T extends KubeObject>(v: T | DeletedFinalStateUnknown<T>): v is DeletedFinalStateUnknown<T> {
   return (v as Partial<DeletedFinalStateUnknown<T>>).deletedFinalStateUnknown === true;
 }

@@ -25,6 +25,7 @@ export interface ResourceEventHandler<T extends KubeObject = KubeObject> {
   onDelete?(obj: T | DeletedFinalStateUnknown<T>): void | Promise<void>;
 }
 
+/** What `addEventHandler` returns: the handler's own sync state, backlog and error count, and `remove` to stop delivery to it. */
 export interface HandlerRegistration {
   /** True once every object of the initial list was delivered to this handler. */
   hasSynced(): boolean;
@@ -36,6 +37,7 @@ export interface HandlerRegistration {
   errors(): number;
 }
 
+/** The values an object is indexed under in one named index; it should be pure, and one that throws leaves the object without values in that index (the error is reported, not thrown). */
 export type IndexFunc<T extends KubeObject = KubeObject> = (obj: T) => readonly string[];
 
 /** Read side of a store with secondary indexes. All returned objects are frozen. */
@@ -79,6 +81,7 @@ export type WatchErrorReason = 'gone' | 'tooManyRequests' | 'network' | 'other';
 /** The reflector's phases; see reflector-state.ts for the transitions. */
 export type ReflectorPhase = 'idle' | 'streaming' | 'listing' | 'watching' | 'backoff' | 'stopped';
 
+/** A snapshot of a reflector (`informer.status()`): its phase, the resourceVersion it resumes from, and its reconnect, relist and error counts. */
 export interface ReflectorStatus {
   phase: ReflectorPhase;
   /** The resourceVersion the next watch (or relist) starts from. */

@@ -11,6 +11,7 @@
 import type { Condition } from './object.js';
 import { formatTimestamp } from './timestamp.js';
 
+/** The three values of a condition's `status`, as Kubernetes spells them. */
 export type ConditionStatus = 'True' | 'False' | 'Unknown';
 
 /** What a reconciler says about a condition; `lastTransitionTime` defaults to `now` when it is set. */

@@ -14,6 +14,7 @@ import { SelectorParseError } from './errors.js';
 /** `==` is normalised to `=`, as Kubernetes does. */
 export type FieldOperator = '=' | '!=';
 
+/** One term of a field selector: a dotted field path, `=` or `!=`, and the unescaped value. */
 export interface FieldRequirement {
   /** The dotted path, e.g. `metadata.name` or `spec.nodeName`. */
   readonly field: string;
@@ -22,6 +23,7 @@ export interface FieldRequirement {
   readonly value: string;
 }
 
+/** A parsed field selector: `=`/`!=` terms that must all hold, matched against string field values. */
 export interface FieldSelector {
   readonly requirements: readonly FieldRequirement[];
   /** True when every term holds; `get` returns a field's string value, or undefined when absent. */

@@ -6,13 +6,16 @@
  */
 import { InvalidOptionError } from './errors.js';
 
+/** An API group and version; the core group is `''`, so `v1` is `{ group: '', version: 'v1' }`. */
 export interface GroupVersion {
   group: string;
   version: string;
 }
+/** A kind within a group version: what an object's `apiVersion` and `kind` name. */
 export interface GroupVersionKind extends GroupVersion {
   kind: string;
 }
+/** A resource (the lower-case plural of the URL) within a group version: what REST paths and RBAC name. */
 export interface GroupVersionResource extends GroupVersion {
   resource: string;
 }

@@ -19,6 +19,7 @@ export interface Logger {
 
 const LEVELS: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
+/** Options of `jsonLogger`: the lowest level written, where each JSON line goes, and the clock of its `ts` field. */
 export interface JsonLoggerOptions {
   /** Lowest level written; default `info`. */
   level?: LogLevel;

@@ -27,6 +27,7 @@ export interface ResourceDescriptor<T extends KubeObject = KubeObject> {
   readonly __type?: T;
 }
 
+/** What `defineResource` needs to know of a kind: its group, version, kind, URL plural and scope. */
 export interface ResourceDefinition {
   group: string;
   version: string;
@@ -46,7 +47,9 @@ export function defineResource<Spec = unknown, St = unknown, T extends KubeObjec
   return Object.freeze({ ...def, apiVersion: formatGroupVersion(def) });
 }
 
+/** The group, version and kind a descriptor describes, as a fresh object. */
 export const gvkOfResource = (r: ResourceDescriptor<KubeObject>): GroupVersionKind => ({ group: r.group, version: r.version, kind: r.kind });
+/** The group, version and resource (its plural) a descriptor describes, as a fresh object. */
 export const gvrOfResource = (r: ResourceDescriptor<KubeObject>): GroupVersionResource => ({ group: r.group, version: r.version, resource: r.plural });
 
 /** Helper type: the object type a descriptor carries. */
@@ -60,13 +63,18 @@ export const NamespaceResource = builtin<Namespace>('', 'v1', 'Namespace', 'name
 export const ConfigMapResource = builtin<ConfigMap>('', 'v1', 'ConfigMap', 'configmaps', true);
 export const SecretResource = builtin<Secret>('', 'v1', 'Secret', 'secrets', true);
 export const ServiceResource = builtin<Service>('', 'v1', 'Service', 'services', true);
+/** Descriptor of core `v1` ServiceAccounts (namespaced). */
 export const ServiceAccountResource = builtin<ServiceAccount>('', 'v1', 'ServiceAccount', 'serviceaccounts', true);
+/** Descriptor of core `v1` Pods (namespaced). */
 export const PodResource = builtin<Pod>('', 'v1', 'Pod', 'pods', true);
+/** Descriptor of core `v1` Events (namespaced); `EventResource` is the newer `events.k8s.io/v1` API over the same objects. */
 export const CoreEventResource = builtin<CoreEvent>('', 'v1', 'Event', 'events', true);
 export const DeploymentResource = builtin<Deployment>('apps', 'v1', 'Deployment', 'deployments', true);
+/** Descriptor of `apps/v1` ReplicaSets (namespaced). */
 export const ReplicaSetResource = builtin<ReplicaSet>('apps', 'v1', 'ReplicaSet', 'replicasets', true);
 export const LeaseResource = builtin<Lease>('coordination.k8s.io', 'v1', 'Lease', 'leases', true);
 export const EventResource = builtin<EventsV1Event>('events.k8s.io', 'v1', 'Event', 'events', true);
+/** Descriptor of `apiextensions.k8s.io/v1` CustomResourceDefinitions (cluster-scoped). */
 export const CustomResourceDefinitionResource = builtin<CustomResourceDefinition>(
   'apiextensions.k8s.io', 'v1', 'CustomResourceDefinition', 'customresourcedefinitions', false,
 );

@@ -1,10 +1,12 @@
 /**
- * A `Client` that injects the faults an operator's failure tests need on top of a real one: a hook before
- * every write (throw to fail it — a conflict, a lost response — or await to delay it) and a hook before
- * every watch event is delivered (await to make the cache lag behind the server). Reads and lists pass
- * through untouched. Invariant: with no hooks set it behaves exactly like the client it wraps.
+ * A `Client` that injects the faults an operator's failure tests need on top of a real one: hooks
+ * before every write, list and watch (throw to fail the call — a conflict, a lost response — or await
+ * to delay it), a hook before every watch event is delivered (await to make the cache lag behind the
+ * server, or drop the event as a stalled connection loses it), and `endWatches()`, which ends every
+ * open watch cleanly as the server does at its timeout. Gets pass through untouched. Invariant: with
+ * no hooks set and no watch ended it behaves exactly like the client it wraps.
  */
-import type { Client, WatchEvent, WatchOptions, WatchStream } from '../client/index.js';
+import type { Client, ListOptions, WatchEvent, WatchOptions, WatchStream } from '../client/index.js';
 import type { KubeObject, ResourceDescriptor } from '../meta/index.js';
 
 /** One write the wrapped client is about to send. */
@@ -15,35 +17,57 @@ export interface ClientWrite {
   subresource?: string;
 }
 
-/** The hooks a `faultInjectingClient` runs before each write and before each watch event. */
+/** The hooks a `faultInjectingClient` runs before each write, list, watch and watch event. */
 export interface ClientFaults {
   /** Runs before each write; throwing fails the write (nothing is sent), awaiting delays it. */
   beforeWrite?: (w: ClientWrite) => void | Promise<void>;
-  /** Runs before each watch event reaches the caller; awaiting it is how long the cache lags. */
-  beforeWatchEvent?: (resource: ResourceDescriptor, event: WatchEvent) => void | Promise<void>;
+  /**
+   * Runs before each list request, once per page (`options.continue` is set on all pages but the
+   * first); throwing fails it (nothing is sent), awaiting delays it.
+   */
+  beforeList?: (resource: ResourceDescriptor, options: ListOptions | undefined) => void | Promise<void>;
+  /** Runs before each watch is opened; throwing fails it (nothing is sent), awaiting delays it. */
+  beforeWatch?: (resource: ResourceDescriptor, options: WatchOptions | undefined) => void | Promise<void>;
+  /**
+   * Runs before each watch event reaches the caller; awaiting it is how long the cache lags, and
+   * returning (or resolving to) `'drop'` loses the event in flight, as a stalled connection does.
+   */
+  beforeWatchEvent?: (resource: ResourceDescriptor, event: WatchEvent) => void | 'drop' | Promise<void | 'drop'>;
 }
 
-/** Wraps a `Client` so tests can fail or delay its writes and delay its watch events. */
-export function faultInjectingClient(base: Client, faults: ClientFaults): Client {
+/** The client `faultInjectingClient` returns: the wrapped one, plus control over its open watches. */
+export interface FaultInjectingClient extends Client {
+  /** Watches opened through this client that have neither ended nor been closed. */
+  readonly openWatches: number;
+  /**
+   * Ends every open watch cleanly, as the server does when a watch times out: each stream finishes
+   * without an error after the events it already delivered, and its connection is closed.
+   */
+  endWatches(): void;
+}
+
+/** Wraps a `Client` so tests can fail or delay its writes, lists and watches, and delay, drop or end its watch events. */
+export function faultInjectingClient(base: Client, faults: ClientFaults): FaultInjectingClient {
+  const open = new Set<() => void>();
   const before = async (w: ClientWrite): Promise<void> => {
     await faults.beforeWrite?.(w);
   };
-  const delay = faults.beforeWatchEvent;
   return {
+    get openWatches() {
+      return open.size;
+    },
+    endWatches: () => {
+      for (const end of [...open]) end();
+    },
     get: (r, nn, o) => base.get(r, nn, o),
-    list: (r, o) => base.list(r, o),
+    async list(r, o) {
+      await faults.beforeList?.(r as ResourceDescriptor, o);
+      return base.list(r, o);
+    },
     async watch<T extends KubeObject>(r: ResourceDescriptor<T>, o?: WatchOptions): Promise<WatchStream<T>> {
-      const stream = await base.watch(r, o);
-      if (!delay) return stream;
-      return {
-        close: () => stream.close(),
-        async *[Symbol.asyncIterator]() {
-          for await (const event of stream) {
-            await delay(r as ResourceDescriptor, event as WatchEvent);
-            yield event;
-          }
-        },
-      };
+      await faults.beforeWatch?.(r as ResourceDescriptor, o);
+      const onEvent = faults.beforeWatchEvent;
+      return endableStream(await base.watch(r, o), open, onEvent && ((e) => onEvent(r as ResourceDescriptor, e as WatchEvent)));
     },
     async create(r, obj, o) {
       await before({ verb: 'create', resource: r as ResourceDescriptor, name: obj.metadata.name ?? '' });
@@ -66,5 +90,61 @@ export function faultInjectingClient(base: Client, faults: ClientFaults): Client
       return base.delete(r, nn, o);
     },
     deleteCollection: (r, o) => base.deleteCollection(r, o),
+  };
+}
+
+// `stream`, registered in `open` until it ends, fails or is closed, so `endWatches` can end it; each
+// event passes `onEvent` first when there is one. The decoded fast path is kept only without a hook,
+// since it hands events over synchronously and could not wait for one.
+function endableStream<T extends KubeObject>(
+  stream: WatchStream<T>,
+  open: Set<() => void>,
+  onEvent: ((event: WatchEvent<T>) => void | 'drop' | Promise<void | 'drop'>) | undefined,
+): WatchStream<T> {
+  const events = stream[Symbol.asyncIterator]();
+  const done: IteratorReturnResult<undefined> = { value: undefined, done: true };
+  let ended = false;
+  let wake: (() => void) | undefined;
+  const end = (): void => {
+    ended = true;
+    open.delete(end);
+    stream.close();
+    wake?.(); // a caller waiting for the next event gets the end at once
+  };
+  open.add(end);
+  const close = (): void => {
+    open.delete(end);
+    stream.close();
+  };
+  const drain = stream.drainDecoded?.bind(stream);
+  return {
+    close,
+    ...(drain && !onEvent ? { drainDecoded: (fn: (e: WatchEvent<T>) => void, more: () => boolean) => (ended ? 0 : drain(fn, more)) } : {}),
+    [Symbol.asyncIterator]: () => ({
+      async next(): Promise<IteratorResult<WatchEvent<T>>> {
+        for (;;) {
+          if (ended) return done;
+          const interrupted = new Promise<IteratorResult<WatchEvent<T>>>((resolve) => (wake = () => resolve(done)));
+          let r: IteratorResult<WatchEvent<T>>;
+          try {
+            r = await Promise.race([events.next(), interrupted]);
+          } catch (err) {
+            open.delete(end); // a failed watch is no longer open; the caller sees the failure
+            throw err;
+          }
+          if (ended) return done;
+          if (r.done) {
+            open.delete(end);
+            return done;
+          }
+          if (onEvent && (await onEvent(r.value)) === 'drop') continue;
+          return r;
+        }
+      },
+      async return() {
+        close();
+        return done;
+      },
+    }),
   };
 }

@@ -6,7 +6,7 @@ export { TestEnv } from './test-env.js';
 export type { TestEnvOptions } from './test-env.js';
 export { restConfigFor } from './server-config.js';
 export { faultInjectingClient } from './fault-injecting-client.js';
-export type { ClientFaults, ClientWrite } from './fault-injecting-client.js';
+export type { ClientFaults, ClientWrite, FaultInjectingClient } from './fault-injecting-client.js';
 export { installCrds, loadCrds } from './crds.js';
 export type { InstallCrdsOptions, CrdSource, CustomResourceDefinition } from './crds.js';
 export { CrdNotServedError, EventuallyTimeoutError } from './errors.js';

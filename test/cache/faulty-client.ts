@@ -1,82 +1,34 @@
 /**
- * A `Client` wrapper for e2e fault injection on top of a real client: it records when lists and
- * watches were started, can silently drop watch events (a stalled connection whose bytes never
- * arrive) and can end every open watch cleanly (as the server does at its timeout).
+ * The reader client of the cache's end-to-end tests: the public `faultInjectingClient` with hooks that
+ * record when each list (its first page) and each watch was started, and a switch that silently drops
+ * watch events (a stalled connection whose bytes never arrive) while leaving ERROR events through.
  */
-import type { Client, ListOptions, WatchEvent, WatchOptions, WatchStream } from 'kube-converge/client';
-import type { KubeList, KubeObject, ResourceDescriptor } from 'kube-converge/meta';
+import type { Client } from 'kube-converge/client';
+import { faultInjectingClient, type FaultInjectingClient } from 'kube-converge/testing';
 
-export interface FaultyClient extends Client {
+export interface FaultyClient extends FaultInjectingClient {
+  /** `performance.now()` at the start of each list (continuation pages are not counted). */
   readonly listTimes: number[];
+  /** `performance.now()` at the start of each watch. */
   readonly watchTimes: number[];
+  /** While true, every watch event but ERROR is lost in flight. */
   dropEvents: boolean;
-  /** Watches whose response has started and that have not ended. */
-  readonly openWatches: number;
-  endWatches(): void;
 }
 
 export function faultyClient(inner: Client): FaultyClient {
-  const open = new Set<() => void>();
-  const self: FaultyClient = {
-    listTimes: [],
-    watchTimes: [],
-    dropEvents: false,
-    get openWatches() {
-      return open.size;
-    },
-    endWatches: () => {
-      for (const end of [...open]) end();
-    },
-    get: (r, nn, o) => inner.get(r, nn, o),
-    create: (r, obj, o) => inner.create(r, obj, o),
-    update: (r, obj, o) => inner.update(r, obj, o),
-    updateStatus: (r, obj, o) => inner.updateStatus(r, obj, o),
-    patch: (r, nn, p, t, o) => inner.patch(r, nn, p, t, o),
-    delete: (r, nn, o) => inner.delete(r, nn, o),
-    deleteCollection: (r, o) => inner.deleteCollection(r, o),
-    list<T extends KubeObject>(r: ResourceDescriptor<T>, o?: ListOptions): Promise<KubeList<T>> {
-      if (!o?.continue) self.listTimes.push(performance.now());
-      return inner.list(r, o);
-    },
-    async watch<T extends KubeObject>(r: ResourceDescriptor<T>, o?: WatchOptions): Promise<WatchStream<T>> {
-      self.watchTimes.push(performance.now());
-      const stream = await inner.watch(r, o);
-      const it = stream[Symbol.asyncIterator]();
-      let ended = false;
-      let wake: (() => void) | undefined;
-      const end = (): void => {
-        ended = true;
-        stream.close();
-        wake?.();
-      };
-      open.add(end);
-      const wrapped: WatchStream<T> = {
-        close: () => {
-          open.delete(end);
-          stream.close();
-        },
-        [Symbol.asyncIterator]: () => ({
-          next: async (): Promise<IteratorResult<WatchEvent<T>>> => {
-            for (;;) {
-              if (ended) return { value: undefined, done: true };
-              const ender = new Promise<IteratorResult<WatchEvent<T>>>((resolve) => (wake = () => resolve({ value: undefined, done: true })));
-              const r = await Promise.race([it.next(), ender]);
-              if (ended || r.done) {
-                open.delete(end);
-                return { value: undefined, done: true };
-              }
-              if (self.dropEvents && r.value.type !== 'ERROR') continue;
-              return r;
-            }
-          },
-          return: async () => {
-            wrapped.close();
-            return { value: undefined, done: true };
-          },
-        }),
-      };
-      return wrapped;
-    },
-  };
-  return self;
+  const listTimes: number[] = [];
+  const watchTimes: number[] = [];
+  const client: FaultyClient = Object.assign(
+    faultInjectingClient(inner, {
+      beforeList: (_r, o) => {
+        if (!o?.continue) listTimes.push(performance.now());
+      },
+      beforeWatch: () => {
+        watchTimes.push(performance.now());
+      },
+      beforeWatchEvent: (_r, e) => (client.dropEvents && e.type !== 'ERROR' ? 'drop' : undefined),
+    }),
+    { listTimes, watchTimes, dropEvents: false },
+  );
+  return client;
 }

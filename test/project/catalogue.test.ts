@@ -44,22 +44,10 @@ describe('package exports', () => {
   });
 });
 
-// Exports of the layers other work is restructuring (cache, apiserver, meta) that have neither TSDoc
-// nor a mention in the docs or examples yet. The list may only shrink: an entry that gets documented
-// must leave it, so the rule holds for everything else and for every new export.
-const AWAITING_TSDOC = new Set([
-  'apiserver:StartApiServerOptions', 'apiserver:ApiServer', 'apiserver:ApiServerOptions', 'apiserver:MAX_BODY_BYTES',
-  'apiserver:Listening', 'apiserver:ApiResponse', 'apiserver:ServedResource', 'apiserver:ServedSubresource',
-  'cache:ListerWatcherOptions', 'cache:REFLECTOR_DEFAULTS', 'cache:ReflectorOptions', 'cache:BACKOFF_DEFAULTS',
-  'cache:BackoffOptions', 'cache:Delta', 'cache:RealFIFOOptions', 'cache:metaNamespaceIndexFunc', 'cache:IndexedStoreOptions',
-  'cache:isDeletedFinalStateUnknown', 'cache:createSharedIndexInformer', 'cache:SharedIndexInformerOptions',
-  'cache:AddEventHandlerOptions', 'cache:SharedInformerFactoryOptions', 'cache:InformerForOptions', 'cache:createLister',
-  'cache:CounterMetric', 'cache:GaugeMetric', 'cache:HistogramMetric', 'cache:HandlerRegistration', 'cache:IndexFunc',
-  'cache:ReflectorStatus', 'meta:JsonLoggerOptions', 'meta:GroupVersion', 'meta:GroupVersionKind', 'meta:GroupVersionResource',
-  'meta:gvkOfResource', 'meta:gvrOfResource', 'meta:ServiceAccountResource', 'meta:PodResource', 'meta:CoreEventResource',
-  'meta:ReplicaSetResource', 'meta:CustomResourceDefinitionResource', 'meta:ResourceDefinition', 'meta:FieldSelector',
-  'meta:FieldRequirement', 'meta:ConditionStatus',
-]);
+// The two option types of src/cache/informer-factory.ts, which other work is rewriting, have neither
+// TSDoc nor a mention in the docs yet. The list may only shrink: an entry that gets documented must
+// leave it (and the list with it), so the rule holds for everything else and for every new export.
+const AWAITING_TSDOC = new Set(['cache:SharedInformerFactoryOptions', 'cache:InformerForOptions']);
 
 describe('API reference', () => {
   const rootUrl = new URL('../../', import.meta.url);

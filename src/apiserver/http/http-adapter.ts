@@ -15,8 +15,10 @@ import type { ApiRequest, ApiResponse } from './request.js';
 import { errorResponse, statusResponse } from './response.js';
 import { tooLarge, unauthorized } from './status.js';
 
+/** The largest request body read (3 MiB, as kube-apiserver); a longer one gets 413 without reaching the core. */
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
 
+/** A server `listen` started: the bound `port` (the real one when 0 was asked for), and `close`, which resolves once every socket is closed. */
 export interface Listening {
   server: Server;
   port: number;

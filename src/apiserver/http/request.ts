@@ -29,6 +29,7 @@ export interface ResponseStream {
   detach(): void;
 }
 
+/** What the core answers: a whole `body` (or `bytes`), or a `stream` for watches; header names are lower case. */
 export interface ApiResponse {
   status: number;
   headers: Record<string, string | string[]>;
