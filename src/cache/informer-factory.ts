@@ -20,6 +20,7 @@ import type { CacheMetricsProvider } from './metrics.js';
 import { createSharedIndexInformer, type SharedIndexInformerOptions } from './shared-informer.js';
 import type { IndexFunc, SharedIndexInformer } from './types.js';
 
+/** How a factory builds every informer it makes: the client, clock, logger and metrics they share, and their defaults. */
 export interface SharedInformerFactoryOptions {
   client: Client;
   clock?: Clock;
@@ -34,6 +35,11 @@ export interface SharedInformerFactoryOptions {
   reflector?: SharedIndexInformerOptions<KubeObject>['reflector'];
 }
 
+/**
+ * Which collection `informerFor` asks for (namespace, selectors, metadata-only, shard) and how that one
+ * informer differs from the factory's defaults (transform, its own stop signal); every field is part
+ * of the collection key, so equal options share one informer.
+ */
 export interface InformerForOptions<T extends KubeObject> {
   namespace?: string;
   labelSelector?: string;
