@@ -28,7 +28,13 @@ if (mode === 'converge') {
       const url = req.url ?? '';
       if (req.method === 'POST' && url === prefix) {
         const obj = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { metadata: Record<string, unknown> };
-        obj.metadata = { ...obj.metadata, namespace: 'default', uid: randomUUID(), resourceVersion: String(++rv), creationTimestamp: new Date().toISOString().replace(/\.\d+Z$/, 'Z') };
+        obj.metadata = {
+          ...obj.metadata,
+          namespace: 'default',
+          uid: randomUUID(),
+          resourceVersion: String(++rv),
+          creationTimestamp: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+        };
         const body = JSON.stringify(obj);
         store.set(String(obj.metadata['name']), body);
         res.writeHead(201, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);

@@ -15,26 +15,53 @@ import { startApiServer } from 'kube-converge/apiserver';
 const fmt = (n: number, d = 1): string => n.toFixed(d);
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
-interface Response { status: number; body: string }
+interface Response {
+  status: number;
+  body: string;
+}
 
 /** A server to load: its URL and the admin token (empty for the bare floor, which checks none). */
-interface Target { url: string; token: string }
+interface Target {
+  url: string;
+  token: string;
+}
 
 /** http(s).request by the URL's scheme; the admin token goes on every request. */
 function request(target: Target, path: string, options: RequestOptions, onResponse: (res: IncomingMessage) => void): ClientRequest {
   const o = { ...options, headers: { ...options.headers, ...(target.token ? { authorization: `Bearer ${target.token}` } : {}) } };
-  return target.url.startsWith('https:') ? httpsRequest(`${target.url}${path}`, o, onResponse) : httpRequest(`${target.url}${path}`, o, onResponse);
+  return target.url.startsWith('https:')
+    ? httpsRequest(`${target.url}${path}`, o, onResponse)
+    : httpRequest(`${target.url}${path}`, o, onResponse);
 }
 
-function call(agent: Agent, target: Target, method: string, path: string, body?: string, contentType = 'application/json'): Promise<Response> {
+function call(
+  agent: Agent,
+  target: Target,
+  method: string,
+  path: string,
+  body?: string,
+  contentType = 'application/json',
+): Promise<Response> {
   return new Promise((resolve, reject) => {
-    const req = request(target, path, {
-      agent, method,
-      headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': contentType, 'content-length': Buffer.byteLength(body) }) },
-    }, (res) => {
-      let text = '';
-      res.setEncoding('utf8').on('data', (c: string) => (text += c)).on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-    });
+    const req = request(
+      target,
+      path,
+      {
+        agent,
+        method,
+        headers: {
+          accept: 'application/json',
+          ...(body === undefined ? {} : { 'content-type': contentType, 'content-length': Buffer.byteLength(body) }),
+        },
+      },
+      (res) => {
+        let text = '';
+        res
+          .setEncoding('utf8')
+          .on('data', (c: string) => (text += c))
+          .on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -49,19 +76,23 @@ async function spawnServer(mode: 'converge' | 'bare'): Promise<Target & { child:
   return { ...target, child };
 }
 
-const configMap = (name: string): string => JSON.stringify({
-  apiVersion: 'v1', kind: 'ConfigMap',
-  metadata: { name, labels: { app: 'bench', tier: 'backend' }, annotations: { 'converge.dev/bench': 'true' } },
-  data: Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`key-${i}`, `value-${i}-${'x'.repeat(24)}`])),
-});
+const configMap = (name: string): string =>
+  JSON.stringify({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name, labels: { app: 'bench', tier: 'backend' }, annotations: { 'converge.dev/bench': 'true' } },
+    data: Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`key-${i}`, `value-${i}-${'x'.repeat(24)}`])),
+  });
 
 /** Runs `total` requests with `inFlight` outstanding at a time; returns requests per second. */
 async function throughput(total: number, inFlight: number, one: (i: number) => Promise<void>): Promise<number> {
   let next = 0;
   const t0 = performance.now();
-  await Promise.all(Array.from({ length: inFlight }, async () => {
-    while (next < total) await one(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (next < total) await one(next++);
+    }),
+  );
   return total / ((performance.now() - t0) / 1000);
 }
 
@@ -72,7 +103,9 @@ async function createsAndGets(target: Target, round: number, count: number): Pro
     if (r.status !== status) throw new Error(`expected ${status}, got ${r.status}: ${r.body.slice(0, 200)}`);
   };
   try {
-    const creates = await throughput(count, 16, async (i) => expect(await call(agent, target, 'POST', path, configMap(`cm-${round}-${i}`)), 201));
+    const creates = await throughput(count, 16, async (i) =>
+      expect(await call(agent, target, 'POST', path, configMap(`cm-${round}-${i}`)), 201),
+    );
     const gets = await throughput(count, 16, async (i) => expect(await call(agent, target, 'GET', `${path}/cm-${round}-${i}`), 200));
     return { creates, gets };
   } finally {
@@ -90,20 +123,33 @@ async function fanOut(target: Target, watchers: number, writes: number, round: n
   let pending = watchers;
   let resolveAll!: () => void;
   const allDelivered = new Promise<void>((resolve) => (resolveAll = resolve));
-  const streams = await Promise.all(Array.from({ length: watchers }, () => new Promise<ReturnType<typeof request>>((resolve, reject) => {
-    let lines = 0;
-    const req = request(target, `/api/v1/namespaces/${ns}/configmaps?watch=true&resourceVersion=${rv}`, { agent: false }, (res) => {
-      res.on('data', (chunk: Buffer) => {
-        for (const byte of chunk) if (byte === 10 && ++lines === writes && --pending === 0) resolveAll();
-      });
-      resolve(req);
-    });
-    req.on('error', (e) => (pending > 0 ? reject(e) : undefined));
-    req.end();
-  })));
+  const streams = await Promise.all(
+    Array.from(
+      { length: watchers },
+      () =>
+        new Promise<ReturnType<typeof request>>((resolve, reject) => {
+          let lines = 0;
+          const req = request(target, `/api/v1/namespaces/${ns}/configmaps?watch=true&resourceVersion=${rv}`, { agent: false }, (res) => {
+            res.on('data', (chunk: Buffer) => {
+              for (const byte of chunk) if (byte === 10 && ++lines === writes && --pending === 0) resolveAll();
+            });
+            resolve(req);
+          });
+          req.on('error', (e) => (pending > 0 ? reject(e) : undefined));
+          req.end();
+        }),
+    ),
+  );
   const t0 = performance.now();
   await throughput(writes, 8, async (i) => {
-    const r = await call(agent, target, 'PATCH', `/api/v1/namespaces/${ns}/configmaps/fan`, JSON.stringify({ data: { counter: String(i) } }), 'application/merge-patch+json');
+    const r = await call(
+      agent,
+      target,
+      'PATCH',
+      `/api/v1/namespaces/${ns}/configmaps/fan`,
+      JSON.stringify({ data: { counter: String(i) } }),
+      'application/merge-patch+json',
+    );
     if (r.status !== 200) throw new Error(`patch answered ${r.status}: ${r.body.slice(0, 200)}`);
   });
   await allDelivered;
@@ -159,7 +205,9 @@ try {
   const perEvent100 = (median(hundred) * 1000) / (WRITES * 100);
   console.log(`watch fan-out: ${WRITES} writes (8 in flight), median of 3`);
   console.log(`  1 watcher     ${fmt(median(one), 0)} ms   ${fmt(perEvent1, 1)} us per delivered event`);
-  console.log(`  100 watchers  ${fmt(median(hundred), 0)} ms   ${fmt(perEvent100, 1)} us per delivered event (${fmt((WRITES * 100) / (median(hundred) / 1000), 0)} events/s)`);
+  console.log(
+    `  100 watchers  ${fmt(median(hundred), 0)} ms   ${fmt(perEvent100, 1)} us per delivered event (${fmt((WRITES * 100) / (median(hundred) / 1000), 0)} events/s)`,
+  );
   // What fan-out itself costs: the time the 99 extra watchers added, per extra delivered event.
   const marginal = ((median(hundred) - median(one)) * 1000) / (WRITES * 99);
   console.log(`  marginal cost per extra delivered event: ${fmt(marginal, 1)} us (the write path with 1 watcher: ${fmt(perEvent1, 1)} us)`);
@@ -168,7 +216,9 @@ try {
   await startToFirstRequest();
   const starts: number[] = [];
   for (let i = 0; i < 10; i++) starts.push(await startToFirstRequest());
-  console.log(`in-process startApiServer() to first served request: median ${fmt(median(starts), 1)} ms, max ${fmt(Math.max(...starts), 1)} ms (goal <= 50 ms)`);
+  console.log(
+    `in-process startApiServer() to first served request: median ${fmt(median(starts), 1)} ms, max ${fmt(Math.max(...starts), 1)} ms (goal <= 50 ms)`,
+  );
 
   console.log(`ratio converge/bare http (lower of creates, gets): ${fmt(Math.min(createRatio, getRatio), 2)}`);
 } finally {

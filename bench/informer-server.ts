@@ -24,22 +24,48 @@ function data(i: number): Record<string, string> {
   return Object.fromEntries(Array.from({ length: 8 }, (_, k) => [`key_${k}.yaml`, `setting_${k}: ${hex(24)}\nrevision: ${i}\n`]));
 }
 
-async function call(s: RunningApiServer, method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<{ metadata: { resourceVersion: string } }> {
-  const res = await s.handle({ method, path, headers: { 'content-type': contentType, accept: 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+async function call(
+  s: RunningApiServer,
+  method: string,
+  path: string,
+  body?: unknown,
+  contentType = 'application/json',
+): Promise<{ metadata: { resourceVersion: string } }> {
+  const res = await s.handle({
+    method,
+    path,
+    headers: { 'content-type': contentType, accept: 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${res.body.slice(0, 300)}`);
   return JSON.parse(res.body) as { metadata: { resourceVersion: string } };
 }
 
 const server = await startApiServer({ historySize: UPDATES + 50_000, watchBufferSize: UPDATES + 10_000, insecureHttp: true });
-for (const ns of ['sync', 'ingest']) await call(server, 'POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
-const cm = (ns: string, name: string, i: number) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: ns, name, labels: { app: 'bench', shard: String(i % 16) } }, data: data(i) });
+for (const ns of ['sync', 'ingest'])
+  await call(server, 'POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+const cm = (ns: string, name: string, i: number) => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { namespace: ns, name, labels: { app: 'bench', shard: String(i % 16) } },
+  data: data(i),
+});
 for (let i = 0; i < SYNC_OBJECTS; i++) await call(server, 'POST', '/api/v1/namespaces/sync/configmaps', cm('sync', `cfg-${i}`, i));
 let rv0 = '';
-for (let i = 0; i < INGEST_OBJECTS; i++) rv0 = (await call(server, 'POST', '/api/v1/namespaces/ingest/configmaps', cm('ingest', `cfg-${i}`, i))).metadata.resourceVersion;
+for (let i = 0; i < INGEST_OBJECTS; i++)
+  rv0 = (await call(server, 'POST', '/api/v1/namespaces/ingest/configmaps', cm('ingest', `cfg-${i}`, i))).metadata.resourceVersion;
 let finalRv = rv0;
 for (let i = 0; i < UPDATES; i++) {
   const name = `cfg-${i % INGEST_OBJECTS}`;
-  finalRv = (await call(server, 'PATCH', `/api/v1/namespaces/ingest/configmaps/${name}`, { data: { 'key_0.yaml': `revision: ${i}\n` } }, 'application/merge-patch+json')).metadata.resourceVersion;
+  finalRv = (
+    await call(
+      server,
+      'PATCH',
+      `/api/v1/namespaces/ingest/configmaps/${name}`,
+      { data: { 'key_0.yaml': `revision: ${i}\n` } },
+      'application/merge-patch+json',
+    )
+  ).metadata.resourceVersion;
 }
 const watchPath = `/api/v1/namespaces/ingest/configmaps?watch=true&resourceVersion=${rv0}`;
 const recorded = await new Promise<Buffer>((resolve) => {
@@ -91,7 +117,16 @@ const replay = createServer((req, res) => {
 await new Promise<void>((resolve) => replay.listen(0, '127.0.0.1', resolve));
 const replayUrl = `http://127.0.0.1:${(replay.address() as { port: number }).port}`;
 
-process.send!({ url: server.url, token: server.token, replayUrl, rv0, finalRv, syncObjects: SYNC_OBJECTS, updates: UPDATES, recordedBytes: recorded.length });
+process.send!({
+  url: server.url,
+  token: server.token,
+  replayUrl,
+  rv0,
+  finalRv,
+  syncObjects: SYNC_OBJECTS,
+  updates: UPDATES,
+  recordedBytes: recorded.length,
+});
 process.on('disconnect', () => {
   replay.closeAllConnections();
   replay.close();

@@ -15,7 +15,15 @@ import { createListerWatcher, createSharedIndexInformer, type ListerWatcher } fr
 import { bearerTokenAuth, createClient } from 'kube-converge/client';
 import { ConfigMapResource, type KubeObject } from 'kube-converge/meta';
 
-interface Seeded { url: string; token: string; replayUrl: string; rv0: string; finalRv: string; syncObjects: number; updates: number }
+interface Seeded {
+  url: string;
+  token: string;
+  replayUrl: string;
+  rv0: string;
+  finalRv: string;
+  syncObjects: number;
+  updates: number;
+}
 
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
 const heapMiB = (): number => {
@@ -87,7 +95,9 @@ async function syncConverge({ converge: client }: Clients): Promise<{ ms: number
 async function syncClientNode({ kc, core }: Clients): Promise<{ ms: number; heap: number; objects: number }> {
   const before = await quietHeapMiB();
   const t0 = performance.now();
-  const informer = makeInformer<V1ConfigMap>(kc, '/api/v1/namespaces/sync/configmaps', () => core.listNamespacedConfigMap({ namespace: 'sync' }));
+  const informer = makeInformer<V1ConfigMap>(kc, '/api/v1/namespaces/sync/configmaps', () =>
+    core.listNamespacedConfigMap({ namespace: 'sync' }),
+  );
   await informer.start();
   const ms = performance.now() - t0;
   const heap = heapMiB() - before;
@@ -136,7 +146,10 @@ async function parseCeiling(): Promise<{ ms: number; bytes: number }> {
 async function ingestConverge({ converge: client }: Clients): Promise<{ ms: number }> {
   const lw = createListerWatcher<KubeObject>({ client, resource: ConfigMapResource, namespace: 'ingest' });
   // List the state as of rv0 so that the watch which follows carries every update after it.
-  const fromRv0: ListerWatcher<KubeObject> = { ...lw, list: (o) => lw.list({ signal: o.signal, resourceVersion: rv0, resourceVersionMatch: 'Exact' }) };
+  const fromRv0: ListerWatcher<KubeObject> = {
+    ...lw,
+    list: (o) => lw.list({ signal: o.signal, resourceVersion: rv0, resourceVersionMatch: 'Exact' }),
+  };
   const informer = createSharedIndexInformer<KubeObject>({ listerWatcher: fromRv0 });
   let seen = 0;
   let done!: () => void;
@@ -155,7 +168,8 @@ async function ingestConverge({ converge: client }: Clients): Promise<{ ms: numb
 
 async function ingestClientNode({ kc, core }: Clients): Promise<{ ms: number }> {
   const informer = makeInformer<V1ConfigMap>(kc, '/api/v1/namespaces/ingest/configmaps', () =>
-    core.listNamespacedConfigMap({ namespace: 'ingest', resourceVersion: rv0, resourceVersionMatch: 'Exact' }));
+    core.listNamespacedConfigMap({ namespace: 'ingest', resourceVersion: rv0, resourceVersionMatch: 'Exact' }),
+  );
   let seen = 0;
   let done!: () => void;
   const all = new Promise<void>((r) => (done = r));
@@ -215,10 +229,14 @@ try {
   const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   const ours = { ms: median(oursMs) };
   const theirs = { ms: median(theirsMs) };
-  console.log(`ingest of ${updates} updates replayed at socket speed (${fmt(ceiling.bytes / 2 ** 20)} MiB of watch stream; median of ${ROUNDS} rounds)`);
+  console.log(
+    `ingest of ${updates} updates replayed at socket speed (${fmt(ceiling.bytes / 2 ** 20)} MiB of watch stream; median of ${ROUNDS} rounds)`,
+  );
   console.log(`  JSON.parse ceiling  ${fmt(ceiling.ms, 0)} ms  ${fmt(rate(ceiling.ms), 0)} events/s`);
   console.log(`  converge            ${fmt(ours.ms, 0)} ms  ${fmt(rate(ours.ms), 0)} events/s  peak heap growth ${fmt(oursPeak)} MiB`);
-  console.log(`  client-node         ${fmt(theirs.ms, 0)} ms  ${fmt(rate(theirs.ms), 0)} events/s  peak heap growth ${fmt(theirsPeak)} MiB`);
+  console.log(
+    `  client-node         ${fmt(theirs.ms, 0)} ms  ${fmt(rate(theirs.ms), 0)} events/s  peak heap growth ${fmt(theirsPeak)} MiB`,
+  );
   console.log(`  converge/client-node ingest rate: ${fmt(theirs.ms / ours.ms, 2)}x`);
   console.log(`converge ingest rate / JSON.parse ceiling: ${fmt(ceiling.ms / ours.ms, 3)}`);
 } finally {

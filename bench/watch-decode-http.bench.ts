@@ -19,14 +19,19 @@ const { rnd, hex, uid } = random;
 const lines: string[] = [];
 for (let i = 0; i < EVENTS; i++) {
   const keys = 6 + Math.floor(rnd() * 20);
-  lines.push(JSON.stringify({
-    type: i % 5 === 0 ? 'ADDED' : 'MODIFIED',
-    object: {
-      apiVersion: 'v1', kind: 'ConfigMap',
-      metadata: { name: `cfg-${hex(6)}`, namespace: 'shop', uid: uid(), resourceVersion: String(1_000_000 + i), labels: { app: 'web' } },
-      data: Object.fromEntries(Array.from({ length: keys }, (_, k) => [`key_${k}.yaml`, `setting_${k}: ${hex(16 + Math.floor(rnd() * 120))}\n`])),
-    },
-  }));
+  lines.push(
+    JSON.stringify({
+      type: i % 5 === 0 ? 'ADDED' : 'MODIFIED',
+      object: {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: `cfg-${hex(6)}`, namespace: 'shop', uid: uid(), resourceVersion: String(1_000_000 + i), labels: { app: 'web' } },
+        data: Object.fromEntries(
+          Array.from({ length: keys }, (_, k) => [`key_${k}.yaml`, `setting_${k}: ${hex(16 + Math.floor(rnd() * 120))}\n`]),
+        ),
+      },
+    }),
+  );
 }
 const { stream, chunks } = recordStream(lines, random);
 
@@ -57,11 +62,17 @@ async function bareHttp(): Promise<number> {
   let n = 0;
   const d = new WatchDecoder();
   await new Promise<void>((resolve, reject) => {
-    http.get(`${url}/api/v1/configmaps?watch=true`, (res) => {
-      res.on('data', (c: Buffer) => d.write(c, (ev) => { if (ev.type) n++; }));
-      res.on('end', resolve);
-      res.on('error', reject);
-    }).on('error', reject);
+    http
+      .get(`${url}/api/v1/configmaps?watch=true`, (res) => {
+        res.on('data', (c: Buffer) =>
+          d.write(c, (ev) => {
+            if (ev.type) n++;
+          }),
+        );
+        res.on('end', resolve);
+        res.on('error', reject);
+      })
+      .on('error', reject);
   });
   d.end();
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
@@ -73,7 +84,10 @@ function inMemory(): number {
   const t0 = process.hrtime.bigint();
   let n = 0;
   const d = new WatchDecoder();
-  for (const c of chunks) d.write(c, (ev) => { if (ev.type) n++; });
+  for (const c of chunks)
+    d.write(c, (ev) => {
+      if (ev.type) n++;
+    });
   d.end();
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   if (n !== EVENTS) throw new Error('in-memory miscounted');

@@ -32,7 +32,7 @@ export function seededRandom(seed: number): SeededRandom {
 export function recordStream(lines: readonly string[], random: SeededRandom): { stream: Buffer; chunks: Buffer[] } {
   const stream = Buffer.from(lines.join('\n') + '\n');
   const chunks: Buffer[] = [];
-  for (let off = 0; off < stream.length; ) {
+  for (let off = 0; off < stream.length;) {
     const size = 16 * 1024 + Math.floor(random.rnd() * 48 * 1024);
     chunks.push(stream.subarray(off, off + size));
     off += size;

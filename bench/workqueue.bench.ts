@@ -84,7 +84,11 @@ class ManualClock implements Clock {
   }
   setTimer(fn: () => void, _ms: number): Timer {
     this.fn = fn;
-    return { cancel: () => { if (this.fn === fn) this.fn = undefined; } };
+    return {
+      cancel: () => {
+        if (this.fn === fn) this.fn = undefined;
+      },
+    };
   }
   sleep(ms: number): Promise<void> {
     return new Promise((resolve) => this.setTimer(resolve, ms));
@@ -108,7 +112,7 @@ function delayCosts(make: (clock: Clock) => DelayQueue, waiting: number, seed: n
   const clock = new ManualClock();
   const q = make(clock);
   let x = seed;
-  const rand = (): number => ((x = (Math.imul(x, 1103515245) + 12345) >>> 0) / 4294967296);
+  const rand = (): number => (x = (Math.imul(x, 1103515245) + 12345) >>> 0) / 4294967296;
   for (let i = 0; i < waiting; i++) q.addAfter(`far-${i}`, 10_000_000 + Math.floor(rand() * 1_000_000));
   const batch = (tag: string) => Array.from({ length: OPS }, (_, i) => ({ key: `${tag}-${i}`, delay: 1 + Math.floor(rand() * 1000) }));
   const warm = batch('warm');
@@ -156,7 +160,10 @@ async function main(): Promise<void> {
   for (let r = 0; r < ROUNDS + 2; r++) {
     const a = await cycles(new Queue<string>(), 200);
     const b = await cycles(new BareQueue(), 200);
-    if (r >= 2) { ours.push(a); bare.push(b); } // first rounds are JIT warm-up
+    if (r >= 2) {
+      ours.push(a);
+      bare.push(b);
+    } // first rounds are JIT warm-up
   }
   const cyclesRatio = median(bare) / median(ours);
   console.log('(a) add+get+done cycles/s (1,000 keys, each added twice per pass; median of 7 rounds)');
@@ -180,7 +187,9 @@ async function main(): Promise<void> {
   const mapSmall = median(mapCost[1000]!);
   const mapLarge = median(mapCost[100_000]!);
   const mapRatio = mapLarge / mapSmall;
-  console.log(`    bare Map.set (O(1))      1k: ${fmt(mapSmall).padStart(6)} ns   100k: ${fmt(mapLarge).padStart(6)} ns   ratio ${fmt(mapRatio, 2)}x  (cache effects alone)`);
+  console.log(
+    `    bare Map.set (O(1))      1k: ${fmt(mapSmall).padStart(6)} ns   100k: ${fmt(mapLarge).padStart(6)} ns   ratio ${fmt(mapRatio, 2)}x  (cache effects alone)`,
+  );
   let worst = 0;
   for (const [name, make] of subjects) {
     const res: Record<number, { addAfter: number[]; promote: number[] }> = {};
@@ -198,7 +207,9 @@ async function main(): Promise<void> {
       const large = median(res[100_000]![op]);
       const ratio = large / small;
       worst = Math.max(worst, ratio);
-      console.log(`    ${name.padEnd(14)} ${op.padEnd(9)} 1k: ${fmt(small).padStart(6)} ns   100k: ${fmt(large).padStart(6)} ns   ratio ${fmt(ratio, 2)}x`);
+      console.log(
+        `    ${name.padEnd(14)} ${op.padEnd(9)} 1k: ${fmt(small).padStart(6)} ns   100k: ${fmt(large).padStart(6)} ns   ratio ${fmt(ratio, 2)}x`,
+      );
     }
   }
   console.log(`    worst 100k/1k ratio: ${fmt(worst, 2)}x (goal < 3x); the bare Map.set alone: ${fmt(mapRatio, 2)}x`);

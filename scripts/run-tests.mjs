@@ -10,7 +10,11 @@ const roots = ['test', 'examples'];
 const found = [];
 function walk(dir) {
   let entries;
-  try { entries = readdirSync(dir); } catch { return; }
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return;
+  }
   for (const name of entries) {
     if (name === 'node_modules') continue;
     const p = join(dir, name);
@@ -25,5 +29,7 @@ if (files.length === 0) {
   console.error(`no test files matched ${filters.join(' ') || '(all)'}`);
   process.exit(1);
 }
-const r = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', '--test', '--test-concurrency=2', ...files], { stdio: 'inherit' });
+const r = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', '--test', '--test-concurrency=2', ...files], {
+  stdio: 'inherit',
+});
 process.exit(r.status ?? 1);

@@ -19,8 +19,14 @@ const api = await startApiServer({ port: 0 });
 const admin = createClient({ config: restConfigFor(api) });
 for (let n = 0; n < NAMESPACES; n++) {
   await admin.create(NamespaceResource, { metadata: { name: `ns-${n}` } });
-  await Promise.all(Array.from({ length: PER_NAMESPACE }, (_, i) =>
-    admin.create(ConfigMapResource, { metadata: { name: `cm-${i}`, namespace: `ns-${n}` }, data: { ref: `secret-${i % 50}`, payload: 'x'.repeat(512) } })));
+  await Promise.all(
+    Array.from({ length: PER_NAMESPACE }, (_, i) =>
+      admin.create(ConfigMapResource, {
+        metadata: { name: `cm-${i}`, namespace: `ns-${n}` },
+        data: { ref: `secret-${i % 50}`, payload: 'x'.repeat(512) },
+      }),
+    ),
+  );
 }
 const mgr = await createManager({ config: restConfigFor(api), logger: noopLogger });
 mgr.indexField(ConfigMapResource, 'ref', (cm) => (cm.data?.['ref'] ? [cm.data['ref']] : []));
@@ -44,8 +50,25 @@ let sink = 0;
 for (let r = 0; r < ROUNDS; r++) {
   cachedGet.push(await time(20_000, (i) => (sink += mgr.client.get(ConfigMapResource, key(i)) ? 1 : 0)));
   apiGet.push(await time(300, (i) => mgr.apiReader.get(ConfigMapResource, key(i))));
-  indexed.push(await time(5_000, (i) => (sink += mgr.client.list(ConfigMapResource, { namespace: `ns-${i % NAMESPACES}`, matchingFields: { ref: `secret-${i % 50}` } }).length)));
-  scanned.push(await time(5_000, (i) => (sink += mgr.client.list(ConfigMapResource, { namespace: `ns-${i % NAMESPACES}` }).filter((c) => c.data?.['ref'] === `secret-${i % 50}`).length)));
+  indexed.push(
+    await time(
+      5_000,
+      (i) =>
+        (sink += mgr.client.list(ConfigMapResource, {
+          namespace: `ns-${i % NAMESPACES}`,
+          matchingFields: { ref: `secret-${i % 50}` },
+        }).length),
+    ),
+  );
+  scanned.push(
+    await time(
+      5_000,
+      (i) =>
+        (sink += mgr.client
+          .list(ConfigMapResource, { namespace: `ns-${i % NAMESPACES}` })
+          .filter((c) => c.data?.['ref'] === `secret-${i % 50}`).length),
+    ),
+  );
 }
 await mgr.shutdown();
 await run;

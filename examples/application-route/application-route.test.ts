@@ -17,9 +17,7 @@ import type { Manager } from 'kube-converge/manager';
 import { NamespaceResource, SecretResource, ServiceResource, findStatusCondition } from 'kube-converge/meta';
 import { TestEnv, eventually, faultInjectingClient, type ClientFaults } from 'kube-converge/testing';
 import { setupApplicationRouteController, type ApplicationRouteControllerOptions } from './controller.js';
-import {
-  reconcilesOf, recordingLogger, retriesOf, route, service, tlsSecret, type LogLine, type Route,
-} from './fixtures.js';
+import { reconcilesOf, recordingLogger, retriesOf, route, service, tlsSecret, type LogLine, type Route } from './fixtures.js';
 import { ApplicationRoute, HTTPRouteResource, TLS_SECRET_ANNOTATION, type HTTPRoute } from './types.js';
 
 const NS = 'default';
@@ -70,11 +68,16 @@ const condition = (r: Route, type: string) => findStatusCondition(r.status?.cond
 
 /** Resolves with the route once `type` has `status` (and `reason`, when given) for its current generation. */
 function routeCondition(admin: Client, name: string, type: string, status: string, reason?: string): Promise<Route> {
-  return eventually(async () => {
-    const r = await admin.get(ApplicationRoute, key(name));
-    const c = condition(r, type);
-    return c?.status === status && (reason === undefined || c.reason === reason) && r.status?.observedGeneration === r.metadata.generation && r;
-  }, { message: `${name}: ${type}=${status}${reason ? ` (${reason})` : ''}` });
+  return eventually(
+    async () => {
+      const r = await admin.get(ApplicationRoute, key(name));
+      const c = condition(r, type);
+      return (
+        c?.status === status && (reason === undefined || c.reason === reason) && r.status?.observedGeneration === r.metadata.generation && r
+      );
+    },
+    { message: `${name}: ${type}=${status}${reason ? ` (${reason})` : ''}` },
+  );
 }
 
 const httpRoute = (admin: Client, name: string): Promise<HTTPRoute | undefined> =>
@@ -96,23 +99,29 @@ async function gauge(mgr: Manager, metric: string): Promise<number> {
  */
 async function settled(op: Running, name: string, quietMs = 150): Promise<number> {
   let last = -1;
-  return eventually(async () => {
-    const server = (await op.admin.get(ApplicationRoute, key(name))).metadata.resourceVersion;
-    if (op.mgr.client.get(ApplicationRoute, key(name))?.metadata.resourceVersion !== server) return false;
-    const n = reconcilesOf(op.lines, name);
-    const busy = (await gauge(op.mgr, 'workqueue_depth')) + (await gauge(op.mgr, 'controller_runtime_active_workers'));
-    if (n !== last || busy > 0) {
-      last = n;
-      return false;
-    }
-    return n;
-  }, { intervalMs: quietMs, message: `${name} never went quiet` });
+  return eventually(
+    async () => {
+      const server = (await op.admin.get(ApplicationRoute, key(name))).metadata.resourceVersion;
+      if (op.mgr.client.get(ApplicationRoute, key(name))?.metadata.resourceVersion !== server) return false;
+      const n = reconcilesOf(op.lines, name);
+      const busy = (await gauge(op.mgr, 'workqueue_depth')) + (await gauge(op.mgr, 'controller_runtime_active_workers'));
+      if (n !== last || busy > 0) {
+        last = n;
+        return false;
+      }
+      return n;
+    },
+    { intervalMs: quietMs, message: `${name} never went quiet` },
+  );
 }
 
 const checkout = (name = 'checkout-api'): Route =>
   route(NS, name, {
     hostnames: ['checkout.internal.example.com'],
-    backends: [{ service: 'checkout', port: 8080, weight: 90 }, { service: 'checkout-canary', port: 8080, weight: 10 }],
+    backends: [
+      { service: 'checkout', port: 8080, weight: 90 },
+      { service: 'checkout-canary', port: 8080, weight: 10 },
+    ],
     tlsSecret: 'checkout-tls',
     timeout: '2s',
   });
@@ -142,11 +151,20 @@ describe('ApplicationRoute operator', () => {
       const hr = (await httpRoute(admin, 'checkout-api'))!;
       assert.deepEqual(hr.spec.hostnames, ['checkout.internal.example.com']);
       const rule = hr.spec.rules?.[0];
-      assert.deepEqual(rule?.backendRefs?.map((b) => [b.name, b.port, b.weight]), [['checkout', 8080, 90], ['checkout-canary', 8080, 10]]);
+      assert.deepEqual(
+        rule?.backendRefs?.map((b) => [b.name, b.port, b.weight]),
+        [
+          ['checkout', 8080, 90],
+          ['checkout-canary', 8080, 10],
+        ],
+      );
       assert.deepEqual(rule?.timeouts, { request: '2s' });
       assert.equal(hr.metadata.annotations?.[TLS_SECRET_ANNOTATION], 'checkout-tls');
       const owner = hr.metadata.ownerReferences?.[0];
-      assert.deepEqual([owner?.kind, owner?.name, owner?.uid, owner?.controller], ['ApplicationRoute', 'checkout-api', created.metadata.uid, true]);
+      assert.deepEqual(
+        [owner?.kind, owner?.name, owner?.uid, owner?.controller],
+        ['ApplicationRoute', 'checkout-api', created.metadata.uid, true],
+      );
 
       // A spec change is rendered into the same HTTPRoute; the status follows the generation.
       const n = await settled(op, 'checkout-api');
@@ -209,11 +227,29 @@ describe('ApplicationRoute operator', () => {
       const op = await start();
       for (const s of ['shared', 'only-a', 'only-b', 'only-c']) await admin.create(ServiceResource, service(NS, s));
       await admin.create(SecretResource, tlsSecret(NS, 'tls-a'));
-      await admin.create(ApplicationRoute, route(NS, 'a', { backends: [{ service: 'shared', port: 8080 }, { service: 'only-a', port: 8080 }], tlsSecret: 'tls-a' }));
-      await admin.create(ApplicationRoute, route(NS, 'b', { backends: [{ service: 'shared', port: 8080 }, { service: 'only-b', port: 8080 }] }));
+      await admin.create(
+        ApplicationRoute,
+        route(NS, 'a', {
+          backends: [
+            { service: 'shared', port: 8080 },
+            { service: 'only-a', port: 8080 },
+          ],
+          tlsSecret: 'tls-a',
+        }),
+      );
+      await admin.create(
+        ApplicationRoute,
+        route(NS, 'b', {
+          backends: [
+            { service: 'shared', port: 8080 },
+            { service: 'only-b', port: 8080 },
+          ],
+        }),
+      );
       await admin.create(ApplicationRoute, route(NS, 'c', { backends: [{ service: 'only-c', port: 8080 }] }));
       for (const name of ['a', 'b', 'c']) await routeCondition(admin, name, 'Ready', 'True');
-      const counts = async () => Object.fromEntries(await Promise.all(['a', 'b', 'c'].map(async (n) => [n, await settled(op, n)] as const)));
+      const counts = async () =>
+        Object.fromEntries(await Promise.all(['a', 'b', 'c'].map(async (n) => [n, await settled(op, n)] as const)));
       const touch = (resource: typeof ServiceResource | typeof SecretResource, name: string, i: number) =>
         admin.patch(resource as typeof ServiceResource, key(name), { metadata: { labels: { touched: String(i) } } }, 'merge');
 
@@ -268,9 +304,11 @@ describe('ApplicationRoute operator', () => {
       await createCheckoutDependencies(admin);
       const squatter = await admin.create(ServiceResource, service(NS, 'squatter'));
       const foreign = await admin.create(HTTPRouteResource, {
-        apiVersion: HTTPRouteResource.apiVersion, kind: HTTPRouteResource.kind,
+        apiVersion: HTTPRouteResource.apiVersion,
+        kind: HTTPRouteResource.kind,
         metadata: {
-          name: 'checkout-api', namespace: NS,
+          name: 'checkout-api',
+          namespace: NS,
           ownerReferences: [{ apiVersion: 'v1', kind: 'Service', name: 'squatter', uid: squatter.metadata.uid!, controller: true }],
         },
         spec: { hostnames: ['elsewhere.example.com'] },
@@ -294,7 +332,9 @@ describe('ApplicationRoute operator', () => {
       await checkoutReady(env.client);
       assert.equal((await env.client.get(ApplicationRoute, key('checkout-api'))).metadata.finalizers, undefined);
       await env.client.delete(ApplicationRoute, key('checkout-api'));
-      await eventually(async () => (await httpRoute(env.client, 'checkout-api')) === undefined, { message: 'the HTTPRoute is garbage-collected' });
+      await eventually(async () => (await httpRoute(env.client, 'checkout-api')) === undefined, {
+        message: 'the HTTPRoute is garbage-collected',
+      });
     } finally {
       await mgr.shutdown();
       await run;
@@ -331,7 +371,10 @@ describe('ApplicationRoute operator', () => {
         const after = (await admin.list(HTTPRouteResource, { namespace: NS })).items;
         assert.equal(after.length, 1);
         // Same object, not even rewritten: the rendering already matched.
-        assert.deepEqual([after[0]!.metadata.uid, after[0]!.metadata.resourceVersion], [child.metadata.uid, child.metadata.resourceVersion]);
+        assert.deepEqual(
+          [after[0]!.metadata.uid, after[0]!.metadata.resourceVersion],
+          [child.metadata.uid, child.metadata.resourceVersion],
+        );
         assert.deepEqual(retriesOf(second.lines, 'checkout-api'), []);
       });
     });
@@ -355,7 +398,14 @@ describe('ApplicationRoute operator', () => {
       await withEnv(async ({ admin, start }) => {
         const conflicted = new Set<string>();
         const conflict = (what: string) =>
-          new StatusError({ apiVersion: 'v1', kind: 'Status', status: 'Failure', reason: 'Conflict', code: 409, message: `Operation cannot be fulfilled on ${what}: the object has been modified` });
+          new StatusError({
+            apiVersion: 'v1',
+            kind: 'Status',
+            status: 'Failure',
+            reason: 'Conflict',
+            code: 409,
+            message: `Operation cannot be fulfilled on ${what}: the object has been modified`,
+          });
         const op = await start({
           faults: {
             // The first write of the HTTPRoute and the first status write each answer 409.
@@ -393,11 +443,18 @@ describe('ApplicationRoute operator', () => {
           await admin.patch(ServiceResource, key('checkout'), { metadata: { labels: { touched: String(i) } } }, 'merge');
           await eventually(() => reconcilesOf(op.lines, 'checkout-api') > before + i);
         }
-        assert.equal(op.mgr.client.get(HTTPRouteResource, key('checkout-api')), undefined, 'the re-triggered passes ran before the cache caught up');
+        assert.equal(
+          op.mgr.client.get(HTTPRouteResource, key('checkout-api')),
+          undefined,
+          'the re-triggered passes ran before the cache caught up',
+        );
         await eventually(() => op.mgr.client.get(HTTPRouteResource, key('checkout-api')) !== undefined);
         await settled(op, 'checkout-api');
         const all = (await admin.list(HTTPRouteResource, { namespace: NS })).items;
-        assert.deepEqual(all.map((h) => [h.metadata.uid, h.metadata.resourceVersion]), [[child.metadata.uid, child.metadata.resourceVersion]]);
+        assert.deepEqual(
+          all.map((h) => [h.metadata.uid, h.metadata.resourceVersion]),
+          [[child.metadata.uid, child.metadata.resourceVersion]],
+        );
         assert.deepEqual(retriesOf(op.lines, 'checkout-api'), []);
       });
     });
@@ -440,14 +497,27 @@ describe('ApplicationRoute operator', () => {
         await checkoutReady(admin);
         const before = await settled(op, 'checkout-api');
         gate = new Promise((resolve) => (release = resolve));
-        await admin.patch(ApplicationRoute, key('checkout-api'), {
-          spec: { backends: [{ service: 'checkout', port: 8080, weight: 50 }, { service: 'checkout-canary', port: 8080, weight: 50 }] },
-        }, 'merge');
+        await admin.patch(
+          ApplicationRoute,
+          key('checkout-api'),
+          {
+            spec: {
+              backends: [
+                { service: 'checkout', port: 8080, weight: 50 },
+                { service: 'checkout-canary', port: 8080, weight: 50 },
+              ],
+            },
+          },
+          'merge',
+        );
         await eventually(() => writing);
-        await Promise.all(Array.from({ length: 200 }, (_, i) =>
-          i % 2 === 0
-            ? admin.patch(ServiceResource, key('checkout'), { metadata: { labels: { burst: String(i) } } }, 'merge')
-            : admin.patch(SecretResource, key('checkout-tls'), { metadata: { labels: { burst: String(i) } } }, 'merge')));
+        await Promise.all(
+          Array.from({ length: 200 }, (_, i) =>
+            i % 2 === 0
+              ? admin.patch(ServiceResource, key('checkout'), { metadata: { labels: { burst: String(i) } } }, 'merge')
+              : admin.patch(SecretResource, key('checkout-tls'), { metadata: { labels: { burst: String(i) } } }, 'merge'),
+          ),
+        );
         // Every event has reached the cache (so its handler ran) before the write is let go.
         await eventually(() => op.mgr.client.get(SecretResource, key('checkout-tls'))?.metadata.labels?.['burst'] === '199');
         assert.equal(reconcilesOf(op.lines, 'checkout-api'), before + 1, 'the in-flight reconcile blocks the key: nothing else started');
@@ -479,7 +549,9 @@ describe('ApplicationRoute operator', () => {
         const startedAfter = op.lines.slice(atShutdown).filter((l) => l.msg === 'Reconciling');
         assert.deepEqual(startedAfter, [], 'no queued reconcile may start once shutdown began');
         // Each reconcile that had started settled (succeeded, or failed on its aborted write) before the stop.
-        const settledIds = new Set(op.lines.filter((l) => l.msg === 'Reconcile successful' || l.msg === 'Reconciler error').map((l) => l['reconcileID']));
+        const settledIds = new Set(
+          op.lines.filter((l) => l.msg === 'Reconcile successful' || l.msg === 'Reconciler error').map((l) => l['reconcileID']),
+        );
         const unsettled = op.lines.filter((l) => l.msg === 'Reconciling' && !settledIds.has(l['reconcileID']));
         assert.deepEqual(unsettled, [], 'a reconcile was cut off instead of drained');
         const started = new Set(op.lines.filter((l) => l.msg === 'Reconciling').map((l) => l.name));

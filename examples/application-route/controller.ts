@@ -25,14 +25,33 @@
  */
 import { controllerManagedBy, enqueueRequestsFromMapFunc, type ReconcileContext, type Request } from 'kube-converge/controller';
 import {
-  AlreadyOwnedError, createOrPatch, setControllerReference, type EventRecorder, type Manager, type ManagerClient,
+  AlreadyOwnedError,
+  createOrPatch,
+  setControllerReference,
+  type EventRecorder,
+  type Manager,
+  type ManagerClient,
 } from 'kube-converge/manager';
 import {
-  SecretResource, ServiceResource, clone, namespacedNameOf, setStatusCondition,
-  type Clock, type KubeObject, type NewCondition, type ObjectOf,
+  SecretResource,
+  ServiceResource,
+  clone,
+  namespacedNameOf,
+  setStatusCondition,
+  type Clock,
+  type KubeObject,
+  type NewCondition,
+  type ObjectOf,
 } from 'kube-converge/meta';
 import { desiredHTTPRoute, missingDependencies, backendServiceNames, tlsSecretNames } from './render.js';
-import { ApplicationRoute, BACKEND_SERVICE_INDEX, HTTPRouteResource, TLS_SECRET_INDEX, TLS_SECRET_ANNOTATION, type HTTPRoute } from './types.js';
+import {
+  ApplicationRoute,
+  BACKEND_SERVICE_INDEX,
+  HTTPRouteResource,
+  TLS_SECRET_INDEX,
+  TLS_SECRET_ANNOTATION,
+  type HTTPRoute,
+} from './types.js';
 
 type Route = ObjectOf<typeof ApplicationRoute>;
 
@@ -49,10 +68,12 @@ export function setupApplicationRouteController(mgr: Manager, options: Applicati
   // or Secret handler runs: the map functions below never see an unsynced index.
   mgr.indexField(ApplicationRoute, BACKEND_SERVICE_INDEX, backendServiceNames);
   mgr.indexField(ApplicationRoute, TLS_SECRET_INDEX, tlsSecretNames);
-  const routesReferencing = (index: string) => (obj: KubeObject): Request[] =>
-    mgr.client
-      .list(ApplicationRoute, { namespace: obj.metadata.namespace, matchingFields: { [index]: obj.metadata.name ?? '' } })
-      .map(namespacedNameOf);
+  const routesReferencing =
+    (index: string) =>
+    (obj: KubeObject): Request[] =>
+      mgr.client
+        .list(ApplicationRoute, { namespace: obj.metadata.namespace, matchingFields: { [index]: obj.metadata.name ?? '' } })
+        .map(namespacedNameOf);
   const recorder = mgr.getEventRecorder(`${APPLICATION_ROUTE_CONTROLLER}-controller`);
   controllerManagedBy(mgr)
     .for(ApplicationRoute)
@@ -65,7 +86,9 @@ export function setupApplicationRouteController(mgr: Manager, options: Applicati
 }
 
 async function reconcileRoute(
-  req: Request, { client, signal }: ReconcileContext<ManagerClient>, deps: { clock: Clock; recorder: EventRecorder },
+  req: Request,
+  { client, signal }: ReconcileContext<ManagerClient>,
+  deps: { clock: Clock; recorder: EventRecorder },
 ): Promise<void> {
   const route = client.get(ApplicationRoute, req);
   // Gone, or going: the HTTPRoute follows through garbage collection; nothing of ours to clean up.
@@ -99,9 +122,16 @@ async function reconcileRoute(
     return;
   }
   if (outcome.result === 'created' || outcome.result === 'updated') {
-    deps.recorder.event(route, 'Normal', outcome.result === 'created' ? 'HTTPRouteCreated' : 'HTTPRouteUpdated', `HTTPRoute ${route.metadata.name} ${outcome.result}`, {
-      action: 'Reconcile', related: outcome.object,
-    });
+    deps.recorder.event(
+      route,
+      'Normal',
+      outcome.result === 'created' ? 'HTTPRouteCreated' : 'HTTPRouteUpdated',
+      `HTTPRoute ${route.metadata.name} ${outcome.result}`,
+      {
+        action: 'Reconcile',
+        related: outcome.object,
+      },
+    );
   }
   await writeStatus(client, route, deps.clock, signal, [
     { type: 'DependenciesReady', status: 'True', reason: 'DependenciesFound', message: 'all backend Services and the TLS Secret exist' },
@@ -110,7 +140,12 @@ async function reconcileRoute(
 }
 
 function emptyHTTPRoute(route: Route): HTTPRoute {
-  return { apiVersion: HTTPRouteResource.apiVersion, kind: HTTPRouteResource.kind, metadata: { name: route.metadata.name, namespace: route.metadata.namespace }, spec: {} };
+  return {
+    apiVersion: HTTPRouteResource.apiVersion,
+    kind: HTTPRouteResource.kind,
+    metadata: { name: route.metadata.name, namespace: route.metadata.namespace },
+    spec: {},
+  };
 }
 
 /**
@@ -136,7 +171,11 @@ function render(route: Route, hr: HTTPRoute): void {
  * status subresource only when something changed. Returns whether it wrote.
  */
 async function writeStatus(
-  client: ManagerClient, route: Route, clock: Clock, signal: AbortSignal, conditions: NewCondition[],
+  client: ManagerClient,
+  route: Route,
+  clock: Clock,
+  signal: AbortSignal,
+  conditions: NewCondition[],
 ): Promise<boolean> {
   const generation = route.metadata.generation ?? 0;
   const next = clone(route) as Route;

@@ -44,9 +44,11 @@ export interface LogLine extends LogFields {
 
 /** A logger that keeps every line (all levels) with its bound fields, for assertions. */
 export function recordingLogger(lines: LogLine[] = [], bound: LogFields = {}): Logger & { lines: LogLine[] } {
-  const emit = (level: string) => (fields: LogFields, msg: string): void => {
-    lines.push({ ...bound, ...fields, level, msg });
-  };
+  const emit =
+    (level: string) =>
+    (fields: LogFields, msg: string): void => {
+      lines.push({ ...bound, ...fields, level, msg });
+    };
   return {
     lines,
     debug: emit('debug'),
@@ -64,4 +66,3 @@ export const reconcilesOf = (lines: readonly LogLine[], name: string, controller
 /** Lines of `name` saying a reconcile failed or asked to be requeued: both would be polling. */
 export const retriesOf = (lines: readonly LogLine[], name: string): LogLine[] =>
   lines.filter((l) => l.name === name && (l.msg === 'Reconciler error' || l.msg.startsWith('Reconcile done, requeueing')));
-

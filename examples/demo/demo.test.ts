@@ -32,11 +32,14 @@ function startDemo(env: Record<string, string>): Demo {
 
 /** The kubeconfig path the demo prints, once it has printed it. */
 async function printedKubeconfig(demo: Demo): Promise<string> {
-  return eventually(() => {
-    const path = /^ {2}export KUBECONFIG=(\S+)$/m.exec(demo.out())?.[1];
-    if (path === undefined) throw new Error(`no kubeconfig line yet; output so far:\n${demo.out()}\n${demo.err()}`);
-    return path;
-  }, { timeoutMs: 15_000, intervalMs: 50, message: 'the demo to print its kubeconfig' });
+  return eventually(
+    () => {
+      const path = /^ {2}export KUBECONFIG=(\S+)$/m.exec(demo.out())?.[1];
+      if (path === undefined) throw new Error(`no kubeconfig line yet; output so far:\n${demo.out()}\n${demo.err()}`);
+      return path;
+    },
+    { timeoutMs: 15_000, intervalMs: 50, message: 'the demo to print its kubeconfig' },
+  );
 }
 
 describe('demo (npm start)', () => {
@@ -44,12 +47,15 @@ describe('demo (npm start)', () => {
     const demo = startDemo({ PORT: '0', DEMO_STEP_MS: '20' });
     try {
       const kubeconfig = await printedKubeconfig(demo);
-      await eventually(() => {
-        const seen = `output so far:\n${demo.out()}\n${demo.err()}`;
-        assert.match(demo.out(), /webapp default\/shop\s+Ready=True AllReplicasReady 3\/3/, seen);
-        assert.match(demo.out(), /webapp default\/blog\s+Ready=True AllReplicasReady 2\/2/, seen);
-        assert.match(demo.out(), /route\s+default\/storefront\s+Ready=True/, seen);
-      }, { timeoutMs: 15_000, intervalMs: 50, message: 'the live view to show everything Ready' });
+      await eventually(
+        () => {
+          const seen = `output so far:\n${demo.out()}\n${demo.err()}`;
+          assert.match(demo.out(), /webapp default\/shop\s+Ready=True AllReplicasReady 3\/3/, seen);
+          assert.match(demo.out(), /webapp default\/blog\s+Ready=True AllReplicasReady 2\/2/, seen);
+          assert.match(demo.out(), /route\s+default\/storefront\s+Ready=True/, seen);
+        },
+        { timeoutMs: 15_000, intervalMs: 50, message: 'the live view to show everything Ready' },
+      );
       const out = demo.out();
       // The route was applied first and waited for its Service, which came with the WebApp.
       assert.ok(out.indexOf('ServiceNotFound') < out.search(/route\s+default\/storefront\s+Ready=True/));

@@ -25,12 +25,15 @@ interface Conditioned extends KubeObject {
 const condition = (obj: Conditioned, type: string) => obj.status?.conditions?.find((c) => c.type === type);
 
 /** `Ready=True AllReplicasReady 3/3`: readiness, why, and how many replicas are ready of how many wanted. */
-export function webAppSummary(app: KubeObject & { spec: { replicas?: number }; status?: { readyReplicas?: number; observedGeneration?: number } } & Conditioned): string {
+export function webAppSummary(
+  app: KubeObject & { spec: { replicas?: number }; status?: { readyReplicas?: number; observedGeneration?: number } } & Conditioned,
+): string {
   const ready = condition(app, 'Ready');
   const counts = `${app.status?.readyReplicas ?? 0}/${app.spec.replicas ?? 1}`;
   if (!ready) return `Ready=Unknown (no status yet) ${counts}`;
   // Between a spec change and the operator's next status write, the status still describes the old spec.
-  const stale = app.status?.observedGeneration !== app.metadata.generation ? ` (generation ${app.metadata.generation} not observed yet)` : '';
+  const stale =
+    app.status?.observedGeneration !== app.metadata.generation ? ` (generation ${app.metadata.generation} not observed yet)` : '';
   return `Ready=${ready.status} ${ready.reason ?? ''} ${counts}${stale}`;
 }
 
@@ -57,11 +60,15 @@ export async function startLiveView(mgr: Manager, options: LiveViewOptions = {})
       write(`${elapsed}  ${label.padEnd(6)} ${key.padEnd(22)} ${text}`);
     };
     const informer = await mgr.getInformer(resource);
-    informer.addEventHandler({
-      onAdd: (obj) => show(obj, summary(obj)),
-      onUpdate: (_old, obj) => show(obj, obj.metadata.deletionTimestamp ? `deleting (finalizers: ${obj.metadata.finalizers?.join(', ') ?? ''})` : summary(obj)),
-      onDelete: (obj) => show(deletedObject(obj), 'deleted'),
-    }, { name: `live-view-${label}` });
+    informer.addEventHandler(
+      {
+        onAdd: (obj) => show(obj, summary(obj)),
+        onUpdate: (_old, obj) =>
+          show(obj, obj.metadata.deletionTimestamp ? `deleting (finalizers: ${obj.metadata.finalizers?.join(', ') ?? ''})` : summary(obj)),
+        onDelete: (obj) => show(deletedObject(obj), 'deleted'),
+      },
+      { name: `live-view-${label}` },
+    );
   };
   await follow(WebApp, 'webapp', webAppSummary);
   await follow(ApplicationRoute, 'route', routeSummary);

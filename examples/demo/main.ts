@@ -42,7 +42,8 @@ class EnvError extends Error {}
 function envInteger(name: string, fallback: number, max: number): number {
   const raw = process.env[name];
   if (raw === undefined) return fallback;
-  if (!/^\d+$/.test(raw) || Number(raw) > max) throw new EnvError(`${name} must be a whole number from 0 to ${max}, got ${JSON.stringify(raw)}`);
+  if (!/^\d+$/.test(raw) || Number(raw) > max)
+    throw new EnvError(`${name} must be a whole number from 0 to ${max}, got ${JSON.stringify(raw)}`);
   return Number(raw);
 }
 
@@ -74,7 +75,11 @@ async function main(): Promise<void> {
   const client = createClient({ config });
   await installCrds({
     client,
-    crds: [join(here, '../webapp/crd.yaml'), join(here, '../application-route/crd.yaml'), join(here, '../application-route/httproute-crd.yaml')],
+    crds: [
+      join(here, '../webapp/crd.yaml'),
+      join(here, '../application-route/crd.yaml'),
+      join(here, '../application-route/httproute-crd.yaml'),
+    ],
   });
 
   const mgr = await createManager({

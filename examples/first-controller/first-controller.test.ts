@@ -22,7 +22,9 @@ describe('first controller (README)', () => {
     assert.equal(secret.metadata.ownerReferences?.[0]?.uid, cm.metadata.uid);
 
     await env.client.patch(ConfigMapResource, nn, { data: { color: 'green' } }, 'merge');
-    await eventually(async () => assert.equal(Buffer.from((await env.client.get(SecretResource, nn)).data!.color!, 'base64').toString(), 'green'));
+    await eventually(async () =>
+      assert.equal(Buffer.from((await env.client.get(SecretResource, nn)).data!.color!, 'base64').toString(), 'green'),
+    );
     await env.client.delete(SecretResource, nn);
     await eventually(() => env.client.get(SecretResource, nn));
     await assert.rejects(env.client.get(SecretResource, { namespace: 'default', name: 'unlabelled' }), (e) => isNotFound(e));
@@ -33,6 +35,9 @@ describe('first controller (README)', () => {
   it('is shown verbatim in the README', () => {
     const code = readFileSync(new URL('./first-controller.ts', import.meta.url), 'utf8');
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    assert.ok(readme.includes('```ts\n' + code + '```\n'), 'README.md must show examples/first-controller/first-controller.ts exactly, in a ```ts block');
+    assert.ok(
+      readme.includes('```ts\n' + code + '```\n'),
+      'README.md must show examples/first-controller/first-controller.ts exactly, in a ```ts block',
+    );
   });
 });

@@ -15,8 +15,17 @@
  * `done` exactly once per `get`, whatever the reconcile did.
  */
 import {
-  ConfigMapResource, DeploymentResource, ServiceResource, clone, getControllerOf, newControllerRef, splitKey,
-  type KubeObject, type Logger, type ObjectOf, type ResourceDescriptor,
+  ConfigMapResource,
+  DeploymentResource,
+  ServiceResource,
+  clone,
+  getControllerOf,
+  newControllerRef,
+  splitKey,
+  type KubeObject,
+  type Logger,
+  type ObjectOf,
+  type ResourceDescriptor,
 } from 'kube-converge/meta';
 import { isAlreadyExists, isConflict, isNotFound, type Client } from 'kube-converge/client';
 import { SharedInformerFactory, type Lister } from 'kube-converge/cache';
@@ -55,7 +64,10 @@ export class RawWebAppController {
     this.#client = options.client;
     this.#workers = options.workers ?? 2;
     this.#log = options.logger;
-    this.queue = new RateLimitingQueue<string>({ name: 'raw-webapp', rateLimiter: options.rateLimiter ?? defaultControllerRateLimiter<string>() });
+    this.queue = new RateLimitingQueue<string>({
+      name: 'raw-webapp',
+      rateLimiter: options.rateLimiter ?? defaultControllerRateLimiter<string>(),
+    });
     this.#factory = new SharedInformerFactory({ client: options.client });
 
     this.#apps = this.#factory.lister(WebApp);
@@ -71,7 +83,10 @@ export class RawWebAppController {
       return ref?.kind === WebApp.kind && ref.apiVersion === WebApp.apiVersion ? [`${child.metadata.namespace}/${ref.name}`] : [];
     };
     const toApps = (cm: ConfigMap): string[] =>
-      this.#apps.list(cm.metadata.namespace).filter((a) => a.spec.configRef === cm.metadata.name).map((a) => key(a));
+      this.#apps
+        .list(cm.metadata.namespace)
+        .filter((a) => a.spec.configRef === cm.metadata.name)
+        .map((a) => key(a));
     this.#factory.informerFor(DeploymentResource).addEventHandler(enqueueMappedKeys(this.queue, toOwner), { name: 'webapp-deployments' });
     this.#factory.informerFor(ServiceResource).addEventHandler(enqueueMappedKeys(this.queue, toOwner), { name: 'webapp-services' });
     this.#factory.informerFor(ConfigMapResource).addEventHandler(enqueueMappedKeys(this.queue, toApps), { name: 'webapp-configmaps' });
@@ -135,7 +150,12 @@ export class RawWebAppController {
   }
 
   /** Creates the child, or merge-patches it when an owned field drifted. Returns it as last seen. */
-  async #ensure<T extends KubeObject>(resource: ResourceDescriptor<T>, lister: Lister<T>, desired: T, app: WebAppObject): Promise<T | undefined> {
+  async #ensure<T extends KubeObject>(
+    resource: ResourceDescriptor<T>,
+    lister: Lister<T>,
+    desired: T,
+    app: WebAppObject,
+  ): Promise<T | undefined> {
     // Lister objects may lack apiVersion/kind (list items usually do); the descriptor knows them.
     desired.metadata.ownerReferences = [newControllerRef({ ...app, apiVersion: WebApp.apiVersion, kind: WebApp.kind })];
     const current = lister.get(desired.metadata.namespace ?? '', desired.metadata.name!);
@@ -148,11 +168,17 @@ export class RawWebAppController {
         throw err;
       }
     }
-    if (getControllerOf(current)?.uid !== app.metadata.uid) throw new Error(`${resource.kind} ${key(current)} is not controlled by WebApp ${key(app)}`);
+    if (getControllerOf(current)?.uid !== app.metadata.uid)
+      throw new Error(`${resource.kind} ${key(current)} is not controlled by WebApp ${key(app)}`);
     if (coversOwned(current, desired)) return current;
     const { metadata, ...rest } = desired;
     try {
-      return await this.#client.patch(resource, { namespace: metadata.namespace, name: metadata.name! }, { ...rest, metadata: { labels: metadata.labels } }, 'merge');
+      return await this.#client.patch(
+        resource,
+        { namespace: metadata.namespace, name: metadata.name! },
+        { ...rest, metadata: { labels: metadata.labels } },
+        'merge',
+      );
     } catch (err) {
       if (isNotFound(err)) return undefined; // deleted meanwhile; its delete event requeues us
       throw err;

@@ -22,7 +22,8 @@ export function enqueueObjectKey<T extends KubeObject>(queue: Pick<QueueInterfac
 
 /** For related kinds: the keys `keysOf` maps the object to (on update, of both versions). */
 export function enqueueMappedKeys<T extends KubeObject>(
-  queue: Pick<QueueInterface<string>, 'add'>, keysOf: (obj: T) => string[],
+  queue: Pick<QueueInterface<string>, 'add'>,
+  keysOf: (obj: T) => string[],
 ): ResourceEventHandler<T> {
   const add = (obj: T): void => keysOf(obj).forEach((k) => queue.add(k));
   return {

@@ -20,7 +20,10 @@ const ns = 'default';
 /** Runs the raw controller (plus the deployment simulator, so readiness moves) until the returned stop. */
 async function startRaw(env: TestEnv): Promise<() => Promise<void>> {
   const ctl = new AbortController();
-  const raw = new RawWebAppController({ client: env.client, rateLimiter: itemExponentialFailureRateLimiter({ baseDelayMs: 2, maxDelayMs: 200 }) });
+  const raw = new RawWebAppController({
+    client: env.client,
+    rateLimiter: itemExponentialFailureRateLimiter({ baseDelayMs: 2, maxDelayMs: 200 }),
+  });
   const running = raw.run(ctl.signal);
   const sim = await env.newManager();
   setupDeploymentSimulator(sim, { stepMs: 5 });
@@ -35,7 +38,12 @@ async function startRaw(env: TestEnv): Promise<() => Promise<void>> {
 
 async function seed(env: TestEnv): Promise<void> {
   await env.client.create(ConfigMapResource, { metadata: { name: 'shop-config', namespace: ns }, data: { GREETING: 'hello' } });
-  await env.client.create(WebApp, { apiVersion: WebApp.apiVersion, kind: WebApp.kind, metadata: { name: 'shop', namespace: ns }, spec: { image: 'shop:1', replicas: 2, configRef: 'shop-config' } });
+  await env.client.create(WebApp, {
+    apiVersion: WebApp.apiVersion,
+    kind: WebApp.kind,
+    metadata: { name: 'shop', namespace: ns },
+    spec: { image: 'shop:1', replicas: 2, configRef: 'shop-config' },
+  });
 }
 
 /** A child without what differs between two servers (uids, versions, timestamps). */
@@ -80,7 +88,9 @@ describe('raw WebApp controller (informer, queue, workers, lister by hand)', () 
     await seed(env);
     const dep = await eventually(() => env.client.get(DeploymentResource, { namespace: ns, name: 'shop' }));
     await env.client.delete(DeploymentResource, { namespace: ns, name: 'shop' });
-    await eventually(async () => assert.notEqual((await env.client.get(DeploymentResource, { namespace: ns, name: 'shop' })).metadata.uid, dep.metadata.uid));
+    await eventually(async () =>
+      assert.notEqual((await env.client.get(DeploymentResource, { namespace: ns, name: 'shop' })).metadata.uid, dep.metadata.uid),
+    );
     const cm = await env.client.patch(ConfigMapResource, { namespace: ns, name: 'shop-config' }, { data: { GREETING: 'hola' } }, 'merge');
     await eventually(async () => {
       const now = await env.client.get(DeploymentResource, { namespace: ns, name: 'shop' });

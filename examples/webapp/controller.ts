@@ -20,13 +20,26 @@
 import type { ConfigMap } from 'kubernetes-types/core/v1.js';
 import type { Deployment } from 'kubernetes-types/apps/v1.js';
 import {
-  ConfigMapResource, DeploymentResource, ServiceResource, keyOf, setStatusCondition,
-  type KubeObject, type NewCondition, type ObjectOf, type ResourceDescriptor,
+  ConfigMapResource,
+  DeploymentResource,
+  ServiceResource,
+  keyOf,
+  setStatusCondition,
+  type KubeObject,
+  type NewCondition,
+  type ObjectOf,
+  type ResourceDescriptor,
 } from 'kube-converge/meta';
 import { createMergePatch, ignoreNotFound, isConflict } from 'kube-converge/client';
 import { controllerManagedBy, enqueueRequestsFromMapFunc, type ControllerOptions, type Request } from 'kube-converge/controller';
 import {
-  AlreadyOwnedError, containsFinalizer, createOrPatch, setControllerReference, type EventRecorder, type Manager, type ManagerClient,
+  AlreadyOwnedError,
+  containsFinalizer,
+  createOrPatch,
+  setControllerReference,
+  type EventRecorder,
+  type Manager,
+  type ManagerClient,
 } from 'kube-converge/manager';
 import type { ExternalSystem } from './external-system.js';
 import { mergeOwned } from './owned-fields.js';
@@ -99,7 +112,12 @@ export function setupWebAppController(mgr: Manager, options: WebAppControllerOpt
       recorder.event(cached, 'Normal', 'CleanedUp', 'external record removed');
       // 404: the WebApp is gone already (another actor dropped its last finalizer), which is exactly
       // what removing ours was for: done, not an error (controller-runtime's `IgnoreNotFound`).
-      await patchFinalizers(client, cached, (cached.metadata.finalizers ?? []).filter((f) => f !== WEBAPP_FINALIZER), signal).catch(ignoreNotFound);
+      await patchFinalizers(
+        client,
+        cached,
+        (cached.metadata.finalizers ?? []).filter((f) => f !== WEBAPP_FINALIZER),
+        signal,
+      ).catch(ignoreNotFound);
       return;
     }
 
@@ -115,14 +133,24 @@ export function setupWebAppController(mgr: Manager, options: WebAppControllerOpt
       if (!cm) problems.push({ reason: 'ConfigMapNotFound', message: `ConfigMap ${app.spec.configRef} not found` });
     }
 
-    const deployment = await ensureChild(client, recorder, app, DeploymentResource, desiredDeployment(app, configHash(cm)), problems, signal);
+    const deployment = await ensureChild(
+      client,
+      recorder,
+      app,
+      DeploymentResource,
+      desiredDeployment(app, configHash(cm)),
+      problems,
+      signal,
+    );
     await ensureChild(client, recorder, app, ServiceResource, desiredService(app), problems, signal);
 
     await external.register(key);
 
     const status = computeStatus(app, deployment, problems, mgr.clock.now());
     if (Object.keys(createMergePatch({ status: app.status ?? {} }, { status })).length > 0) {
-      await client.status().patch(WebApp, req, { metadata: { resourceVersion: app.metadata.resourceVersion }, status }, 'merge', { signal });
+      await client
+        .status()
+        .patch(WebApp, req, { metadata: { resourceVersion: app.metadata.resourceVersion }, status }, 'merge', { signal });
     }
   }
 }
@@ -138,16 +166,29 @@ function patchFinalizers(client: ManagerClient, app: WebAppObject, finalizers: s
  * else is left alone and reported as a problem. Returns the child as last seen (undefined if not ours).
  */
 async function ensureChild<T extends KubeObject>(
-  client: ManagerClient, recorder: EventRecorder, app: WebAppObject, resource: ResourceDescriptor<T>, desired: T,
-  problems: Problem[], signal: AbortSignal,
+  client: ManagerClient,
+  recorder: EventRecorder,
+  app: WebAppObject,
+  resource: ResourceDescriptor<T>,
+  desired: T,
+  problems: Problem[],
+  signal: AbortSignal,
 ): Promise<T | undefined> {
   try {
-    const { result, object } = await createOrPatch(client, resource, desired, (obj) => {
-      setControllerReference(app, obj);
-      mergeOwned(obj as Record<string, unknown>, desired as Record<string, unknown>);
-    }, { signal });
-    if (result === 'created') recorder.event(app, 'Normal', 'Created', `created ${resource.kind} ${desired.metadata.name}`, { related: object });
-    else if (result !== 'unchanged') recorder.event(app, 'Normal', 'Updated', `${resource.kind} ${desired.metadata.name} had drifted`, { related: object });
+    const { result, object } = await createOrPatch(
+      client,
+      resource,
+      desired,
+      (obj) => {
+        setControllerReference(app, obj);
+        mergeOwned(obj as Record<string, unknown>, desired as Record<string, unknown>);
+      },
+      { signal },
+    );
+    if (result === 'created')
+      recorder.event(app, 'Normal', 'Created', `created ${resource.kind} ${desired.metadata.name}`, { related: object });
+    else if (result !== 'unchanged')
+      recorder.event(app, 'Normal', 'Updated', `${resource.kind} ${desired.metadata.name} had drifted`, { related: object });
     return object;
   } catch (err) {
     if (!(err instanceof AlreadyOwnedError)) throw err;
@@ -174,7 +215,12 @@ function computeStatus(app: WebAppObject, deployment: Deployment | undefined, pr
   set(
     complete
       ? { type: 'Progressing', status: 'False', reason: 'RolloutComplete', message: `${desired}/${desired} replicas updated and ready` }
-      : { type: 'Progressing', status: 'True', reason: observed ? 'RollingOut' : 'Reconciling', message: `${ready}/${desired} ready, ${updated}/${desired} updated` },
+      : {
+          type: 'Progressing',
+          status: 'True',
+          reason: observed ? 'RollingOut' : 'Reconciling',
+          message: `${ready}/${desired} ready, ${updated}/${desired} updated`,
+        },
   );
   set(
     problem

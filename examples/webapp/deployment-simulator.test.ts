@@ -27,6 +27,12 @@ describe('deployment simulator (test and demo support)', () => {
   it('restarts updatedReplicas when the pod template changed, and scales down at once', () => {
     const ready = { observedGeneration: 1, replicas: 3, updatedReplicas: 3, readyReplicas: 3, availableReplicas: 3 };
     assert.deepEqual(nextSimulatedStatus(deployment(2, 3, ready), true), { ...ready, observedGeneration: 2, updatedReplicas: 0 });
-    assert.deepEqual(nextSimulatedStatus(deployment(2, 1, ready), false), { observedGeneration: 2, replicas: 1, updatedReplicas: 1, readyReplicas: 1, availableReplicas: 1 });
+    assert.deepEqual(nextSimulatedStatus(deployment(2, 1, ready), false), {
+      observedGeneration: 2,
+      replicas: 1,
+      updatedReplicas: 1,
+      readyReplicas: 1,
+      availableReplicas: 1,
+    });
   });
 });

@@ -55,8 +55,13 @@ export function nextSimulatedStatus(deployment: Deployment, templateChanged: boo
 function settled(deployment: Deployment): boolean {
   const desired = deployment.spec?.replicas ?? 1;
   const s = deployment.status ?? {};
-  return s.observedGeneration === (deployment.metadata.generation ?? 1)
-    && s.replicas === desired && s.updatedReplicas === desired && s.readyReplicas === desired && s.availableReplicas === desired;
+  return (
+    s.observedGeneration === (deployment.metadata.generation ?? 1) &&
+    s.replicas === desired &&
+    s.updatedReplicas === desired &&
+    s.readyReplicas === desired &&
+    s.availableReplicas === desired
+  );
 }
 
 /** Registers the simulator on `mgr`. Test and demo support only: see the file's header. */

@@ -17,8 +17,11 @@ describe('WebApp operator process (main.ts)', () => {
     await using env = await TestEnv.start({ crds: [crd] });
     const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', main], {
       env: {
-        ...process.env, KUBECONFIG: env.kubeconfigPath, POD_NAMESPACE: 'default',
-        METRICS_BIND_ADDRESS: '127.0.0.1:0', HEALTH_PROBE_BIND_ADDRESS: '127.0.0.1:0',
+        ...process.env,
+        KUBECONFIG: env.kubeconfigPath,
+        POD_NAMESPACE: 'default',
+        METRICS_BIND_ADDRESS: '127.0.0.1:0',
+        HEALTH_PROBE_BIND_ADDRESS: '127.0.0.1:0',
       },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
@@ -26,20 +29,31 @@ describe('WebApp operator process (main.ts)', () => {
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     try {
-      const serving = await eventually(() => {
-        const line = err.split('\n').find((l) => l.includes('"msg":"operator endpoints"'));
-        assert.ok(line, `no "operator endpoints" line yet:\n${err}`);
-        return JSON.parse(line) as { metrics: string; healthProbe: string };
-      }, { timeoutMs: 15_000, message: 'the operator to serve' });
+      const serving = await eventually(
+        () => {
+          const line = err.split('\n').find((l) => l.includes('"msg":"operator endpoints"'));
+          assert.ok(line, `no "operator endpoints" line yet:\n${err}`);
+          return JSON.parse(line) as { metrics: string; healthProbe: string };
+        },
+        { timeoutMs: 15_000, message: 'the operator to serve' },
+      );
 
-      await env.client.create(WebApp, { apiVersion: WebApp.apiVersion, kind: WebApp.kind, metadata: { name: 'shop', namespace: 'default' }, spec: { image: 'shop:1', replicas: 2 } });
+      await env.client.create(WebApp, {
+        apiVersion: WebApp.apiVersion,
+        kind: WebApp.kind,
+        metadata: { name: 'shop', namespace: 'default' },
+        spec: { image: 'shop:1', replicas: 2 },
+      });
       const dep = await eventually(() => env.client.get(DeploymentResource, { namespace: 'default', name: 'shop' }), { timeoutMs: 10_000 });
       assert.equal(dep.spec?.replicas, 2);
       const lease = await env.client.get(LeaseResource, LEASE);
       assert.ok(lease.spec?.holderIdentity, 'the operator holds the Lease');
       assert.equal((await fetch(`${serving.healthProbe}/healthz`)).status, 200);
       await eventually(async () => assert.equal((await fetch(`${serving.healthProbe}/readyz`)).status, 200));
-      assert.match(await (await fetch(`${serving.metrics}/metrics`)).text(), /leader_election_master_status\{name="webapp-operator\.platform\.converge\.dev"\} 1/);
+      assert.match(
+        await (await fetch(`${serving.metrics}/metrics`)).text(),
+        /leader_election_master_status\{name="webapp-operator\.platform\.converge\.dev"\} 1/,
+      );
 
       child.kill('SIGTERM');
       assert.equal(await exited, 0, err);

@@ -26,7 +26,13 @@ async function main(): Promise<void> {
     metricsBindAddress: process.env.METRICS_BIND_ADDRESS ?? ':8080',
     healthProbeBindAddress: process.env.HEALTH_PROBE_BIND_ADDRESS ?? ':8081',
     ...(leaderElect
-      ? { leaderElection: { id: 'webapp-operator.platform.converge.dev', namespace: process.env.POD_NAMESPACE ?? 'default', releaseOnCancel: true } }
+      ? {
+          leaderElection: {
+            id: 'webapp-operator.platform.converge.dev',
+            namespace: process.env.POD_NAMESPACE ?? 'default',
+            releaseOnCancel: true,
+          },
+        }
       : {}),
   });
   mgr.addHealthzCheck('ping', ping);

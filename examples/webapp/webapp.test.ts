@@ -4,8 +4,15 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import {
-  ConfigMapResource, DeploymentResource, EventResource, ServiceResource, getControllerOf, jsonLogger, type KubeObject,
-  type ObjectOf, type ResourceDescriptor,
+  ConfigMapResource,
+  DeploymentResource,
+  EventResource,
+  ServiceResource,
+  getControllerOf,
+  jsonLogger,
+  type KubeObject,
+  type ObjectOf,
+  type ResourceDescriptor,
 } from 'kube-converge/meta';
 import { isNotFound, type Client } from 'kube-converge/client';
 import { itemExponentialFailureRateLimiter } from 'kube-converge/workqueue';
@@ -88,13 +95,16 @@ function condition(app: WebAppObject, type: string) {
 
 /** Waits until the WebApp reports Ready=True for its current generation with `replicas` ready. */
 async function readyApp(env: TestEnv, replicas: number, name = 'shop'): Promise<WebAppObject> {
-  return eventually(async () => {
-    const app = await get(env, WebApp, name);
-    assert.equal(app.status?.observedGeneration, app.metadata.generation, 'observedGeneration');
-    assert.equal(app.status?.readyReplicas, replicas, 'readyReplicas');
-    assert.equal(condition(app, 'Ready')?.status, 'True', `Ready: ${JSON.stringify(condition(app, 'Ready'))}`);
-    return app;
-  }, { timeoutMs: 5000, message: `${ns}/${name} Ready with ${replicas} replicas` });
+  return eventually(
+    async () => {
+      const app = await get(env, WebApp, name);
+      assert.equal(app.status?.observedGeneration, app.metadata.generation, 'observedGeneration');
+      assert.equal(app.status?.readyReplicas, replicas, 'readyReplicas');
+      assert.equal(condition(app, 'Ready')?.status, 'True', `Ready: ${JSON.stringify(condition(app, 'Ready'))}`);
+      return app;
+    },
+    { timeoutMs: 5000, message: `${ns}/${name} Ready with ${replicas} replicas` },
+  );
 }
 
 describe('WebApp operator', () => {
@@ -107,10 +117,11 @@ describe('WebApp operator', () => {
     const app = await readyApp(env, 3);
     assert.deepEqual(app.metadata.finalizers, [WEBAPP_FINALIZER]);
     assert.equal(app.status?.observedGeneration, 1);
-    assert.deepEqual(
-      app.status?.conditions?.map((c) => [c.type, c.status, c.reason]).sort(),
-      [['Degraded', 'False', 'AsExpected'], ['Progressing', 'False', 'RolloutComplete'], ['Ready', 'True', 'AllReplicasReady']],
-    );
+    assert.deepEqual(app.status?.conditions?.map((c) => [c.type, c.status, c.reason]).sort(), [
+      ['Degraded', 'False', 'AsExpected'],
+      ['Progressing', 'False', 'RolloutComplete'],
+      ['Ready', 'True', 'AllReplicasReady'],
+    ]);
     const dep = await get(env, DeploymentResource);
     assert.equal(getControllerOf(dep)?.uid, created.metadata.uid);
     assert.equal(dep.spec?.replicas, 3);
@@ -156,7 +167,12 @@ describe('WebApp operator', () => {
     await createWebApp(env, { image: 'shop:1', replicas: 1, configRef: 'shop-config' });
     await readyApp(env, 1);
     const dep = await get(env, DeploymentResource);
-    const cm = await env.client.patch(ConfigMapResource, { namespace: ns, name: 'shop-config' }, { data: { GREETING: 'bonjour' } }, 'merge');
+    const cm = await env.client.patch(
+      ConfigMapResource,
+      { namespace: ns, name: 'shop-config' },
+      { data: { GREETING: 'bonjour' } },
+      'merge',
+    );
     await eventually(async () => {
       const now = await get(env, DeploymentResource);
       assert.equal(now.spec?.template.metadata?.annotations?.[CONFIG_HASH_ANNOTATION], configHash(cm));
@@ -215,8 +231,16 @@ describe('WebApp operator', () => {
       await readyApp(env, 2);
       const deps = (await env.client.list(DeploymentResource, { namespace: ns })).items;
       const svcs = (await env.client.list(ServiceResource, { namespace: ns })).items.filter((s) => s.metadata.name === 'shop');
-      assert.deepEqual(deps.map((d) => d.metadata.uid), [dep.metadata.uid], 'the same Deployment, not a duplicate');
-      assert.deepEqual(svcs.map((s) => s.metadata.uid), [svc.metadata.uid], 'the same Service, not a duplicate');
+      assert.deepEqual(
+        deps.map((d) => d.metadata.uid),
+        [dep.metadata.uid],
+        'the same Deployment, not a duplicate',
+      );
+      assert.deepEqual(
+        svcs.map((s) => s.metadata.uid),
+        [svc.metadata.uid],
+        'the same Service, not a duplicate',
+      );
       assert.equal(second.external.size, 1);
     });
 
@@ -268,7 +292,10 @@ describe('WebApp operator', () => {
       gate.release();
       const app = await readyApp(env, 2);
       assert.equal(app.metadata.labels?.team, 'payments', "the other writer's change survived");
-      assert.ok(op.logs.some((l) => l.reason === 'Conflict'), 'the stale status write was refused with 409 Conflict');
+      assert.ok(
+        op.logs.some((l) => l.reason === 'Conflict'),
+        'the stale status write was refused with 409 Conflict',
+      );
       assert.deepEqual(op.errors(), [], 'a conflict is not an error: the newer version woke the reconciler');
     });
 
@@ -277,18 +304,24 @@ describe('WebApp operator', () => {
       let openGate!: () => void;
       const gate = new Promise<void>((resolve) => (openGate = resolve));
       // The operator's Deployment watch is held back: its cache never sees the Deployment it created.
-      const op = await startOperator(env, { client: faultInjectingClient(env.client, {
-        // The cache lags the server: Deployment events wait at the gate (bookmarks carry no object).
-        beforeWatchEvent: (r, e) => (r.group === DeploymentResource.group && r.plural === DeploymentResource.plural && e.type !== 'BOOKMARK' ? gate : undefined),
-      }) });
+      const op = await startOperator(env, {
+        client: faultInjectingClient(env.client, {
+          // The cache lags the server: Deployment events wait at the gate (bookmarks carry no object).
+          beforeWatchEvent: (r, e) =>
+            r.group === DeploymentResource.group && r.plural === DeploymentResource.plural && e.type !== 'BOOKMARK' ? gate : undefined,
+        }),
+      });
       await createWebApp(env, { image: 'shop:1', replicas: 1 });
       const dep = await eventually(() => get(env, DeploymentResource));
       // Finalizer and status writes wake the reconciler again while its cache still has no Deployment.
       await eventually(async () => (await metric(op.mgr, 'reconcile_total')) >= 3);
       assert.equal(op.mgr.client.get(DeploymentResource, { namespace: ns, name: 'shop' }), undefined, 'the cache still lags');
       const deps = (await env.client.list(DeploymentResource, { namespace: ns })).items;
-      assert.deepEqual(deps.map((d) => [d.metadata.uid, d.metadata.resourceVersion]), [[dep.metadata.uid, dep.metadata.resourceVersion]],
-        'one Deployment, written once: AlreadyExists was answered by a live read, not a second create or a blind write');
+      assert.deepEqual(
+        deps.map((d) => [d.metadata.uid, d.metadata.resourceVersion]),
+        [[dep.metadata.uid, dep.metadata.resourceVersion]],
+        'one Deployment, written once: AlreadyExists was answered by a live read, not a second create or a blind write',
+      );
       assert.equal(await metric(op.mgr, 'reconcile_errors_total'), 0);
       openGate();
       await readyApp(env, 1);
@@ -328,11 +361,16 @@ describe('WebApp operator', () => {
       });
       await eventually(() => assert.rejects(get(env, WebApp), (e) => isNotFound(e)), { timeoutMs: 5000 });
       const attempts = op.external.calls.filter((c) => c.op === 'cleanup');
-      assert.deepEqual(attempts.map((c) => c.outcome), [...Array<string>(10).fill('failed'), 'ok']);
+      assert.deepEqual(
+        attempts.map((c) => c.outcome),
+        [...Array<string>(10).fill('failed'), 'ok'],
+      );
       // Backoff is visible: the wait before the last retries is longer than before the first ones.
       const gaps = attempts.slice(1).map((c, i) => c.atMs - attempts[i]!.atMs);
-      assert.ok(gaps.slice(-3).reduce((a, b) => a + b) > 4 * gaps.slice(0, 3).reduce((a, b) => a + b),
-        `gaps grow exponentially: ${gaps.map((g) => g.toFixed(0)).join(', ')} ms`);
+      assert.ok(
+        gaps.slice(-3).reduce((a, b) => a + b) > 4 * gaps.slice(0, 3).reduce((a, b) => a + b),
+        `gaps grow exponentially: ${gaps.map((g) => g.toFixed(0)).join(', ')} ms`,
+      );
       const warnings = (await env.client.list(EventResource, { namespace: ns })).items.filter((e) => e.reason === 'CleanupFailed');
       assert.ok(warnings.length >= 1 && warnings.every((e) => e.type === 'Warning'));
     });
@@ -374,7 +412,11 @@ describe('WebApp operator', () => {
         last = await env.client.patch(ConfigMapResource, { namespace: ns, name: 'shop-config' }, { data: { n: String(i) } }, 'merge');
       }
       // Wait until the cache has every event (the map function ran for each), then let the reconcile go.
-      await eventually(() => op.mgr.client.get(ConfigMapResource, { namespace: ns, name: 'shop-config' })?.metadata.resourceVersion === last.metadata.resourceVersion);
+      await eventually(
+        () =>
+          op.mgr.client.get(ConfigMapResource, { namespace: ns, name: 'shop-config' })?.metadata.resourceVersion ===
+          last.metadata.resourceVersion,
+      );
       gate.release();
       await eventually(async () => {
         const dep = await get(env, DeploymentResource);
@@ -407,7 +449,11 @@ describe('WebApp operator', () => {
       gate.release();
       await stopping;
       await op.running;
-      assert.deepEqual(op.external.calls.map((c) => `${c.op} ${c.key}`), [`register ${inFlight}`], 'the in-flight reconcile finished; queued ones never started');
+      assert.deepEqual(
+        op.external.calls.map((c) => `${c.op} ${c.key}`),
+        [`register ${inFlight}`],
+        'the in-flight reconcile finished; queued ones never started',
+      );
       const children = (await env.client.list(DeploymentResource, { namespace: ns })).items.map((d) => d.metadata.name);
       assert.deepEqual(children, [inFlight.split('/')[1]]);
     });

@@ -33,7 +33,11 @@ function recordingClient(base: Client, calls: Set<string>): Client {
     create: (r, obj, o) => (record(r as ResourceDescriptor, 'create'), recordBlockedOwners(obj), base.create(r, obj, o)),
     update: (r, obj, o) => (record(r as ResourceDescriptor, 'update', o?.subresource), recordBlockedOwners(obj), base.update(r, obj, o)),
     updateStatus: (r, obj, o) => (record(r as ResourceDescriptor, 'update', 'status'), base.updateStatus(r, obj, o)),
-    patch: (r, nn, p, type, o) => (record(r as ResourceDescriptor, 'patch', o?.subresource), recordBlockedOwners(p), base.patch(r, nn, p, type, o)),
+    patch: (r, nn, p, type, o) => (
+      record(r as ResourceDescriptor, 'patch', o?.subresource),
+      recordBlockedOwners(p),
+      base.patch(r, nn, p, type, o)
+    ),
     delete: (r, nn, o) => (record(r as ResourceDescriptor, 'delete'), base.delete(r, nn, o)),
     deleteCollection: (r, o) => (record(r as ResourceDescriptor, 'deletecollection'), base.deleteCollection(r, o)),
   };
@@ -54,11 +58,16 @@ function guideRules(): Set<string> {
 }
 
 const readyFor = (env: TestEnv, service: string) =>
-  eventually(async () => {
-    const key = await env.client.get(ApiKey, billing);
-    const ready = findStatusCondition(key.status?.conditions, 'Ready');
-    return ready?.status === 'True' && ready.observedGeneration === key.metadata.generation && ready.message?.startsWith(`key for ${service} `);
-  }, { message: `Ready=True for ${service}` });
+  eventually(
+    async () => {
+      const key = await env.client.get(ApiKey, billing);
+      const ready = findStatusCondition(key.status?.conditions, 'Ready');
+      return (
+        ready?.status === 'True' && ready.observedGeneration === key.metadata.generation && ready.message?.startsWith(`key for ${service} `)
+      );
+    },
+    { message: `Ready=True for ${service}` },
+  );
 
 describe('the RBAC table of docs/writing-an-operator.md', () => {
   it('lists exactly the calls the ApiKey operator makes, leader election included', async () => {
@@ -75,7 +84,10 @@ describe('the RBAC table of docs/writing-an-operator.md', () => {
     await readyFor(env, 'billing');
     await env.client.patch(ApiKey, billing, { spec: { service: 'search' } }, 'merge'); // a new key into the existing Secret
     await readyFor(env, 'search');
-    await env.client.create(ConfigMapResource, { metadata: { namespace: 'default', name: POLICY_CONFIGMAP }, data: { rotationMinutes: '5' } });
+    await env.client.create(ConfigMapResource, {
+      metadata: { namespace: 'default', name: POLICY_CONFIGMAP },
+      data: { rotationMinutes: '5' },
+    });
     await eventually(async () => (await env.client.get(ApiKey, billing)).status?.conditions?.[0]?.message?.endsWith('every 5 min'));
     await env.client.delete(ApiKey, billing);
     await eventually(() => assert.rejects(env.client.get(ApiKey, billing), (e) => isNotFound(e)));

@@ -7,7 +7,14 @@
 import { noopLogger, realClock, requireInt, type Clock, type Logger } from '../meta/index.js';
 import { defaultUid, type Scope, type ServerContext, type TableConverter } from './context.js';
 import { CrdController, GarbageCollector, NamespaceLifecycle } from './controllers/index.js';
-import { aggregatedDiscovery, legacyApiGroup, legacyApiGroupList, legacyApiVersions, legacyResourceList, versionInfo } from './discovery.js';
+import {
+  aggregatedDiscovery,
+  legacyApiGroup,
+  legacyApiGroupList,
+  legacyApiVersions,
+  legacyResourceList,
+  versionInfo,
+} from './discovery.js';
 import { decodeObject } from './http/decode.js';
 import { createHandler, reviewHandler } from './handlers/create.js';
 import { createSubresource } from './handlers/create-subresources.js';
@@ -68,7 +75,16 @@ const BOOTSTRAP_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-nod
 /** A scope for writes the server makes itself (bootstrap, controllers). */
 export function internalScope(ctx: ServerContext, strategy: Strategy, namespace = '', name = ''): Scope {
   const version = strategy.versions.find((v) => v.storage)?.name ?? strategy.versions[0]!.name;
-  return { ctx, req: { method: 'POST', path: '', headers: { 'user-agent': 'converge-apiserver' } }, query: new URLSearchParams(), strategy, version, namespace, name, subresource: '' };
+  return {
+    ctx,
+    req: { method: 'POST', path: '', headers: { 'user-agent': 'converge-apiserver' } },
+    query: new URLSearchParams(),
+    strategy,
+    version,
+    namespace,
+    name,
+    subresource: '',
+  };
 }
 
 const PARAMS = { dryRun: false, manager: 'converge-apiserver', fieldValidation: 'Ignore' as const };
@@ -86,7 +102,12 @@ export function createApiServer(options: ApiServerOptions = {}): ApiServer {
   const registry = new Registry();
   const hub = new WatchHub({ store, clock, bookmarkIntervalMs, bufferSize });
   const ctx: ServerContext = {
-    store, registry, hub, clock, newUid: defaultUid, table: options.table ?? ((objects, resource, opts) => ({ ...toTable(objects, resource, opts) })),
+    store,
+    registry,
+    hub,
+    clock,
+    newUid: defaultUid,
+    table: options.table ?? ((objects, resource, opts) => ({ ...toTable(objects, resource, opts) })),
     defer(task) {
       queueMicrotask(() => {
         try {
@@ -104,12 +125,19 @@ export function createApiServer(options: ApiServerOptions = {}): ApiServer {
   if (options.garbageCollection === true) new GarbageCollector(ctx, log);
   const openapi = new OpenApiRoutes(registry);
   const nsStrategy = registry.lookup('', 'v1', 'namespaces')!.strategy;
-  for (const name of BOOTSTRAP_NAMESPACES) createObject(internalScope(ctx, nsStrategy), { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, PARAMS);
+  for (const name of BOOTSTRAP_NAMESPACES)
+    createObject(internalScope(ctx, nsStrategy), { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, PARAMS);
   const svcStrategy = registry.lookup('', 'v1', 'services')!.strategy;
-  createObject(internalScope(ctx, svcStrategy, 'default'), {
-    apiVersion: 'v1', kind: 'Service', metadata: { name: 'kubernetes', namespace: 'default', labels: { component: 'apiserver', provider: 'kubernetes' } },
-    spec: { clusterIP: '10.0.0.1', ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: 6443 }] },
-  }, PARAMS);
+  createObject(
+    internalScope(ctx, svcStrategy, 'default'),
+    {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'kubernetes', namespace: 'default', labels: { component: 'apiserver', provider: 'kubernetes' } },
+      spec: { clusterIP: '10.0.0.1', ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: 6443 }] },
+    },
+    PARAMS,
+  );
 
   const server: ApiServer = {
     serverAddress: '127.0.0.1:6443',
@@ -118,7 +146,8 @@ export function createApiServer(options: ApiServerOptions = {}): ApiServer {
         return dispatch(req);
       } catch (err) {
         // Status errors are answers; anything else is a bug in the server, answered 500 and logged.
-        if (!(err instanceof ApiStatusError)) log.error({ method: req.method, path: req.path, err: String((err as Error)?.stack ?? err) }, 'apiserver request failed');
+        if (!(err instanceof ApiStatusError))
+          log.error({ method: req.method, path: req.path, err: String((err as Error)?.stack ?? err) }, 'apiserver request failed');
         return errorResponse(err);
       }
     },
@@ -171,7 +200,8 @@ export function createApiServer(options: ApiServerOptions = {}): ApiServer {
     const watch = legacyWatch || (queryBool(scope.query, 'watch') ?? false);
     const clusterWideNamespaced = strategy.namespaced && !scope.namespace;
     if (strategy instanceof ReviewStrategy) {
-      if (method !== 'POST' || name || clusterWideNamespaced) throw methodNotAllowed(method === 'POST' ? 'create' : method.toLowerCase(), strategy);
+      if (method !== 'POST' || name || clusterWideNamespaced)
+        throw methodNotAllowed(method === 'POST' ? 'create' : method.toLowerCase(), strategy);
       return reviewHandler(scope, strategy);
     }
     if (!name) {

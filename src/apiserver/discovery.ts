@@ -19,7 +19,11 @@ function aggregated(body: unknown): ApiResponse {
 }
 
 export function legacyApiVersions(serverAddress: string): ApiResponse {
-  return jsonResponse(200, { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }] }, { vary: 'Accept' });
+  return jsonResponse(
+    200,
+    { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }] },
+    { vary: 'Accept' },
+  );
 }
 
 function apiGroup(group: string, versions: string[]): Record<string, unknown> {
@@ -28,7 +32,10 @@ function apiGroup(group: string, versions: string[]): Record<string, unknown> {
 }
 
 export function legacyApiGroupList(registry: Registry): ApiResponse {
-  const groups = registry.groups().filter((g) => g.group !== '').map((g) => apiGroup(g.group, g.versions));
+  const groups = registry
+    .groups()
+    .filter((g) => g.group !== '')
+    .map((g) => apiGroup(g.group, g.versions));
   return jsonResponse(200, { kind: 'APIGroupList', apiVersion: 'v1', groups }, { vary: 'Accept' });
 }
 
@@ -39,19 +46,27 @@ export function legacyApiGroup(registry: Registry, group: string): ApiResponse |
 }
 
 function legacyResources(r: ServedResource): Record<string, unknown>[] {
-  const main: Record<string, unknown> = { name: r.plural, singularName: r.singular, namespaced: r.namespaced, kind: r.kind, verbs: r.verbs };
+  const main: Record<string, unknown> = {
+    name: r.plural,
+    singularName: r.singular,
+    namespaced: r.namespaced,
+    kind: r.kind,
+    verbs: r.verbs,
+  };
   if (r.shortNames.length > 0) main.shortNames = r.shortNames;
   if (r.categories.length > 0) main.categories = r.categories;
-  const subs = [...r.subresources].sort((a, b) => (a.name < b.name ? -1 : 1)).map((s) => {
-    const e: Record<string, unknown> = { name: `${r.plural}/${s.name}`, singularName: '', namespaced: r.namespaced };
-    if (s.responseKind.group !== r.group || s.responseKind.version !== r.version) {
-      e.group = s.responseKind.group;
-      e.version = s.responseKind.version;
-    }
-    e.kind = s.responseKind.kind;
-    e.verbs = s.verbs;
-    return e;
-  });
+  const subs = [...r.subresources]
+    .sort((a, b) => (a.name < b.name ? -1 : 1))
+    .map((s) => {
+      const e: Record<string, unknown> = { name: `${r.plural}/${s.name}`, singularName: '', namespaced: r.namespaced };
+      if (s.responseKind.group !== r.group || s.responseKind.version !== r.version) {
+        e.group = s.responseKind.group;
+        e.version = s.responseKind.version;
+      }
+      e.kind = s.responseKind.kind;
+      e.verbs = s.verbs;
+      return e;
+    });
   return [main, ...subs];
 }
 
@@ -97,8 +112,18 @@ export function aggregatedDiscovery(registry: Registry, legacy: boolean): ApiRes
 
 export function versionInfo(): ApiResponse {
   return jsonResponse(200, {
-    major: '1', minor: '36', emulationMajor: '1', emulationMinor: '36', minCompatibilityMajor: '1', minCompatibilityMinor: '35',
-    gitVersion: 'v1.36.0-converge', gitCommit: '0000000000000000000000000000000000000000', gitTreeState: 'clean',
-    buildDate: '2026-01-01T00:00:00Z', goVersion: `node${process.versions.node}`, compiler: 'converge', platform: `${process.platform}/${process.arch}`,
+    major: '1',
+    minor: '36',
+    emulationMajor: '1',
+    emulationMinor: '36',
+    minCompatibilityMajor: '1',
+    minCompatibilityMinor: '35',
+    gitVersion: 'v1.36.0-converge',
+    gitCommit: '0000000000000000000000000000000000000000',
+    gitTreeState: 'clean',
+    buildDate: '2026-01-01T00:00:00Z',
+    goVersion: `node${process.versions.node}`,
+    compiler: 'converge',
+    platform: `${process.platform}/${process.arch}`,
   });
 }

@@ -62,4 +62,6 @@ export const bodyTooDeep = (what: string): ApiStatusError =>
 
 /** The 422 for an object that a patch would nest deeper than the limit. */
 export const patchedTooDeep = (kind: string, group: string, name: string): ApiStatusError =>
-  invalid(kind, group, name, [{ reason: 'FieldValueInvalid', field: '', message: `the patched object nests deeper than the limit of ${MAX_NESTING_DEPTH} levels` }]);
+  invalid(kind, group, name, [
+    { reason: 'FieldValueInvalid', field: '', message: `the patched object nests deeper than the limit of ${MAX_NESTING_DEPTH} levels` },
+  ]);

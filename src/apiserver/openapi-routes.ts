@@ -44,13 +44,20 @@ export class OpenApiRoutes {
     }
     if (rest[0] !== 'v3') return undefined;
     const resources = (): ReturnType<Registry['allResources']> => this.#registry.allResources();
-    if (rest.length === 1) return jsonResponse(200, this.#cached('', () => buildOpenApiV3Index(resources())));
+    if (rest.length === 1)
+      return jsonResponse(
+        200,
+        this.#cached('', () => buildOpenApiV3Index(resources())),
+      );
     let gv: string | undefined;
     if (rest[1] === 'api' && rest.length === 3) gv = rest[2]!;
     else if (rest[1] === 'apis' && rest.length === 4) gv = `${rest[2]!}/${rest[3]!}`;
     if (!gv) return undefined;
     const [group, version] = gv.includes('/') ? gv.split('/') : ['', gv];
     if (!this.#registry.servesGroupVersion(group!, version!)) return undefined;
-    return jsonResponse(200, this.#cached(gv, () => buildOpenApiV3Document(gv!, resources())));
+    return jsonResponse(
+      200,
+      this.#cached(gv, () => buildOpenApiV3Document(gv!, resources())),
+    );
   }
 }

@@ -65,9 +65,11 @@ export interface RunningApiServer {
 
 /** A kubeconfig for `url` with the admin `token`, verifying the server against `caPem` when given. */
 export function kubeconfigFor(url: string, token: string, caPem?: string): Kubeconfig {
-  const cluster = caPem === undefined ? { server: url } : { server: url, 'certificate-authority-data': Buffer.from(caPem).toString('base64') };
+  const cluster =
+    caPem === undefined ? { server: url } : { server: url, 'certificate-authority-data': Buffer.from(caPem).toString('base64') };
   return {
-    apiVersion: 'v1', kind: 'Config',
+    apiVersion: 'v1',
+    kind: 'Config',
     clusters: [{ name: 'converge', cluster }],
     users: [{ name: 'converge-admin', user: { token } }],
     contexts: [{ name: 'converge', context: { cluster: 'converge', user: 'converge-admin', namespace: 'default' } }],
@@ -106,7 +108,8 @@ export async function startApiServer(options: StartApiServerOptions = {}): Promi
   api.serverAddress = `${hostPart}:${l.port}`;
   const url = `${insecureHttp ? 'http' : 'https'}://${hostPart}:${l.port}`;
   if (insecureHttp) log.warn({ url }, 'apiserver serves plain HTTP: the admin token and every object travel unencrypted');
-  if (!isLoopback(host)) log.warn({ url, host }, 'apiserver listens beyond loopback: anyone who can reach it and holds the token is cluster admin');
+  if (!isLoopback(host))
+    log.warn({ url, host }, 'apiserver listens beyond loopback: anyone who can reach it and holds the token is cluster admin');
   const kubeconfig = kubeconfigFor(url, token, material?.caPem);
   const kubeconfigYaml = toYaml(kubeconfig);
   let stopping: Promise<void> | undefined;
@@ -116,7 +119,11 @@ export async function startApiServer(options: StartApiServerOptions = {}): Promi
       await l.close();
     })());
   return {
-    url, caCertificate: material?.caPem, token, kubeconfig, kubeconfigYaml,
+    url,
+    caCertificate: material?.caPem,
+    token,
+    kubeconfig,
+    kubeconfigYaml,
     writeKubeconfig: (path) => writeFile(path, kubeconfigYaml, { mode: 0o600 }),
     handle: (req) => api.handle(req),
     compact: () => api.compact(),

@@ -14,7 +14,10 @@ export class IndexerError extends ConvergeError {
 export class InformerStoppedError extends ConvergeError {
   readonly code = 'CONVERGE_INFORMER_STOPPED';
   override readonly name = 'InformerStoppedError';
-  constructor(readonly informer: string, what: string) {
+  constructor(
+    readonly informer: string,
+    what: string,
+  ) {
     super(`informer ${informer} has stopped: cannot ${what}`);
   }
 }
@@ -27,8 +30,13 @@ export class InformerStoppedError extends ConvergeError {
 export class ShardSelectorIgnoredError extends ConvergeError {
   readonly code = 'CONVERGE_SHARD_SELECTOR_IGNORED';
   override readonly name = 'ShardSelectorIgnoredError';
-  constructor(readonly collection: string, readonly shardSelector: string) {
-    super(`list of ${collection} has no metadata.shardInfo: the server ignored shardSelector ${JSON.stringify(shardSelector)} (is the ShardedListAndWatch feature gate on?)`);
+  constructor(
+    readonly collection: string,
+    readonly shardSelector: string,
+  ) {
+    super(
+      `list of ${collection} has no metadata.shardInfo: the server ignored shardSelector ${JSON.stringify(shardSelector)} (is the ShardedListAndWatch feature gate on?)`,
+    );
   }
 }
 
@@ -40,7 +48,10 @@ export class ShardSelectorIgnoredError extends ConvergeError {
 export class WatchInterruptedError extends ConvergeError {
   readonly code = 'CONVERGE_WATCH_INTERRUPTED';
   override readonly name = 'WatchInterruptedError';
-  constructor(readonly why: 'tooShort' | 'incomplete', message: string) {
+  constructor(
+    readonly why: 'tooShort' | 'incomplete',
+    message: string,
+  ) {
     super(message);
   }
 }

@@ -21,6 +21,13 @@ export { noopCacheMetricsProvider } from './metrics.js';
 export type { CacheMetricsProvider, CounterMetric, GaugeMetric, HistogramMetric } from './metrics.js';
 export { IndexerError, InformerStoppedError, ShardSelectorIgnoredError, WatchInterruptedError } from './errors.js';
 export type {
-  DeletedFinalStateUnknown, ResourceEventHandler, HandlerRegistration, IndexFunc, Indexer, SharedIndexInformer,
-  WatchErrorReason, ReflectorPhase, ReflectorStatus,
+  DeletedFinalStateUnknown,
+  ResourceEventHandler,
+  HandlerRegistration,
+  IndexFunc,
+  Indexer,
+  SharedIndexInformer,
+  WatchErrorReason,
+  ReflectorPhase,
+  ReflectorStatus,
 } from './types.js';

@@ -11,8 +11,15 @@
  */
 import { isMetadataOnly, type Client } from '../client/index.js';
 import {
-  InvalidOptionError, formatGVR, gvrOfResource, noopLogger, realClock,
-  type Clock, type KubeObject, type Logger, type ResourceDescriptor,
+  InvalidOptionError,
+  formatGVR,
+  gvrOfResource,
+  noopLogger,
+  realClock,
+  type Clock,
+  type KubeObject,
+  type Logger,
+  type ResourceDescriptor,
 } from '../meta/index.js';
 import { createListerWatcher } from './list-watcher.js';
 import { createLister, type Lister } from './lister.js';
@@ -97,13 +104,29 @@ export class SharedInformerFactory {
     const transform = (o.transform as ((obj: KubeObject) => KubeObject) | undefined) ?? this.#o.transform;
     const { signal } = o;
     const key = JSON.stringify([
-      resource.group, resource.version, resource.plural, isMetadataOnly(resource), namespace, labelSelector, fieldSelector, shardSelector,
-      this.#identity(transform), this.#identity(signal),
+      resource.group,
+      resource.version,
+      resource.plural,
+      isMetadataOnly(resource),
+      namespace,
+      labelSelector,
+      fieldSelector,
+      shardSelector,
+      this.#identity(transform),
+      this.#identity(signal),
     ]);
     let entry = this.#entries.get(key);
     if (!entry) {
-      if (signal?.aborted) throw new InvalidOptionError('informerFor.signal', 'is already aborted: an informer stopped before it starts would never sync');
-      const listerWatcher = createListerWatcher<T>({ client: this.#o.client, resource, namespace, labelSelector, fieldSelector, shardSelector });
+      if (signal?.aborted)
+        throw new InvalidOptionError('informerFor.signal', 'is already aborted: an informer stopped before it starts would never sync');
+      const listerWatcher = createListerWatcher<T>({
+        client: this.#o.client,
+        resource,
+        namespace,
+        labelSelector,
+        fieldSelector,
+        shardSelector,
+      });
       const informer = createSharedIndexInformer<T>({
         listerWatcher,
         clock: this.#o.clock ?? realClock,

@@ -35,7 +35,13 @@ export type ListCallOptions = Pick<ListOptions, 'limit' | 'continue' | 'resource
 /** What the reflector may set on a watch call. */
 export type WatchCallOptions = Pick<
   WatchOptions,
-  'resourceVersion' | 'resourceVersionMatch' | 'allowWatchBookmarks' | 'sendInitialEvents' | 'timeoutSeconds' | 'inactivityTimeoutMs' | 'signal'
+  | 'resourceVersion'
+  | 'resourceVersionMatch'
+  | 'allowWatchBookmarks'
+  | 'sendInitialEvents'
+  | 'timeoutSeconds'
+  | 'inactivityTimeoutMs'
+  | 'signal'
 >;
 
 export interface ListerWatcher<T extends KubeObject = KubeObject> {

@@ -166,7 +166,10 @@ export class ProcessorListener<T extends KubeObject> {
 
   #failed(error: unknown, n: Notification<T>): void {
     this.#errors++;
-    this.#log.error({ handler: this.name, notification: n.kind, error, errors: this.#errors }, 'event handler failed; notification skipped');
+    this.#log.error(
+      { handler: this.name, notification: n.kind, error, errors: this.#errors },
+      'event handler failed; notification skipped',
+    );
   }
 
   #compact(): void {

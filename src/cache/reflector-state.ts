@@ -179,7 +179,9 @@ export function transition<S>(s: ReflectorState<S>, input: ReflectorInput<S>, m:
       if (input.kind !== 'waited') break;
       return [s.then === 'watch' ? { kind: 'watching', resourceVersion: m.lastSyncResourceVersion } : relist(m), m];
   }
-  assert.fail(`reflector: input ${input.kind} cannot happen in state ${s.kind} (the runner only reports outcomes of the state's own action)`);
+  assert.fail(
+    `reflector: input ${input.kind} cannot happen in state ${s.kind} (the runner only reports outcomes of the state's own action)`,
+  );
 }
 
 /** What an error means to the state machine, how it is counted, and how long the server asked us to wait. */
@@ -187,7 +189,8 @@ export function classifyFailure(error: unknown): { failure: FailureKind; reason:
   const status = statusOf(error);
   if (status) {
     const code = status.code ?? 0;
-    if (code === 410 || status.reason === 'Expired' || status.reason === 'Gone') return { failure: 'expired', reason: 'gone', retryAfterMs: 0 };
+    if (code === 410 || status.reason === 'Expired' || status.reason === 'Gone')
+      return { failure: 'expired', reason: 'gone', retryAfterMs: 0 };
     if (code === 429 || status.reason === 'TooManyRequests') {
       const seconds = status.details?.retryAfterSeconds ?? 0;
       return { failure: 'tooManyRequests', reason: 'tooManyRequests', retryAfterMs: seconds * 1000 };

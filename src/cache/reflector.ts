@@ -13,13 +13,28 @@
  */
 import assert from 'node:assert/strict';
 import { StatusError, type WatchEvent, type WatchStream } from '../client/index.js';
-import { INITIAL_EVENTS_END_ANNOTATION, noopLogger, objectKey, requireDuration, requireInt, type Clock, type KubeObject, type Logger, type Timer } from '../meta/index.js';
+import {
+  INITIAL_EVENTS_END_ANNOTATION,
+  noopLogger,
+  objectKey,
+  requireDuration,
+  requireInt,
+  type Clock,
+  type KubeObject,
+  type Logger,
+  type Timer,
+} from '../meta/index.js';
 import { Backoff, type BackoffOptions } from './backoff.js';
 import { WatchInterruptedError } from './errors.js';
 import type { ListerWatcher } from './list-watcher.js';
 import { noopCacheMetricsProvider, type CacheMetricsProvider, type CounterMetric } from './metrics.js';
 import {
-  classifyFailure, initialMemory, transition, type ReflectorInput, type ReflectorMemory, type ReflectorState,
+  classifyFailure,
+  initialMemory,
+  transition,
+  type ReflectorInput,
+  type ReflectorMemory,
+  type ReflectorState,
 } from './reflector-state.js';
 import type { ReflectorStatus, WatchErrorReason } from './types.js';
 
@@ -124,7 +139,10 @@ export class Reflector<T extends KubeObject = KubeObject> {
     this.#memory = initialMemory(o.watchList ?? REFLECTOR_DEFAULTS.watchList);
     const metrics = o.metrics ?? noopCacheMetricsProvider;
     this.#connects = metrics.newWatchConnectsMetric(this.name);
-    this.#errorMetrics = Object.fromEntries(REASONS.map((r) => [r, metrics.newWatchErrorsMetric(this.name, r)])) as Record<WatchErrorReason, CounterMetric>;
+    this.#errorMetrics = Object.fromEntries(REASONS.map((r) => [r, metrics.newWatchErrorsMetric(this.name, r)])) as Record<
+      WatchErrorReason,
+      CounterMetric
+    >;
   }
 
   /** The resourceVersion the store is synced to: the last list's, then the last watch event's or bookmark's. */
@@ -379,10 +397,17 @@ export class Reflector<T extends KubeObject = KubeObject> {
   ): Promise<OpenWatch<T>> {
     const min = this.#minWatchTimeoutMs;
     const timeoutSeconds = Math.floor((min + this.#random() * min) / 1000);
-    const stream = await this.#lw.watch({ ...extra, allowWatchBookmarks: true, timeoutSeconds, inactivityTimeoutMs: this.#inactivityTimeoutMs, signal });
+    const stream = await this.#lw.watch({
+      ...extra,
+      allowWatchBookmarks: true,
+      timeoutSeconds,
+      inactivityTimeoutMs: this.#inactivityTimeoutMs,
+      signal,
+    });
     this.#watchesOpened++;
     this.#connects.inc();
-    if (this.#watchesOpened > 1) this.#log.debug({ resourceVersion: extra.resourceVersion, reconnects: this.#watchesOpened - 1 }, 'watch reconnected');
+    if (this.#watchesOpened > 1)
+      this.#log.debug({ resourceVersion: extra.resourceVersion, reconnects: this.#watchesOpened - 1 }, 'watch reconnected');
     return { stream, iterator: stream[Symbol.asyncIterator]() };
   }
 
@@ -401,7 +426,13 @@ export class Reflector<T extends KubeObject = KubeObject> {
     }
   }
 
-  #failed(error: unknown, signal: AbortSignal, during: 'list' | 'stream' | 'watch', resourceVersion?: string, established?: boolean): Input<T> {
+  #failed(
+    error: unknown,
+    signal: AbortSignal,
+    during: 'list' | 'stream' | 'watch',
+    resourceVersion?: string,
+    established?: boolean,
+  ): Input<T> {
     if (signal.aborted) return { kind: 'stop' };
     const { failure, reason, retryAfterMs } = classifyFailure(error);
     this.#errors[reason]++;

@@ -15,20 +15,22 @@
  * store; a registration's `hasSynced()` only after that and after its handler has seen every
  * initial-list add; nothing a handler does (throw, reject, block) stops the informer.
  */
-import {
-  noopLogger, realClock, requireDuration, type Clock, type KubeObject, type Logger, type Timer,
-} from '../meta/index.js';
+import { noopLogger, realClock, requireDuration, type Clock, type KubeObject, type Logger, type Timer } from '../meta/index.js';
 import { InformerStoppedError } from './errors.js';
 import { DeltaProcessor } from './delta-processor.js';
 import { RealFIFO } from './fifo.js';
 import { IndexedStore } from './indexer.js';
 import type { ListerWatcher } from './list-watcher.js';
-import { noopCacheMetricsProvider, resourceVersionGaugeValue, type CacheMetricsProvider, type GaugeMetric, type HistogramMetric } from './metrics.js';
+import {
+  noopCacheMetricsProvider,
+  resourceVersionGaugeValue,
+  type CacheMetricsProvider,
+  type GaugeMetric,
+  type HistogramMetric,
+} from './metrics.js';
 import { ProcessorListener } from './processor-listener.js';
 import { Reflector, type ReflectorOptions } from './reflector.js';
-import type {
-  HandlerRegistration, IndexFunc, Indexer, ReflectorStatus, ResourceEventHandler, SharedIndexInformer,
-} from './types.js';
+import type { HandlerRegistration, IndexFunc, Indexer, ReflectorStatus, ResourceEventHandler, SharedIndexInformer } from './types.js';
 
 /** What `createSharedIndexInformer` watches, and its indexes, resync period, transform and reflector tuning. */
 export interface SharedIndexInformerOptions<T extends KubeObject> {
@@ -101,14 +103,19 @@ class DefaultSharedIndexInformer<T extends KubeObject> implements SharedIndexInf
     this.#resyncCheckMs = this.#defaultResyncMs;
     this.#indexer = new IndexedStore<T>({
       indexers: o.indexers,
-      onIndexError: (index, key, error) => this.#log.error({ index, key, error }, 'index function failed; object stored without values for that index'),
+      onIndexError: (index, key, error) =>
+        this.#log.error({ index, key, error }, 'index function failed; object stored without values for that index'),
     });
     this.#processor = new DeltaProcessor<T>(this.#indexer, this.#log);
     const processor = this.#processor;
     this.#fifo = new RealFIFO<T>({
       sink: { apply: processor.apply, applyFailed: processor.applyFailed, batchApplied: this.#batchApplied },
       transform: o.transform,
-      onRejected: (error, obj) => this.#log.error({ name: obj?.metadata?.name, namespace: obj?.metadata?.namespace, error }, 'object left out of the relist: transform or key failed'),
+      onRejected: (error, obj) =>
+        this.#log.error(
+          { name: obj?.metadata?.name, namespace: obj?.metadata?.namespace, error },
+          'object left out of the relist: transform or key failed',
+        ),
     });
     this.#reflector = new Reflector<T>({
       ...o.reflector,

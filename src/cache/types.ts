@@ -74,7 +74,6 @@ export interface SharedIndexInformer<T extends KubeObject = KubeObject> {
   run(signal: AbortSignal): Promise<void>;
 }
 
-
 /** Why a list or watch failed, as counted in metrics and status. */
 export type WatchErrorReason = 'gone' | 'tooManyRequests' | 'network' | 'other';
 

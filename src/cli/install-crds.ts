@@ -21,7 +21,10 @@ export interface LoadedCrds {
 
 /** `--crds a.yaml,dir --crds b.yaml` → `['a.yaml', 'dir', 'b.yaml']`. */
 export function crdPaths(values: readonly string[]): string[] {
-  return values.flatMap((v) => v.split(',')).map((p) => p.trim()).filter((p) => p !== '');
+  return values
+    .flatMap((v) => v.split(','))
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
 }
 
 /** Reads every path; `warn` hears of a path that holds no CRD. */
@@ -37,7 +40,11 @@ export async function readCrds(paths: readonly string[], warn: (message: string)
     }
     if (crds.length === 0) {
       const folder = await stat(path).then((s) => s.isDirectory());
-      warn(folder ? `--crds ${path}: the folder holds no CustomResourceDefinition (*.yaml, *.yml, *.json)` : `--crds ${path}: the file holds no CustomResourceDefinition`);
+      warn(
+        folder
+          ? `--crds ${path}: the folder holds no CustomResourceDefinition (*.yaml, *.yml, *.json)`
+          : `--crds ${path}: the file holds no CustomResourceDefinition`,
+      );
     }
     out.push({ path, crds });
   }
@@ -50,8 +57,10 @@ export async function createCrds(server: Pick<RunningApiServer, 'handle'>, loade
   for (const { path, crds } of loaded) {
     for (const crd of crds) {
       const r = await server.handle({
-        method: 'POST', path: '/apis/apiextensions.k8s.io/v1/customresourcedefinitions',
-        headers: { 'content-type': 'application/json', 'user-agent': 'converge' }, body: JSON.stringify(crd),
+        method: 'POST',
+        path: '/apis/apiextensions.k8s.io/v1/customresourcedefinitions',
+        headers: { 'content-type': 'application/json', 'user-agent': 'converge' },
+        body: JSON.stringify(crd),
       });
       if (r.status !== 201) throw new CrdSourceError(`--crds ${path}: ${refusal(crd.metadata?.name ?? '(no name)', r.status, r.body)}`);
       n++;

@@ -48,8 +48,13 @@ async function runApiserver(args: string[]): Promise<void> {
   const { values } = parseArgs({
     args,
     options: {
-      port: { type: 'string' }, host: { type: 'string' }, kubeconfig: { type: 'string' }, crds: { type: 'string', multiple: true },
-      'garbage-collection': { type: 'boolean' }, 'insecure-http': { type: 'boolean' }, help: { type: 'boolean' },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      kubeconfig: { type: 'string' },
+      crds: { type: 'string', multiple: true },
+      'garbage-collection': { type: 'boolean' },
+      'insecure-http': { type: 'boolean' },
+      help: { type: 'boolean' },
     },
     strict: true,
   });
@@ -58,13 +63,15 @@ async function runApiserver(args: string[]): Promise<void> {
     return;
   }
   const port = values.port === undefined ? 0 : /^\d+$/.test(values.port) ? Number(values.port) : NaN;
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be an integer between 0 and 65535, got ${values.port}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError(`--port must be an integer between 0 and 65535, got ${values.port}`);
   const host = values.host ?? '127.0.0.1';
   const insecureHttp = values['insecure-http'] ?? false;
   // Read the CRDs (and refuse bad ones) before anything listens.
   const crds = await readCrds(crdPaths(values.crds ?? []), warn);
   if (insecureHttp) warn('--insecure-http: serving plain HTTP. The admin token and every object cross the wire unencrypted.');
-  if (!isLoopback(host)) warn(`--host ${host} listens beyond loopback: whoever reaches the port with the kubeconfig's token is cluster admin.`);
+  if (!isLoopback(host))
+    warn(`--host ${host} listens beyond loopback: whoever reaches the port with the kubeconfig's token is cluster admin.`);
   const srv = await startApiServer({ port, host, insecureHttp, garbageCollection: values['garbage-collection'] ?? false });
   const stop = async (): Promise<void> => {
     await srv.stop();
@@ -77,7 +84,9 @@ async function runApiserver(args: string[]): Promise<void> {
     if (crds.length > 0) process.stdout.write(`installed ${n} CustomResourceDefinition(s) from ${crds.map((c) => c.path).join(', ')}\n`);
     const kubeconfig = resolve(values.kubeconfig ?? 'converge.kubeconfig');
     await srv.writeKubeconfig(kubeconfig);
-    process.stdout.write(`converge apiserver listening on ${srv.url}\nkubeconfig written to ${kubeconfig}\n  export KUBECONFIG=${kubeconfig}\n`);
+    process.stdout.write(
+      `converge apiserver listening on ${srv.url}\nkubeconfig written to ${kubeconfig}\n  export KUBECONFIG=${kubeconfig}\n`,
+    );
   } catch (err) {
     await srv.stop();
     throw err;

@@ -11,7 +11,10 @@ import { ConvergeError, type Status } from '../meta/index.js';
 export class StatusError extends ConvergeError {
   readonly code = 'CONVERGE_API_STATUS';
   override readonly name = 'StatusError';
-  constructor(readonly status: Status, options?: { cause?: unknown }) {
+  constructor(
+    readonly status: Status,
+    options?: { cause?: unknown },
+  ) {
     super(`${status.code ?? 0} ${status.reason || 'Unknown'}: ${status.message ?? ''}`, options);
   }
 }
@@ -20,7 +23,11 @@ export class StatusError extends ConvergeError {
 export class NetworkError extends ConvergeError {
   readonly code = 'CONVERGE_NETWORK';
   override readonly name = 'NetworkError';
-  constructor(readonly method: string, readonly url: string, cause: unknown) {
+  constructor(
+    readonly method: string,
+    readonly url: string,
+    cause: unknown,
+  ) {
     super(`${method} ${url}: ${describeCause(cause)}`, { cause });
   }
 }
@@ -43,7 +50,11 @@ export class KubeConfigError extends ConvergeError {
 export class WatchDecodeError extends ConvergeError {
   readonly code = 'CONVERGE_WATCH_DECODE';
   override readonly name = 'WatchDecodeError';
-  constructor(readonly linePrefix: string, reason: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly linePrefix: string,
+    reason: string,
+    options?: { cause?: unknown },
+  ) {
     super(`malformed watch event (${reason}): ${JSON.stringify(linePrefix)}`, options);
   }
 }

@@ -67,7 +67,8 @@ export function execCredentialAuth(options: ExecAuthOptions): AuthProvider {
   if (!(EXEC_API_VERSIONS as readonly string[]).includes(exec.apiVersion)) {
     throw fail(`apiVersion ${JSON.stringify(exec.apiVersion)} is not supported (use ${EXEC_API_VERSIONS.join(' or ')})`);
   }
-  if (exec.interactiveMode === 'Always') throw fail('interactiveMode Always needs a terminal, and this client never runs plugins interactively');
+  if (exec.interactiveMode === 'Always')
+    throw fail('interactiveMode Always needs a terminal, and this client never runs plugins interactively');
 
   let cached: Cached | undefined;
   let running: Promise<Cached> | undefined;
@@ -85,7 +86,10 @@ export function execCredentialAuth(options: ExecAuthOptions): AuthProvider {
         if (err) {
           const code = (err as NodeJS.ErrnoException).code;
           const hint = exec.installHint ? `\n${exec.installHint}` : '';
-          const why = code === 'ENOENT' ? 'executable not found' : `failed (${err.message.split('\n')[0]})${stderr.trim() ? `: ${stderr.trim()}` : ''}`;
+          const why =
+            code === 'ENOENT'
+              ? 'executable not found'
+              : `failed (${err.message.split('\n')[0]})${stderr.trim() ? `: ${stderr.trim()}` : ''}`;
           reject(fail(`${why}${hint}`, err));
           return;
         }
@@ -130,12 +134,14 @@ function parseExecCredential(stdout: string, apiVersion: string, clock: Clock): 
     throw new Error(`output is not JSON: ${notJsonReason(stdout, syntax)}, ${size}`);
   }
   if (out?.kind !== 'ExecCredential') throw new Error(`output is not an ExecCredential (kind ${describe(out?.kind)}), ${size}`);
-  if (out.apiVersion !== apiVersion) throw new Error(`output's apiVersion is ${describe(out.apiVersion)}, not ${JSON.stringify(apiVersion)} as configured`);
+  if (out.apiVersion !== apiVersion)
+    throw new Error(`output's apiVersion is ${describe(out.apiVersion)}, not ${JSON.stringify(apiVersion)} as configured`);
   const s = out.status;
   if (!s || typeof s !== 'object') throw new Error('printed an ExecCredential without status');
   const { token, clientCertificateData: cert, clientKeyData: key, expirationTimestamp } = s;
   if (typeof token !== 'string' && typeof cert !== 'string') throw new Error('status has neither token nor clientCertificateData');
-  if ((typeof cert === 'string') !== (typeof key === 'string')) throw new Error('status needs both clientCertificateData and clientKeyData, or neither');
+  if ((typeof cert === 'string') !== (typeof key === 'string'))
+    throw new Error('status needs both clientCertificateData and clientKeyData, or neither');
   const creds: Credentials = {};
   if (typeof token === 'string' && token) creds.headers = { authorization: `Bearer ${token}` };
   if (typeof cert === 'string' && typeof key === 'string') {

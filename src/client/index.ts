@@ -7,9 +7,24 @@ export type { TransportOptions, TransportRequest, TransportResponse, StreamingRe
 export { TokenBucketRateLimiter } from './rate-limiter.js';
 export type { RateLimiter, TokenBucketOptions } from './rate-limiter.js';
 export {
-  StatusError, NetworkError, KubeConfigError, WatchDecodeError, statusOf,
-  isNotFound, isAlreadyExists, isConflict, isInvalid, isGone, isResourceExpired, isTooManyRequests, isForbidden,
-  isUnauthorized, isServerTimeout, isTimeout, ignoreNotFound, ignoreAlreadyExists,
+  StatusError,
+  NetworkError,
+  KubeConfigError,
+  WatchDecodeError,
+  statusOf,
+  isNotFound,
+  isAlreadyExists,
+  isConflict,
+  isInvalid,
+  isGone,
+  isResourceExpired,
+  isTooManyRequests,
+  isForbidden,
+  isUnauthorized,
+  isServerTimeout,
+  isTimeout,
+  ignoreNotFound,
+  ignoreAlreadyExists,
 } from './errors.js';
 export { WatchDecoder } from './watch-decoder.js';
 export { HttpWatchStream } from './watch-stream.js';
@@ -28,8 +43,17 @@ export type { TokenFileAuthOptions, Impersonation } from './auth-providers.js';
 export { execCredentialAuth } from './exec-credential.js';
 export type { ExecConfig, ExecClusterInfo, ExecAuthOptions } from './exec-credential.js';
 export type {
-  Client, PatchType, RequestOptions, WriteOptions, UpdateOptions, ListOptions, WatchOptions, WatchEvent, WatchStream,
-  DeleteOptions, PatchOptions,
+  Client,
+  PatchType,
+  RequestOptions,
+  WriteOptions,
+  UpdateOptions,
+  ListOptions,
+  WatchOptions,
+  WatchEvent,
+  WatchStream,
+  DeleteOptions,
+  PatchOptions,
 } from './types.js';
 export { DiscoveryClient } from './discovery.js';
 export type { DiscoveryClientOptions, APIGroup, APIGroupList, APIResource, APIResourceList, APIVersions } from './discovery.js';

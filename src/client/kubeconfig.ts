@@ -51,7 +51,14 @@ function kubeconfigFiles(options: LoadKubeConfigOptions): { files: string[]; exp
   const env = options.env ?? process.env;
   const list = env['KUBECONFIG'];
   if (list) {
-    const files = [...new Set(list.split(delimiter).filter((f) => f !== '').map((f) => resolve(f)))];
+    const files = [
+      ...new Set(
+        list
+          .split(delimiter)
+          .filter((f) => f !== '')
+          .map((f) => resolve(f)),
+      ),
+    ];
     return { files, explicit: false };
   }
   return { files: [join(env['HOME'] ?? homedir(), '.kube', 'config')], explicit: false };
@@ -75,7 +82,12 @@ function readKubeconfigFile(file: string): Raw {
   return doc as Raw;
 }
 
-function namedEntries(file: string, doc: Raw, key: 'clusters' | 'users' | 'contexts', field: 'cluster' | 'user' | 'context'): [string, Raw][] {
+function namedEntries(
+  file: string,
+  doc: Raw,
+  key: 'clusters' | 'users' | 'contexts',
+  field: 'cluster' | 'user' | 'context',
+): [string, Raw][] {
   const list = doc[key];
   if (list === undefined || list === null) return [];
   if (!Array.isArray(list)) throw new KubeConfigError(file, undefined, `${key} must be a list`);
@@ -83,7 +95,8 @@ function namedEntries(file: string, doc: Raw, key: 'clusters' | 'users' | 'conte
     const named = item as { name?: unknown } & Raw;
     if (typeof named?.name !== 'string' || !named.name) throw new KubeConfigError(file, undefined, `${key}[${i}] has no name`);
     const value = named[field] ?? {};
-    if (typeof value !== 'object' || Array.isArray(value)) throw new KubeConfigError(file, undefined, `${key}[${i}] (${named.name}).${field} must be a mapping`);
+    if (typeof value !== 'object' || Array.isArray(value))
+      throw new KubeConfigError(file, undefined, `${key}[${i}] (${named.name}).${field} must be a mapping`);
     return [named.name, value as Raw];
   });
 }
@@ -118,7 +131,11 @@ export function loadKubeConfig(options: LoadKubeConfigOptions = {}): RestConfig 
   const ctxEntry = merged.contexts.get(contextName);
   if (!ctxEntry) {
     const known = [...merged.contexts.keys()].join(', ') || 'none';
-    throw new KubeConfigError(merged.currentContext && !options.context ? merged.currentContext.file : where, contextName, `context not found (known: ${known})`);
+    throw new KubeConfigError(
+      merged.currentContext && !options.context ? merged.currentContext.file : where,
+      contextName,
+      `context not found (known: ${known})`,
+    );
   }
   const ctx = ctxEntry.value;
   const err = (file: string, reason: string, cause?: unknown): KubeConfigError =>
@@ -171,7 +188,8 @@ export function loadKubeConfig(options: LoadKubeConfigOptions = {}): RestConfig 
     const what = `user ${JSON.stringify(userName)}`;
     const cert = material(userEntry, what, 'client-certificate-data', 'client-certificate');
     const key = material(userEntry, what, 'client-key-data', 'client-key');
-    if ((cert === undefined) !== (key === undefined)) throw err(userEntry.file, `${what}: a client certificate needs both certificate and key`);
+    if ((cert === undefined) !== (key === undefined))
+      throw err(userEntry.file, `${what}: a client certificate needs both certificate and key`);
     if (cert && key) {
       tls.cert = cert;
       tls.key = key;
@@ -185,7 +203,8 @@ export function loadKubeConfig(options: LoadKubeConfigOptions = {}): RestConfig 
       const name = str((user['auth-provider'] as Raw)['name']) ?? '?';
       throw err(userEntry.file, `${what}: auth-provider ${JSON.stringify(name)} is not supported; use an exec credential plugin`);
     }
-    if (methods.length > 1) throw err(userEntry.file, `${what}: more than one authentication method (${methods.join(', ')}); only one is allowed`);
+    if (methods.length > 1)
+      throw err(userEntry.file, `${what}: more than one authentication method (${methods.join(', ')}); only one is allowed`);
     const source = { file: userEntry.file, context: contextName };
     if (tokenFile) auth = tokenFileAuth({ path: fileOf(userEntry, tokenFile), clock, initialToken: token, source });
     else if (token) auth = bearerTokenAuth(token);
@@ -218,7 +237,8 @@ export function loadKubeConfig(options: LoadKubeConfigOptions = {}): RestConfig 
   if (auth) config.auth = auth;
   const proxyUrl = str(cluster['proxy-url']);
   if (proxyUrl) {
-    if (!proxyUrl.startsWith('http://')) throw err(clusterEntry.file, `cluster ${JSON.stringify(clusterName)}: proxy-url ${proxyUrl} is not supported (only http:// proxies)`);
+    if (!proxyUrl.startsWith('http://'))
+      throw err(clusterEntry.file, `cluster ${JSON.stringify(clusterName)}: proxy-url ${proxyUrl} is not supported (only http:// proxies)`);
     config.proxyUrl = proxyUrl;
   }
   const namespace = str(ctx['namespace']);
@@ -250,7 +270,8 @@ function execConfig(raw: unknown, fail: (reason: string) => KubeConfigError): Ex
   if (e['provideClusterInfo'] === true) out.provideClusterInfo = true;
   const mode = str(e['interactiveMode']);
   if (mode) {
-    if (mode !== 'Never' && mode !== 'IfAvailable' && mode !== 'Always') throw fail(`exec.interactiveMode ${JSON.stringify(mode)} is not Never, IfAvailable or Always`);
+    if (mode !== 'Never' && mode !== 'IfAvailable' && mode !== 'Always')
+      throw fail(`exec.interactiveMode ${JSON.stringify(mode)} is not Never, IfAvailable or Always`);
     out.interactiveMode = mode;
   }
   return out;
@@ -264,7 +285,9 @@ function clusterInfo(server: string, cluster: Raw, ca: Buffer | undefined): Exec
   if (ca) info['certificate-authority-data'] = ca.toString('base64');
   const proxy = str(cluster['proxy-url']);
   if (proxy) info['proxy-url'] = proxy;
-  const ext = (cluster['extensions'] as { name?: string; extension?: unknown }[] | undefined)?.find((x) => x?.name === 'client.authentication.k8s.io/exec');
+  const ext = (cluster['extensions'] as { name?: string; extension?: unknown }[] | undefined)?.find(
+    (x) => x?.name === 'client.authentication.k8s.io/exec',
+  );
   if (ext) info.config = ext.extension;
   return info;
 }

@@ -18,7 +18,15 @@ export interface MetadataOnlyResource extends ResourceDescriptor<PartialObjectMe
 /** The metadata-only view of a collection. Writes through it other than patch and delete are refused. */
 export function metadataOnly(r: ResourceDescriptor<KubeObject>): MetadataOnlyResource {
   if (isMetadataOnly(r)) return r;
-  return Object.freeze({ group: r.group, version: r.version, kind: r.kind, plural: r.plural, namespaced: r.namespaced, apiVersion: r.apiVersion, metadataOnly: true });
+  return Object.freeze({
+    group: r.group,
+    version: r.version,
+    kind: r.kind,
+    plural: r.plural,
+    namespaced: r.namespaced,
+    apiVersion: r.apiVersion,
+    metadataOnly: true,
+  });
 }
 
 /** True when `r` is a descriptor made by `metadataOnly`, whose reads return `PartialObjectMetadata`. */
@@ -38,5 +46,10 @@ export function toPartialObjectMetadata(obj: KubeObject): PartialObjectMetadata 
 /** The list as `PartialObjectMetadataList`, its items projected. */
 export function toPartialObjectMetadataList(list: KubeList<KubeObject>): KubeList<PartialObjectMetadata> {
   if (list.kind === 'PartialObjectMetadataList') return list as KubeList<PartialObjectMetadata>;
-  return { apiVersion: 'meta.k8s.io/v1', kind: 'PartialObjectMetadataList', metadata: list.metadata, items: list.items.map(toPartialObjectMetadata) };
+  return {
+    apiVersion: 'meta.k8s.io/v1',
+    kind: 'PartialObjectMetadataList',
+    metadata: list.metadata,
+    items: list.items.map(toPartialObjectMetadata),
+  };
 }

@@ -45,7 +45,10 @@ const targetOf = (options: http.ClientRequestArgs): { host: string; port: number
 
 /** An `http.Agent` whose connections are CONNECT tunnels through `proxy`. */
 export class HttpProxyAgent extends http.Agent {
-  constructor(readonly proxy: URL, options: http.AgentOptions) {
+  constructor(
+    readonly proxy: URL,
+    options: http.AgentOptions,
+  ) {
     super(options);
   }
   override createConnection(options: http.ClientRequestArgs, callback?: ConnectCallback): Duplex | null | undefined {
@@ -57,7 +60,10 @@ export class HttpProxyAgent extends http.Agent {
 
 /** An `https.Agent` whose connections are TLS inside CONNECT tunnels through `proxy`. */
 export class HttpsProxyAgent extends https.Agent {
-  constructor(readonly proxy: URL, options: https.AgentOptions) {
+  constructor(
+    readonly proxy: URL,
+    options: https.AgentOptions,
+  ) {
     super(options);
   }
   override createConnection(options: https.RequestOptions, callback?: ConnectCallback): Duplex | null | undefined {

@@ -4,9 +4,22 @@
  * retries and rate limiting belong to the transport. Invariant: it never changes the caller's objects
  * and never caches — every call is one API request (plus the transport's documented retries).
  */
-import { InvalidOptionError, realClock, type Clock, type KubeList, type KubeObject, type NamespacedName, type ResourceDescriptor, type Status } from '../meta/index.js';
 import {
-  isMetadataOnly, PARTIAL_OBJECT_METADATA_ACCEPT, PARTIAL_OBJECT_METADATA_LIST_ACCEPT, toPartialObjectMetadata, toPartialObjectMetadataList,
+  InvalidOptionError,
+  realClock,
+  type Clock,
+  type KubeList,
+  type KubeObject,
+  type NamespacedName,
+  type ResourceDescriptor,
+  type Status,
+} from '../meta/index.js';
+import {
+  isMetadataOnly,
+  PARTIAL_OBJECT_METADATA_ACCEPT,
+  PARTIAL_OBJECT_METADATA_LIST_ACCEPT,
+  toPartialObjectMetadata,
+  toPartialObjectMetadataList,
 } from './metadata-only.js';
 import type { RestConfig } from './rest-config.js';
 import { queryString, resourcePath } from './resource-path.js';
@@ -95,7 +108,8 @@ interface JsonCall {
 
 /** Metadata-only descriptors cannot write whole objects: there is no whole object to send. */
 function refuseMetadataOnly(r: ResourceDescriptor<KubeObject>, verb: string): void {
-  if (isMetadataOnly(r)) throw new InvalidOptionError('resource', `${verb} needs the full ${r.kind} descriptor, not its metadata-only view`);
+  if (isMetadataOnly(r))
+    throw new InvalidOptionError('resource', `${verb} needs the full ${r.kind} descriptor, not its metadata-only view`);
 }
 
 /** A single-object answer through a metadata-only descriptor, projected; a `Status` passes through. */
@@ -201,21 +215,42 @@ class HttpClient implements RestClient {
     return this.#json({ method: 'POST', path: path + queryString(writeQuery(o)), signal: o?.signal, body });
   }
 
-  async patch<T extends KubeObject>(r: ResourceDescriptor<T>, nn: NamespacedName, patch: unknown, type: PatchType, o?: PatchOptions): Promise<T> {
+  async patch<T extends KubeObject>(
+    r: ResourceDescriptor<T>,
+    nn: NamespacedName,
+    patch: unknown,
+    type: PatchType,
+    o?: PatchOptions,
+  ): Promise<T> {
     const path = resourcePath(r, { namespace: nn.namespace, name: nn.name, subresource: o?.subresource });
     const q = queryString({ ...writeQuery(o), force: o?.force });
-    const call = { method: 'PATCH', path: path + q, signal: o?.signal, body: patch, contentType: PATCH_CONTENT_TYPES[type], accept: this.#objectAccept(r) };
+    const call = {
+      method: 'PATCH',
+      path: path + q,
+      signal: o?.signal,
+      body: patch,
+      contentType: PATCH_CONTENT_TYPES[type],
+      accept: this.#objectAccept(r),
+    };
     return projectObject(r, await this.#json<T>(call));
   }
 
   async delete<T extends KubeObject>(r: ResourceDescriptor<T>, nn: NamespacedName, o?: DeleteOptions): Promise<T | Status> {
     const path = resourcePath(r, { namespace: nn.namespace, name: nn.name }) + queryString({ dryRun: o?.dryRun ? 'All' : undefined });
-    return projectObject(r, await this.#json<T | Status>({ method: 'DELETE', path, signal: o?.signal, body: deleteBody(o), accept: this.#objectAccept(r) }));
+    return projectObject(
+      r,
+      await this.#json<T | Status>({ method: 'DELETE', path, signal: o?.signal, body: deleteBody(o), accept: this.#objectAccept(r) }),
+    );
   }
 
   async deleteCollection<T extends KubeObject>(r: ResourceDescriptor<T>, o?: ListOptions & DeleteOptions): Promise<KubeList<T> | Status> {
     const q = queryString({ ...listQuery(o), limit: o?.limit, continue: o?.continue, dryRun: o?.dryRun ? 'All' : undefined });
-    return this.#listCall(r, { method: 'DELETE', path: resourcePath(r, { namespace: o?.namespace }) + q, signal: o?.signal, body: deleteBody(o) });
+    return this.#listCall(r, {
+      method: 'DELETE',
+      path: resourcePath(r, { namespace: o?.namespace }) + q,
+      signal: o?.signal,
+      body: deleteBody(o),
+    });
   }
 
   #namespaceOf(r: ResourceDescriptor<KubeObject>, obj: KubeObject): string | undefined {

@@ -6,8 +6,12 @@
  * throws `UnknownResourceError`. Invariant: a mapping returned once stays valid until `reset()`.
  */
 import {
-  defineResource, formatGVK, UnknownResourceError,
-  type GroupVersionKind, type KubeObject, type ResourceDescriptor,
+  defineResource,
+  formatGVK,
+  UnknownResourceError,
+  type GroupVersionKind,
+  type KubeObject,
+  type ResourceDescriptor,
 } from '../meta/index.js';
 import type { APIGroup, APIResource, APIResourceList, DiscoveryClient } from './discovery.js';
 import { isNotFound } from './errors.js';
@@ -94,7 +98,12 @@ export class RestMapper {
     return this.#withRefresh(find, what, q.group, q.version);
   }
 
-  async #withRefresh(find: () => Promise<RestMapping | undefined>, what: string, group: string | undefined, version: string | undefined): Promise<RestMapping> {
+  async #withRefresh(
+    find: () => Promise<RestMapping | undefined>,
+    what: string,
+    group: string | undefined,
+    version: string | undefined,
+  ): Promise<RestMapping> {
     let first: unknown;
     try {
       const hit = await find();

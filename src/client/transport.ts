@@ -208,7 +208,9 @@ export class Transport {
       const started = performance.now();
       // Without a timeout the caller's signal is passed as is: no derived signal per request.
       const timeout = this.#timeoutMs > 0 ? new AbortController() : undefined;
-      const timer = timeout ? this.#clock.setTimer(() => timeout.abort(new RequestTimeoutError(this.#timeoutMs)), this.#timeoutMs) : undefined;
+      const timer = timeout
+        ? this.#clock.setTimer(() => timeout.abort(new RequestTimeoutError(this.#timeoutMs)), this.#timeoutMs)
+        : undefined;
       const signal = timeout && r.signal ? AbortSignal.any([r.signal, timeout.signal]) : (timeout?.signal ?? r.signal);
       let exchanged: { req: http.ClientRequest; res: http.IncomingMessage };
       try {
@@ -260,7 +262,11 @@ export class Transport {
     creds: Credentials | undefined,
     signal: AbortSignal | undefined,
   ): Promise<{ req: http.ClientRequest; res: http.IncomingMessage }> {
-    const headers: Record<string, string | string[]> = { accept: r.accept ?? 'application/json', 'user-agent': this.#userAgent, ...creds?.headers };
+    const headers: Record<string, string | string[]> = {
+      accept: r.accept ?? 'application/json',
+      'user-agent': this.#userAgent,
+      ...creds?.headers,
+    };
     if (r.body !== undefined) {
       headers['content-type'] = r.contentType ?? 'application/json';
       headers['content-length'] = String(Buffer.byteLength(r.body));

@@ -65,9 +65,7 @@ export interface WatchOptions extends RequestOptions {
 
 /** One event of a watch: an object added, modified or deleted, a bookmark, or an error `Status`. */
 export type WatchEvent<T extends KubeObject = KubeObject> =
-  | { type: 'ADDED' | 'MODIFIED' | 'DELETED'; object: T }
-  | { type: 'BOOKMARK'; object: KubeObject }
-  | { type: 'ERROR'; object: Status };
+  { type: 'ADDED' | 'MODIFIED' | 'DELETED'; object: T } | { type: 'BOOKMARK'; object: KubeObject } | { type: 'ERROR'; object: Status };
 
 /** An open watch: iterate events; `close()` (or breaking out, or aborting the signal) frees the socket. */
 export interface WatchStream<T extends KubeObject = KubeObject> extends AsyncIterable<WatchEvent<T>> {

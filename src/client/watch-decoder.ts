@@ -62,7 +62,7 @@ export class WatchDecoder<T extends KubeObject = KubeObject> {
    */
   #mixed(chunk: Buffer, start: number, last: number, emit: (event: WatchEvent<T>) => void): void {
     let run = start;
-    for (let s = start; s <= last; ) {
+    for (let s = start; s <= last;) {
       const nl = chunk.indexOf(NEWLINE, s);
       if (!isAscii(chunk.subarray(s, nl))) {
         if (run < s) this.#lines(chunk.toString('latin1', run, s - 1), emit);

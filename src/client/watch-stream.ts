@@ -57,7 +57,10 @@ export class HttpWatchStream<T extends KubeObject = KubeObject> implements Watch
 
   constructor({ req, res, method, url }: StreamingResponse, { clock, inactivityTimeoutMs, signal, project }: HttpWatchStreamOptions<T>) {
     this.#emit = project
-      ? (ev) => this.#push(ev.type === 'ADDED' || ev.type === 'MODIFIED' || ev.type === 'DELETED' ? { type: ev.type, object: project(ev.object) } : ev)
+      ? (ev) =>
+          this.#push(
+            ev.type === 'ADDED' || ev.type === 'MODIFIED' || ev.type === 'DELETED' ? { type: ev.type, object: project(ev.object) } : ev,
+          )
       : (ev) => this.#push(ev);
     this.#req = req;
     this.#res = res;
@@ -196,7 +199,9 @@ export class HttpWatchStream<T extends KubeObject = KubeObject> implements Watch
     this.#watchdog = this.#clock.setTimer(() => {
       const idle = this.#clock.now() - this.#lastByteAt;
       if (idle >= this.#inactivityMs) {
-        this.#fail(new NetworkError(this.#method, this.#url, new Error(`no data for ${idle} ms (inactivity timeout ${this.#inactivityMs} ms)`)));
+        this.#fail(
+          new NetworkError(this.#method, this.#url, new Error(`no data for ${idle} ms (inactivity timeout ${this.#inactivityMs} ms)`)),
+        );
       } else {
         this.#armWatchdog(this.#inactivityMs - idle);
       }

@@ -137,7 +137,8 @@ export class Builder<C> {
     if (this.#sources.length === 0) {
       problems.push({
         path: 'builder.watches',
-        reason: 'there are no watches configured, the controller would never be triggered: use for(), owns(), watches() or watchesRawSource()',
+        reason:
+          'there are no watches configured, the controller would never be triggered: use for(), owns(), watches() or watchesRawSource()',
       });
     }
     const first = problems[0];
@@ -146,7 +147,11 @@ export class Builder<C> {
     }
     // Watches go in before the host sees the controller: a running host starts it at once.
     const controller = newUnmanagedController(this.#host, {
-      ...this.#options, name: name!, reconciler, forResource: this.#for, ownedResources: this.#owned,
+      ...this.#options,
+      name: name!,
+      reconciler,
+      forResource: this.#for,
+      ownedResources: this.#owned,
     });
     // Before start, watch() records the source synchronously and cannot reject.
     for (const make of this.#sources) void controller.watch(make(this.#global));

@@ -26,7 +26,11 @@ import { randomUUID } from 'node:crypto';
 import { InvalidOptionError } from '../meta/index.js';
 import type { KubeObject, Logger, ResourceDescriptor } from '../meta/index.js';
 import {
-  PriorityQueue, RateLimitingQueue, defaultControllerRateLimiter, defaultPriorityQueueRateLimiter, withPriority,
+  PriorityQueue,
+  RateLimitingQueue,
+  defaultControllerRateLimiter,
+  defaultPriorityQueueRateLimiter,
+  withPriority,
 } from '../workqueue/index.js';
 import type { PriorityInterface } from '../workqueue/index.js';
 import { AlreadyStartedError, CacheSyncTimeoutError } from './errors.js';
@@ -155,7 +159,12 @@ export class Controller<C = unknown> implements Runnable {
     if (life.aborted) stop();
     else life.addEventListener('abort', stop, { once: true });
     try {
-      const ctx: SourceContext = { signal: life, queue: tapEnqueues(queue, this.#tracker), host: this.#host as ControllerHost<unknown>, log: this.#log };
+      const ctx: SourceContext = {
+        signal: life,
+        queue: tapEnqueues(queue, this.#tracker),
+        host: this.#host as ControllerHost<unknown>,
+        log: this.#log,
+      };
       const sources = [...this.#sources];
       this.#running = ctx; // from here on, watch() starts sources itself
       await Promise.all(sources.map((s) => this.#startSource(s, ctx)));
@@ -179,14 +188,14 @@ export class Controller<C = unknown> implements Runnable {
       metricsProvider: this.#host.workqueueMetrics,
       // The queue's own default, built here so that the tracker sees every retry delay.
       rateLimiter: tapRetries(
-        this.options.rateLimiter
-          ?? (this.options.usePriorityQueue ? defaultPriorityQueueRateLimiter<Request>() : defaultControllerRateLimiter<Request>({ clock: this.#host.clock })),
+        this.options.rateLimiter ??
+          (this.options.usePriorityQueue
+            ? defaultPriorityQueueRateLimiter<Request>()
+            : defaultControllerRateLimiter<Request>({ clock: this.#host.clock })),
         this.#tracker,
       ),
     };
-    return this.options.usePriorityQueue
-      ? new PriorityQueue<Request>(common)
-      : withPriority(new RateLimitingQueue<Request>(common));
+    return this.options.usePriorityQueue ? new PriorityQueue<Request>(common) : withPriority(new RateLimitingQueue<Request>(common));
   }
 
   /** Starts one source and waits for it to sync, bounded by `cacheSyncTimeoutMs`. Stopping is not an error. */

@@ -8,7 +8,11 @@ import { ConvergeError } from '../meta/index.js';
 export class CacheSyncTimeoutError extends ConvergeError {
   readonly code = 'CONVERGE_CACHE_SYNC_TIMEOUT';
   override readonly name = 'CacheSyncTimeoutError';
-  constructor(readonly controller: string, readonly source: string, readonly timeoutMs: number) {
+  constructor(
+    readonly controller: string,
+    readonly source: string,
+    readonly timeoutMs: number,
+  ) {
     super(`controller ${controller}: timed out after ${timeoutMs}ms waiting for cache to be synced for ${source}`);
   }
 }

@@ -7,8 +7,16 @@ export type { Request, Result, Reconciler, ReconcileContext } from './reconciler
 export { TerminalError, isTerminalError } from './terminal-error.js';
 export { CacheSyncTimeoutError, AlreadyStartedError } from './errors.js';
 export {
-  predicateFuncs, newPredicateFuncs, resourceVersionChangedPredicate, generationChangedPredicate,
-  labelChangedPredicate, annotationChangedPredicate, labelSelectorPredicate, and, or, not,
+  predicateFuncs,
+  newPredicateFuncs,
+  resourceVersionChangedPredicate,
+  generationChangedPredicate,
+  labelChangedPredicate,
+  annotationChangedPredicate,
+  labelSelectorPredicate,
+  and,
+  or,
+  not,
 } from './predicate.js';
 export type { Predicate } from './predicate.js';
 export { LOW_PRIORITY, funcs } from './handler.js';

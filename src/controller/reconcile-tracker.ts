@@ -64,9 +64,7 @@ export interface ReconcileState {
 }
 
 /** What the controller hands the tracker when a reconcile ends. */
-export type FinishedReconcile =
-  | { ok: true; result: Result }
-  | { ok: false; err: unknown; terminal: boolean };
+export type FinishedReconcile = { ok: true; result: Result } | { ok: false; err: unknown; terminal: boolean };
 
 /** controller-runtime keeps nothing like this; 10,000 keys is a few MB at most. */
 export const DEFAULT_TRACKED_KEYS = 10_000;
@@ -226,11 +224,22 @@ export class ReconcileTracker {
       return e;
     }
     e = {
-      key, prev: undefined, next: undefined,
+      key,
+      prev: undefined,
+      next: undefined,
       request: req.namespace ? { namespace: req.namespace, name: req.name } : { name: req.name },
-      phase, nextAttemptAt: undefined, lastOutcome: undefined, lastResult: undefined, lastError: undefined,
-      failures: 0, lastReconcileID: undefined, lastStartedAt: undefined, lastFinishedAt: undefined, reconciles: 0,
-      addedWhileReconciling: false, dueAddedWhileReconciling: undefined,
+      phase,
+      nextAttemptAt: undefined,
+      lastOutcome: undefined,
+      lastResult: undefined,
+      lastError: undefined,
+      failures: 0,
+      lastReconcileID: undefined,
+      lastStartedAt: undefined,
+      lastFinishedAt: undefined,
+      reconciles: 0,
+      addedWhileReconciling: false,
+      dueAddedWhileReconciling: undefined,
     };
     this.#entries.set(key, e);
     this.#append(e);
@@ -260,7 +269,10 @@ export class ReconcileTracker {
 
 function snapshot(e: Entry): ReconcileState {
   const s: { -readonly [K in keyof ReconcileState]: ReconcileState[K] } = {
-    request: e.request, phase: e.phase, failures: e.failures, reconciles: e.reconciles,
+    request: e.request,
+    phase: e.phase,
+    failures: e.failures,
+    reconciles: e.reconciles,
   };
   if (e.nextAttemptAt !== undefined) s.nextAttemptAt = e.nextAttemptAt;
   if (e.lastOutcome !== undefined) s.lastOutcome = e.lastOutcome;

@@ -8,7 +8,10 @@ import { ConvergeError } from '../meta/index.js';
 export class ShutdownTimeoutError extends ConvergeError {
   readonly code = 'CONVERGE_SHUTDOWN_TIMEOUT';
   override readonly name = 'ShutdownTimeoutError';
-  constructor(readonly timeoutMs: number, readonly pending: readonly string[]) {
+  constructor(
+    readonly timeoutMs: number,
+    readonly pending: readonly string[],
+  ) {
     super(`failed waiting for all runnables to end within grace period of ${timeoutMs} ms (still running: ${pending.join(', ')})`);
   }
 }

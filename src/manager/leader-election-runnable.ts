@@ -42,12 +42,16 @@ export class LeaderElectionRunnable {
       onNewLeader: (leader) => o.logger.info({ lease, leader }, 'new leader elected'),
       onStartedLeading: (leading) => {
         metrics.leaderElectionStatus(le.id, true);
-        leading.addEventListener('abort', () => {
-          metrics.leaderElectionStatus(le.id, false);
-          if (this.#stopping?.aborted) return;
-          this.#lost = true;
-          o.onLost(new LeaderElectionLostError(lease));
-        }, { once: true });
+        leading.addEventListener(
+          'abort',
+          () => {
+            metrics.leaderElectionStatus(le.id, false);
+            if (this.#stopping?.aborted) return;
+            this.#lost = true;
+            o.onLost(new LeaderElectionLostError(lease));
+          },
+          { once: true },
+        );
         o.onStartedLeading();
       },
     });

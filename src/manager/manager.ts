@@ -22,7 +22,13 @@
  * the manager and is what `start` rejects with.
  */
 import {
-  InvalidOptionError, untilAborted, type Clock, type KubeObject, type Logger, type NamespacedName, type ResourceDescriptor,
+  InvalidOptionError,
+  untilAborted,
+  type Clock,
+  type KubeObject,
+  type Logger,
+  type NamespacedName,
+  type ResourceDescriptor,
 } from '../meta/index.js';
 import { createClient, type Client, type RestClient, type RestConfig } from '../client/index.js';
 import type { SharedIndexInformer } from '../cache/index.js';
@@ -89,7 +95,11 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
       this.#rest = this.#ownedRest;
     }
     this.#cache = new InformerCache({
-      client: this.#rest, clock: this.clock, logger: this.logger.child({ component: 'cache' }), cache: options.cache, shards: options.sharding?.shards,
+      client: this.#rest,
+      clock: this.clock,
+      logger: this.logger.child({ component: 'cache' }),
+      cache: options.cache,
+      shards: options.sharding?.shards,
     });
     this.client = createSplitClient({ client: this.#rest, cache: this.#cache });
     this.#events = new EventBroadcaster({ client: this.#rest, clock: this.clock, logger: this.logger.child({ component: 'events' }) });
@@ -101,7 +111,13 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
     if (options.sharding) {
       this.#gate = new ShardGate({ shardOf: namespaceSharder(shardRanges(options.sharding.shards)) });
       this.#sharding = new ShardOwnership({
-        sharding: options.sharding, client: this.#rest, gate: this.#gate, cache: this.#cache, metrics: this.metrics, clock: this.clock, logger: this.logger,
+        sharding: options.sharding,
+        client: this.#rest,
+        gate: this.#gate,
+        cache: this.#cache,
+        metrics: this.metrics,
+        clock: this.clock,
+        logger: this.logger,
       });
       const sharding = this.#sharding;
       this.#readyz.add('sharding', () => {
@@ -112,14 +128,27 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
     this.#groups = { http: group('http-servers'), caches: group('caches'), others: group('others'), leader: group('leader-election') };
     this.#groups.caches.add({ start: (signal) => this.#cache.start(signal), needLeaderElection: () => false });
     if (options.metricsBind) {
-      this.#servers.metrics = new HttpServerRunnable({ name: 'metrics', bind: options.metricsBind, handler: metricsHandler(this.metrics.registry), logger: this.logger });
+      this.#servers.metrics = new HttpServerRunnable({
+        name: 'metrics',
+        bind: options.metricsBind,
+        handler: metricsHandler(this.metrics.registry),
+        logger: this.logger,
+      });
       this.#groups.http.add(this.#servers.metrics);
     }
     if (options.healthProbeBind) {
       const handler = healthProbeHandler({
-        healthz: this.#healthz, readyz: this.#readyz, known: () => this.#knownResources(), explain: (r, nn, signal) => this.explain(r, nn, { signal }),
+        healthz: this.#healthz,
+        readyz: this.#readyz,
+        known: () => this.#knownResources(),
+        explain: (r, nn, signal) => this.explain(r, nn, { signal }),
       });
-      this.#servers.healthProbe = new HttpServerRunnable({ name: 'health-probe', bind: options.healthProbeBind, handler, logger: this.logger });
+      this.#servers.healthProbe = new HttpServerRunnable({
+        name: 'health-probe',
+        bind: options.healthProbeBind,
+        handler,
+        logger: this.logger,
+      });
       this.#groups.http.add(this.#servers.healthProbe);
     }
     this.#elected = new Promise<void>((resolve) => (this.#resolveElected = resolve));
@@ -139,7 +168,10 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
   }
 
   /** The shared informer of a kind, created on first use; it starts with the cache (or at once if running). */
-  async getInformer<T extends KubeObject>(resource: ResourceDescriptor<T>, options: { signal?: AbortSignal } = {}): Promise<SharedIndexInformer<T>> {
+  async getInformer<T extends KubeObject>(
+    resource: ResourceDescriptor<T>,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<SharedIndexInformer<T>> {
     options.signal?.throwIfAborted();
     return this.#cache.informerFor(resource);
   }
@@ -205,10 +237,19 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
    * owner (`owns`), knows about that request. An object the cache holds costs no API call. Also served
    * as `GET /debug/converge/<group>/<version>/<plural>/[<namespace>/]<name>` on the health-probe server.
    */
-  explain<T extends KubeObject>(resource: ResourceDescriptor<T>, nn: NamespacedName, options: { signal?: AbortSignal } = {}): Promise<ConvergeReport> {
+  explain<T extends KubeObject>(
+    resource: ResourceDescriptor<T>,
+    nn: NamespacedName,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<ConvergeReport> {
     return explainObject({
-      resource: resource as ResourceDescriptor, nn, cache: this.#cache, apiReader: this.#rest, controllers: this.#controllers,
-      clock: this.clock, signal: options.signal,
+      resource: resource as ResourceDescriptor,
+      nn,
+      cache: this.#cache,
+      apiReader: this.#rest,
+      controllers: this.#controllers,
+      clock: this.clock,
+      signal: options.signal,
     });
   }
 
@@ -303,7 +344,11 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
       const le = this.options.leaderElection;
       if (le) {
         this.#leaderElection = new LeaderElectionRunnable({
-          election: le, client: this.#rest, metrics: this.metrics, clock: this.clock, logger: this.logger,
+          election: le,
+          client: this.#rest,
+          metrics: this.metrics,
+          clock: this.clock,
+          logger: this.logger,
           onStartedLeading: () => this.#startLeading(),
           onLost: (err) => {
             // Cut the leader runnables now, before anyone else may lead.

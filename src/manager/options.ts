@@ -127,7 +127,8 @@ export function resolveManagerOptions(o: ManagerOptions = {}): ResolvedManagerOp
   if (le) {
     if (!le.id) throw new InvalidOptionError('leaderElection.id', 'is required when leader election is on');
     if (!le.namespace) throw new InvalidOptionError('leaderElection.namespace', 'is required when leader election is on');
-    if (le.identity === '') throw new InvalidOptionError('leaderElection.identity', 'must not be empty (leave it out for <hostname>_<uuid>)');
+    if (le.identity === '')
+      throw new InvalidOptionError('leaderElection.identity', 'must not be empty (leave it out for <hostname>_<uuid>)');
     leaderElection = Object.freeze({
       id: le.id,
       namespace: le.namespace,
@@ -158,7 +159,8 @@ export function resolveManagerOptions(o: ManagerOptions = {}): ResolvedManagerOp
 }
 
 function resolveSharding(sh: ShardingOptions): ResolvedSharding {
-  if (!Number.isSafeInteger(sh.shards) || sh.shards < 1) throw new InvalidOptionError('sharding.shards', `must be a positive integer, got ${String(sh.shards)}`);
+  if (!Number.isSafeInteger(sh.shards) || sh.shards < 1)
+    throw new InvalidOptionError('sharding.shards', `must be a positive integer, got ${String(sh.shards)}`);
   if (!sh.id) throw new InvalidOptionError('sharding.id', 'is required when sharding is on');
   if (!sh.namespace) throw new InvalidOptionError('sharding.namespace', 'is required when sharding is on');
   const resolved = Object.freeze({

@@ -45,9 +45,17 @@ export class ShardOwnership {
     const setOwned = createOwnedShardsMetric(this.#o.metrics.registry, sh.id);
     const log = this.#o.logger.child({ component: 'sharding' });
     this.#coordinator = new ShardCoordinator({
-      client: this.#o.client, namespace: sh.namespace, id: sh.id, identity: sh.identity, shards: sh.shards,
-      leaseDurationMs: sh.leaseDurationMs, renewDeadlineMs: sh.renewDeadlineMs, retryPeriodMs: sh.retryPeriodMs,
-      gate: this.#o.gate, clock: this.#o.clock, logger: log,
+      client: this.#o.client,
+      namespace: sh.namespace,
+      id: sh.id,
+      identity: sh.identity,
+      shards: sh.shards,
+      leaseDurationMs: sh.leaseDurationMs,
+      renewDeadlineMs: sh.renewDeadlineMs,
+      retryPeriodMs: sh.retryPeriodMs,
+      gate: this.#o.gate,
+      clock: this.#o.clock,
+      logger: log,
       onOwnedChange: (shards) => {
         setOwned(shards.size);
         cache.setOwnedShards(shards).catch((err: unknown) => {

@@ -87,7 +87,11 @@ export function removeStatusCondition(conditions: Condition[], type: string): bo
 }
 
 /** True when a condition of this type is present with exactly this status. */
-export function isStatusConditionPresentAndEqual(conditions: readonly Condition[] | undefined, type: string, status: ConditionStatus): boolean {
+export function isStatusConditionPresentAndEqual(
+  conditions: readonly Condition[] | undefined,
+  type: string,
+  status: ConditionStatus,
+): boolean {
   return findStatusCondition(conditions, type)?.status === status;
 }
 

@@ -44,7 +44,10 @@ export abstract class ConvergeError extends Error {
 export class InvalidOptionError extends ConvergeError {
   readonly code = 'CONVERGE_INVALID_OPTION';
   override readonly name = 'InvalidOptionError';
-  constructor(readonly path: string, readonly reason: string) {
+  constructor(
+    readonly path: string,
+    readonly reason: string,
+  ) {
     super(`invalid option ${path}: ${reason}`);
   }
 }
@@ -62,7 +65,10 @@ export class InvalidKeyError extends ConvergeError {
 export class UnknownResourceError extends ConvergeError {
   readonly code = 'CONVERGE_UNKNOWN_RESOURCE';
   override readonly name = 'UnknownResourceError';
-  constructor(readonly what: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly what: string,
+    options?: { cause?: unknown },
+  ) {
     super(`no resource is known for ${what}`, options);
   }
 }
@@ -87,7 +93,11 @@ export function requireDuration(path: string, value: number): void {
 export class SelectorParseError extends ConvergeError {
   readonly code = 'CONVERGE_SELECTOR_PARSE';
   override readonly name = 'SelectorParseError';
-  constructor(message: string, readonly reason: string, readonly position: number | undefined) {
+  constructor(
+    message: string,
+    readonly reason: string,
+    readonly position: number | undefined,
+  ) {
     super(message);
   }
 }

@@ -129,11 +129,13 @@ export function parseFieldSelector(text: string): FieldSelector {
       throw new SelectorParseError(`invalid selector: ${reason}`, reason, pos);
     }
     const valueAt = found.at + found.op.length;
-    reqs.push(Object.freeze({
-      field: term.slice(0, found.at),
-      operator: found.op === '!=' ? '!=' : '=',
-      value: unescapeValue(term.slice(valueAt), pos + valueAt),
-    }));
+    reqs.push(
+      Object.freeze({
+        field: term.slice(0, found.at),
+        operator: found.op === '!=' ? '!=' : '=',
+        value: unescapeValue(term.slice(valueAt), pos + valueAt),
+      }),
+    );
   }
   return new TermsSelector(Object.freeze(reqs));
 }

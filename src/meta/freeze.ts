@@ -18,11 +18,8 @@
 import type { DeepReadonly } from './object.js';
 
 /** The mutable form of a deep-readonly type: what `clone` gives back. */
-export type DeepMutable<T> = T extends ReadonlyArray<infer E>
-  ? DeepMutable<E>[]
-  : T extends object
-    ? { -readonly [K in keyof T]: DeepMutable<T[K]> }
-    : T;
+export type DeepMutable<T> =
+  T extends ReadonlyArray<infer E> ? DeepMutable<E>[] : T extends object ? { -readonly [K in keyof T]: DeepMutable<T[K]> } : T;
 
 const frozenRoots = new WeakSet<object>();
 

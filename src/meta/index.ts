@@ -3,13 +3,30 @@ export { realClock, FakeClock } from './clock.js';
 export { untilAborted } from './abort.js';
 export type { Clock, Timer } from './clock.js';
 export {
-  ConvergeError, InvalidOptionError, InvalidKeyError, UnknownResourceError, SelectorParseError, requireInt, requireDuration,
+  ConvergeError,
+  InvalidOptionError,
+  InvalidKeyError,
+  UnknownResourceError,
+  SelectorParseError,
+  requireInt,
+  requireDuration,
 } from './errors.js';
 export type { ErrorCode } from './errors.js';
 export { INITIAL_EVENTS_END_ANNOTATION } from './object.js';
 export type {
-  KubeObject, Resource, KubeList, PartialObjectMetadata, WatchEventType, DeepReadonly,
-  ObjectMeta, Status, ListMeta, OwnerReference, Condition, LabelSelector, LabelSelectorRequirement,
+  KubeObject,
+  Resource,
+  KubeList,
+  PartialObjectMetadata,
+  WatchEventType,
+  DeepReadonly,
+  ObjectMeta,
+  Status,
+  ListMeta,
+  OwnerReference,
+  Condition,
+  LabelSelector,
+  LabelSelectorRequirement,
 } from './object.js';
 export { jsonLogger, noopLogger } from './logger.js';
 export type { Logger, LogLevel, LogFields, JsonLoggerOptions } from './logger.js';
@@ -18,9 +35,22 @@ export type { NamespacedName } from './keys.js';
 export { parseGroupVersion, formatGroupVersion, gvkOf, formatGVK, formatGVR } from './gvk.js';
 export type { GroupVersion, GroupVersionKind, GroupVersionResource } from './gvk.js';
 export {
-  defineResource, gvkOfResource, gvrOfResource, builtinResources,
-  NamespaceResource, ConfigMapResource, SecretResource, ServiceResource, ServiceAccountResource, PodResource,
-  CoreEventResource, DeploymentResource, ReplicaSetResource, LeaseResource, EventResource, CustomResourceDefinitionResource,
+  defineResource,
+  gvkOfResource,
+  gvrOfResource,
+  builtinResources,
+  NamespaceResource,
+  ConfigMapResource,
+  SecretResource,
+  ServiceResource,
+  ServiceAccountResource,
+  PodResource,
+  CoreEventResource,
+  DeploymentResource,
+  ReplicaSetResource,
+  LeaseResource,
+  EventResource,
+  CustomResourceDefinitionResource,
 } from './resource.js';
 export type { ResourceDescriptor, ResourceDefinition, ObjectOf } from './resource.js';
 export { qualifiedNameErrors, labelValueErrors, dns1123SubdomainErrors, dns1123LabelErrors, dns1035LabelErrors } from './validation.js';
@@ -28,11 +58,22 @@ export { parseLabelSelector, selectorFromLabelSelector, selectorFromSet, everyth
 export type { Selector, Requirement, LabelOperator } from './label-selector.js';
 export { parseFieldSelector, fieldSelectorFromSet, escapeFieldValue, getFieldPath, fieldsOf } from './field-selector.js';
 export type { FieldSelector, FieldRequirement, FieldOperator } from './field-selector.js';
-export { getControllerOf, isControlledBy, hasControllerReference, ownerReferencesByUid, hasOwnerReference, newControllerRef } from './owners.js';
+export {
+  getControllerOf,
+  isControlledBy,
+  hasControllerReference,
+  ownerReferencesByUid,
+  hasOwnerReference,
+  newControllerRef,
+} from './owners.js';
 export { formatTimestamp } from './timestamp.js';
 export {
-  setStatusCondition, findStatusCondition, removeStatusCondition,
-  isStatusConditionPresentAndEqual, isStatusConditionTrue, isStatusConditionFalse,
+  setStatusCondition,
+  findStatusCondition,
+  removeStatusCondition,
+  isStatusConditionPresentAndEqual,
+  isStatusConditionTrue,
+  isStatusConditionFalse,
 } from './conditions.js';
 export type { NewCondition, ConditionStatus } from './conditions.js';
 export { jsonEqual } from './json-equal.js';

@@ -139,7 +139,10 @@ interface ValueAt {
 
 /** The failure of one requirement, before it is worded for a parse or a struct. */
 class RequirementError {
-  constructor(readonly reason: string, readonly position: number | undefined) {}
+  constructor(
+    readonly reason: string,
+    readonly position: number | undefined,
+  ) {}
 }
 
 /** Validates a requirement like apimachinery's `NewRequirement` and compiles it; throws RequirementError. */
@@ -151,29 +154,36 @@ function compileRequirement(key: string, operator: LabelOperator, vals: readonly
   switch (operator) {
     case 'in':
     case 'notin':
-      if (vals.length === 0) throw new RequirementError(`values: Invalid value: ${listed}: for 'in', 'notin' operators, values set can't be empty`, at);
+      if (vals.length === 0)
+        throw new RequirementError(`values: Invalid value: ${listed}: for 'in', 'notin' operators, values set can't be empty`, at);
       break;
     case '=':
     case '==':
     case '!=':
-      if (vals.length !== 1) throw new RequirementError(`values: Invalid value: ${listed}: exact-match compatibility requires one single value`, at);
+      if (vals.length !== 1)
+        throw new RequirementError(`values: Invalid value: ${listed}: exact-match compatibility requires one single value`, at);
       break;
     case 'exists':
     case '!':
-      if (vals.length !== 0) throw new RequirementError(`values: Invalid value: ${listed}: values set must be empty for exists and does not exist`, at);
+      if (vals.length !== 0)
+        throw new RequirementError(`values: Invalid value: ${listed}: values set must be empty for exists and does not exist`, at);
       break;
     case 'gt':
     case 'lt':
-      if (vals.length !== 1) throw new RequirementError(`values: Invalid value: ${listed}: for 'Gt', 'Lt' operators, exactly one value is required`, at);
+      if (vals.length !== 1)
+        throw new RequirementError(`values: Invalid value: ${listed}: for 'Gt', 'Lt' operators, exactly one value is required`, at);
       if (parseInt64(vals[0]!.value) === undefined) {
         throw new RequirementError(
-          `values[0]: Invalid value: ${JSON.stringify(vals[0]!.value)}: for 'Gt', 'Lt' operators, the value must be an integer`, at);
+          `values[0]: Invalid value: ${JSON.stringify(vals[0]!.value)}: for 'Gt', 'Lt' operators, the value must be an integer`,
+          at,
+        );
       }
       break;
   }
   vals.forEach((v, i) => {
     const errs = labelValueErrors(v.value);
-    if (errs.length > 0) throw new RequirementError(`values[${i}][${key}]: Invalid value: ${JSON.stringify(v.value)}: ${errs.join('; ')}`, v.position ?? at);
+    if (errs.length > 0)
+      throw new RequirementError(`values[${i}][${key}]: Invalid value: ${JSON.stringify(v.value)}: ${errs.join('; ')}`, v.position ?? at);
   });
   const values = Object.freeze([...new Set(vals.map((v) => v.value))].sort());
   const bound = operator === 'gt' || operator === 'lt' ? parseInt64(values[0]!) : undefined;
@@ -219,7 +229,11 @@ function lex(s: string): Token[] {
 
 /** A parse failure at a token; `requirement` marks the failures Kubernetes words as requirement errors. */
 class ParseFailure {
-  constructor(readonly reason: string, readonly position: number | undefined, readonly requirement: boolean) {}
+  constructor(
+    readonly reason: string,
+    readonly position: number | undefined,
+    readonly requirement: boolean,
+  ) {}
 }
 
 const BINARY_OPERATORS = 'in, notin, =, ==, !=, gt, lt';
@@ -373,7 +387,11 @@ const STRUCT_OPERATORS: Readonly<Record<string, LabelOperator>> = { In: 'in', No
 
 function structRequirement(key: string, operator: LabelOperator, values: readonly string[]): CompiledRequirement {
   try {
-    return compileRequirement(key, operator, values.map((value) => ({ value, position: undefined })));
+    return compileRequirement(
+      key,
+      operator,
+      values.map((value) => ({ value, position: undefined })),
+    );
   } catch (e) {
     if (e instanceof RequirementError) throw new SelectorParseError(e.reason, e.reason, undefined);
     throw e;

@@ -3,7 +3,15 @@
  * No model classes and no date conversion: what the API server sent is what you hold. `KubeObject`
  * is the least every object has; `Resource<Spec, Status>` is the shape of a typical custom resource.
  */
-import type { ObjectMeta, Status, ListMeta, OwnerReference, Condition, LabelSelector, LabelSelectorRequirement } from 'kubernetes-types/meta/v1.js';
+import type {
+  ObjectMeta,
+  Status,
+  ListMeta,
+  OwnerReference,
+  Condition,
+  LabelSelector,
+  LabelSelectorRequirement,
+} from 'kubernetes-types/meta/v1.js';
 
 export type { ObjectMeta, Status, ListMeta, OwnerReference, Condition, LabelSelector, LabelSelectorRequirement };
 

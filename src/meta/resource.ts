@@ -48,9 +48,17 @@ export function defineResource<Spec = unknown, St = unknown, T extends KubeObjec
 }
 
 /** The group, version and kind a descriptor describes, as a fresh object. */
-export const gvkOfResource = (r: ResourceDescriptor<KubeObject>): GroupVersionKind => ({ group: r.group, version: r.version, kind: r.kind });
+export const gvkOfResource = (r: ResourceDescriptor<KubeObject>): GroupVersionKind => ({
+  group: r.group,
+  version: r.version,
+  kind: r.kind,
+});
 /** The group, version and resource (its plural) a descriptor describes, as a fresh object. */
-export const gvrOfResource = (r: ResourceDescriptor<KubeObject>): GroupVersionResource => ({ group: r.group, version: r.version, resource: r.plural });
+export const gvrOfResource = (r: ResourceDescriptor<KubeObject>): GroupVersionResource => ({
+  group: r.group,
+  version: r.version,
+  resource: r.plural,
+});
 
 /** Helper type: the object type a descriptor carries. */
 export type ObjectOf<R> = R extends ResourceDescriptor<infer T> ? T : never;
@@ -76,11 +84,25 @@ export const LeaseResource = builtin<Lease>('coordination.k8s.io', 'v1', 'Lease'
 export const EventResource = builtin<EventsV1Event>('events.k8s.io', 'v1', 'Event', 'events', true);
 /** Descriptor of `apiextensions.k8s.io/v1` CustomResourceDefinitions (cluster-scoped). */
 export const CustomResourceDefinitionResource = builtin<CustomResourceDefinition>(
-  'apiextensions.k8s.io', 'v1', 'CustomResourceDefinition', 'customresourcedefinitions', false,
+  'apiextensions.k8s.io',
+  'v1',
+  'CustomResourceDefinition',
+  'customresourcedefinitions',
+  false,
 );
 
 /** The predefined built-in descriptors, for REST mappers that want a static starting point. */
 export const builtinResources: readonly ResourceDescriptor<KubeObject>[] = Object.freeze([
-  NamespaceResource, ConfigMapResource, SecretResource, ServiceResource, ServiceAccountResource, PodResource,
-  CoreEventResource, DeploymentResource, ReplicaSetResource, LeaseResource, EventResource, CustomResourceDefinitionResource,
+  NamespaceResource,
+  ConfigMapResource,
+  SecretResource,
+  ServiceResource,
+  ServiceAccountResource,
+  PodResource,
+  CoreEventResource,
+  DeploymentResource,
+  ReplicaSetResource,
+  LeaseResource,
+  EventResource,
+  CustomResourceDefinitionResource,
 ]);

@@ -26,7 +26,8 @@ const dns1123LabelFmt = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
 const dns1123SubdomainFmt = `${dns1123LabelFmt}(\\.${dns1123LabelFmt})*`;
 const dns1123SubdomainRe = new RegExp(`^${dns1123SubdomainFmt}$`);
 const dns1123LabelRe = new RegExp(`^${dns1123LabelFmt}$`);
-const dns1123LabelMsg = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character";
+const dns1123LabelMsg =
+  "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character";
 const dns1035LabelFmt = '[a-z]([-a-z0-9]*[a-z0-9])?';
 const dns1035LabelRe = new RegExp(`^${dns1035LabelFmt}$`);
 const dns1035LabelMsg =

@@ -32,7 +32,10 @@ export async function loadCrds(sources: readonly CrdSource[]): Promise<CustomRes
       throw new InvalidOptionError('crds', `cannot read ${source}: ${(err as Error).message}`);
     });
     const files = info.isDirectory()
-      ? (await readdir(source)).filter((f) => YAML_EXTENSIONS.has(extname(f))).sort().map((f) => join(source, f))
+      ? (await readdir(source))
+          .filter((f) => YAML_EXTENSIONS.has(extname(f)))
+          .sort()
+          .map((f) => join(source, f))
       : [source];
     for (const file of files) {
       for (const doc of parseAllDocuments(await readFile(file, 'utf8'))) {
@@ -49,7 +52,10 @@ export async function loadCrds(sources: readonly CrdSource[]): Promise<CustomRes
 function checkCrd(value: unknown, where: string): CustomResourceDefinition {
   const v = value as Partial<CustomResourceDefinition>;
   if (v?.apiVersion !== 'apiextensions.k8s.io/v1' || v.kind !== 'CustomResourceDefinition') {
-    throw new InvalidOptionError('crds', `${where}: expected an apiextensions.k8s.io/v1 CustomResourceDefinition, got ${v?.apiVersion}/${v?.kind}`);
+    throw new InvalidOptionError(
+      'crds',
+      `${where}: expected an apiextensions.k8s.io/v1 CustomResourceDefinition, got ${v?.apiVersion}/${v?.kind}`,
+    );
   }
   return v as CustomResourceDefinition;
 }

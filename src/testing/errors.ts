@@ -9,7 +9,12 @@ import { ConvergeError } from '../meta/index.js';
 export class CrdNotServedError extends ConvergeError {
   readonly code = 'CONVERGE_CRD_NOT_SERVED';
   override readonly name = 'CrdNotServedError';
-  constructor(readonly crd: string, readonly missing: string, timeoutMs: number, options?: { cause?: unknown }) {
+  constructor(
+    readonly crd: string,
+    readonly missing: string,
+    timeoutMs: number,
+    options?: { cause?: unknown },
+  ) {
     super(`CRD ${crd} was not served within ${timeoutMs} ms: still missing ${missing}`, options);
   }
 }
@@ -18,7 +23,12 @@ export class CrdNotServedError extends ConvergeError {
 export class EventuallyTimeoutError extends ConvergeError {
   readonly code = 'CONVERGE_EVENTUALLY_TIMEOUT';
   override readonly name = 'EventuallyTimeoutError';
-  constructor(message: string, readonly attempts: number, readonly lastValue: unknown, options?: { cause?: unknown }) {
+  constructor(
+    message: string,
+    readonly attempts: number,
+    readonly lastValue: unknown,
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
   }
 }

@@ -57,9 +57,14 @@ export async function eventually<T>(fn: () => T | Promise<T>, options: Eventuall
     if (clock.now() >= deadline) {
       const what = options.message ? ` waiting for ${options.message}` : '';
       const last = lastError !== undefined ? `last error: ${describe(lastError)}` : `last value: ${describe(lastValue)}`;
-      throw new EventuallyTimeoutError(`eventually timed out after ${timeoutMs} ms and ${attempts} attempts${what}; ${last}`, attempts, lastValue, {
-        cause: lastError,
-      });
+      throw new EventuallyTimeoutError(
+        `eventually timed out after ${timeoutMs} ms and ${attempts} attempts${what}; ${last}`,
+        attempts,
+        lastValue,
+        {
+          cause: lastError,
+        },
+      );
     }
     await clock.sleep(intervalMs, { signal: options.signal });
   }

@@ -79,7 +79,11 @@ export class TestEnv implements AsyncDisposable {
     // Read (and refuse bad input) before a server is started for nothing.
     const crds = await loadCrds(options.crds ?? []);
     const server = await startApiServer({
-      port: 0, clock, logger: options.logger ?? noopLogger, garbageCollection: options.garbageCollection ?? false, insecureHttp: options.insecureHttp ?? false,
+      port: 0,
+      clock,
+      logger: options.logger ?? noopLogger,
+      garbageCollection: options.garbageCollection ?? false,
+      insecureHttp: options.insecureHttp ?? false,
     });
     let env: TestEnv;
     try {

@@ -29,7 +29,8 @@ export class BucketRateLimiter<T> implements RateLimiter<T> {
   #last: number;
 
   constructor(options: BucketRateLimiterOptions) {
-    if (!(options.qps > 0) || !Number.isFinite(options.qps)) throw new InvalidOptionError('qps', `must be a finite number > 0, got ${options.qps}`);
+    if (!(options.qps > 0) || !Number.isFinite(options.qps))
+      throw new InvalidOptionError('qps', `must be a finite number > 0, got ${options.qps}`);
     requireInt('burst', options.burst, { min: 1 });
     this.#qps = options.qps;
     this.#burst = options.burst;

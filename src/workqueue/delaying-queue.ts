@@ -22,8 +22,7 @@ interface WaitingEntry<T> {
   heapIndex: number;
 }
 
-const earlier = <T>(a: WaitingEntry<T>, b: WaitingEntry<T>): boolean =>
-  a.readyAt < b.readyAt || (a.readyAt === b.readyAt && a.seq < b.seq);
+const earlier = <T>(a: WaitingEntry<T>, b: WaitingEntry<T>): boolean => a.readyAt < b.readyAt || (a.readyAt === b.readyAt && a.seq < b.seq);
 
 /**
  * A `Queue` whose items can be added after a delay (client-go's `NewTypedDelayingQueue`).

@@ -24,9 +24,21 @@ export { defaultControllerRateLimiter, defaultItemBasedRateLimiter, defaultPrior
 export type { DefaultRateLimiterOptions } from './default-rate-limiters.js';
 export { noopMetricsProvider } from './metrics.js';
 export type {
-  WorkqueueMetricsProvider, GaugeMetric, PriorityGaugeMetric, CounterMetric, HistogramMetric, SettableGaugeMetric,
+  WorkqueueMetricsProvider,
+  GaugeMetric,
+  PriorityGaugeMetric,
+  CounterMetric,
+  HistogramMetric,
+  SettableGaugeMetric,
 } from './metrics.js';
 export type {
-  QueueInterface, DelayingInterface, RateLimitingInterface, PriorityInterface, AddOpts,
-  GetResult, GetWithPriorityResult, QueueOptions, RateLimitingQueueOptions,
+  QueueInterface,
+  DelayingInterface,
+  RateLimitingInterface,
+  PriorityInterface,
+  AddOpts,
+  GetResult,
+  GetWithPriorityResult,
+  QueueOptions,
+  RateLimitingQueueOptions,
 } from './interfaces.js';

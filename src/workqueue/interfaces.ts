@@ -16,9 +16,7 @@ import type { RateLimiter } from './rate-limiter.js';
 export type GetResult<T> = { item: T; shutdown: false } | { item: undefined; shutdown: true };
 
 /** What `getWithPriority` resolves to. */
-export type GetWithPriorityResult<T> =
-  | { item: T; priority: number; shutdown: false }
-  | { item: undefined; priority: 0; shutdown: true };
+export type GetWithPriorityResult<T> = { item: T; priority: number; shutdown: false } | { item: undefined; priority: 0; shutdown: true };
 
 /** Options every queue constructor takes. */
 export interface QueueOptions<T> {

@@ -43,8 +43,7 @@ const GET_SHUTDOWN: GetResult<never> = Object.freeze({ item: undefined, shutdown
 const readyFirst = <T>(a: Entry<T>, b: Entry<T>): boolean =>
   a.priority > b.priority || (a.priority === b.priority && a.addedCounter < b.addedCounter);
 
-const dueFirst = <T>(a: Entry<T>, b: Entry<T>): boolean =>
-  a.readyAt! < b.readyAt! || (a.readyAt === b.readyAt && readyFirst(a, b));
+const dueFirst = <T>(a: Entry<T>, b: Entry<T>): boolean => a.readyAt! < b.readyAt! || (a.readyAt === b.readyAt && readyFirst(a, b));
 
 /**
  * controller-runtime's `priorityqueue.New`: a rate-limiting queue with priorities.
@@ -110,7 +109,10 @@ export class PriorityQueue<T> implements PriorityInterface<T> {
     this.#keyOf = options.keyOf ?? (defaultKeyOf as KeyOf<T>);
     this.#limiter = options.rateLimiter ?? defaultPriorityQueueRateLimiter<T>({ keyOf: this.#keyOf });
     this.#metrics = QueueMetrics.create({
-      name: options.name, provider: options.metricsProvider, clock: this.#clock, withPriority: true,
+      name: options.name,
+      provider: options.metricsProvider,
+      clock: this.#clock,
+      withPriority: true,
     });
     this.#timer = new HeadTimer({ clock: this.#clock, onDue: () => this.#promote() });
   }

@@ -16,7 +16,15 @@ import { ConfigMapResource, type LogFields, type Logger } from 'kube-converge/me
 import { restConfigFor } from 'kube-converge/testing';
 import { serverFetch } from './helpers.js';
 
-const UNAUTHORIZED = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 };
+const UNAUTHORIZED = {
+  kind: 'Status',
+  apiVersion: 'v1',
+  metadata: {},
+  status: 'Failure',
+  message: 'Unauthorized',
+  reason: 'Unauthorized',
+  code: 401,
+};
 
 function recordingLogger(lines: { msg: string; fields: LogFields }[]): Logger {
   const keep = (fields: LogFields, msg: string): void => void lines.push({ msg, fields });
@@ -39,14 +47,22 @@ describe('authentication', () => {
       assert.equal(r.status, 401, path);
       assert.deepEqual(await r.json(), UNAUTHORIZED);
     }
-    const basic = await serverFetch(srv, '/api', { token: null, headers: { authorization: `Basic ${Buffer.from(`admin:${srv.token}`).toString('base64')}` } });
+    const basic = await serverFetch(srv, '/api', {
+      token: null,
+      headers: { authorization: `Basic ${Buffer.from(`admin:${srv.token}`).toString('base64')}` },
+    });
     assert.equal(basic.status, 401);
   });
 
   it('refuses a write without a token and stores nothing', async () => {
     await using srv = await startApiServer();
     const body = JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'sneaky' } });
-    const r = await serverFetch(srv, '/api/v1/namespaces/default/configmaps', { method: 'POST', token: null, headers: { 'content-type': 'application/json' }, body });
+    const r = await serverFetch(srv, '/api/v1/namespaces/default/configmaps', {
+      method: 'POST',
+      token: null,
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
     assert.equal(r.status, 401);
     const list = await srv.handle({ method: 'GET', path: '/api/v1/namespaces/default/configmaps' });
     assert.deepEqual(JSON.parse(list.body).items, []);
@@ -77,15 +93,27 @@ describe('authentication', () => {
 
   it('names the user of a service-account token in a TokenReview, as before', async () => {
     await using srv = await startApiServer();
-    await srv.handle({ method: 'POST', path: '/api/v1/namespaces/default/serviceaccounts', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'robot' } }) });
+    await srv.handle({
+      method: 'POST',
+      path: '/api/v1/namespaces/default/serviceaccounts',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'robot' } }),
+    });
     const tr = await serverFetch(srv, '/api/v1/namespaces/default/serviceaccounts/robot/token', {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: {} }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: {} }),
     });
     const token = ((await tr.json()) as { status: { token: string } }).status.token;
     const review = await serverFetch(srv, '/apis/authentication.k8s.io/v1/tokenreviews', {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token } }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token } }),
     });
-    assert.equal(((await review.json()) as { status: { user: { username: string } } }).status.user.username, 'system:serviceaccount:default:robot');
+    assert.equal(
+      ((await review.json()) as { status: { user: { username: string } } }).status.user.username,
+      'system:serviceaccount:default:robot',
+    );
   });
 
   it('refuses to listen with an empty admin token, which would lock every client out', () => {
@@ -97,7 +125,7 @@ describe('authentication', () => {
     }
   });
 
-  it('gives every server its own token: one server does not accept another one\'s', async () => {
+  it("gives every server its own token: one server does not accept another one's", async () => {
     await using a = await startApiServer();
     await using b = await startApiServer();
     assert.notEqual(a.token, b.token);
@@ -135,7 +163,12 @@ describe('TLS', () => {
       });
       socket.on('error', reject);
     });
-    assert.deepEqual(san.split(', ').sort(), ['DNS:localhost', 'IP Address:0:0:0:0:0:0:0:1', 'IP Address:127.0.0.1', 'IP Address:127.0.0.2']);
+    assert.deepEqual(san.split(', ').sort(), [
+      'DNS:localhost',
+      'IP Address:0:0:0:0:0:0:0:1',
+      'IP Address:127.0.0.1',
+      'IP Address:127.0.0.2',
+    ]);
     const client = createClient({ config: restConfigFor(srv) });
     try {
       assert.equal((await client.list(ConfigMapResource, { namespace: 'default' })).items.length, 0);
@@ -158,11 +191,23 @@ describe('TLS', () => {
   it('makes the client reject a server whose certificate the configured CA did not sign', async () => {
     await using srv = await startApiServer();
     // Any other CA: only the process's own CA signed the server's certificate.
-    const keys = (await webcrypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
-    const otherCa = (await X509CertificateGenerator.createSelfSigned({ name: 'CN=someone-else', keys, signingAlgorithm: { name: 'ECDSA', hash: 'SHA-256' } })).toString('pem');
+    const keys = (await webcrypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, [
+      'sign',
+      'verify',
+    ])) as webcrypto.CryptoKeyPair;
+    const otherCa = (
+      await X509CertificateGenerator.createSelfSigned({
+        name: 'CN=someone-else',
+        keys,
+        signingAlgorithm: { name: 'ECDSA', hash: 'SHA-256' },
+      })
+    ).toString('pem');
     const client = createClient({ config: { ...restConfigFor(srv), tls: { ca: otherCa } }, maxRetries: 0 });
     try {
-      await assert.rejects(client.list(ConfigMapResource, { namespace: 'default' }), (e) => e instanceof NetworkError && /certificate/i.test(e.message));
+      await assert.rejects(
+        client.list(ConfigMapResource, { namespace: 'default' }),
+        (e) => e instanceof NetworkError && /certificate/i.test(e.message),
+      );
     } finally {
       client.close();
     }
@@ -188,7 +233,10 @@ describe('insecureHttp', () => {
     assert.match(srv.url, /^http:\/\/127\.0\.0\.1:\d+$/);
     assert.equal(srv.caCertificate, undefined);
     assert.equal(srv.kubeconfig.clusters[0]!.cluster['certificate-authority-data'], undefined);
-    assert.ok(lines.some((l) => /plain HTTP/.test(l.msg)), JSON.stringify(lines));
+    assert.ok(
+      lines.some((l) => /plain HTTP/.test(l.msg)),
+      JSON.stringify(lines),
+    );
     assert.equal((await fetch(`${srv.url}/api`)).status, 401);
     assert.equal((await fetch(`${srv.url}/api`, { headers: { authorization: `Bearer ${srv.token}` } })).status, 200);
     const client = createClient({ config: { server: srv.url, qps: -1 }, maxRetries: 0 });
@@ -202,7 +250,10 @@ describe('insecureHttp', () => {
   it('warns when listening beyond loopback, and still requires the token there', async () => {
     const lines: { msg: string; fields: LogFields }[] = [];
     await using srv = await startApiServer({ host: '0.0.0.0', logger: recordingLogger(lines) });
-    assert.ok(lines.some((l) => /beyond loopback/.test(l.msg)), JSON.stringify(lines));
+    assert.ok(
+      lines.some((l) => /beyond loopback/.test(l.msg)),
+      JSON.stringify(lines),
+    );
     assert.match(srv.url, /^https:\/\/127\.0\.0\.1:\d+$/, 'a wildcard bind is dialled, and certified, as loopback');
     assert.equal((await serverFetch(srv, '/api', { token: null })).status, 401);
     assert.equal((await serverFetch(srv, '/api')).status, 200);

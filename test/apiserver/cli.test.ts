@@ -23,14 +23,20 @@ interface Run {
 }
 
 function run(args: string[]): Run {
-  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', MAIN, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', MAIN, ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
   const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
   return {
-    child, exited, out: () => out, err: () => err,
+    child,
+    exited,
+    out: () => out,
+    err: () => err,
     listening: () =>
       new Promise((resolve, reject) => {
         const t = setTimeout(() => reject(new Error(`no URL printed: ${out}\n${err}`)), 20_000);
@@ -63,18 +69,34 @@ async function withDir(body: (dir: string, spawned: (r: Run) => Run) => Promise<
   }
 }
 
-const crdYaml = (plural: string, kind: string, extra = ''): string => [
-  'apiVersion: apiextensions.k8s.io/v1', 'kind: CustomResourceDefinition', `metadata: {name: ${plural}.example.com}`, 'spec:',
-  '  group: example.com', '  scope: Cluster', `  names: {plural: ${plural}, kind: ${kind}}`, '  versions:',
-  `  - name: v1`, '    served: true', '    storage: true', '    schema: {openAPIV3Schema: {type: object}}', extra, '',
-].join('\n');
+const crdYaml = (plural: string, kind: string, extra = ''): string =>
+  [
+    'apiVersion: apiextensions.k8s.io/v1',
+    'kind: CustomResourceDefinition',
+    `metadata: {name: ${plural}.example.com}`,
+    'spec:',
+    '  group: example.com',
+    '  scope: Cluster',
+    `  names: {plural: ${plural}, kind: ${kind}}`,
+    '  versions:',
+    `  - name: v1`,
+    '    served: true',
+    '    storage: true',
+    '    schema: {openAPIV3Schema: {type: object}}',
+    extra,
+    '',
+  ].join('\n');
 
 /** The kubeconfig's server, CA and token, in the shape the test helpers take. */
 async function serverOf(kubeconfig: string): Promise<{ url: string; caCertificate: string | undefined; token: string }> {
   const config = parse(await readFile(kubeconfig, 'utf8'));
   const cluster = config.clusters[0].cluster;
   const ca = cluster['certificate-authority-data'];
-  return { url: cluster.server, caCertificate: ca === undefined ? undefined : Buffer.from(ca, 'base64').toString(), token: config.users[0].user.token };
+  return {
+    url: cluster.server,
+    caCertificate: ca === undefined ? undefined : Buffer.from(ca, 'base64').toString(),
+    token: config.users[0].user.token,
+  };
 }
 
 describe('converge CLI', () => {
@@ -119,11 +141,14 @@ describe('converge CLI', () => {
       await writeFile(join(dir, 'b.yaml'), crdYaml('betas', 'Beta'));
       await writeFile(join(dir, 'more', 'c.json'), JSON.stringify(parse(crdYaml('gammas', 'Gamma'))));
       const kc = join(dir, 'kubeconfig');
-      const p = spawned(run(['apiserver', '--kubeconfig', kc, '--crds', `${join(dir, 'a.yaml')},${join(dir, 'b.yaml')}`, '--crds', join(dir, 'more')]));
+      const p = spawned(
+        run(['apiserver', '--kubeconfig', kc, '--crds', `${join(dir, 'a.yaml')},${join(dir, 'b.yaml')}`, '--crds', join(dir, 'more')]),
+      );
       await p.listening();
       assert.match(p.out(), /installed 3 CustomResourceDefinition/);
       const server = await serverOf(kc);
-      for (const plural of ['alphas', 'betas', 'gammas']) assert.equal((await serverFetch(server, `/apis/example.com/v1/${plural}`)).status, 200, plural);
+      for (const plural of ['alphas', 'betas', 'gammas'])
+        assert.equal((await serverFetch(server, `/apis/example.com/v1/${plural}`)).status, 200, plural);
     });
   });
 
@@ -131,7 +156,11 @@ describe('converge CLI', () => {
     await withDir(async (dir) => {
       await writeFile(join(dir, 'cm.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n');
       await writeFile(join(dir, 'broken.yaml'), 'kind: [unclosed\n');
-      for (const [path, why] of [[join(dir, 'cm.yaml'), /expected an apiextensions\.k8s\.io\/v1 CustomResourceDefinition, got v1\/ConfigMap/], [join(dir, 'broken.yaml'), /broken\.yaml: /], [join(dir, 'missing.yaml'), /cannot read/]] as const) {
+      for (const [path, why] of [
+        [join(dir, 'cm.yaml'), /expected an apiextensions\.k8s\.io\/v1 CustomResourceDefinition, got v1\/ConfigMap/],
+        [join(dir, 'broken.yaml'), /broken\.yaml: /],
+        [join(dir, 'missing.yaml'), /cannot read/],
+      ] as const) {
         const p = run(['apiserver', '--kubeconfig', join(dir, 'kubeconfig'), '--crds', path]);
         assert.equal(await p.exited, 1, p.err());
         assert.ok(p.err().includes(`--crds ${path}`), p.err());
@@ -144,11 +173,20 @@ describe('converge CLI', () => {
   it('prints a CRD the server refuses as a list of field: message causes', async () => {
     await withDir(async (dir) => {
       // Two versions both marked as the storage version: kube-apiserver refuses that with a 422.
-      const bad = crdYaml('widgets', 'Widget', ['  - name: v2', '    served: true', '    storage: true', '    schema: {openAPIV3Schema: {type: object}}'].join('\n'));
+      const bad = crdYaml(
+        'widgets',
+        'Widget',
+        ['  - name: v2', '    served: true', '    storage: true', '    schema: {openAPIV3Schema: {type: object}}'].join('\n'),
+      );
       await writeFile(join(dir, 'bad.yaml'), bad);
       const p = run(['apiserver', '--kubeconfig', join(dir, 'kubeconfig'), '--crds', join(dir, 'bad.yaml')]);
       assert.equal(await p.exited, 1);
-      assert.match(p.err(), new RegExp(`--crds ${join(dir, 'bad.yaml').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: CustomResourceDefinition widgets\\.example\\.com is invalid:\\n  - spec\\.versions: `));
+      assert.match(
+        p.err(),
+        new RegExp(
+          `--crds ${join(dir, 'bad.yaml').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: CustomResourceDefinition widgets\\.example\\.com is invalid:\\n  - spec\\.versions: `,
+        ),
+      );
       assert.doesNotMatch(p.err(), /"kind":"Status"/);
     });
   });

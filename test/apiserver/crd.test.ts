@@ -24,7 +24,10 @@ function widgetCrd(opts: { status?: boolean; scale?: boolean; versions?: string[
     },
   };
   const versions = (opts.versions ?? ['v1']).map((name, i) => ({
-    name, served: true, storage: i === 0, schema: { openAPIV3Schema: schema },
+    name,
+    served: true,
+    storage: i === 0,
+    schema: { openAPIV3Schema: schema },
     additionalPrinterColumns: [{ name: 'Color', type: 'string', jsonPath: '.spec.color' }],
     selectableFields: [{ jsonPath: '.spec.color' }],
     subresources: {
@@ -33,12 +36,24 @@ function widgetCrd(opts: { status?: boolean; scale?: boolean; versions?: string[
     },
   }));
   return {
-    apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'widgets.example.com' },
-    spec: { group: 'example.com', scope: 'Namespaced', names: { plural: 'widgets', kind: 'Widget', shortNames: ['wd'], categories: ['all'] }, versions },
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: 'widgets.example.com' },
+    spec: {
+      group: 'example.com',
+      scope: 'Namespaced',
+      names: { plural: 'widgets', kind: 'Widget', shortNames: ['wd'], categories: ['all'] },
+      versions,
+    },
   };
 }
 
-const widget = (name: string, spec: Record<string, unknown> = { color: 'red' }, version = 'v1') => ({ apiVersion: `example.com/${version}`, kind: 'Widget', metadata: { name }, spec });
+const widget = (name: string, spec: Record<string, unknown> = { color: 'red' }, version = 'v1') => ({
+  apiVersion: `example.com/${version}`,
+  kind: 'Widget',
+  metadata: { name },
+  spec,
+});
 
 describe('CustomResourceDefinitions', () => {
   it('are Established and served as soon as the create returns', async () => {
@@ -135,7 +150,12 @@ describe('CustomResourceDefinitions', () => {
     await using api = await startApi();
     await api.call('POST', CRDS, widgetCrd());
     await api.call('POST', WIDGETS, widget('w'));
-    const smp = await api.call('PATCH', `${WIDGETS}/w`, { spec: { color: 'blue' } }, { 'content-type': 'application/strategic-merge-patch+json' });
+    const smp = await api.call(
+      'PATCH',
+      `${WIDGETS}/w`,
+      { spec: { color: 'blue' } },
+      { 'content-type': 'application/strategic-merge-patch+json' },
+    );
     assert.equal(smp.status, 415);
     const mp = await api.call('PATCH', `${WIDGETS}/w`, { spec: { color: 'blue' } }, { 'content-type': 'application/merge-patch+json' });
     assert.equal(mp.status, 200);
@@ -170,7 +190,10 @@ describe('CustomResourceDefinitions', () => {
     await api.call('POST', WIDGETS, widget('r', { color: 'red' }));
     await api.call('POST', WIDGETS, widget('b', { color: 'blue' }));
     const l = (await api.call('GET', `${WIDGETS}?fieldSelector=spec.color%3Dblue`)).body;
-    assert.deepEqual(l.items.map((i: { metadata: { name: string } }) => i.metadata.name), ['b']);
+    assert.deepEqual(
+      l.items.map((i: { metadata: { name: string } }) => i.metadata.name),
+      ['b'],
+    );
     const bad = await api.call('GET', `${WIDGETS}?fieldSelector=spec.replicas%3D1`);
     assert.equal(bad.status, 400);
   });
@@ -211,7 +234,9 @@ describe('CustomResourceDefinitions', () => {
     c.spec.versions[0]!.selectableFields = Array.from({ length: 9 }, (_, i) => ({ jsonPath: `.spec.f${i}` }));
     const r = await api.call('POST', CRDS, c);
     assert.equal(r.status, 422, r.text);
-    assert.deepEqual(r.body.details.causes, [{ reason: 'FieldValueTooMany', field: 'spec.versions[0].selectableFields', message: 'Too many: 9: must have at most 8 items' }]);
+    assert.deepEqual(r.body.details.causes, [
+      { reason: 'FieldValueTooMany', field: 'spec.versions[0].selectableFields', message: 'Too many: 9: must have at most 8 items' },
+    ]);
   });
 
   it('prints additionalPrinterColumns in Tables', async () => {
@@ -220,7 +245,10 @@ describe('CustomResourceDefinitions', () => {
     await api.call('POST', WIDGETS, widget('w'));
     const t = (await api.call('GET', WIDGETS, undefined, { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json' })).body;
     assert.equal(t.kind, 'Table');
-    assert.deepEqual(t.columnDefinitions.map((c: { name: string }) => c.name), ['Name', 'Color']);
+    assert.deepEqual(
+      t.columnDefinitions.map((c: { name: string }) => c.name),
+      ['Name', 'Color'],
+    );
     assert.equal(t.rows[0].cells[1], 'red');
   });
 
@@ -230,7 +258,8 @@ describe('CustomResourceDefinitions', () => {
     await api.call('POST', WIDGETS, { ...widget('held'), metadata: { name: 'held', finalizers: ['example.com/hold'] } });
     await api.call('DELETE', `${CRDS}/widgets.example.com`);
     let crd = (await api.call('GET', `${CRDS}/widgets.example.com`)).body;
-    for (let i = 0; i < 50 && !crd.status.conditions.some((c: { type: string }) => c.type === 'Terminating'); i++) crd = (await api.call('GET', `${CRDS}/widgets.example.com`)).body;
+    for (let i = 0; i < 50 && !crd.status.conditions.some((c: { type: string }) => c.type === 'Terminating'); i++)
+      crd = (await api.call('GET', `${CRDS}/widgets.example.com`)).body;
     assert.ok(crd.status.conditions.some((c: { type: string; status: string }) => c.type === 'Terminating' && c.status === 'True'));
     const create = await api.call('POST', WIDGETS, widget('late'));
     assert.equal(create.status, 405);
@@ -252,7 +281,10 @@ describe('CustomResourceDefinitions', () => {
     assert.equal(d.status, 200);
     assert.ok(d.body.metadata.deletionTimestamp);
     const evs = await w.take(2);
-    assert.deepEqual(evs.map((e) => e.type), ['ADDED', 'DELETED']);
+    assert.deepEqual(
+      evs.map((e) => e.type),
+      ['ADDED', 'DELETED'],
+    );
     await w.ended();
     let status = 200;
     for (let i = 0; i < 50 && status === 200; i++) status = (await api.call('GET', `${CRDS}/widgets.example.com`)).status;

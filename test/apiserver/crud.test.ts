@@ -70,7 +70,10 @@ describe('ConfigMap and Namespace CRUD over HTTP', () => {
     const fields = r.body.details.causes.map((c: { field: string }) => c.field);
     assert.ok(fields.includes('metadata.name'));
     assert.ok(fields.includes('metadata.labels'));
-    assert.match(r.body.message, /^ConfigMap "Bad_Name" is invalid: \[metadata\.name: Invalid value: "Bad_Name": a lowercase RFC 1123 subdomain/);
+    assert.match(
+      r.body.message,
+      /^ConfigMap "Bad_Name" is invalid: \[metadata\.name: Invalid value: "Bad_Name": a lowercase RFC 1123 subdomain/,
+    );
     const none = await api.call('POST', CMS, { apiVersion: 'v1', kind: 'ConfigMap', metadata: {} });
     assert.equal(none.status, 422);
     assert.equal(none.body.details.causes[0].reason, 'FieldValueRequired');
@@ -100,7 +103,10 @@ describe('ConfigMap and Namespace CRUD over HTTP', () => {
     const stale = await api.call('PUT', `${CMS}/a`, { ...a, data: { k: '3' } });
     assert.equal(stale.status, 409);
     assert.equal(stale.body.reason, 'Conflict');
-    assert.equal(stale.body.message, 'Operation cannot be fulfilled on configmaps "a": the object has been modified; please apply your changes to the latest version and try again');
+    assert.equal(
+      stale.body.message,
+      'Operation cannot be fulfilled on configmaps "a": the object has been modified; please apply your changes to the latest version and try again',
+    );
     const { resourceVersion: _, ...meta } = a.metadata;
     const uncond = await api.call('PUT', `${CMS}/a`, { ...a, metadata: meta, data: { k: '4' } });
     assert.equal(uncond.status, 200);
@@ -149,9 +155,15 @@ describe('ConfigMap and Namespace CRUD over HTTP', () => {
     const all = await api.call('GET', '/api/v1/configmaps');
     assert.equal(all.body.kind, 'ConfigMapList');
     assert.equal(all.body.apiVersion, 'v1');
-    assert.deepEqual(all.body.items.map((i: { metadata: { namespace: string; name: string } }) => `${i.metadata.namespace}/${i.metadata.name}`), ['aaa/y', 'default/b', 'default/z']);
+    assert.deepEqual(
+      all.body.items.map((i: { metadata: { namespace: string; name: string } }) => `${i.metadata.namespace}/${i.metadata.name}`),
+      ['aaa/y', 'default/b', 'default/z'],
+    );
     const one = await api.call('GET', CMS);
-    assert.deepEqual(one.body.items.map((i: { metadata: { name: string } }) => i.metadata.name), ['b', 'z']);
+    assert.deepEqual(
+      one.body.items.map((i: { metadata: { name: string } }) => i.metadata.name),
+      ['b', 'z'],
+    );
   });
 
   it('reports the current revision as the list resourceVersion, even above every item', async () => {

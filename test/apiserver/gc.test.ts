@@ -13,7 +13,13 @@ async function until(api: Api, path: string, status: number): Promise<number> {
 
 async function ownerAndDependent(api: Api, block = false) {
   const owner = (await api.call('POST', CMS, cm('owner'))).body;
-  const ref = { apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: owner.metadata.uid, ...(block ? { blockOwnerDeletion: true } : {}) };
+  const ref = {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    name: 'owner',
+    uid: owner.metadata.uid,
+    ...(block ? { blockOwnerDeletion: true } : {}),
+  };
   const dep = (await api.call('POST', CMS, cm('dep', {}, { ownerReferences: [ref] }))).body;
   return { owner, dep };
 }
@@ -66,7 +72,11 @@ describe('garbage collection', () => {
 
   it('collects a dependent created with a dangling owner reference', async () => {
     await using api = await startApi({ garbageCollection: true });
-    await api.call('POST', CMS, cm('dep', {}, { ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'ghost', uid: 'no-such-uid' }] }));
+    await api.call(
+      'POST',
+      CMS,
+      cm('dep', {}, { ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'ghost', uid: 'no-such-uid' }] }),
+    );
     assert.equal(await until(api, `${CMS}/dep`, 404), 404);
   });
 });

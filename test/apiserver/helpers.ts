@@ -11,7 +11,10 @@ type Server = Pick<RunningApiServer, 'url' | 'caCertificate' | 'token'>;
  * `token` is given: `null` sends none). Node's global fetch cannot be given a CA, hence this.
  */
 export function serverRequest(
-  server: Server, path: string, options: RequestOptions & { token?: string | null } = {}, onResponse?: (res: IncomingMessage) => void,
+  server: Server,
+  path: string,
+  options: RequestOptions & { token?: string | null } = {},
+  onResponse?: (res: IncomingMessage) => void,
 ): ClientRequest {
   const { token = server.token, headers, ...rest } = options;
   const auth = token === null ? {} : { authorization: `Bearer ${token}` };
@@ -22,24 +25,31 @@ export function serverRequest(
 
 /** A fetch-like call over `serverRequest`: the whole answer, as a WHATWG `Response`. */
 export function serverFetch(
-  server: Server, path: string, init: { method?: string; headers?: Record<string, string>; body?: string | Uint8Array; token?: string | null } = {},
+  server: Server,
+  path: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string | Uint8Array; token?: string | null } = {},
 ): Promise<Response> {
   return new Promise((resolve, reject) => {
     // An explicit length: Node frames no body on a DELETE otherwise.
     const length = init.body === undefined ? {} : { 'content-length': String(Buffer.byteLength(init.body)) };
     const headers = { ...length, ...init.headers };
-    const req = serverRequest(server, path, { method: init.method ?? 'GET', headers, ...(init.token !== undefined ? { token: init.token } : {}) }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('error', reject);
-      res.on('end', () => {
-        const headers = new Headers();
-        for (const [k, v] of Object.entries(res.headers)) for (const one of Array.isArray(v) ? v : [v ?? '']) headers.append(k, one);
-        const status = res.statusCode ?? 0;
-        const body = status === 204 || status === 304 || init.method === 'HEAD' ? null : Buffer.concat(chunks);
-        resolve(new Response(body, { status, headers }));
-      });
-    });
+    const req = serverRequest(
+      server,
+      path,
+      { method: init.method ?? 'GET', headers, ...(init.token !== undefined ? { token: init.token } : {}) },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('error', reject);
+        res.on('end', () => {
+          const headers = new Headers();
+          for (const [k, v] of Object.entries(res.headers)) for (const one of Array.isArray(v) ? v : [v ?? '']) headers.append(k, one);
+          const status = res.statusCode ?? 0;
+          const body = status === 204 || status === 304 || init.method === 'HEAD' ? null : Buffer.concat(chunks);
+          resolve(new Response(body, { status, headers }));
+        });
+      },
+    );
     req.on('error', reject);
     req.end(init.body);
   });
@@ -65,7 +75,10 @@ export async function startApi(opts: StartApiServerOptions = {}): Promise<Api> {
   return {
     srv,
     async call(method, path, body, headers = {}) {
-      const init: { method: string; headers: Record<string, string>; body?: string } = { method, headers: { accept: 'application/json', ...headers } };
+      const init: { method: string; headers: Record<string, string>; body?: string } = {
+        method,
+        headers: { accept: 'application/json', ...headers },
+      };
       if (body !== undefined) {
         init.body = typeof body === 'string' ? body : JSON.stringify(body);
         init.headers['content-type'] ??= 'application/json';
@@ -175,5 +188,8 @@ function openWatch(server: Server, path: string, headers: Record<string, string>
 }
 
 export const cm = (name: string, data: Record<string, string> = {}, extra: Record<string, unknown> = {}) => ({
-  apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, ...extra }, data,
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name, ...extra },
+  data,
 });

@@ -89,7 +89,11 @@ describe('list: pagination, resourceVersion semantics and selectors', () => {
 
   it('validates list options with 422 Invalid of kind ListOptions', async () => {
     await using api = await startApi();
-    for (const q of ['resourceVersionMatch=Exact', 'resourceVersion=0&resourceVersionMatch=Exact', 'resourceVersion=1&resourceVersionMatch=Bogus']) {
+    for (const q of [
+      'resourceVersionMatch=Exact',
+      'resourceVersion=0&resourceVersionMatch=Exact',
+      'resourceVersion=1&resourceVersionMatch=Bogus',
+    ]) {
       const r = await api.call('GET', `${CMS}?${q}`);
       assert.equal(r.status, 422, q);
       assert.equal(r.body.details.kind, 'ListOptions');
@@ -102,7 +106,8 @@ describe('list: pagination, resourceVersion semantics and selectors', () => {
     await api.call('POST', CMS, cm('a', {}, { labels: { env: 'prod', tier: 'web' } }));
     await api.call('POST', CMS, cm('b', {}, { labels: { env: 'dev' } }));
     await api.call('POST', CMS, cm('c'));
-    const q = async (sel: string): Promise<string[]> => names((await api.call('GET', `${CMS}?labelSelector=${encodeURIComponent(sel)}`)).body);
+    const q = async (sel: string): Promise<string[]> =>
+      names((await api.call('GET', `${CMS}?labelSelector=${encodeURIComponent(sel)}`)).body);
     assert.deepEqual(await q('env=prod'), ['a']);
     assert.deepEqual(await q('env!=prod'), ['b', 'c']);
     assert.deepEqual(await q('env in (prod,dev)'), ['a', 'b']);
@@ -121,14 +126,28 @@ describe('list: pagination, resourceVersion semantics and selectors', () => {
       const r = await api.call('GET', `${CMS}?${query}`);
       return [r.status, r.body.message];
     };
-    assert.deepEqual(await message(`labelSelector=${encodeURIComponent('env in (a')}`), [400, "unable to parse requirement: found '', expected: ',' or ')'"]);
-    assert.deepEqual(await message(`labelSelector=${encodeURIComponent('env=-x')}`), [400,
+    assert.deepEqual(await message(`labelSelector=${encodeURIComponent('env in (a')}`), [
+      400,
+      "unable to parse requirement: found '', expected: ',' or ')'",
+    ]);
+    assert.deepEqual(await message(`labelSelector=${encodeURIComponent('env=-x')}`), [
+      400,
       'unable to parse requirement: values[0][env]: Invalid value: "-x": a valid label must be an empty string or consist of alphanumeric ' +
         "characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', " +
-        "regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"]);
-    assert.deepEqual(await message('fieldSelector=metadata.name'), [400, "invalid selector: 'metadata.name'; can't understand 'metadata.name'"]);
-    assert.deepEqual(await message(`fieldSelector=${encodeURIComponent('metadata.name=a\\x')}`), [400, 'invalid field selector: invalid escape sequence: \\x']);
-    assert.deepEqual(await message(`fieldSelector=${encodeURIComponent(' metadata.name=a')}`), [400, 'field label not supported:  metadata.name']);
+        "regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')",
+    ]);
+    assert.deepEqual(await message('fieldSelector=metadata.name'), [
+      400,
+      "invalid selector: 'metadata.name'; can't understand 'metadata.name'",
+    ]);
+    assert.deepEqual(await message(`fieldSelector=${encodeURIComponent('metadata.name=a\\x')}`), [
+      400,
+      'invalid field selector: invalid escape sequence: \\x',
+    ]);
+    assert.deepEqual(await message(`fieldSelector=${encodeURIComponent(' metadata.name=a')}`), [
+      400,
+      'field label not supported:  metadata.name',
+    ]);
     assert.deepEqual(names((await api.call('GET', `${CMS}?fieldSelector=${encodeURIComponent('metadata.name=a')}`)).body), ['a']);
   });
 
@@ -136,7 +155,10 @@ describe('list: pagination, resourceVersion semantics and selectors', () => {
     await using api = await startApi();
     const r = await api.call('POST', CMS, cm('a', {}, { labels: { ['k'.repeat(64)]: 'v' } }));
     assert.equal(r.status, 422);
-    assert.deepEqual(r.body.details.causes.map((c: { message: string }) => c.message), ['Invalid value: "' + 'k'.repeat(64) + '": name part must be no more than 63 characters']);
+    assert.deepEqual(
+      r.body.details.causes.map((c: { message: string }) => c.message),
+      ['Invalid value: "' + 'k'.repeat(64) + '": name part must be no more than 63 characters'],
+    );
     const both = await api.call('POST', CMS, cm('b', {}, { labels: { ['-'.repeat(64)]: 'v' } }));
     assert.equal(both.body.details.causes.length, 2);
   });
@@ -156,7 +178,9 @@ describe('list: pagination, resourceVersion semantics and selectors', () => {
   it('returns PartialObjectMetadataList when asked', async () => {
     await using api = await startApi();
     await api.call('POST', CMS, cm('a', { secret: 'data' }));
-    const r = await api.call('GET', CMS, undefined, { accept: 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json' });
+    const r = await api.call('GET', CMS, undefined, {
+      accept: 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json',
+    });
     assert.equal(r.body.kind, 'PartialObjectMetadataList');
     assert.equal(r.body.items[0].kind, 'PartialObjectMetadata');
     assert.equal(r.body.items[0].metadata.name, 'a');
@@ -167,16 +191,29 @@ describe('list: pagination, resourceVersion semantics and selectors', () => {
 describe('Event field selectors', () => {
   it('select on the object an Event is about, under involvedObject.* in core/v1 and regarding.* in events.k8s.io/v1', async () => {
     await using api = await startApi();
-    for (const [name, about] of [['e1', 'a'], ['e2', 'b']] as const) {
+    for (const [name, about] of [
+      ['e1', 'a'],
+      ['e2', 'b'],
+    ] as const) {
       const r = await api.call('POST', '/api/v1/namespaces/default/events', {
-        apiVersion: 'v1', kind: 'Event', metadata: { name }, involvedObject: { kind: 'Pod', name: about, namespace: 'default' }, reason: 'Started',
+        apiVersion: 'v1',
+        kind: 'Event',
+        metadata: { name },
+        involvedObject: { kind: 'Pod', name: about, namespace: 'default' },
+        reason: 'Started',
       });
       assert.equal(r.status, 201, r.text);
     }
     const core = await api.call('GET', '/api/v1/namespaces/default/events?fieldSelector=involvedObject.name%3Da,involvedObject.kind%3DPod');
-    assert.deepEqual(core.body.items.map((e: { metadata: { name: string } }) => e.metadata.name), ['e1']);
+    assert.deepEqual(
+      core.body.items.map((e: { metadata: { name: string } }) => e.metadata.name),
+      ['e1'],
+    );
     const v1 = await api.call('GET', '/apis/events.k8s.io/v1/namespaces/default/events?fieldSelector=regarding.name%3Db');
-    assert.deepEqual(v1.body.items.map((e: { metadata: { name: string } }) => e.metadata.name), ['e2']);
+    assert.deepEqual(
+      v1.body.items.map((e: { metadata: { name: string } }) => e.metadata.name),
+      ['e2'],
+    );
     assert.equal(v1.body.items[0].regarding.name, 'b');
     const unknown = await api.call('GET', '/apis/events.k8s.io/v1/namespaces/default/events?fieldSelector=involvedObject.name%3Db');
     assert.equal(unknown.status, 400);

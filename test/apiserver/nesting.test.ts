@@ -9,11 +9,18 @@ const LIMIT = 256;
 const CM = '/api/v1/namespaces/default/configmaps';
 
 /** A ConfigMap whose field `x` makes the whole body `depth` containers deep (the body is level 1). */
-const deepJson = (depth: number): string => `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"deep"},"x":${'{"a":'.repeat(depth - 2)}{}${'}'.repeat(depth - 2)}}`;
-const deepFlowYaml = (depth: number): string => `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: deep}\nx: ${'{a: '.repeat(depth - 2)}{}${'}'.repeat(depth - 2)}\n`;
+const deepJson = (depth: number): string =>
+  `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"deep"},"x":${'{"a":'.repeat(depth - 2)}{}${'}'.repeat(depth - 2)}}`;
+const deepFlowYaml = (depth: number): string =>
+  `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: deep}\nx: ${'{a: '.repeat(depth - 2)}{}${'}'.repeat(depth - 2)}\n`;
 
 async function call(s: ApiServer, method: string, path: string, body?: string, contentType = 'application/json') {
-  const r = await s.handle({ method, path, headers: { 'content-type': contentType, accept: 'application/json' }, ...(body === undefined ? {} : { body }) });
+  const r = await s.handle({
+    method,
+    path,
+    headers: { 'content-type': contentType, accept: 'application/json' },
+    ...(body === undefined ? {} : { body }),
+  });
   return { status: r.status, body: r.body === '' ? undefined : JSON.parse(r.body) };
 }
 
@@ -22,7 +29,10 @@ describe('request body nesting', () => {
     const s = createApiServer();
     await call(s, 'POST', CM, deepJson(3).replace('deep', 'deep'));
     for (let i = 0; i < 5; i++) {
-      for (const [method, path, type] of [['POST', CM, 'application/yaml'], ['PATCH', `${CM}/deep?fieldManager=m`, 'application/apply-patch+yaml']] as const) {
+      for (const [method, path, type] of [
+        ['POST', CM, 'application/yaml'],
+        ['PATCH', `${CM}/deep?fieldManager=m`, 'application/apply-patch+yaml'],
+      ] as const) {
         const r = await call(s, method, path, deepFlowYaml(1000), type);
         assert.equal(r.status, 400, `${type} round ${i}`);
         assert.match(r.body.message, /nests deeper than the limit of 256 levels/);
@@ -44,8 +54,18 @@ describe('request body nesting', () => {
 
   it('refuses a YAML alias bomb (billion laughs) with 400', async () => {
     const s = createApiServer();
-    const lines = ['apiVersion: v1', 'kind: ConfigMap', 'metadata: {name: lol}', 'l0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]'];
-    for (let i = 1; i < 9; i++) lines.push(`l${i}: &l${i} [${Array(10).fill(`*l${i - 1}`).join(', ')}]`);
+    const lines = [
+      'apiVersion: v1',
+      'kind: ConfigMap',
+      'metadata: {name: lol}',
+      'l0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]',
+    ];
+    for (let i = 1; i < 9; i++)
+      lines.push(
+        `l${i}: &l${i} [${Array(10)
+          .fill(`*l${i - 1}`)
+          .join(', ')}]`,
+      );
     const r = await call(s, 'POST', CM, lines.join('\n'), 'application/yaml');
     assert.equal(r.status, 400);
     assert.match(r.body.message, /alias/i);
@@ -99,7 +119,13 @@ describe('request body nesting', () => {
     const before = await call(s, 'GET', `${CM}/deep`);
     const path = `/x${'/a'.repeat(LIMIT - 3)}`;
     const value = JSON.parse(deepJson(100)).x;
-    const r = await call(s, 'PATCH', `${CM}/deep`, JSON.stringify([{ op: 'add', path: `${path}/b`, value }]), 'application/json-patch+json');
+    const r = await call(
+      s,
+      'PATCH',
+      `${CM}/deep`,
+      JSON.stringify([{ op: 'add', path: `${path}/b`, value }]),
+      'application/json-patch+json',
+    );
     assert.equal(r.status, 422);
     assert.match(r.body.message, /the patched object nests deeper than the limit of 256 levels/);
     assert.deepEqual(await call(s, 'GET', `${CM}/deep`), before);

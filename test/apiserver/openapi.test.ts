@@ -3,17 +3,34 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  buildOpenApiV3Document, buildOpenApiV3Index, openApiHash, componentName, buildOpenApiV2Protobuf, OPENAPI_V2_PROTOBUF_CONTENT_TYPE,
+  buildOpenApiV3Document,
+  buildOpenApiV3Index,
+  openApiHash,
+  componentName,
+  buildOpenApiV2Protobuf,
+  OPENAPI_V2_PROTOBUF_CONTENT_TYPE,
 } from '../../src/apiserver/openapi/index.js';
 import type { ServedResource } from 'kube-converge/apiserver';
 
 const VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 
 const webApp: ServedResource = {
-  group: 'platform.converge.dev', version: 'v1alpha1', kind: 'WebApp', plural: 'webapps', singular: 'webapp',
-  namespaced: true, shortNames: ['wa'], categories: [], verbs: VERBS, custom: true,
+  group: 'platform.converge.dev',
+  version: 'v1alpha1',
+  kind: 'WebApp',
+  plural: 'webapps',
+  singular: 'webapp',
+  namespaced: true,
+  shortNames: ['wa'],
+  categories: [],
+  verbs: VERBS,
+  custom: true,
   subresources: [
-    { name: 'status', responseKind: { group: 'platform.converge.dev', version: 'v1alpha1', kind: 'WebApp' }, verbs: ['get', 'patch', 'update'] },
+    {
+      name: 'status',
+      responseKind: { group: 'platform.converge.dev', version: 'v1alpha1', kind: 'WebApp' },
+      verbs: ['get', 'patch', 'update'],
+    },
     { name: 'scale', responseKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' }, verbs: ['get', 'patch', 'update'] },
   ],
   schema: {
@@ -25,13 +42,49 @@ const webApp: ServedResource = {
   },
 };
 const configMap: ServedResource = {
-  group: '', version: 'v1', kind: 'ConfigMap', plural: 'configmaps', singular: 'configmap', namespaced: true,
-  shortNames: ['cm'], categories: [], verbs: VERBS, subresources: [], custom: false,
+  group: '',
+  version: 'v1',
+  kind: 'ConfigMap',
+  plural: 'configmaps',
+  singular: 'configmap',
+  namespaced: true,
+  shortNames: ['cm'],
+  categories: [],
+  verbs: VERBS,
+  subresources: [],
+  custom: false,
 };
-const namespace: ServedResource = { ...configMap, kind: 'Namespace', plural: 'namespaces', singular: 'namespace', namespaced: false, shortNames: ['ns'] };
-const deployment: ServedResource = { ...configMap, group: 'apps', kind: 'Deployment', plural: 'deployments', singular: 'deployment', shortNames: ['deploy'] };
+const namespace: ServedResource = {
+  ...configMap,
+  kind: 'Namespace',
+  plural: 'namespaces',
+  singular: 'namespace',
+  namespaced: false,
+  shortNames: ['ns'],
+};
+const deployment: ServedResource = {
+  ...configMap,
+  group: 'apps',
+  kind: 'Deployment',
+  plural: 'deployments',
+  singular: 'deployment',
+  shortNames: ['deploy'],
+};
 
-type Doc = { paths: Record<string, Record<string, { parameters?: { name: string; in: string }[]; requestBody?: { content: Record<string, unknown> }; 'x-kubernetes-group-version-kind'?: unknown }>>; components: { schemas: Record<string, Record<string, unknown>> } };
+type Doc = {
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        parameters?: { name: string; in: string }[];
+        requestBody?: { content: Record<string, unknown> };
+        'x-kubernetes-group-version-kind'?: unknown;
+      }
+    >
+  >;
+  components: { schemas: Record<string, Record<string, unknown>> };
+};
 
 describe('OpenAPI v3 documents', () => {
   it('indexes each group-version under api/v1 or apis/<group>/<version> with a content hash', () => {
@@ -46,15 +99,22 @@ describe('OpenAPI v3 documents', () => {
     const before = buildOpenApiV3Index([webApp, configMap]);
     assert.deepEqual(buildOpenApiV3Index([configMap, webApp]), before);
     const changed = buildOpenApiV3Index([{ ...webApp, shortNames: [], verbs: ['get', 'list'] }, configMap]);
-    assert.notEqual(changed.paths['apis/platform.converge.dev/v1alpha1']?.serverRelativeURL, before.paths['apis/platform.converge.dev/v1alpha1']?.serverRelativeURL);
+    assert.notEqual(
+      changed.paths['apis/platform.converge.dev/v1alpha1']?.serverRelativeURL,
+      before.paths['apis/platform.converge.dev/v1alpha1']?.serverRelativeURL,
+    );
     assert.equal(changed.paths['api/v1']?.serverRelativeURL, before.paths['api/v1']?.serverRelativeURL);
   });
 
-  it('declares fieldValidation on every PATCH operation with the kind it patches, as kubectl\'s verifier requires', () => {
+  it("declares fieldValidation on every PATCH operation with the kind it patches, as kubectl's verifier requires", () => {
     const doc = buildOpenApiV3Document('platform.converge.dev/v1alpha1', [webApp, configMap]) as Doc;
     const item = doc.paths['/apis/platform.converge.dev/v1alpha1/namespaces/{namespace}/webapps/{name}'];
     assert.ok(item?.['patch']);
-    assert.deepEqual(item['patch']['x-kubernetes-group-version-kind'], { group: 'platform.converge.dev', kind: 'WebApp', version: 'v1alpha1' });
+    assert.deepEqual(item['patch']['x-kubernetes-group-version-kind'], {
+      group: 'platform.converge.dev',
+      kind: 'WebApp',
+      version: 'v1alpha1',
+    });
     const patches = Object.values(doc.paths).flatMap((p) => (p['patch'] ? [p['patch']] : []));
     assert.equal(patches.length, 3);
     for (const op of patches) assert.ok(op.parameters?.some((p) => p.name === 'fieldValidation' && p.in === 'query'));
@@ -83,7 +143,9 @@ describe('OpenAPI v3 documents', () => {
     assert.deepEqual(props['spec'], webApp.schema?.properties?.['spec']);
     assert.ok(doc.components.schemas['io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta']);
     assert.ok(doc.components.schemas['dev.converge.platform.v1alpha1.WebAppList']);
-    assert.deepEqual(doc.components.schemas['io.k8s.api.autoscaling.v1.Scale']?.['x-kubernetes-group-version-kind'], [{ group: 'autoscaling', kind: 'Scale', version: 'v1' }]);
+    assert.deepEqual(doc.components.schemas['io.k8s.api.autoscaling.v1.Scale']?.['x-kubernetes-group-version-kind'], [
+      { group: 'autoscaling', kind: 'Scale', version: 'v1' },
+    ]);
   });
 
   it('gives built-ins a permissive schema, cluster-scoped kinds paths without a namespace, and upstream component names', () => {
@@ -93,8 +155,10 @@ describe('OpenAPI v3 documents', () => {
     assert.ok(doc.paths['/api/v1/namespaces/{namespace}/configmaps/{name}']);
     assert.equal(componentName({ group: 'apps', version: 'v1', kind: 'Deployment' }), 'io.k8s.api.apps.v1.Deployment');
     assert.equal(componentName({ group: 'coordination.k8s.io', version: 'v1', kind: 'Lease' }), 'io.k8s.api.coordination.v1.Lease');
-    assert.equal(componentName({ group: 'apiextensions.k8s.io', version: 'v1', kind: 'CustomResourceDefinition' }),
-      'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition');
+    assert.equal(
+      componentName({ group: 'apiextensions.k8s.io', version: 'v1', kind: 'CustomResourceDefinition' }),
+      'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition',
+    );
   });
 });
 

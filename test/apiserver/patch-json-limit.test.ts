@@ -32,7 +32,11 @@ describe('JSON patch operation limit', () => {
     await using api = await startApi();
     const dep = {
       metadata: { name: 'web' },
-      spec: { replicas: 1, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'a', image: 'x' }] } } },
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: { app: 'web' } },
+        template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'a', image: 'x' }] } },
+      },
     };
     assert.equal((await api.call('POST', '/apis/apps/v1/namespaces/default/deployments', dep)).status, 201);
     const ops = Array.from({ length: 10_001 }, () => ({ op: 'replace', path: '/spec/replicas', value: 2 }));

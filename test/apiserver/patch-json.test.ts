@@ -45,7 +45,12 @@ describe('JSON patch (RFC 6902)', () => {
 
   it('never mutates the input document, even when a later operation fails', () => {
     const input = doc();
-    assert.throws(() => applyJsonPatch(input, [{ op: 'remove', path: '/metadata/labels/x' }, { op: 'test', path: '/metadata/name', value: 'b' }]));
+    assert.throws(() =>
+      applyJsonPatch(input, [
+        { op: 'remove', path: '/metadata/labels/x' },
+        { op: 'test', path: '/metadata/name', value: 'b' },
+      ]),
+    );
     assert.deepEqual(input, doc());
   });
 
@@ -59,8 +64,10 @@ describe('JSON patch (RFC 6902)', () => {
   });
 
   it('rejects paths that do not exist and out-of-range or malformed indexes with 422', () => {
-    assert.equal(patchError(() => applyJsonPatch(doc(), [{ op: 'replace', path: '/spec/nope', value: 1 }])).message,
-      'replace operation does not apply: doc is missing key: /spec/nope: missing value');
+    assert.equal(
+      patchError(() => applyJsonPatch(doc(), [{ op: 'replace', path: '/spec/nope', value: 1 }])).message,
+      'replace operation does not apply: doc is missing key: /spec/nope: missing value',
+    );
     assert.equal(patchError(() => applyJsonPatch(doc(), [{ op: 'remove', path: '/spec/nope' }])).httpCode, 422);
     assert.equal(patchError(() => applyJsonPatch(doc(), [{ op: 'add', path: '/missing/child', value: 1 }])).httpCode, 422);
     assert.equal(patchError(() => applyJsonPatch(doc(), [{ op: 'add', path: '/spec/list/4', value: 1 }])).httpCode, 422);

@@ -25,7 +25,10 @@ describe('discovery, health and version', () => {
     const names = list.resources.map((r: { name: string }) => r.name);
     const at = names.indexOf('deployments');
     assert.deepEqual(names.slice(at, at + 3), ['deployments', 'deployments/scale', 'deployments/status']);
-    assert.deepEqual([...names].filter((n: string) => !n.includes('/')), [...names].filter((n: string) => !n.includes('/')).sort());
+    assert.deepEqual(
+      [...names].filter((n: string) => !n.includes('/')),
+      [...names].filter((n: string) => !n.includes('/')).sort(),
+    );
     const scale = list.resources.find((r: { name: string }) => r.name === 'deployments/scale');
     assert.deepEqual([scale.group, scale.version, scale.kind], ['autoscaling', 'v1', 'Scale']);
     const deploy = list.resources[at];
@@ -51,7 +54,10 @@ describe('discovery, health and version', () => {
     assert.deepEqual(d.responseKind, { group: 'apps', version: 'v1', kind: 'Deployment' });
     assert.equal(d.scope, 'Namespaced');
     assert.equal(d.singularResource, 'deployment');
-    assert.deepEqual(d.subresources.map((s: { subresource: string }) => s.subresource), ['scale', 'status']);
+    assert.deepEqual(
+      d.subresources.map((s: { subresource: string }) => s.subresource),
+      ['scale', 'status'],
+    );
     assert.deepEqual(d.subresources[0].responseKind, { group: 'autoscaling', version: 'v1', kind: 'Scale' });
     const core = await api.call('GET', '/api', undefined, { accept: AGG });
     assert.equal(core.body.items.length, 1);
@@ -84,7 +90,9 @@ describe('discovery, health and version', () => {
 
   it('serves the OpenAPI v2 document as protobuf, which older kubectl versions require', async () => {
     await using api = await startApi();
-    const r = await serverFetch(api.srv, `/openapi/v2`, { headers: { accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' } });
+    const r = await serverFetch(api.srv, `/openapi/v2`, {
+      headers: { accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' },
+    });
     assert.equal(r.status, 200);
     assert.equal(r.headers.get('content-type'), 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf');
     const bytes = new Uint8Array(await r.arrayBuffer());
@@ -100,7 +108,10 @@ describe('output forms', () => {
     const t = (await api.call('GET', CMS, undefined, { accept: TABLE })).body;
     assert.equal(t.kind, 'Table');
     assert.equal(t.apiVersion, 'meta.k8s.io/v1');
-    assert.deepEqual(t.columnDefinitions.map((c: { name: string }) => c.name), ['Name', 'Data', 'Age']);
+    assert.deepEqual(
+      t.columnDefinitions.map((c: { name: string }) => c.name),
+      ['Name', 'Data', 'Age'],
+    );
     assert.equal(t.rows[0].cells[0], 'a');
     assert.equal(t.rows[0].cells[1], 2);
     assert.equal(t.rows[0].object.kind, 'PartialObjectMetadata');
@@ -123,7 +134,9 @@ describe('output forms', () => {
 
   it('streams PartialObjectMetadata on watches when asked', async () => {
     await using api = await startApi();
-    const w = await api.watch(`${CMS}?watch=true&resourceVersion=1`, { accept: 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1' });
+    const w = await api.watch(`${CMS}?watch=true&resourceVersion=1`, {
+      accept: 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1',
+    });
     await api.call('POST', CMS, cm('a', { secret: 'x' }));
     const ev = await w.next();
     assert.equal(ev?.object.kind, 'PartialObjectMetadata');
@@ -153,7 +166,9 @@ describe('bad input', () => {
     assert.match(y.body.message, /not valid YAML/);
     const arr = await api.call('POST', CMS, '[1,2]');
     assert.equal(arr.status, 400);
-    const ok = await api.call('POST', CMS, 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: y}\n', { 'content-type': 'application/yaml' });
+    const ok = await api.call('POST', CMS, 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: y}\n', {
+      'content-type': 'application/yaml',
+    });
     assert.equal(ok.status, 201);
   });
 
@@ -168,7 +183,16 @@ describe('bad input', () => {
 
   it('survives garbage requests: bad selectors, bad paths, bad query values', async () => {
     await using api = await startApi();
-    for (const p of [`${CMS}/%E0%A4%A`, `${CMS}?labelSelector=%E0%A4%A`, `${CMS}?labelSelector=%28%28`, `${CMS}?limit=abc`, `${CMS}?resourceVersion=xyz`, '/api/v1/namespaces/default/configmaps/a/b/c/d', '/apis/../../etc', `${CMS}?fieldSelector=%3D%3D`]) {
+    for (const p of [
+      `${CMS}/%E0%A4%A`,
+      `${CMS}?labelSelector=%E0%A4%A`,
+      `${CMS}?labelSelector=%28%28`,
+      `${CMS}?limit=abc`,
+      `${CMS}?resourceVersion=xyz`,
+      '/api/v1/namespaces/default/configmaps/a/b/c/d',
+      '/apis/../../etc',
+      `${CMS}?fieldSelector=%3D%3D`,
+    ]) {
       const r = await api.call('GET', p);
       assert.ok(r.status >= 400 && r.status < 500, `${p} → ${r.status}`);
     }
@@ -204,7 +228,12 @@ describe('bodies with wrong field types', () => {
       const r = await api.call('POST', CMS, b);
       assert.equal(r.status, 400, JSON.stringify(b));
     }
-    const d = await api.call('POST', '/apis/apps/v1/namespaces/default/deployments', { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' }, spec: 'nope' });
+    const d = await api.call('POST', '/apis/apps/v1/namespaces/default/deployments', {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'd' },
+      spec: 'nope',
+    });
     assert.equal(d.status, 400);
     await api.call('POST', CMS, cm('a'));
     const p = await api.call('PATCH', `${CMS}/a`, { metadata: { labels: { x: 1 } } }, { 'content-type': 'application/merge-patch+json' });
@@ -216,8 +245,13 @@ describe('bodies with wrong field types', () => {
 // as the real server's decoder refuses them, whichever verb carries them; the server never answers 500.
 describe('typed fields of built-in kinds', () => {
   const deployment = {
-    apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' },
-    spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'i' }] } } },
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'd' },
+    spec: {
+      selector: { matchLabels: { a: 'b' } },
+      template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'i' }] } },
+    },
   };
   const service = { apiVersion: 'v1', kind: 'Service', metadata: { name: 's' }, spec: { ports: [{ port: 80 }] } };
 
@@ -227,11 +261,22 @@ describe('typed fields of built-in kinds', () => {
       ['/api/v1/namespaces/default/services', { ...service, spec: { ports: 1 } }],
       ['/api/v1/namespaces/default/services', { ...service, spec: { ports: [null] } }],
       ['/api/v1/namespaces/default/services', { ...service, spec: { ports: ['x'] } }],
-      ['/apis/apps/v1/namespaces/default/deployments', { ...deployment, spec: { ...deployment.spec, template: { metadata: 'x', spec: {} } } }],
+      [
+        '/apis/apps/v1/namespaces/default/deployments',
+        { ...deployment, spec: { ...deployment.spec, template: { metadata: 'x', spec: {} } } },
+      ],
       ['/apis/apps/v1/namespaces/default/deployments', { ...deployment, spec: { ...deployment.spec, template: true } }],
       ['/apis/apps/v1/namespaces/default/deployments', { ...deployment, spec: { ...deployment.spec, strategy: 3 } }],
       ['/api/v1/namespaces/default/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: true } }],
-      ['/api/v1/namespaces/default/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'i' }], volumes: [[{ name: 'v' }]] } }],
+      [
+        '/api/v1/namespaces/default/pods',
+        {
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: { name: 'p' },
+          spec: { containers: [{ name: 'c', image: 'i' }], volumes: [[{ name: 'v' }]] },
+        },
+      ],
     ];
     for (const [path, body] of cases) {
       const r = await api.call('POST', path, body);
@@ -250,7 +295,12 @@ describe('typed fields of built-in kinds', () => {
     assert.equal(put.status, 400, put.text);
     const merge = await api.call('PATCH', path, { spec: { ports: [1] } }, { 'content-type': 'application/merge-patch+json' });
     assert.equal(merge.status, 400, merge.text);
-    const strategic = await api.call('PATCH', path, { spec: { ports: [null] } }, { 'content-type': 'application/strategic-merge-patch+json' });
+    const strategic = await api.call(
+      'PATCH',
+      path,
+      { spec: { ports: [null] } },
+      { 'content-type': 'application/strategic-merge-patch+json' },
+    );
     assert.ok(strategic.status === 400 || strategic.status === 422, strategic.text);
     const got = await api.call('GET', path);
     assert.equal(got.body.metadata.resourceVersion, created.body.metadata.resourceVersion);
@@ -259,7 +309,10 @@ describe('typed fields of built-in kinds', () => {
 
   it('accepts null for a typed field, as Go decodes null into an absent value', async () => {
     await using api = await startApi();
-    const r = await api.call('POST', '/apis/apps/v1/namespaces/default/deployments', { ...deployment, spec: { ...deployment.spec, strategy: null } });
+    const r = await api.call('POST', '/apis/apps/v1/namespaces/default/deployments', {
+      ...deployment,
+      spec: { ...deployment.spec, strategy: null },
+    });
     assert.equal(r.status, 201, r.text);
     assert.equal(r.body.spec.strategy.type, 'RollingUpdate');
   });
@@ -267,8 +320,15 @@ describe('typed fields of built-in kinds', () => {
 
 describe('CustomResourceDefinition bodies the server cannot follow', () => {
   const crd = (version: Record<string, unknown>) => ({
-    apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'widgets.ex.com' },
-    spec: { group: 'ex.com', scope: 'Namespaced', names: { plural: 'widgets', kind: 'Widget' }, versions: [{ name: 'v1', served: true, storage: true, ...version }] },
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: 'widgets.ex.com' },
+    spec: {
+      group: 'ex.com',
+      scope: 'Namespaced',
+      names: { plural: 'widgets', kind: 'Widget' },
+      versions: [{ name: 'v1', served: true, storage: true, ...version }],
+    },
   });
   const schema = (properties: unknown) => ({ schema: { openAPIV3Schema: { type: 'object', properties } } });
 
@@ -276,19 +336,36 @@ describe('CustomResourceDefinition bodies the server cannot follow', () => {
     await using api = await startApi();
     const r = await api.call('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd(schema({ spec: null })));
     assert.equal(r.status, 422, r.text);
-    assert.ok(r.body.details.causes.some((c: { field: string }) => c.field === 'spec.versions[0].schema.openAPIV3Schema.properties[spec]'), r.text);
+    assert.ok(
+      r.body.details.causes.some((c: { field: string }) => c.field === 'spec.versions[0].schema.openAPIV3Schema.properties[spec]'),
+      r.text,
+    );
   });
 
   it('refuses printer columns without a usable jsonPath, so Table reads of the kind keep working', async () => {
     await using api = await startApi();
-    const bad = await api.call('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd({
-      ...schema({ spec: { type: 'object' } }),
-      additionalPrinterColumns: [{ name: 'A', type: 'string', jsonPath: 'x' }, { name: 'B', type: 'string' }],
-    }));
+    const bad = await api.call(
+      'POST',
+      '/apis/apiextensions.k8s.io/v1/customresourcedefinitions',
+      crd({
+        ...schema({ spec: { type: 'object' } }),
+        additionalPrinterColumns: [
+          { name: 'A', type: 'string', jsonPath: 'x' },
+          { name: 'B', type: 'string' },
+        ],
+      }),
+    );
     assert.equal(bad.status, 422, bad.text);
     const fields = bad.body.details.causes.map((c: { field: string }) => c.field);
-    assert.deepEqual(fields, ['spec.versions[0].additionalPrinterColumns[0].jsonPath', 'spec.versions[0].additionalPrinterColumns[1].jsonPath']);
-    const notList = await api.call('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd({ ...schema({}), additionalPrinterColumns: 3 }));
+    assert.deepEqual(fields, [
+      'spec.versions[0].additionalPrinterColumns[0].jsonPath',
+      'spec.versions[0].additionalPrinterColumns[1].jsonPath',
+    ]);
+    const notList = await api.call(
+      'POST',
+      '/apis/apiextensions.k8s.io/v1/customresourcedefinitions',
+      crd({ ...schema({}), additionalPrinterColumns: 3 }),
+    );
     assert.equal(notList.status, 400, notList.text);
   });
 });
@@ -314,16 +391,27 @@ describe('protobuf request bodies', () => {
     await using api = await startApi();
     const meta = [...field(1, 'pcm'), ...field(2, '')];
     const raw = [...field(1, meta), ...field(2, [...field(1, 'a'), ...field(2, 'b')]), ...field(2, [...field(1, 'c'), ...field(2, '')])];
-    const headers = { 'content-type': 'application/vnd.kubernetes.protobuf', accept: 'application/vnd.kubernetes.protobuf, application/json' };
+    const headers = {
+      'content-type': 'application/vnd.kubernetes.protobuf',
+      accept: 'application/vnd.kubernetes.protobuf, application/json',
+    };
     const r = await serverFetch(api.srv, `${CMS}`, { method: 'POST', headers, body: envelope('v1', 'ConfigMap', raw) });
     assert.equal(r.status, 201);
     const body = (await r.json()) as { metadata: { name: string; generateName?: string }; data: Record<string, string> };
     assert.equal(body.metadata.name, 'pcm');
     assert.equal(body.metadata.generateName, undefined);
     assert.deepEqual(body.data, { a: 'b', c: '' });
-    const other = await serverFetch(api.srv, `/api/v1/namespaces/default/endpoints`, { method: 'POST', headers, body: envelope('v1', 'Endpoints', []) });
+    const other = await serverFetch(api.srv, `/api/v1/namespaces/default/endpoints`, {
+      method: 'POST',
+      headers,
+      body: envelope('v1', 'Endpoints', []),
+    });
     assert.equal(other.status, 415);
-    const garbage = await serverFetch(api.srv, `${CMS}`, { method: 'POST', headers, body: Buffer.from([0x6b, 0x38, 0x73, 0x00, 0xff, 0xff]) });
+    const garbage = await serverFetch(api.srv, `${CMS}`, {
+      method: 'POST',
+      headers,
+      body: Buffer.from([0x6b, 0x38, 0x73, 0x00, 0xff, 0xff]),
+    });
     assert.equal(garbage.status, 400);
   });
 });
@@ -332,16 +420,23 @@ describe('review kinds', () => {
   it('answers access, rules, self and token reviews without storing them, allowing everything', async () => {
     await using api = await startApi();
     const ssar = await api.call('POST', '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', {
-      apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview', spec: { resourceAttributes: { verb: 'create', resource: 'deployments', group: 'apps' } },
+      apiVersion: 'authorization.k8s.io/v1',
+      kind: 'SelfSubjectAccessReview',
+      spec: { resourceAttributes: { verb: 'create', resource: 'deployments', group: 'apps' } },
     });
     assert.equal(ssar.status, 201);
     assert.equal(ssar.body.status.allowed, true);
     assert.equal(ssar.body.spec.resourceAttributes.verb, 'create');
     assert.equal((await api.call('GET', '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews')).status, 405);
-    const whoami = await api.call('POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' });
+    const whoami = await api.call('POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', {
+      apiVersion: 'authentication.k8s.io/v1',
+      kind: 'SelfSubjectReview',
+    });
     assert.equal(whoami.body.status.userInfo.username, 'converge-admin');
     const pb = await serverFetch(api.srv, `/apis/authorization.k8s.io/v1/selfsubjectaccessreviews`, {
-      method: 'POST', headers: { 'content-type': 'application/vnd.kubernetes.protobuf' }, body: Buffer.from([0x6b, 0x38, 0x73, 0x00]),
+      method: 'POST',
+      headers: { 'content-type': 'application/vnd.kubernetes.protobuf' },
+      body: Buffer.from([0x6b, 0x38, 0x73, 0x00]),
     });
     assert.equal(pb.status, 201);
     const disc = (await api.call('GET', '/apis/authorization.k8s.io/v1')).body.resources;

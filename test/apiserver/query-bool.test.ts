@@ -15,7 +15,12 @@ const FALSE_FORMS = ['=false', '=False', '=FALSE', '=fAlSe', '=0'];
 const TABLE = [...TRUE_FORMS.map((f) => [f, true] as const), ...FALSE_FORMS.map((f) => [f, false] as const)];
 
 async function call(api: ApiServer, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
-  const r = await api.handle({ method, path, headers: { accept: 'application/json', 'content-type': 'application/json', ...headers }, ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }) });
+  const r = await api.handle({
+    method,
+    path,
+    headers: { accept: 'application/json', 'content-type': 'application/json', ...headers },
+    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+  });
   return { ...r, json: r.stream ? undefined : JSON.parse(r.body) };
 }
 
@@ -67,7 +72,13 @@ const effects: Record<string, (form: string) => Promise<boolean>> = {
   async force(form) {
     const api = createApiServer();
     const apply = (manager: string, x: string, query = '') =>
-      call(api, 'PATCH', `${CMS}/a?fieldManager=${manager}${query}`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' }, data: { x } }, { 'content-type': 'application/apply-patch+yaml' });
+      call(
+        api,
+        'PATCH',
+        `${CMS}/a?fieldManager=${manager}${query}`,
+        { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' }, data: { x } },
+        { 'content-type': 'application/apply-patch+yaml' },
+      );
     try {
       assert.equal((await apply('one', '1')).status, 201);
       const r = await apply('two', '2', `&force${form}`);

@@ -17,7 +17,12 @@ function server(): { s: ApiServer; logged: string[] } {
 }
 
 async function call(s: ApiServer, method: string, path: string, body?: unknown, contentType = 'application/json') {
-  const r = await s.handle({ method, path, headers: { 'content-type': contentType }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  const r = await s.handle({
+    method,
+    path,
+    headers: { 'content-type': contentType },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
   return { status: r.status, text: r.body, body: JSON.parse(r.body) };
 }
 

@@ -54,8 +54,12 @@ describe('sharded list and watch (shardSelector)', () => {
     await using api = await startApi();
     await seed(api, 30);
     const all = uids((await api.call('GET', CMS)).body);
-    const split = "shardRange(object.metadata.uid, '0x0000000000000000', '0x4000000000000000') || shardRange(object.metadata.uid, '0x4000000000000000', '0x8000000000000000')";
-    assert.deepEqual(uids((await api.call('GET', `${CMS}?shardSelector=${q(split)}`)).body), uids((await api.call('GET', `${CMS}?shardSelector=${q(LOWER)}`)).body));
+    const split =
+      "shardRange(object.metadata.uid, '0x0000000000000000', '0x4000000000000000') || shardRange(object.metadata.uid, '0x4000000000000000', '0x8000000000000000')";
+    assert.deepEqual(
+      uids((await api.call('GET', `${CMS}?shardSelector=${q(split)}`)).body),
+      uids((await api.call('GET', `${CMS}?shardSelector=${q(LOWER)}`)).body),
+    );
     const padded = "shardRange(object.metadata.uid, '0x00000000000000000', '0x0000000000000000000000000000000000010000000000000000')";
     assert.deepEqual(uids((await api.call('GET', `${CMS}?shardSelector=${q(padded)}`)).body), all);
     const hexCase = (digits: string): string => `shardRange(object.metadata.uid, '0x0', '0x${digits}')`;
@@ -104,7 +108,7 @@ describe('sharded list and watch (shardSelector)', () => {
       ["shardRange(object.metadata.uid, '0xg', '0x12')", /not a 0x-prefixed hex number/],
       ["shardRange(object.metadata.uid, '0x8', '0x8')", /empty range/],
       ["shardRange(object.metadata.uid, '0x0', '0x10000000000000001')", /beyond the hash space end/],
-      ["shardRange(object.metadata.uid, 0x0, 0x8)", /is not shardRange/],
+      ['shardRange(object.metadata.uid, 0x0, 0x8)', /is not shardRange/],
       ['uid in (a)', /is not shardRange/],
       ["shardRange(object.metadata.uid, '0x0', '0x8') ||", /is not shardRange/],
     ];
@@ -125,7 +129,10 @@ describe('sharded list and watch (shardSelector)', () => {
     const inLower = (o: { metadata: { uid: string } }): boolean => referenceFnv(o.metadata.uid) < 0x8000000000000000n;
     const all = (await api.call('GET', CMS)).body.items as { metadata: { name: string; uid: string } }[];
     const initial = await api.watch(`${CMS}?watch=true&shardSelector=${q(LOWER)}`);
-    const expectedInitial = all.filter(inLower).map((o) => o.metadata.name).sort();
+    const expectedInitial = all
+      .filter(inLower)
+      .map((o) => o.metadata.name)
+      .sort();
     assert.deepEqual((await initial.take(expectedInitial.length)).map((e) => e.object.metadata.name).sort(), expectedInitial);
 
     const replay = await api.watch(`${CMS}?watch=true&resourceVersion=${start}&shardSelector=${q(LOWER)}`);
@@ -138,7 +145,10 @@ describe('sharded list and watch (shardSelector)', () => {
     const expected = [...mine.map((n) => `ADDED ${n}`), ...mine.map((n) => `MODIFIED ${n}`), ...mine.map((n) => `DELETED ${n}`)];
     for (const w of [initial, replay]) {
       const evs = await w.take(expected.length);
-      assert.deepEqual(evs.map((e) => `${e.type} ${e.object.metadata.name}`), expected);
+      assert.deepEqual(
+        evs.map((e) => `${e.type} ${e.object.metadata.name}`),
+        expected,
+      );
     }
     // A marker object proves nothing else was queued behind the expected events.
     let marker: { metadata: { name: string; uid: string } } | undefined;

@@ -30,13 +30,19 @@ describe('timer clamp', () => {
       t.cancel();
     });
     assert.equal(fired, false);
-    assert.deepEqual(warnings.filter((w) => w === 'TimeoutOverflowWarning'), []);
+    assert.deepEqual(
+      warnings.filter((w) => w === 'TimeoutOverflowWarning'),
+      [],
+    );
   });
 
   it('keeps a real-clock sleep past the limit pending until aborted', async () => {
     const ac = new AbortController();
     let settled = false;
-    const p = realClock.sleep(Number.MAX_SAFE_INTEGER, { signal: ac.signal }).then(() => (settled = true), () => 'aborted');
+    const p = realClock.sleep(Number.MAX_SAFE_INTEGER, { signal: ac.signal }).then(
+      () => (settled = true),
+      () => 'aborted',
+    );
     await new Promise((r) => setTimeout(r, 20));
     assert.equal(settled, false);
     ac.abort();
@@ -72,7 +78,10 @@ describe('timer clamp', () => {
       r.stream!.detach();
     });
     assert.equal(ended, false);
-    assert.deepEqual(warnings.filter((w) => w === 'TimeoutOverflowWarning'), []);
+    assert.deepEqual(
+      warnings.filter((w) => w === 'TimeoutOverflowWarning'),
+      [],
+    );
     s.stop();
   });
 

@@ -10,18 +10,40 @@ const WIDGETS = '/apis/example.com/v1/namespaces/default/widgets';
 const OTHER_UID = '00000000-0000-4000-8000-000000000000';
 
 async function call(s: ApiServer, method: string, path: string, body?: unknown) {
-  const r = await s.handle({ method, path, headers: { 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  const r = await s.handle({
+    method,
+    path,
+    headers: { 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
   return { status: r.status, body: JSON.parse(r.body) };
 }
 
 const widgetCrd = {
-  apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'widgets.example.com' },
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'widgets.example.com' },
   spec: {
-    group: 'example.com', scope: 'Namespaced', names: { plural: 'widgets', kind: 'Widget' },
-    versions: [{
-      name: 'v1', served: true, storage: true, subresources: { status: {} },
-      schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true }, status: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } } },
-    }],
+    group: 'example.com',
+    scope: 'Namespaced',
+    names: { plural: 'widgets', kind: 'Widget' },
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        subresources: { status: {} },
+        schema: {
+          openAPIV3Schema: {
+            type: 'object',
+            properties: {
+              spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+              status: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+            },
+          },
+        },
+      },
+    ],
   },
 };
 
@@ -33,7 +55,10 @@ async function refusesOtherUid(s: ApiServer, path: string, resource: string, cha
   const r = await call(s, 'PUT', path, sent);
   assert.equal(r.status, 409);
   assert.equal(r.body.reason, 'Conflict');
-  assert.equal(r.body.message, `Operation cannot be fulfilled on ${resource} "${before.metadata.name}": Precondition failed: UID in precondition: ${OTHER_UID}, UID in object meta: ${before.metadata.uid}`);
+  assert.equal(
+    r.body.message,
+    `Operation cannot be fulfilled on ${resource} "${before.metadata.name}": Precondition failed: UID in precondition: ${OTHER_UID}, UID in object meta: ${before.metadata.uid}`,
+  );
   assert.deepEqual((await call(s, 'GET', path)).body, before);
 }
 
@@ -48,7 +73,10 @@ describe('PUT with a metadata.uid precondition', () => {
   it('refuses a custom resource sent with another uid, on the object and on its status subresource', async () => {
     const s = createApiServer();
     assert.equal((await call(s, 'POST', CRDS, widgetCrd)).status, 201);
-    assert.equal((await call(s, 'POST', WIDGETS, { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' }, spec: { a: 1 } })).status, 201);
+    assert.equal(
+      (await call(s, 'POST', WIDGETS, { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' }, spec: { a: 1 } })).status,
+      201,
+    );
     await refusesOtherUid(s, `${WIDGETS}/w`, 'widgets.example.com', (o) => (o.spec = { a: 2 }));
     await refusesOtherUid(s, `${WIDGETS}/w/status`, 'widgets.example.com', (o) => (o.status = { ready: true }));
     s.stop();
@@ -72,7 +100,12 @@ describe('PUT with a metadata.uid precondition', () => {
 
   it('refuses a create-on-update (Lease) that names a uid, as no stored object has it', async () => {
     const s = createApiServer();
-    const lease = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'l', uid: OTHER_UID }, spec: { holderIdentity: 'me' } };
+    const lease = {
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: { name: 'l', uid: OTHER_UID },
+      spec: { holderIdentity: 'me' },
+    };
     const r = await call(s, 'PUT', '/apis/coordination.k8s.io/v1/namespaces/default/leases/l', lease);
     assert.equal(r.status, 409);
     assert.match(r.body.message, /Precondition failed: UID in precondition: 00000000-0000-4000-8000-000000000000, UID in object meta: $/);

@@ -17,7 +17,13 @@ describe('watch', () => {
     assert.equal(w.status, 200);
     assert.match(String(w.headers['content-type']), /^application\/json/);
     const initial = await w.take(2);
-    assert.deepEqual(initial.map((e) => [e.type, e.object.metadata.name]), [['ADDED', 'a'], ['ADDED', 'b']]);
+    assert.deepEqual(
+      initial.map((e) => [e.type, e.object.metadata.name]),
+      [
+        ['ADDED', 'a'],
+        ['ADDED', 'b'],
+      ],
+    );
     await api.call('POST', CMS, cm('c'));
     const live = await w.next();
     assert.equal(live?.type, 'ADDED');
@@ -31,9 +37,15 @@ describe('watch', () => {
     await api.call('DELETE', `${CMS}/a`);
     const w = await api.watch(`${CMS}?watch=true&resourceVersion=${a.metadata.resourceVersion}`);
     const evs = await w.take(2);
-    assert.deepEqual(evs.map((e) => e.type), ['MODIFIED', 'DELETED']);
+    assert.deepEqual(
+      evs.map((e) => e.type),
+      ['MODIFIED', 'DELETED'],
+    );
     assert.equal(evs[0]!.object.metadata.resourceVersion, a2.metadata.resourceVersion);
-    assert.ok(Number(evs[1]!.object.metadata.resourceVersion) > Number(a2.metadata.resourceVersion), 'DELETED carries the deletion revision');
+    assert.ok(
+      Number(evs[1]!.object.metadata.resourceVersion) > Number(a2.metadata.resourceVersion),
+      'DELETED carries the deletion revision',
+    );
   });
 
   it('answers a too-old resourceVersion with one ERROR 410 Expired event, then closes', async () => {
@@ -67,7 +79,10 @@ describe('watch', () => {
     const last = (await api.call('POST', CMS, cm('b'))).body;
     const w = await api.watch(`${CMS}?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true`);
     const evs = await w.take(3);
-    assert.deepEqual(evs.map((e) => e.type), ['ADDED', 'ADDED', 'BOOKMARK']);
+    assert.deepEqual(
+      evs.map((e) => e.type),
+      ['ADDED', 'ADDED', 'BOOKMARK'],
+    );
     const bm = evs[2]!.object;
     assert.equal(bm.kind, 'ConfigMap');
     assert.equal(bm.apiVersion, 'v1');
@@ -77,7 +92,9 @@ describe('watch', () => {
 
   it('sends the initial-events-end bookmark even for an empty collection', async () => {
     await using api = await startApi();
-    const w = await api.watch(`/api/v1/namespaces/kube-public/configmaps?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true`);
+    const w = await api.watch(
+      `/api/v1/namespaces/kube-public/configmaps?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true`,
+    );
     const ev = await w.next();
     assert.equal(ev?.type, 'BOOKMARK');
     assert.equal(ev?.object.metadata.annotations['k8s.io/initial-events-end'], 'true');
@@ -85,7 +102,9 @@ describe('watch', () => {
 
   it('answers a streaming list from a revision the server has not reached with one ERROR 504 event', async () => {
     await using api = await startApi();
-    const w = await api.watch(`${CMS}?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&resourceVersion=99999`);
+    const w = await api.watch(
+      `${CMS}?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&resourceVersion=99999`,
+    );
     const ev = await w.next();
     assert.equal(ev?.type, 'ERROR');
     assert.equal(ev?.object.code, 504);
@@ -129,7 +148,9 @@ describe('watch', () => {
     const clock = new FakeClock();
     await using api = await startApi({ clock });
     const a = (await api.call('POST', CMS, cm('a'))).body;
-    const withBm = await api.watch(`${CMS}?watch=true&allowWatchBookmarks=true&timeoutSeconds=10&resourceVersion=${a.metadata.resourceVersion}`);
+    const withBm = await api.watch(
+      `${CMS}?watch=true&allowWatchBookmarks=true&timeoutSeconds=10&resourceVersion=${a.metadata.resourceVersion}`,
+    );
     const without = await api.watch(`${CMS}?watch=true&timeoutSeconds=10&resourceVersion=${a.metadata.resourceVersion}`);
     const ns = (await api.call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'n1' } })).body;
     await clock.advance(7_999);
@@ -138,7 +159,11 @@ describe('watch', () => {
     await clock.advance(1);
     const bm = await withBm.next();
     assert.equal(bm?.type, 'BOOKMARK');
-    assert.equal(Number(bm?.object.metadata.resourceVersion), Number(ns.metadata.resourceVersion) + 1, 'the bookmark carries the current revision');
+    assert.equal(
+      Number(bm?.object.metadata.resourceVersion),
+      Number(ns.metadata.resourceVersion) + 1,
+      'the bookmark carries the current revision',
+    );
     assert.equal((await without.next())?.type, 'ADDED');
     await clock.advance(2_000);
     await withBm.ended();
@@ -217,23 +242,35 @@ describe('watch', () => {
     await api.handle({ method: 'POST', path: CMS, body: JSON.stringify(cm('a')) });
     assert.equal(lines[0]!.length, 1);
     assert.equal(lines[0]![0], lines[1]![0]);
-    assert.ok(Object.is(lines[0]![0], lines[1]![0]) );
+    assert.ok(Object.is(lines[0]![0], lines[1]![0]));
     api.stop();
   });
 
   it('renders a live event once for all watchers of one form (counted through the Table converter)', async () => {
     let renders = 0;
-    const api = createApiServer({ table: (objects) => (renders++, { kind: 'Table', apiVersion: 'meta.k8s.io/v1', columnDefinitions: [], rows: objects.map(() => ({ cells: [] })) }) });
+    const api = createApiServer({
+      table: (objects) => (
+        renders++,
+        { kind: 'Table', apiVersion: 'meta.k8s.io/v1', columnDefinitions: [], rows: objects.map(() => ({ cells: [] })) }
+      ),
+    });
     const lines: string[][] = [[], [], []];
     for (const l of lines) {
-      const r = await api.handle({ method: 'GET', path: `${CMS}?watch=true&resourceVersion=1`, headers: { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } });
+      const r = await api.handle({
+        method: 'GET',
+        path: `${CMS}?watch=true&resourceVersion=1`,
+        headers: { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' },
+      });
       r.stream!.attach({ write: (line) => (l.push(line), true), end: () => {} });
     }
     await api.handle({ method: 'POST', path: CMS, body: JSON.stringify(cm('a')) });
     assert.equal(renders, 3, 'the first event of each watcher carries its column definitions, so it is rendered per watcher');
     await api.handle({ method: 'POST', path: CMS, body: JSON.stringify(cm('b')) });
     assert.equal(renders, 4, 'later events are rendered once and shared');
-    assert.deepEqual(lines.map((l) => l.length), [2, 2, 2]);
+    assert.deepEqual(
+      lines.map((l) => l.length),
+      [2, 2, 2],
+    );
     api.stop();
   });
 

@@ -7,8 +7,14 @@ import { startApi, cm } from './helpers.js';
 const CMS = '/api/v1/namespaces/default/configmaps';
 const DEPLOYS = '/apis/apps/v1/namespaces/default/deployments';
 const deployment = (name: string, replicas = 1) => ({
-  apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name },
-  spec: { replicas, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'nginx:1.27' }] } } },
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name },
+  spec: {
+    replicas,
+    selector: { matchLabels: { app: name } },
+    template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'nginx:1.27' }] } },
+  },
 });
 
 describe('write semantics', () => {
@@ -76,14 +82,28 @@ describe('write semantics', () => {
   it('applies JSON, merge and strategic merge patches; 415 for unknown types', async () => {
     await using api = await startApi();
     await api.call('POST', DEPLOYS, deployment('d'));
-    const merge = await api.call('PATCH', `${CMS.replace('configmaps', 'configmaps')}/x`, {}, { 'content-type': 'application/merge-patch+json' });
+    const merge = await api.call(
+      'PATCH',
+      `${CMS.replace('configmaps', 'configmaps')}/x`,
+      {},
+      { 'content-type': 'application/merge-patch+json' },
+    );
     assert.equal(merge.status, 404);
-    const smp = await api.call('PATCH', `${DEPLOYS}/d`, { spec: { template: { spec: { containers: [{ name: 'side', image: 'busybox' }] } } } }, { 'content-type': 'application/strategic-merge-patch+json' });
+    const smp = await api.call(
+      'PATCH',
+      `${DEPLOYS}/d`,
+      { spec: { template: { spec: { containers: [{ name: 'side', image: 'busybox' }] } } } },
+      { 'content-type': 'application/strategic-merge-patch+json' },
+    );
     assert.equal(smp.status, 200);
     assert.deepEqual(smp.body.spec.template.spec.containers.map((c: { name: string }) => c.name).sort(), ['c', 'side']);
-    const jp = await api.call('PATCH', `${DEPLOYS}/d`, [{ op: 'replace', path: '/spec/replicas', value: 3 }], { 'content-type': 'application/json-patch+json' });
+    const jp = await api.call('PATCH', `${DEPLOYS}/d`, [{ op: 'replace', path: '/spec/replicas', value: 3 }], {
+      'content-type': 'application/json-patch+json',
+    });
     assert.equal(jp.body.spec.replicas, 3);
-    const failed = await api.call('PATCH', `${DEPLOYS}/d`, [{ op: 'test', path: '/spec/replicas', value: 9 }], { 'content-type': 'application/json-patch+json' });
+    const failed = await api.call('PATCH', `${DEPLOYS}/d`, [{ op: 'test', path: '/spec/replicas', value: 9 }], {
+      'content-type': 'application/json-patch+json',
+    });
     assert.equal(failed.status, 422);
     const bad = await api.call('PATCH', `${DEPLOYS}/d`, '{}', { 'content-type': 'text/plain' });
     assert.equal(bad.status, 415);
@@ -92,13 +112,23 @@ describe('write semantics', () => {
 
   it('takes strategic merge patches on built-in kinds without merge keys (kubectl cordon on a Node) and 415 on custom resources only', async () => {
     await using api = await startApi();
-    await api.call('POST', '/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' }, spec: { taints: [{ key: 'a', effect: 'NoSchedule' }] } });
+    await api.call('POST', '/api/v1/nodes', {
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name: 'n1' },
+      spec: { taints: [{ key: 'a', effect: 'NoSchedule' }] },
+    });
     const smp = { 'content-type': 'application/strategic-merge-patch+json' };
     const cordoned = await api.call('PATCH', '/api/v1/nodes/n1', { spec: { unschedulable: true } }, smp);
     assert.equal(cordoned.status, 200);
     assert.equal(cordoned.body.spec.unschedulable, true);
     assert.deepEqual(cordoned.body.spec.taints, [{ key: 'a', effect: 'NoSchedule' }]);
-    const role = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'r' }, rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }] };
+    const role = {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: 'r' },
+      rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }],
+    };
     await api.call('POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', role);
     const patched = await api.call('PATCH', '/apis/rbac.authorization.k8s.io/v1/clusterroles/r', { metadata: { labels: { x: 'y' } } }, smp);
     assert.equal(patched.status, 200);
@@ -109,7 +139,12 @@ describe('write semantics', () => {
   it('treats a resourceVersion in a patch as a precondition', async () => {
     await using api = await startApi();
     await api.call('POST', CMS, cm('a'));
-    const r = await api.call('PATCH', `${CMS}/a`, { metadata: { resourceVersion: '1' }, data: { k: 'v' } }, { 'content-type': 'application/merge-patch+json' });
+    const r = await api.call(
+      'PATCH',
+      `${CMS}/a`,
+      { metadata: { resourceVersion: '1' }, data: { k: 'v' } },
+      { 'content-type': 'application/merge-patch+json' },
+    );
     assert.equal(r.status, 409);
   });
 
@@ -141,7 +176,12 @@ describe('write semantics', () => {
   it('lets Leases be created by PUT and refuses an unconditional Lease update with 422', async () => {
     await using api = await startApi();
     const L = '/apis/coordination.k8s.io/v1/namespaces/default/leases';
-    const lease = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'l' }, spec: { holderIdentity: 'me', leaseDurationSeconds: 15 } };
+    const lease = {
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: { name: 'l' },
+      spec: { holderIdentity: 'me', leaseDurationSeconds: 15 },
+    };
     const c = await api.call('PUT', `${L}/l`, lease);
     assert.equal(c.status, 201);
     const u = await api.call('PUT', `${L}/l`, lease);
@@ -174,7 +214,14 @@ describe('write semantics', () => {
 
   it('folds Secret stringData into base64 data and defaults type Opaque', async () => {
     await using api = await startApi();
-    const r = (await api.call('POST', '/api/v1/namespaces/default/secrets', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, stringData: { pw: 'hunter2' } })).body;
+    const r = (
+      await api.call('POST', '/api/v1/namespaces/default/secrets', {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name: 's' },
+        stringData: { pw: 'hunter2' },
+      })
+    ).body;
     assert.equal(r.type, 'Opaque');
     assert.equal(r.data.pw, Buffer.from('hunter2').toString('base64'));
     assert.equal(r.stringData, undefined);
@@ -183,7 +230,14 @@ describe('write semantics', () => {
   it('sets Pod status Pending with a QoS class and answers a delete with the deleted Pod', async () => {
     await using api = await startApi();
     const P = '/api/v1/namespaces/default/pods';
-    const p = (await api.call('POST', P, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'x' }] } })).body;
+    const p = (
+      await api.call('POST', P, {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'p' },
+        spec: { containers: [{ name: 'c', image: 'x' }] },
+      })
+    ).body;
     assert.deepEqual(p.status, { phase: 'Pending', qosClass: 'BestEffort' });
     assert.equal(p.metadata.generation, 1);
     const d = await api.call('DELETE', `${P}/p`);
@@ -204,7 +258,10 @@ describe('deletion and finalizers', () => {
     const m = await w.next();
     assert.equal(m?.type, 'MODIFIED');
     const cur = (await api.call('GET', `${CMS}/a`)).body;
-    const more = await api.call('PUT', `${CMS}/a`, { ...cur, metadata: { ...cur.metadata, finalizers: ['example.com/hold', 'example.com/more'] } });
+    const more = await api.call('PUT', `${CMS}/a`, {
+      ...cur,
+      metadata: { ...cur.metadata, finalizers: ['example.com/hold', 'example.com/more'] },
+    });
     assert.equal(more.status, 422);
     assert.match(more.body.message, /no new finalizers can be added if the object is being deleted/);
     const done = await api.call('PUT', `${CMS}/a`, { ...cur, metadata: { ...cur.metadata, finalizers: [] } });
@@ -246,11 +303,19 @@ describe('deletion and finalizers', () => {
     const u = await api.call('DELETE', `${CMS}/a`, { preconditions: { uid: 'nope' } });
     assert.equal(u.status, 409);
     assert.equal(u.body.reason, 'Conflict');
-    assert.equal(u.body.message, `Operation cannot be fulfilled on configmaps "a": the UID in the precondition (nope) does not match the UID in record (${a.metadata.uid}). The object might have been deleted and then recreated`);
+    assert.equal(
+      u.body.message,
+      `Operation cannot be fulfilled on configmaps "a": the UID in the precondition (nope) does not match the UID in record (${a.metadata.uid}). The object might have been deleted and then recreated`,
+    );
     const rv = await api.call('DELETE', `${CMS}/a`, { preconditions: { resourceVersion: '1' } });
     assert.equal(rv.status, 409);
-    assert.match(rv.body.message, /: the ResourceVersion in the precondition \(1\) does not match the ResourceVersion in record \(\d+\)\. The object might have been modified$/);
-    const ok = await api.call('DELETE', `${CMS}/a`, { preconditions: { uid: a.metadata.uid, resourceVersion: a.metadata.resourceVersion } });
+    assert.match(
+      rv.body.message,
+      /: the ResourceVersion in the precondition \(1\) does not match the ResourceVersion in record \(\d+\)\. The object might have been modified$/,
+    );
+    const ok = await api.call('DELETE', `${CMS}/a`, {
+      preconditions: { uid: a.metadata.uid, resourceVersion: a.metadata.resourceVersion },
+    });
     assert.equal(ok.status, 200);
   });
 
@@ -279,8 +344,18 @@ describe('deletion and finalizers', () => {
 
   it('clears namespace spec finalizers through /finalize, which removes a deleting namespace', async () => {
     await using api = await startApi();
-    const ns = (await api.call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'fin', finalizers: ['example.com/keep'] } })).body;
-    const cleared = await api.call('PUT', '/api/v1/namespaces/fin/finalize', { ...ns, spec: { finalizers: [] }, metadata: { ...ns.metadata, labels: { ignored: 'yes' } } });
+    const ns = (
+      await api.call('POST', '/api/v1/namespaces', {
+        apiVersion: 'v1',
+        kind: 'Namespace',
+        metadata: { name: 'fin', finalizers: ['example.com/keep'] },
+      })
+    ).body;
+    const cleared = await api.call('PUT', '/api/v1/namespaces/fin/finalize', {
+      ...ns,
+      spec: { finalizers: [] },
+      metadata: { ...ns.metadata, labels: { ignored: 'yes' } },
+    });
     assert.equal(cleared.status, 200);
     assert.deepEqual(cleared.body.spec.finalizers, []);
     assert.equal(cleared.body.metadata.labels.ignored, undefined);
@@ -290,7 +365,12 @@ describe('deletion and finalizers', () => {
   it('gives a Pod bound to a node its grace period, and deletes it on a later delete with grace 0', async () => {
     await using api = await startApi();
     const P = '/api/v1/namespaces/default/pods';
-    await api.call('POST', P, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { nodeName: 'n1', containers: [{ name: 'c', image: 'x' }] } });
+    await api.call('POST', P, {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'p' },
+      spec: { nodeName: 'n1', containers: [{ name: 'c', image: 'x' }] },
+    });
     const d = await api.call('DELETE', `${P}/p`);
     assert.equal(d.status, 200);
     assert.equal(d.body.metadata.deletionGracePeriodSeconds, 30);
@@ -318,9 +398,17 @@ describe('events through two API groups', () => {
     const CORE = '/api/v1/namespaces/default/events';
     const w = await api.watch(`${CORE}?watch=true&resourceVersion=1`);
     const e = await api.call('POST', V1, {
-      apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name: 'e1' }, eventTime: '2026-01-01T00:00:00.000000Z',
-      regarding: { kind: 'ConfigMap', name: 'a', namespace: 'default' }, note: 'hello', reason: 'Tested', type: 'Normal',
-      reportingController: 'me', reportingInstance: 'me-1', action: 'Test',
+      apiVersion: 'events.k8s.io/v1',
+      kind: 'Event',
+      metadata: { name: 'e1' },
+      eventTime: '2026-01-01T00:00:00.000000Z',
+      regarding: { kind: 'ConfigMap', name: 'a', namespace: 'default' },
+      note: 'hello',
+      reason: 'Tested',
+      type: 'Normal',
+      reportingController: 'me',
+      reportingInstance: 'me-1',
+      action: 'Test',
     });
     assert.equal(e.status, 201);
     assert.equal(e.body.note, 'hello');
@@ -332,12 +420,24 @@ describe('events through two API groups', () => {
     assert.equal((await w.next())?.object.message, 'hello');
     const sel = (await api.call('GET', `${CORE}?fieldSelector=involvedObject.name%3Da`)).body;
     assert.equal(sel.items.length, 1);
-    await api.call('POST', CORE, { apiVersion: 'v1', kind: 'Event', metadata: { name: 'e2' }, involvedObject: { kind: 'Pod', name: 'p' }, message: 'core', reason: 'R' });
+    await api.call('POST', CORE, {
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name: 'e2' },
+      involvedObject: { kind: 'Pod', name: 'p' },
+      message: 'core',
+      reason: 'R',
+    });
     const v1 = (await api.call('GET', `${V1}/e2`)).body;
     assert.equal(v1.apiVersion, 'events.k8s.io/v1');
     assert.equal(v1.note, 'core');
     assert.equal(v1.regarding.name, 'p');
-    const patched = await api.call('PATCH', `${V1}/e1`, { series: { count: 2, lastObservedTime: '2026-01-01T00:01:00.000000Z' } }, { 'content-type': 'application/merge-patch+json' });
+    const patched = await api.call(
+      'PATCH',
+      `${V1}/e1`,
+      { series: { count: 2, lastObservedTime: '2026-01-01T00:01:00.000000Z' } },
+      { 'content-type': 'application/merge-patch+json' },
+    );
     assert.equal(patched.status, 200);
     assert.equal((await api.call('GET', `${CORE}/e1`)).body.series.count, 2);
   });
@@ -361,8 +461,19 @@ describe('server-side apply', () => {
   it('answers a re-apply that turns an object field into a list with a Status, not a failure inside the pruning', async () => {
     await using api = await startApi();
     const DEPLOYS = '/apis/apps/v1/namespaces/default/deployments';
-    const apply = (template: unknown) => JSON.stringify({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' }, spec: { selector: { matchLabels: { a: 'b' } }, template } });
-    const first = await api.call('PATCH', `${DEPLOYS}/d?fieldManager=one`, apply({ metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'i' }] } }), headers);
+    const apply = (template: unknown) =>
+      JSON.stringify({
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name: 'd' },
+        spec: { selector: { matchLabels: { a: 'b' } }, template },
+      });
+    const first = await api.call(
+      'PATCH',
+      `${DEPLOYS}/d?fieldManager=one`,
+      apply({ metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'i' }] } }),
+      headers,
+    );
     assert.equal(first.status, 201, first.text);
     const r = await api.call('PATCH', `${DEPLOYS}/d?fieldManager=one`, apply([]), headers);
     assert.equal(r.status, 400, r.text);
@@ -371,9 +482,21 @@ describe('server-side apply', () => {
 
   it('ignores client-written managed field keys that name no list element', async () => {
     await using api = await startApi();
-    const created = await api.call('POST', CMS, { metadata: { name: 'a', finalizers: ['x/y'], managedFields: [
-      { manager: 'one', operation: 'Apply', apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: { 'f:metadata': { 'f:finalizers': { 'k:not json': {}, 'v:"x/y"': {} } } } },
-    ] } });
+    const created = await api.call('POST', CMS, {
+      metadata: {
+        name: 'a',
+        finalizers: ['x/y'],
+        managedFields: [
+          {
+            manager: 'one',
+            operation: 'Apply',
+            apiVersion: 'v1',
+            fieldsType: 'FieldsV1',
+            fieldsV1: { 'f:metadata': { 'f:finalizers': { 'k:not json': {}, 'v:"x/y"': {} } } },
+          },
+        ],
+      },
+    });
     assert.equal(created.status, 201, created.text);
     const r = await api.call('PATCH', `${CMS}/a?fieldManager=one`, applyCm({ x: '1' }), headers);
     assert.equal(r.status, 200, r.text);
@@ -402,13 +525,40 @@ describe('server-side apply', () => {
     const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
     const item = { type: 'object', properties: { id: { type: 'string' }, v: { type: 'string' } } };
     await api.call('POST', CRDS, {
-      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'things.example.com' },
-      spec: { group: 'example.com', scope: 'Namespaced', names: { plural: 'things', kind: 'Thing' }, versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: {
-        type: 'object', properties: { spec: { type: 'object', properties: {
-          keyed: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['id'], items: { ...item, required: ['id'] } },
-          plain: { type: 'array', items: item },
-        } } },
-      } } }] },
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'things.example.com' },
+      spec: {
+        group: 'example.com',
+        scope: 'Namespaced',
+        names: { plural: 'things', kind: 'Thing' },
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            schema: {
+              openAPIV3Schema: {
+                type: 'object',
+                properties: {
+                  spec: {
+                    type: 'object',
+                    properties: {
+                      keyed: {
+                        type: 'array',
+                        'x-kubernetes-list-type': 'map',
+                        'x-kubernetes-list-map-keys': ['id'],
+                        items: { ...item, required: ['id'] },
+                      },
+                      plain: { type: 'array', items: item },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        ],
+      },
     });
     const T = '/apis/example.com/v1/namespaces/default/things';
     const thing = (keyed: unknown[], plain: unknown[], finalizers: string[]) =>
@@ -416,8 +566,16 @@ describe('server-side apply', () => {
     await api.call('PATCH', `${T}/t?fieldManager=a`, thing([{ id: '1', v: 'a' }], [{ id: '1' }], ['example.com/a']), headers);
     const r = await api.call('PATCH', `${T}/t?fieldManager=b`, thing([{ id: '2', v: 'b' }], [{ id: '2' }], ['example.com/b']), headers);
     assert.equal(r.status, 409, 'the atomic list is owned by a');
-    const f = await api.call('PATCH', `${T}/t?fieldManager=b&force=true`, thing([{ id: '2', v: 'b' }], [{ id: '2' }], ['example.com/b']), headers);
-    assert.deepEqual(f.body.spec.keyed.map((x: { id: string }) => x.id), ['1', '2']);
+    const f = await api.call(
+      'PATCH',
+      `${T}/t?fieldManager=b&force=true`,
+      thing([{ id: '2', v: 'b' }], [{ id: '2' }], ['example.com/b']),
+      headers,
+    );
+    assert.deepEqual(
+      f.body.spec.keyed.map((x: { id: string }) => x.id),
+      ['1', '2'],
+    );
     assert.deepEqual(f.body.spec.plain, [{ id: '2' }]);
     assert.deepEqual(f.body.metadata.finalizers, ['example.com/a', 'example.com/b']);
     const b = f.body.metadata.managedFields.find((e: { manager: string }) => e.manager === 'b');
@@ -427,18 +585,40 @@ describe('server-side apply', () => {
 
   it('merges named lists element by element and leaves defaulted fields unowned', async () => {
     await using api = await startApi();
-    const dep = (containers: unknown[]) => JSON.stringify({
-      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' },
-      spec: { selector: { matchLabels: { app: 'd' } }, template: { metadata: { labels: { app: 'd' } }, spec: { containers } } },
-    });
+    const dep = (containers: unknown[]) =>
+      JSON.stringify({
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name: 'd' },
+        spec: { selector: { matchLabels: { app: 'd' } }, template: { metadata: { labels: { app: 'd' } }, spec: { containers } } },
+      });
     const D = '/apis/apps/v1/namespaces/default/deployments';
     const c = await api.call('PATCH', `${D}/d?fieldManager=me`, dep([{ name: 'a', image: 'x' }]), headers);
     assert.equal(c.status, 201);
     assert.equal(c.body.metadata.managedFields[0].fieldsV1['f:spec']['f:replicas'], undefined);
-    const u = await api.call('PATCH', `${D}/d?fieldManager=me`, dep([{ name: 'a', image: 'y' }, { name: 'b', image: 'z' }]), headers);
-    assert.deepEqual(u.body.spec.template.spec.containers.map((x: { name: string; image: string }) => `${x.name}=${x.image}`), ['a=y', 'b=z']);
+    const u = await api.call(
+      'PATCH',
+      `${D}/d?fieldManager=me`,
+      dep([
+        { name: 'a', image: 'y' },
+        { name: 'b', image: 'z' },
+      ]),
+      headers,
+    );
+    assert.deepEqual(
+      u.body.spec.template.spec.containers.map((x: { name: string; image: string }) => `${x.name}=${x.image}`),
+      ['a=y', 'b=z'],
+    );
     assert.equal(u.body.spec.template.spec.containers[0].terminationMessagePath, '/dev/termination-log');
-    const again = await api.call('PATCH', `${D}/d?fieldManager=me`, dep([{ name: 'a', image: 'y' }, { name: 'b', image: 'z' }]), headers);
+    const again = await api.call(
+      'PATCH',
+      `${D}/d?fieldManager=me`,
+      dep([
+        { name: 'a', image: 'y' },
+        { name: 'b', image: 'z' },
+      ]),
+      headers,
+    );
     assert.equal(again.body.metadata.resourceVersion, u.body.metadata.resourceVersion, 'an unchanged apply is a no-op');
   });
 });
@@ -446,7 +626,12 @@ describe('server-side apply', () => {
 describe('other built-in kinds', () => {
   it('selects stored built-ins by their extra field-selector fields (Node spec.unschedulable, Job status.successful)', async () => {
     await using api = await startApi();
-    await api.call('POST', '/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: 'cordoned' }, spec: { unschedulable: true } });
+    await api.call('POST', '/api/v1/nodes', {
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name: 'cordoned' },
+      spec: { unschedulable: true },
+    });
     await api.call('POST', '/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: 'open' } });
     const names = (r: { body: { items: { metadata: { name: string } }[] } }) => r.body.items.map((n) => n.metadata.name);
     assert.deepEqual(names(await api.call('GET', '/api/v1/nodes?fieldSelector=spec.unschedulable%3Dtrue')), ['cordoned']);
@@ -458,18 +643,38 @@ describe('other built-in kinds', () => {
   it('stores StatefulSets with generation, status and scale, Jobs, RBAC and cluster-scoped Nodes', async () => {
     await using api = await startApi();
     const STS = '/apis/apps/v1/namespaces/default/statefulsets';
-    const sts = await api.call('POST', STS, { apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 's' }, spec: { replicas: 1, selector: { matchLabels: { a: 'b' } } } });
+    const sts = await api.call('POST', STS, {
+      apiVersion: 'apps/v1',
+      kind: 'StatefulSet',
+      metadata: { name: 's' },
+      spec: { replicas: 1, selector: { matchLabels: { a: 'b' } } },
+    });
     assert.equal(sts.status, 201);
     assert.equal(sts.body.metadata.generation, 1);
     const scaled = await api.call('PATCH', `${STS}/s/scale`, { spec: { replicas: 3 } }, { 'content-type': 'application/merge-patch+json' });
     assert.equal(scaled.body.spec.replicas, 3);
     assert.equal(scaled.body.status.selector, 'a=b');
     assert.equal((await api.call('GET', `${STS}/s`)).body.metadata.generation, 2);
-    const job = await api.call('POST', '/apis/batch/v1/namespaces/default/jobs', { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'j' }, spec: {} });
+    const job = await api.call('POST', '/apis/batch/v1/namespaces/default/jobs', {
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      metadata: { name: 'j' },
+      spec: {},
+    });
     assert.equal(job.status, 201);
-    const role = await api.call('POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'r' }, rules: [] });
+    const role = await api.call('POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: 'r' },
+      rules: [],
+    });
     assert.equal(role.status, 201);
-    const node = await api.call('POST', '/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' }, spec: { unschedulable: true } });
+    const node = await api.call('POST', '/api/v1/nodes', {
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name: 'n1' },
+      spec: { unschedulable: true },
+    });
     assert.equal(node.status, 201);
     const sel = (await api.call('GET', '/api/v1/nodes?fieldSelector=spec.unschedulable%3Dtrue')).body;
     assert.equal(sel.items.length, 1);
@@ -482,16 +687,32 @@ describe('POST-only subresources', () => {
   it('evicts a Pod through pods/eviction (201 Success) and issues tokens through serviceaccounts/token', async () => {
     await using api = await startApi();
     const P = '/api/v1/namespaces/default/pods';
-    await api.call('POST', P, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'x' }] } });
+    await api.call('POST', P, {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'p' },
+      spec: { containers: [{ name: 'c', image: 'x' }] },
+    });
     assert.equal((await api.call('GET', `${P}/p/eviction`)).status, 405);
-    const ev = await api.call('POST', `${P}/p/eviction`, { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'p', namespace: 'default' } });
+    const ev = await api.call('POST', `${P}/p/eviction`, {
+      apiVersion: 'policy/v1',
+      kind: 'Eviction',
+      metadata: { name: 'p', namespace: 'default' },
+    });
     assert.equal(ev.status, 201);
     assert.equal(ev.body.status, 'Success');
     assert.equal((await api.call('GET', `${P}/p`)).status, 404);
-    assert.equal((await api.call('POST', `${P}/gone/eviction`, { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'gone' } })).status, 404);
+    assert.equal(
+      (await api.call('POST', `${P}/gone/eviction`, { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'gone' } })).status,
+      404,
+    );
     const SA = '/api/v1/namespaces/default/serviceaccounts';
     await api.call('POST', SA, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'robot' } });
-    const t = await api.call('POST', `${SA}/robot/token`, { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { audiences: ['api'] } });
+    const t = await api.call('POST', `${SA}/robot/token`, {
+      apiVersion: 'authentication.k8s.io/v1',
+      kind: 'TokenRequest',
+      spec: { audiences: ['api'] },
+    });
     assert.equal(t.status, 201);
     assert.equal(t.body.kind, 'TokenRequest');
     const claims = JSON.parse(Buffer.from(t.body.status.token.split('.')[1], 'base64url').toString());

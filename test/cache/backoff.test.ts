@@ -7,7 +7,10 @@ describe('Backoff', () => {
   it('starts at 800 ms and doubles up to the 30 s cap, jitter adding up to +100 % but never past the cap', () => {
     const clock = new FakeClock();
     const low = new Backoff({ clock, random: () => 0 });
-    assert.deepEqual(Array.from({ length: 8 }, () => low.next()), [800, 1600, 3200, 6400, 12800, 25600, 30000, 30000]);
+    assert.deepEqual(
+      Array.from({ length: 8 }, () => low.next()),
+      [800, 1600, 3200, 6400, 12800, 25600, 30000, 30000],
+    );
     const high = new Backoff({ clock, random: () => 0.999999 });
     const d = Array.from({ length: 6 }, () => high.next());
     assert.ok(d[0]! > 1599 && d[0]! < 1600);

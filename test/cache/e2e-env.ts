@@ -8,7 +8,10 @@
 import assert from 'node:assert/strict';
 import { createApiServer, listen, type Listening } from 'kube-converge/apiserver';
 import {
-  createListerWatcher, createSharedIndexInformer, type SharedIndexInformer, type SharedIndexInformerOptions,
+  createListerWatcher,
+  createSharedIndexInformer,
+  type SharedIndexInformer,
+  type SharedIndexInformerOptions,
 } from 'kube-converge/cache';
 import { bearerTokenAuth, createClient, type RestClient } from 'kube-converge/client';
 import { ConfigMapResource, objectKey, type KubeObject } from 'kube-converge/meta';
@@ -30,7 +33,9 @@ export interface E2E {
   close(): Promise<void>;
 }
 
-export async function startE2E(o: { informer?: Partial<SharedIndexInformerOptions<KubeObject>>; watchBufferSize?: number } = {}): Promise<E2E> {
+export async function startE2E(
+  o: { informer?: Partial<SharedIndexInformerOptions<KubeObject>>; watchBufferSize?: number } = {},
+): Promise<E2E> {
   const api = createApiServer({ bookmarkIntervalMs: 1_000, ...(o.watchBufferSize ? { watchBufferSize: o.watchBufferSize } : {}) });
   const adminToken = 'e2e-admin-token';
   let listening = await listen(api, { adminToken });
@@ -69,7 +74,12 @@ export async function startE2E(o: { informer?: Partial<SharedIndexInformerOption
         async () => {
           const list = await writer.list(ConfigMapResource, { namespace: 'default' });
           const server = new Map(list.items.map((x) => [objectKey(x), x.metadata.resourceVersion]));
-          const cache = new Map(informer.getIndexer().list().map((x) => [objectKey(x), x.metadata.resourceVersion]));
+          const cache = new Map(
+            informer
+              .getIndexer()
+              .list()
+              .map((x) => [objectKey(x), x.metadata.resourceVersion]),
+          );
           assert.deepEqual(cache, server);
         },
         { timeoutMs, intervalMs: 25, message: 'cache == server' },

@@ -27,8 +27,20 @@ describe('SharedInformerFactory and listers', () => {
     await f.waitForCacheSync();
     assert.equal(lister.get('ns1', 'a')?.metadata.name, 'a');
     assert.equal(lister.get('ns1', 'zzz'), undefined);
-    assert.deepEqual(lister.list('ns1').map((o) => o.metadata.name).sort(), ['a', 'b']);
-    assert.deepEqual(lister.list(undefined, parseLabelSelector('app=web')).map((o) => o.metadata.name).sort(), ['a', 'c']);
+    assert.deepEqual(
+      lister
+        .list('ns1')
+        .map((o) => o.metadata.name)
+        .sort(),
+      ['a', 'b'],
+    );
+    assert.deepEqual(
+      lister
+        .list(undefined, parseLabelSelector('app=web'))
+        .map((o) => o.metadata.name)
+        .sort(),
+      ['a', 'c'],
+    );
     assert.deepEqual(lister.list('ns2', parseLabelSelector('app!=web')), []);
     ac.abort();
     await f.stopped();
@@ -86,7 +98,7 @@ describe('SharedInformerFactory and listers', () => {
     await f.stopped();
   });
 
-  it('a per-informer transform replaces the factory\'s, and naming the factory\'s own transform shares its informer', () => {
+  it("a per-informer transform replaces the factory's, and naming the factory's own transform shares its informer", () => {
     const strip = (obj: KubeObject): KubeObject => obj;
     const f = new SharedInformerFactory({ client: new FakeClient(), clock: new FakeClock(), transform: strip });
     const byDefault = f.informerFor(ConfigMapResource);
@@ -100,7 +112,10 @@ describe('SharedInformerFactory and listers', () => {
     const f = new SharedInformerFactory({ client, clock: new FakeClock() });
     const all = f.informerFor(ConfigMapResource);
     const own = new AbortController();
-    const shard = f.informerFor(ConfigMapResource, { shardSelector: 'shardRange(object.metadata.namespace, \'0x0\', \'0x8000000000000000\')', signal: own.signal });
+    const shard = f.informerFor(ConfigMapResource, {
+      shardSelector: "shardRange(object.metadata.namespace, '0x0', '0x8000000000000000')",
+      signal: own.signal,
+    });
     assert.notEqual(f.informerFor(ConfigMapResource, { signal: own.signal }), all, 'a stop signal is part of the collection');
     const ac = new AbortController();
     f.start(ac.signal);
@@ -111,7 +126,10 @@ describe('SharedInformerFactory and listers', () => {
     assert.equal(shard.status().phase, 'stopped');
     assert.notEqual(all.status().phase, 'stopped', 'the other informers keep running');
     const again = new AbortController();
-    const fresh = f.informerFor(ConfigMapResource, { shardSelector: 'shardRange(object.metadata.namespace, \'0x0\', \'0x8000000000000000\')', signal: again.signal });
+    const fresh = f.informerFor(ConfigMapResource, {
+      shardSelector: "shardRange(object.metadata.namespace, '0x0', '0x8000000000000000')",
+      signal: again.signal,
+    });
     assert.notEqual(fresh, shard);
     f.start(ac.signal);
     await settle();

@@ -13,7 +13,15 @@ export function statusError(code: number, reason: string, extra: Partial<Status>
   return new StatusError({ apiVersion: 'v1', kind: 'Status', metadata: {}, status: 'Failure', code, reason, message: reason, ...extra });
 }
 
-export const goneStatus = (): Status => ({ apiVersion: 'v1', kind: 'Status', metadata: {}, status: 'Failure', code: 410, reason: 'Expired', message: 'too old resource version' });
+export const goneStatus = (): Status => ({
+  apiVersion: 'v1',
+  kind: 'Status',
+  metadata: {},
+  status: 'Failure',
+  code: 410,
+  reason: 'Expired',
+  message: 'too old resource version',
+});
 
 export class FakeWatch implements WatchStream<KubeObject> {
   #queue: WatchEvent[] = [];
@@ -191,7 +199,11 @@ export class FakeClient implements Client {
       for (const obj of this.objects.values()) stream.push({ type: 'ADDED', object: structuredClone(obj) });
       stream.push({
         type: 'BOOKMARK',
-        object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { resourceVersion: String(this.rv), annotations: { [INITIAL_EVENTS_END_ANNOTATION]: 'true' } } },
+        object: {
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { resourceVersion: String(this.rv), annotations: { [INITIAL_EVENTS_END_ANNOTATION]: 'true' } },
+        },
       });
     }
     signal?.addEventListener('abort', () => stream.close(), { once: true });
@@ -228,7 +240,12 @@ export async function settle(rounds = 10): Promise<void> {
   for (let i = 0; i < rounds; i++) await new Promise<void>((resolve) => setImmediate(resolve));
 }
 
-export const cm = (name: string, data: Record<string, string> = {}, namespace = 'default', labels?: Record<string, string>): KubeObject => ({
+export const cm = (
+  name: string,
+  data: Record<string, string> = {},
+  namespace = 'default',
+  labels?: Record<string, string>,
+): KubeObject => ({
   apiVersion: 'v1',
   kind: 'ConfigMap',
   metadata: { namespace, name, ...(labels ? { labels } : {}) },

@@ -1,7 +1,11 @@
 /** Shared set-up for informer unit tests: a fake client, a fake clock, a recording handler and logger. */
 import {
-  createListerWatcher, createSharedIndexInformer, isDeletedFinalStateUnknown,
-  type ResourceEventHandler, type SharedIndexInformer, type SharedIndexInformerOptions,
+  createListerWatcher,
+  createSharedIndexInformer,
+  isDeletedFinalStateUnknown,
+  type ResourceEventHandler,
+  type SharedIndexInformer,
+  type SharedIndexInformerOptions,
 } from 'kube-converge/cache';
 import { ConfigMapResource, FakeClock, type KubeObject, type LogFields, type Logger } from 'kube-converge/meta';
 import { FakeClient, settle, type FakeClientOptions } from './fake-client.js';
@@ -14,7 +18,14 @@ export interface LogLine {
 
 export function captureLogger(lines: LogLine[] = [], bound: LogFields = {}): Logger & { lines: LogLine[] } {
   const at = (level: string) => (fields: LogFields, msg: string) => void lines.push({ level, msg, fields: { ...bound, ...fields } });
-  return { lines, debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error'), child: (f) => captureLogger(lines, { ...bound, ...f }) };
+  return {
+    lines,
+    debug: at('debug'),
+    info: at('info'),
+    warn: at('warn'),
+    error: at('error'),
+    child: (f) => captureLogger(lines, { ...bound, ...f }),
+  };
 }
 
 const rvOf = (o: KubeObject): string => o.metadata.resourceVersion ?? '?';
@@ -28,7 +39,8 @@ export function recorder(): { events: string[]; handler: ResourceEventHandler } 
     handler: {
       onAdd: (o, initial) => void events.push(`add ${nameOf(o)} ${rvOf(o)}${initial ? ' initial' : ''}`),
       onUpdate: (a, b) => void events.push(`update ${nameOf(b)} ${rvOf(a)}>${rvOf(b)}${a === b ? ' same' : ''}`),
-      onDelete: (o) => void events.push(isDeletedFinalStateUnknown(o) ? `tombstone ${o.key} ${rvOf(o.obj)}` : `delete ${nameOf(o)} ${rvOf(o)}`),
+      onDelete: (o) =>
+        void events.push(isDeletedFinalStateUnknown(o) ? `tombstone ${o.key} ${rvOf(o.obj)}` : `delete ${nameOf(o)} ${rvOf(o)}`),
     },
   };
 }

@@ -12,12 +12,12 @@ sharedIndexInformerContract('the plain informer (all namespaces)', async (client
 );
 
 // The manager builds a multi-namespace informer for a kind cached in more than one namespace.
-sharedIndexInformerContract('the manager\'s multi-namespace informer', async (client) => {
+sharedIndexInformerContract("the manager's multi-namespace informer", async (client) => {
   const mgr = await createManager({ client, cache: { defaults: { namespaces: [...NAMESPACES] } } });
   return mgr.getInformer<KubeObject>(ConfigMapResource);
 });
 
-sharedIndexInformerContract('the manager\'s sharded informer (two shards, both owned)', async (client) => {
+sharedIndexInformerContract("the manager's sharded informer (two shards, both owned)", async (client) => {
   const ranges = shardRanges(2);
   const informer = new ShardedInformer<KubeObject>({
     factory: new SharedInformerFactory({ client }),

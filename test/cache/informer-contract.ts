@@ -18,9 +18,13 @@ export const NAMESPACES = ['ns-a', 'ns-b'] as const;
 export type MakeInformer = (client: Client) => Promise<SharedIndexInformer<KubeObject>>;
 
 const cmR = ConfigMapResource as unknown as Parameters<Client['create']>[0];
-const byColor: IndexFunc<KubeObject> = (o) => (o['data'] as Record<string, string> | undefined)?.['color'] ? [(o['data'] as Record<string, string>)['color']!] : [];
+const byColor: IndexFunc<KubeObject> = (o) =>
+  (o['data'] as Record<string, string> | undefined)?.['color'] ? [(o['data'] as Record<string, string>)['color']!] : [];
 const configMap = (namespace: string, name: string, data: Record<string, string> = {}): KubeObject => ({
-  apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace }, data,
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name, namespace },
+  data,
 });
 
 interface Env {
@@ -63,10 +67,18 @@ async function withEnv(make: MakeInformer, body: (env: Env) => Promise<void>): P
       running = informer.run(ac.signal);
     },
     converged: () =>
-      eventually(async () => {
-        const cache = new Map(informer.getIndexer().list().map((x) => [objectKey(x), x.metadata.resourceVersion]));
-        assert.deepEqual(cache, await serverState());
-      }, { timeoutMs: 10_000, intervalMs: 25, message: 'cache == server' }),
+      eventually(
+        async () => {
+          const cache = new Map(
+            informer
+              .getIndexer()
+              .list()
+              .map((x) => [objectKey(x), x.metadata.resourceVersion]),
+          );
+          assert.deepEqual(cache, await serverState());
+        },
+        { timeoutMs: 10_000, intervalMs: 25, message: 'cache == server' },
+      ),
     create: async (namespace, name, data = {}) => void (await writer.create(cmR, configMap(namespace, name, data))),
     update: async (namespace, name, data) => {
       const current = await writer.get(ConfigMapResource, { namespace, name });
@@ -153,7 +165,10 @@ export function sharedIndexInformerContract(name: string, make: MakeInformer): v
       reg.remove();
       for (const ns of NAMESPACES) await env.create(ns, 'after');
       await eventually(() => kept.events.length === 3, { message: 'the kept handler saw all three' });
-      assert.deepEqual(gone.events.map((e) => e.split(' ').slice(0, 2).join(' ')), ['add before']);
+      assert.deepEqual(
+        gone.events.map((e) => e.split(' ').slice(0, 2).join(' ')),
+        ['add before'],
+      );
     });
 
     test('a relist after missed deletes delivers tombstones carrying the last known state, and the store equals the server', async (env) => {
@@ -169,8 +184,14 @@ export function sharedIndexInformerContract(name: string, make: MakeInformer): v
       env.reader.endWatches(); // re-watching from the old RV hits the compaction: 410, then a relist
       await env.converged();
       await eventually(() => r.events.filter((e) => e.startsWith('tombstone')).length === 2, { message: 'two tombstones' });
-      const tombstones = r.events.filter((e) => e.startsWith('tombstone')).map((e) => e.split(' ')[1]).sort();
-      assert.deepEqual(tombstones, NAMESPACES.map((ns) => `${ns}/doomed`));
+      const tombstones = r.events
+        .filter((e) => e.startsWith('tombstone'))
+        .map((e) => e.split(' ')[1])
+        .sort();
+      assert.deepEqual(
+        tombstones,
+        NAMESPACES.map((ns) => `${ns}/doomed`),
+      );
       assert.ok(!r.events.some((e) => e.startsWith('delete')), 'the deletes were missed, so only tombstones report them');
     });
 

@@ -59,7 +59,9 @@ describe('informer against the local API server, with faults', () => {
         env.proxy.cut();
         await env.writer.create(cmR, configMap(`after-cut-${round}`));
         await env.converged();
-        await eventually(() => env.reader.watchTimes.length > watches && env.informer.status().phase === 'watching', { message: 'a new watch' });
+        await eventually(() => env.reader.watchTimes.length > watches && env.informer.status().phase === 'watching', {
+          message: 'a new watch',
+        });
       }
       await eventually(() => env.informer.status().reconnects >= 3, { message: 'three reconnects' });
       assert.ok(env.informer.status().errors.network >= 3, JSON.stringify(env.informer.status()));
@@ -69,7 +71,7 @@ describe('informer against the local API server, with faults', () => {
     }
   });
 
-  it('notices a half-open connection (the socket stays open, no byte arrives) by the watch stream\'s inactivity watchdog, and resumes the watch from its RV without relisting', async () => {
+  it("notices a half-open connection (the socket stays open, no byte arrives) by the watch stream's inactivity watchdog, and resumes the watch from its RV without relisting", async () => {
     // The server sends a bookmark every second, so a live watch is never silent for 2.5 s.
     const env = await startE2E({ informer: { reflector: { inactivityTimeoutMs: 2_500 } } });
     try {
@@ -92,7 +94,9 @@ describe('informer against the local API server, with faults', () => {
   it('objects deleted while the server was unreachable reach handlers as deletes once it is back: the watch resumes from its RV, no relist', async () => {
     const env = await startE2E();
     const seen: string[] = [];
-    env.informer.addEventHandler({ onDelete: (o) => void seen.push(isDeletedFinalStateUnknown(o) ? `tombstone ${o.key}` : `delete ${objectKey(o)}`) });
+    env.informer.addEventHandler({
+      onDelete: (o) => void seen.push(isDeletedFinalStateUnknown(o) ? `tombstone ${o.key}` : `delete ${objectKey(o)}`),
+    });
     try {
       await seed(env, 6);
       await env.converged();
@@ -147,12 +151,18 @@ describe('informer against the local API server, with faults', () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     const blocked = env.informer.addEventHandler({ onAdd: () => gate });
-    const thrower = env.informer.addEventHandler({ onAdd: () => { throw new Error('handler bug'); } });
+    const thrower = env.informer.addEventHandler({
+      onAdd: () => {
+        throw new Error('handler bug');
+      },
+    });
     try {
       await seed(env, 8);
       await env.converged();
       const seen: string[] = [];
-      const late = env.informer.addEventHandler({ onAdd: (o, initial) => void seen.push(`${o.metadata.name}${initial ? ' initial' : ''}`) });
+      const late = env.informer.addEventHandler({
+        onAdd: (o, initial) => void seen.push(`${o.metadata.name}${initial ? ' initial' : ''}`),
+      });
       await env.writer.create(cmR, configMap('after-late'));
       await eventually(() => seen.length === 9 && late.hasSynced());
       assert.equal(seen.filter((s) => s.endsWith(' initial')).length, 8);

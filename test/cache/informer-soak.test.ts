@@ -26,7 +26,7 @@ describe('informer soak', () => {
       await env.informer.waitForSync({ signal: AbortSignal.timeout(5000) });
       let done = 0;
       let seed = 12345;
-      const random = (): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+      const random = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
       const worker = async (w: number): Promise<void> => {
         const live = new Map<number, KubeObject>();
         const mine = Array.from({ length: KEYS / WORKERS }, (_, i) => i * WORKERS + w);
@@ -58,9 +58,14 @@ describe('informer soak', () => {
       assert.ok(s.relists <= 1, `cuts alone caused ${s.relists} relists: ${JSON.stringify(s)}`);
       // Every relist after the first waited for a backoff delay (>= 20 ms here) since the one before.
       const gaps = env.reader.listTimes.slice(1).map((t, i) => t - env.reader.listTimes[i]!);
-      assert.ok(gaps.every((g) => g >= 19), `relists not backed off: ${gaps.filter((g) => g < 19).join(',')}`);
+      assert.ok(
+        gaps.every((g) => g >= 19),
+        `relists not backed off: ${gaps.filter((g) => g < 19).join(',')}`,
+      );
       t.diagnostic(`catch-up after the writes stopped: ${Math.round(catchUpMs)} ms`);
-      process.stdout.write(`# soak: ${WRITES} writes, ${env.proxy.cuts} cuts, ${s.reconnects} reconnects, ${env.reader.listTimes.length} lists, ${notifications} notifications, errors ${JSON.stringify(s.errors)}\n`);
+      process.stdout.write(
+        `# soak: ${WRITES} writes, ${env.proxy.cuts} cuts, ${s.reconnects} reconnects, ${env.reader.listTimes.length} lists, ${notifications} notifications, errors ${JSON.stringify(s.errors)}\n`,
+      );
     } finally {
       await env.close();
     }
@@ -84,7 +89,9 @@ describe('informer soak: 3,000 keys, frequent cuts, production backoff', () => {
     try {
       const live: KubeObject[] = [];
       for (let i = 0; i < KEYS_3K; i += WORKERS) {
-        const batch = Array.from({ length: Math.min(WORKERS, KEYS_3K - i) }, (_, j) => env.writer.create(cmR, configMap(`k-${i + j}`, { n: '0' })));
+        const batch = Array.from({ length: Math.min(WORKERS, KEYS_3K - i) }, (_, j) =>
+          env.writer.create(cmR, configMap(`k-${i + j}`, { n: '0' })),
+        );
         live.push(...(await Promise.all(batch)));
       }
       await env.informer.waitForSync({ signal: AbortSignal.timeout(10_000) });
@@ -93,7 +100,7 @@ describe('informer soak: 3,000 keys, frequent cuts, production backoff', () => {
 
       let done = 0;
       let seed = 4242;
-      const random = (): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+      const random = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
       const worker = async (w: number): Promise<void> => {
         // Each worker owns the keys ≡ w (mod WORKERS), so its updates never conflict.
         const mine = live.map((_, k) => k).filter((k) => k % WORKERS === w);

@@ -289,9 +289,15 @@ describe('SharedIndexInformer', () => {
     await h.advance(0);
     const idx = h.informer.getIndexer();
     assert.deepEqual(idx.indexKeys('byKey', 'y'), ['default/a', 'other/b']);
-    assert.deepEqual(idx.byIndex('namespace', 'other').map((o) => o.metadata.name), ['b']);
+    assert.deepEqual(
+      idx.byIndex('namespace', 'other').map((o) => o.metadata.name),
+      ['b'],
+    );
     h.informer.addIndexers({ byName: (o) => [o.metadata.name!] });
-    assert.deepEqual(idx.byIndex('byName', 'a').map((o) => o.metadata.name), ['a']);
+    assert.deepEqual(
+      idx.byIndex('byName', 'a').map((o) => o.metadata.name),
+      ['a'],
+    );
     h.client.upsert(cm('a', { z: '1' }));
     await h.advance(0);
     assert.deepEqual(idx.indexKeys('byKey', 'y'), ['other/b']);
@@ -344,7 +350,13 @@ describe('SharedIndexInformer over streaming lists (sendInitialEvents)', () => {
     assert.deepEqual(events, ['tombstone default/b 102', 'update a 101>105']);
     const streams = h.client.watchCalls();
     assert.equal(h.client.lists().length, 0);
-    assert.deepEqual(streams.map((w) => [w.sendInitialEvents ?? false, w.resourceVersion]), [[true, undefined], [true, '102']]);
+    assert.deepEqual(
+      streams.map((w) => [w.sendInitialEvents ?? false, w.resourceVersion]),
+      [
+        [true, undefined],
+        [true, '102'],
+      ],
+    );
     await h.stop();
   });
 });

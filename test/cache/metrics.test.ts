@@ -9,7 +9,12 @@ function recordingProvider() {
   const values = new Map<string, number>();
   const add = (k: string, v: number) => values.set(k, (values.get(k) ?? 0) + v);
   const provider: CacheMetricsProvider = {
-    newInitialSyncDurationMetric: (i) => ({ observe: (s) => { add(`sync_count ${i}`, 1); values.set(`sync_seconds ${i}`, s); } }),
+    newInitialSyncDurationMetric: (i) => ({
+      observe: (s) => {
+        add(`sync_count ${i}`, 1);
+        values.set(`sync_seconds ${i}`, s);
+      },
+    }),
     newWatchConnectsMetric: (i) => ({ inc: () => add(`connects ${i}`, 1) }),
     newWatchErrorsMetric: (i, reason) => ({ inc: () => add(`errors ${i} ${reason}`, 1) }),
     newLastSyncedResourceVersionMetric: (i) => ({ set: (v) => values.set(`rv ${i}`, v) }),

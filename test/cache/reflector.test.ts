@@ -5,7 +5,8 @@ import { cm, goneStatus, statusError } from './fake-client.js';
 import { harness } from './helpers.js';
 
 const reset = (): NetworkError => new NetworkError('GET', '/x', Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
-const refused = (): NetworkError => new NetworkError('GET', '/x', Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
+const refused = (): NetworkError =>
+  new NetworkError('GET', '/x', Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
 
 describe('reflector: list, then watch, with client-go resourceVersion choices', () => {
   it('lists from "0" in pages of 500, then watches from the list RV with bookmarks and a 5-10 minute timeout', async () => {
@@ -14,7 +15,14 @@ describe('reflector: list, then watch, with client-go resourceVersion choices', 
     h.start();
     await h.advance(0);
     const lists = h.client.lists();
-    assert.deepEqual(lists.map((l) => [l.resourceVersion, l.limit, l.continue]), [['0', 500, undefined], [undefined, 500, '500'], [undefined, 500, '1000']]);
+    assert.deepEqual(
+      lists.map((l) => [l.resourceVersion, l.limit, l.continue]),
+      [
+        ['0', 500, undefined],
+        [undefined, 500, '500'],
+        [undefined, 500, '1000'],
+      ],
+    );
     const [watch] = h.client.watchCalls();
     assert.equal(watch!.resourceVersion, '1300');
     assert.equal(watch!.allowWatchBookmarks, true);
@@ -34,7 +42,10 @@ describe('reflector: list, then watch, with client-go resourceVersion choices', 
     h.client.watch0.end();
     await h.advance(0);
     assert.equal(h.client.lists().length, 1);
-    assert.deepEqual(h.client.watchCalls().map((w) => w.resourceVersion), ['101', '102']);
+    assert.deepEqual(
+      h.client.watchCalls().map((w) => w.resourceVersion),
+      ['101', '102'],
+    );
     assert.equal(h.informer.status().reconnects, 1);
     await h.stop();
   });
@@ -53,7 +64,11 @@ describe('reflector: list, then watch, with client-go resourceVersion choices', 
     assert.equal(h.client.lists().length, 1, 'no relist before the backoff delay');
     await h.advance(1200); // 800 ms × (1 + 0.5 jitter)
     const rvs = h.client.lists().map((l) => [l.resourceVersion, l.limit]);
-    assert.deepEqual(rvs, [['0', 500], ['102', undefined], ['', 500]]);
+    assert.deepEqual(rvs, [
+      ['0', 500],
+      ['102', undefined],
+      ['', 500],
+    ]);
     assert.equal(h.client.watch0.options.resourceVersion, '102');
     assert.equal(h.informer.status().errors.gone, 2);
     await h.stop();
@@ -86,7 +101,10 @@ describe('reflector: list, then watch, with client-go resourceVersion choices', 
     await h.advance(4999);
     assert.equal(h.client.watchCalls().length, 2);
     await h.advance(1);
-    assert.deepEqual(h.client.watchCalls().map((w) => w.resourceVersion), ['100', '101', '101']);
+    assert.deepEqual(
+      h.client.watchCalls().map((w) => w.resourceVersion),
+      ['100', '101', '101'],
+    );
     assert.equal(h.client.lists().length, 1, '429 on watch re-watches, it does not relist');
     assert.deepEqual(h.informer.status().errors, { gone: 0, tooManyRequests: 1, network: 1, other: 0 });
     await h.stop();
@@ -103,7 +121,10 @@ describe('reflector: list, then watch, with client-go resourceVersion choices', 
       await h.advance(0);
       assert.equal(h.informer.status().phase, 'watching');
     }
-    assert.deepEqual(h.client.watchCalls().map((w) => w.resourceVersion), ['100', '101', '102', '103']);
+    assert.deepEqual(
+      h.client.watchCalls().map((w) => w.resourceVersion),
+      ['100', '101', '102', '103'],
+    );
     assert.equal(h.client.lists().length, 1);
     const s = h.informer.status();
     assert.deepEqual([s.reconnects, s.relists, s.errors.network], [3, 0, 3]);
@@ -141,7 +162,10 @@ describe('reflector: list, then watch, with client-go resourceVersion choices', 
     assert.equal(h.client.watchCalls().length, 6);
     await h.advance(1); // back to 800 ms × 1.5
     assert.equal(h.client.watchCalls().length, 7);
-    assert.deepEqual(h.client.watchCalls().map((w) => w.resourceVersion), ['100', '101', '101', '101', '101', '102', '102']);
+    assert.deepEqual(
+      h.client.watchCalls().map((w) => w.resourceVersion),
+      ['100', '101', '101', '101', '101', '102', '102'],
+    );
     assert.equal(h.client.lists().length, 1, 'never relisted');
     await h.stop();
   });
@@ -175,7 +199,13 @@ describe('reflector: list, then watch, with client-go resourceVersion choices', 
     // What the client's watch stream does once no byte arrived for the timeout.
     h.client.watch0.fail(new NetworkError('GET', '/x', new Error('no data for 60000 ms (inactivity timeout 60000 ms)')));
     await h.advance(0);
-    assert.deepEqual(h.client.watchCalls().map((w) => [w.resourceVersion, w.inactivityTimeoutMs]), [['100', 60_000], ['101', 60_000]]);
+    assert.deepEqual(
+      h.client.watchCalls().map((w) => [w.resourceVersion, w.inactivityTimeoutMs]),
+      [
+        ['100', 60_000],
+        ['101', 60_000],
+      ],
+    );
     assert.equal(h.informer.status().errors.network, 1);
     assert.equal(h.client.lists().length, 1);
     await h.stop();
@@ -214,7 +244,10 @@ describe('reflector: list, then watch, with client-go resourceVersion choices', 
     assert.equal(h.informer.hasSynced(), true);
     h.client.watch0.push({ type: 'ERROR', object: goneStatus() });
     await h.advance(1200);
-    assert.deepEqual(h.client.lists().map((l) => l.resourceVersion), ['0', '101']);
+    assert.deepEqual(
+      h.client.lists().map((l) => l.resourceVersion),
+      ['0', '101'],
+    );
     assert.equal(h.client.watchCalls().filter((w) => w.sendInitialEvents).length, 1);
     await h.stop();
   });

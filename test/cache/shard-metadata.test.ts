@@ -2,7 +2,12 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { fnv1a64, startApiServer } from 'kube-converge/apiserver';
 import {
-  createListerWatcher, createSharedIndexInformer, deletedObject, SharedInformerFactory, ShardSelectorIgnoredError, type SharedIndexInformer,
+  createListerWatcher,
+  createSharedIndexInformer,
+  deletedObject,
+  SharedInformerFactory,
+  ShardSelectorIgnoredError,
+  type SharedIndexInformer,
 } from 'kube-converge/cache';
 import { createClient, metadataOnly, type RestClient } from 'kube-converge/client';
 import { ConfigMapResource, objectKey, SecretResource, type KubeObject, type PartialObjectMetadata } from 'kube-converge/meta';
@@ -13,7 +18,8 @@ const LOWER = "shardRange(object.metadata.uid, '0x0', '0x8000000000000000')";
 const UPPER = "shardRange(object.metadata.uid, '0x8000000000000000', '0x10000000000000000')";
 
 /** key → resourceVersion of a store, or of the server's collection. */
-const versions = (objs: readonly KubeObject[]): Map<string, string> => new Map(objs.map((o) => [objectKey(o), o.metadata.resourceVersion!]));
+const versions = (objs: readonly KubeObject[]): Map<string, string> =>
+  new Map(objs.map((o) => [objectKey(o), o.metadata.resourceVersion!]));
 
 async function inBatches<T>(items: T[], f: (item: T) => Promise<unknown>): Promise<void> {
   for (let i = 0; i < items.length; i += 25) await Promise.all(items.slice(i, i + 25).map(f));
@@ -60,7 +66,10 @@ describe('sharded and metadata-only informers: ListerWatcher and factory', () =>
     const lower = factory.informerFor(ConfigMapResource, { shardSelector: LOWER });
     const meta = factory.informerFor(metadataOnly(ConfigMapResource));
     const metaLower = factory.informerFor(metadataOnly(ConfigMapResource), { shardSelector: LOWER });
-    assert.equal(new Set<unknown>([full, lower, meta, metaLower, factory.informerFor(ConfigMapResource, { shardSelector: UPPER })]).size, 5);
+    assert.equal(
+      new Set<unknown>([full, lower, meta, metaLower, factory.informerFor(ConfigMapResource, { shardSelector: UPPER })]).size,
+      5,
+    );
     assert.equal(factory.informerFor(ConfigMapResource), full);
     assert.equal(factory.informerFor(ConfigMapResource, { shardSelector: LOWER }), lower);
     assert.equal(factory.informerFor(metadataOnly(ConfigMapResource)), meta);
@@ -77,18 +86,23 @@ describe('sharded and metadata-only informers against the local API server', () 
     const upper = factory.informerFor(ConfigMapResource, { shardSelector: UPPER });
     const ac = new AbortController();
     try {
-      await inBatches([...Array(200).keys()], (i) => client.create(ConfigMapResource, { metadata: { namespace: 'default', name: `cm-${i}` }, data: { v: '0' } }));
+      await inBatches([...Array(200).keys()], (i) =>
+        client.create(ConfigMapResource, { metadata: { namespace: 'default', name: `cm-${i}` }, data: { v: '0' } }),
+      );
       factory.start(ac.signal);
       await factory.waitForCacheSync({ signal: AbortSignal.timeout(10_000) });
       const converged = async (): Promise<void> => {
         const server = versions((await client.list(ConfigMapResource, { namespace: 'default' })).items);
-        await eventually(() => {
-          const l = versions(lower.getIndexer().list());
-          const u = versions(upper.getIndexer().list());
-          if (l.size + u.size !== server.size) return false;
-          for (const [key, rv] of [...l, ...u]) if (server.get(key) !== rv) return false;
-          return true;
-        }, { timeoutMs: 10_000, message: 'shards cover the server exactly' });
+        await eventually(
+          () => {
+            const l = versions(lower.getIndexer().list());
+            const u = versions(upper.getIndexer().list());
+            if (l.size + u.size !== server.size) return false;
+            for (const [key, rv] of [...l, ...u]) if (server.get(key) !== rv) return false;
+            return true;
+          },
+          { timeoutMs: 10_000, message: 'shards cover the server exactly' },
+        );
         const l = lower.getIndexer().list();
         const u = upper.getIndexer().list();
         assert.ok(l.length > 50 && u.length > 50, `200 random UIDs split roughly in half (${l.length}/${u.length})`);
@@ -105,11 +119,19 @@ describe('sharded and metadata-only informers against the local API server', () 
         const cur = await client.get(ConfigMapResource, { namespace: 'default', name: `cm-${i}` });
         await client.update(ConfigMapResource, { ...cur, data: { v: '1' } });
       });
-      await inBatches([...Array(50).keys()].map((i) => i + 100), (i) => client.delete(ConfigMapResource, { namespace: 'default', name: `cm-${i}` }));
-      await inBatches([...Array(30).keys()], (i) => client.create(ConfigMapResource, { metadata: { namespace: 'default', name: `new-${i}` } }));
+      await inBatches(
+        [...Array(50).keys()].map((i) => i + 100),
+        (i) => client.delete(ConfigMapResource, { namespace: 'default', name: `cm-${i}` }),
+      );
+      await inBatches([...Array(30).keys()], (i) =>
+        client.create(ConfigMapResource, { metadata: { namespace: 'default', name: `new-${i}` } }),
+      );
       await converged();
       assert.ok(lowerDeletes.length > 0 && lowerDeletes.length < 50, 'each shard sees only the deletes of its own objects');
-      assert.equal(lower.getIndexer().getByKey('default/cm-5')?.data?.['v'] ?? upper.getIndexer().getByKey('default/cm-5')?.data?.['v'], '1');
+      assert.equal(
+        lower.getIndexer().getByKey('default/cm-5')?.data?.['v'] ?? upper.getIndexer().getByKey('default/cm-5')?.data?.['v'],
+        '1',
+      );
     } finally {
       ac.abort();
       await factory.stopped();
@@ -127,7 +149,10 @@ describe('sharded and metadata-only informers against the local API server', () 
     meta.addEventHandler({ onUpdate: (o, n) => void updates.push([o.metadata.labels?.['tier'], n.metadata.labels?.['tier']]) });
     const ac = new AbortController();
     try {
-      await client.create(ConfigMapResource, { metadata: { namespace: 'default', name: 'a', labels: { tier: 'web' } }, data: { payload: 'x'.repeat(1000) } });
+      await client.create(ConfigMapResource, {
+        metadata: { namespace: 'default', name: 'a', labels: { tier: 'web' } },
+        data: { payload: 'x'.repeat(1000) },
+      });
       factory.start(ac.signal);
       await factory.waitForCacheSync({ signal: AbortSignal.timeout(5000) });
       const a = meta.getIndexer().getByKey('default/a')!;
@@ -138,7 +163,11 @@ describe('sharded and metadata-only informers against the local API server', () 
       assert.throws(() => {
         (a.metadata.labels as Record<string, string>)['tier'] = 'x';
       }, TypeError);
-      assert.equal(full.getIndexer().getByKey('default/a')?.data?.['payload']?.length, 1000, 'the full informer of the same kind is separate and whole');
+      assert.equal(
+        full.getIndexer().getByKey('default/a')?.data?.['payload']?.length,
+        1000,
+        'the full informer of the same kind is separate and whole',
+      );
 
       await client.patch(ConfigMapResource, { namespace: 'default', name: 'a' }, { metadata: { labels: { tier: 'db' } } }, 'merge');
       await client.create(ConfigMapResource, { metadata: { namespace: 'default', name: 'b' }, data: { k: 'v' } });

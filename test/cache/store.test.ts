@@ -16,12 +16,24 @@ describe('IndexedStore', () => {
     s.upsert('ns/b', cm('b', {}, 'ns', { x: 'red' }));
     s.upsert('other/c', cm('c', {}, 'other', { x: 'blue' }));
     assert.deepEqual(s.indexKeys('byLabel', 'blue'), ['ns/a', 'other/c']);
-    assert.deepEqual(s.index('byLabel', cm('q', {}, 'ns', { a: 'red', b: 'blue' })).map((o) => o.metadata.name).sort(), ['a', 'b', 'c']);
+    assert.deepEqual(
+      s
+        .index('byLabel', cm('q', {}, 'ns', { a: 'red', b: 'blue' }))
+        .map((o) => o.metadata.name)
+        .sort(),
+      ['a', 'b', 'c'],
+    );
     s.upsert('ns/a', cm('a', {}, 'ns', { x: 'green' }));
     assert.deepEqual(s.indexKeys('byLabel', 'blue'), ['other/c']);
     s.remove('other/c');
     assert.deepEqual(s.listIndexFuncValues('byLabel').sort(), ['green', 'red'], 'emptied values are dropped');
-    assert.deepEqual(s.byIndex('namespace', 'ns').map((o) => o.metadata.name).sort(), ['a', 'b']);
+    assert.deepEqual(
+      s
+        .byIndex('namespace', 'ns')
+        .map((o) => o.metadata.name)
+        .sort(),
+      ['a', 'b'],
+    );
     assert.deepEqual(s.listIndexFuncValues('namespace'), ['ns']);
   });
 
@@ -30,7 +42,11 @@ describe('IndexedStore', () => {
     s.upsert('ns/a', cm('a'));
     assert.throws(() => s.byIndex('nope', 'x'), { code: 'CONVERGE_INDEXER', message: 'Index with name nope does not exist' });
     assert.throws(() => s.addIndexers({ byLabel }), { code: 'CONVERGE_INDEXER' });
-    assert.throws(() => s.addIndexers({ namespace: () => ['x'] }), { code: 'CONVERGE_INDEXER' }, 'the built-in namespace index cannot be replaced');
+    assert.throws(
+      () => s.addIndexers({ namespace: () => ['x'] }),
+      { code: 'CONVERGE_INDEXER' },
+      'the built-in namespace index cannot be replaced',
+    );
     s.addIndexers({ byName: (o) => [o.metadata.name!] });
     assert.deepEqual(s.indexKeys('byName', 'a'), ['ns/a']);
   });
@@ -60,7 +76,11 @@ describe('IndexedStore', () => {
   it('an index function that throws is reported and the object is still stored', () => {
     const errors: unknown[] = [];
     const s = make(errors);
-    s.addIndexers({ bad: () => { throw new Error('oops'); } });
+    s.addIndexers({
+      bad: () => {
+        throw new Error('oops');
+      },
+    });
     s.upsert('ns/a', cm('a'));
     assert.equal(s.getByKey('ns/a')?.metadata.name, 'a');
     assert.equal(errors.length, 1);
@@ -84,13 +104,16 @@ describe('RealFIFO', () => {
     return { sink, applied, failed, batches };
   };
 
-  it('pushes each delta into its sink at once, in the producer\'s call, when nothing is queued ahead of it', () => {
+  it("pushes each delta into its sink at once, in the producer's call, when nothing is queued ahead of it", () => {
     const r = recorder();
     const f = new RealFIFO<KubeObject>({ sink: r.sink });
     f.add(cm('a'));
     assert.deepEqual(r.applied, [['Added', true]]);
     f.update(cm('a'));
-    assert.deepEqual(r.applied, [['Added', true], ['Updated', true]]);
+    assert.deepEqual(r.applied, [
+      ['Added', true],
+      ['Updated', true],
+    ]);
     assert.equal(f.length, 0);
     assert.deepEqual(r.batches, [false, false]);
   });
@@ -104,7 +127,12 @@ describe('RealFIFO', () => {
     f.update(cm('a'));
     f.update(cm('a'));
     f.delete(cm('b'));
-    assert.deepEqual(r.applied, [['ReplacedAll', true], ['Updated', false], ['Updated', false], ['Deleted', false]]);
+    assert.deepEqual(r.applied, [
+      ['ReplacedAll', true],
+      ['Updated', false],
+      ['Updated', false],
+      ['Deleted', false],
+    ]);
     assert.deepEqual(r.batches, [true, true, true, true]);
   });
 
@@ -148,10 +176,12 @@ describe('RealFIFO', () => {
     assert.equal(f.length, 0);
   });
 
-  it('queues objects transformed but not frozen: freezing is the sink\'s business', () => {
+  it("queues objects transformed but not frozen: freezing is the sink's business", () => {
     let seen: KubeObject | undefined;
     const sink: DeltaSink<KubeObject> = {
-      apply: (d) => { if (d.type === 'Added') seen = d.object; },
+      apply: (d) => {
+        if (d.type === 'Added') seen = d.object;
+      },
       applyFailed: () => {},
       batchApplied: () => {},
     };
@@ -168,7 +198,10 @@ describe('RealFIFO', () => {
     const f = new RealFIFO<KubeObject>({ sink: r.sink });
     f.add(cm('a'));
     f.add(cm('b'));
-    assert.deepEqual(r.applied.map(([t]) => t), ['Added', 'Added']);
+    assert.deepEqual(
+      r.applied.map(([t]) => t),
+      ['Added', 'Added'],
+    );
     assert.equal(r.failed.length, 1);
     assert.equal(f.length, 0);
   });

@@ -13,35 +13,92 @@ async function discoveryServer() {
     const docs: Record<string, unknown> = {
       '/api': { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [] },
       '/apis': {
-        kind: 'APIGroupList', apiVersion: 'v1',
+        kind: 'APIGroupList',
+        apiVersion: 'v1',
         groups: [
-          { name: 'apps', versions: [{ groupVersion: 'apps/v1', version: 'v1' }], preferredVersion: { groupVersion: 'apps/v1', version: 'v1' } },
-          ...(state.crdInstalled ? [{ name: 'example.com', versions: [{ groupVersion: 'example.com/v1', version: 'v1' }, { groupVersion: 'example.com/v1beta1', version: 'v1beta1' }], preferredVersion: { groupVersion: 'example.com/v1', version: 'v1' } }] : []),
+          {
+            name: 'apps',
+            versions: [{ groupVersion: 'apps/v1', version: 'v1' }],
+            preferredVersion: { groupVersion: 'apps/v1', version: 'v1' },
+          },
+          ...(state.crdInstalled
+            ? [
+                {
+                  name: 'example.com',
+                  versions: [
+                    { groupVersion: 'example.com/v1', version: 'v1' },
+                    { groupVersion: 'example.com/v1beta1', version: 'v1beta1' },
+                  ],
+                  preferredVersion: { groupVersion: 'example.com/v1', version: 'v1' },
+                },
+              ]
+            : []),
         ],
       },
       '/api/v1': {
-        kind: 'APIResourceList', groupVersion: 'v1',
+        kind: 'APIResourceList',
+        groupVersion: 'v1',
         resources: [
-          { name: 'configmaps', singularName: 'configmap', namespaced: true, kind: 'ConfigMap', verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'], shortNames: ['cm'] },
-          { name: 'namespaces', singularName: 'namespace', namespaced: false, kind: 'Namespace', verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'], shortNames: ['ns'] },
+          {
+            name: 'configmaps',
+            singularName: 'configmap',
+            namespaced: true,
+            kind: 'ConfigMap',
+            verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
+            shortNames: ['cm'],
+          },
+          {
+            name: 'namespaces',
+            singularName: 'namespace',
+            namespaced: false,
+            kind: 'Namespace',
+            verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
+            shortNames: ['ns'],
+          },
           { name: 'namespaces/status', singularName: '', namespaced: false, kind: 'Namespace', verbs: ['get', 'patch', 'update'] },
         ],
       },
       '/apis/apps/v1': {
-        kind: 'APIResourceList', groupVersion: 'apps/v1',
+        kind: 'APIResourceList',
+        groupVersion: 'apps/v1',
         resources: [
-          { name: 'deployments', singularName: 'deployment', namespaced: true, kind: 'Deployment', verbs: ['get', 'list', 'watch'], shortNames: ['deploy'], categories: ['all'] },
-          { name: 'deployments/scale', singularName: '', namespaced: true, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] },
+          {
+            name: 'deployments',
+            singularName: 'deployment',
+            namespaced: true,
+            kind: 'Deployment',
+            verbs: ['get', 'list', 'watch'],
+            shortNames: ['deploy'],
+            categories: ['all'],
+          },
+          {
+            name: 'deployments/scale',
+            singularName: '',
+            namespaced: true,
+            group: 'autoscaling',
+            version: 'v1',
+            kind: 'Scale',
+            verbs: ['get', 'patch', 'update'],
+          },
           { name: 'deployments/status', singularName: '', namespaced: true, kind: 'Deployment', verbs: ['get', 'patch', 'update'] },
         ],
       },
-      ...(state.crdInstalled ? {
-        '/apis/example.com/v1': { kind: 'APIResourceList', groupVersion: 'example.com/v1', resources: [{ name: 'widgets', singularName: 'widget', namespaced: false, kind: 'Widget', verbs: ['get', 'list'] }] },
-      } : {}),
+      ...(state.crdInstalled
+        ? {
+            '/apis/example.com/v1': {
+              kind: 'APIResourceList',
+              groupVersion: 'example.com/v1',
+              resources: [{ name: 'widgets', singularName: 'widget', namespaced: false, kind: 'Widget', verbs: ['get', 'list'] }],
+            },
+          }
+        : {}),
     };
     const doc = docs[req.url];
     if (doc) sendJson(res, 200, doc);
-    else { res.writeHead(404, { 'content-type': 'text/plain' }); res.end('404 page not found'); }
+    else {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('404 page not found');
+    }
   });
   return { srv, state };
 }
@@ -53,10 +110,16 @@ describe('discovery', () => {
     const client = createClient({ server: srv.url, qps: -1 });
     const d = new DiscoveryClient({ transport: client.transport });
     const groups = await d.serverGroups();
-    assert.deepEqual(groups.groups.map((g) => g.name), ['', 'apps']);
+    assert.deepEqual(
+      groups.groups.map((g) => g.name),
+      ['', 'apps'],
+    );
     assert.equal(groups.groups[0]!.preferredVersion?.groupVersion, 'v1');
     const apps = await d.serverResourcesForGroupVersion('apps/v1');
-    assert.deepEqual(apps.resources.map((r) => r.name), ['deployments', 'deployments/scale', 'deployments/status']);
+    assert.deepEqual(
+      apps.resources.map((r) => r.name),
+      ['deployments', 'deployments/scale', 'deployments/status'],
+    );
     assert.equal((await d.serverResourcesForGroupVersion('v1')).groupVersion, 'v1');
     client.close();
   });
@@ -69,7 +132,10 @@ describe('REST mapper', () => {
     const client = createClient({ server: srv.url, qps: -1 });
     const mapper = new RestMapper({ discovery: new DiscoveryClient({ transport: client.transport }) });
     const deploy = await mapper.mappingFor({ group: 'apps', version: 'v1', kind: 'Deployment' });
-    assert.deepEqual({ ...deploy.resource }, { group: 'apps', version: 'v1', kind: 'Deployment', plural: 'deployments', namespaced: true, apiVersion: 'apps/v1' });
+    assert.deepEqual(
+      { ...deploy.resource },
+      { group: 'apps', version: 'v1', kind: 'Deployment', plural: 'deployments', namespaced: true, apiVersion: 'apps/v1' },
+    );
     assert.deepEqual(deploy.subresources, ['scale', 'status']);
     assert.deepEqual(deploy.shortNames, ['deploy']);
     assert.deepEqual(deploy.categories, ['all']);
@@ -104,8 +170,10 @@ describe('REST mapper', () => {
     await using _ = srv;
     const client = createClient({ server: srv.url, qps: -1 });
     const mapper = new RestMapper({ discovery: new DiscoveryClient({ transport: client.transport }) });
-    await assert.rejects(mapper.mappingFor({ group: 'apps', version: 'v1', kind: 'Gadget' }), (e: unknown) =>
-      e instanceof UnknownResourceError && e.code === 'CONVERGE_UNKNOWN_RESOURCE' && /Gadget\.v1\.apps/.test(e.message));
+    await assert.rejects(
+      mapper.mappingFor({ group: 'apps', version: 'v1', kind: 'Gadget' }),
+      (e: unknown) => e instanceof UnknownResourceError && e.code === 'CONVERGE_UNKNOWN_RESOURCE' && /Gadget\.v1\.apps/.test(e.message),
+    );
     await assert.rejects(mapper.mappingFor({ group: 'nope.io', kind: 'X' }), UnknownResourceError);
     await assert.rejects(mapper.kindFor({ resource: 'gizmos' }), UnknownResourceError);
     client.close();

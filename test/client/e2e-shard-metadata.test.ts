@@ -2,7 +2,14 @@
 // of a server that ignores `as=PartialObjectMetadata` against a scripted fixture server.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { ConfigMapResource, InvalidOptionError, NamespaceResource, type KubeObject, type ListMeta, type PartialObjectMetadata } from 'kube-converge/meta';
+import {
+  ConfigMapResource,
+  InvalidOptionError,
+  NamespaceResource,
+  type KubeObject,
+  type ListMeta,
+  type PartialObjectMetadata,
+} from 'kube-converge/meta';
 import { fnv1a64, startApiServer, type RunningApiServer } from 'kube-converge/apiserver';
 import { createClient, isMetadataOnly, metadataOnly, type RestClient, type WatchEvent, type WatchStream } from 'kube-converge/client';
 import { startFixtureServer, sendJson } from './fixture-server.js';
@@ -39,7 +46,8 @@ async function take<T extends KubeObject>(w: WatchStream<T>, n: number): Promise
 
 describe('client e2e: sharded list and watch', () => {
   it('lists complementary shards that are disjoint, cover the namespace and are marked as shards', async () => {
-    for (let i = 0; i < 30; i++) await client.create(ConfigMapResource, { metadata: { namespace: NS, name: `s-${i}` }, data: { i: String(i) } });
+    for (let i = 0; i < 30; i++)
+      await client.create(ConfigMapResource, { metadata: { namespace: NS, name: `s-${i}` }, data: { i: String(i) } });
     const all = await client.list(ConfigMapResource, { namespace: NS });
     const lower = await client.list(ConfigMapResource, { namespace: NS, shardSelector: LOWER });
     const upper = await client.list(ConfigMapResource, { namespace: NS, shardSelector: UPPER, limit: 5 });
@@ -59,7 +67,11 @@ describe('client e2e: sharded list and watch', () => {
 
   it('watches one shard: events of objects outside it never arrive', async () => {
     const list = await client.list(ConfigMapResource, { namespace: NS });
-    const w = await client.watch(ConfigMapResource, { namespace: NS, shardSelector: LOWER, resourceVersion: list.metadata.resourceVersion });
+    const w = await client.watch(ConfigMapResource, {
+      namespace: NS,
+      shardSelector: LOWER,
+      resourceVersion: list.metadata.resourceVersion,
+    });
     const created: KubeObject[] = [];
     for (let i = 0; i < 10; i++) created.push(await client.create(ConfigMapResource, { metadata: { namespace: NS, name: `w-${i}` } }));
     let marker: KubeObject | undefined;
@@ -69,7 +81,10 @@ describe('client e2e: sharded list and watch', () => {
     }
     const expected = [...created.filter(inLower), marker].map((o) => o.metadata.name);
     const evs = await take(w, expected.length);
-    assert.deepEqual(evs.map((e) => (e.type === 'ADDED' ? e.object.metadata.name : e.type)), expected);
+    assert.deepEqual(
+      evs.map((e) => (e.type === 'ADDED' ? e.object.metadata.name : e.type)),
+      expected,
+    );
   });
 });
 
@@ -94,9 +109,17 @@ describe('client e2e: metadata-only reads', () => {
     assert.equal(got['data'], undefined);
     const list = await client.list(meta, { namespace: NS, labelSelector: 'tier=web' });
     assert.equal(list.kind, 'PartialObjectMetadataList');
-    assert.deepEqual(list.items.map((o) => [o.kind, o.metadata.name, o['data']]), [['PartialObjectMetadata', 'm-a', undefined]]);
+    assert.deepEqual(
+      list.items.map((o) => [o.kind, o.metadata.name, o['data']]),
+      [['PartialObjectMetadata', 'm-a', undefined]],
+    );
     const w = await client.watch(meta, { namespace: NS, resourceVersion: list.metadata.resourceVersion });
-    await client.patch(ConfigMapResource, { namespace: NS, name: 'm-a' }, { metadata: { labels: { tier: 'db' } }, data: { secret: 'y' } }, 'merge');
+    await client.patch(
+      ConfigMapResource,
+      { namespace: NS, name: 'm-a' },
+      { metadata: { labels: { tier: 'db' } }, data: { secret: 'y' } },
+      'merge',
+    );
     const [ev] = await take(w, 1);
     assert.equal(ev?.type, 'MODIFIED');
     assert.equal(ev.object.kind, 'PartialObjectMetadata');
@@ -105,12 +128,19 @@ describe('client e2e: metadata-only reads', () => {
   });
 
   it('patches and deletes through the metadata-only view, answering with metadata; refuses create and update', async () => {
-    await client.create(ConfigMapResource, { metadata: { namespace: NS, name: 'm-b', finalizers: ['test.converge.dev/keep'] }, data: { k: 'v' } });
+    await client.create(ConfigMapResource, {
+      metadata: { namespace: NS, name: 'm-b', finalizers: ['test.converge.dev/keep'] },
+      data: { k: 'v' },
+    });
     const patched = await client.patch(meta, { namespace: NS, name: 'm-b' }, { metadata: { annotations: { a: '1' } } }, 'merge');
     assert.equal(patched.kind, 'PartialObjectMetadata');
     assert.deepEqual(patched.metadata.annotations, { a: '1' });
     assert.equal(patched['data'], undefined);
-    const stub: PartialObjectMetadata = { apiVersion: 'meta.k8s.io/v1', kind: 'PartialObjectMetadata', metadata: { namespace: NS, name: 'm-c' } };
+    const stub: PartialObjectMetadata = {
+      apiVersion: 'meta.k8s.io/v1',
+      kind: 'PartialObjectMetadata',
+      metadata: { namespace: NS, name: 'm-c' },
+    };
     await assert.rejects(client.create(meta, stub), InvalidOptionError);
     await assert.rejects(client.update(meta, { ...patched }), InvalidOptionError);
     const terminating = await client.delete(meta, { namespace: NS, name: 'm-b' });
@@ -125,14 +155,27 @@ describe('client e2e: metadata-only reads', () => {
   });
 
   it('asks for PartialObjectMetadata with a plain JSON fallback, and projects whole objects from a server that ignores it', async () => {
-    const whole = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: 'ns', name: 'x', resourceVersion: '7', labels: { a: 'b' } }, data: { big: 'x'.repeat(100) } };
+    const whole = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { namespace: 'ns', name: 'x', resourceVersion: '7', labels: { a: 'b' } },
+      data: { big: 'x'.repeat(100) },
+    };
     await using srv = await startFixtureServer((req, res) => {
       if (req.url.includes('watch=true')) {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.write(`${JSON.stringify({ type: 'ADDED', object: whole })}\n`);
-        res.end(`${JSON.stringify({ type: 'BOOKMARK', object: { kind: 'ConfigMap', apiVersion: 'v1', metadata: { resourceVersion: '8' } } })}\n`);
+        res.end(
+          `${JSON.stringify({ type: 'BOOKMARK', object: { kind: 'ConfigMap', apiVersion: 'v1', metadata: { resourceVersion: '8' } } })}\n`,
+        );
       } else if (req.url.endsWith('/configmaps/x')) sendJson(res, 200, whole);
-      else sendJson(res, 200, { apiVersion: 'v1', kind: 'ConfigMapList', metadata: { resourceVersion: '7' }, items: [{ metadata: whole.metadata, data: whole.data }] });
+      else
+        sendJson(res, 200, {
+          apiVersion: 'v1',
+          kind: 'ConfigMapList',
+          metadata: { resourceVersion: '7' },
+          items: [{ metadata: whole.metadata, data: whole.data }],
+        });
     });
     const c = createClient({ server: srv.url, qps: -1 });
     try {
@@ -140,17 +183,23 @@ describe('client e2e: metadata-only reads', () => {
       const list = await c.list(meta, { namespace: 'ns' });
       const evs = await take(await c.watch(meta, { namespace: 'ns' }), 2);
       const plain = await c.get(ConfigMapResource, { namespace: 'ns', name: 'x' });
-      assert.deepEqual(srv.requests.map((r) => r.headers.accept), [
-        'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json',
-        'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json',
-        'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json',
-        'application/json',
-      ]);
+      assert.deepEqual(
+        srv.requests.map((r) => r.headers.accept),
+        [
+          'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json',
+          'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json',
+          'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json',
+          'application/json',
+        ],
+      );
       assert.deepEqual(got, { apiVersion: 'meta.k8s.io/v1', kind: 'PartialObjectMetadata', metadata: whole.metadata });
       assert.equal(list.kind, 'PartialObjectMetadataList');
       assert.equal(list.metadata.resourceVersion, '7');
       assert.deepEqual(list.items, [{ apiVersion: 'meta.k8s.io/v1', kind: 'PartialObjectMetadata', metadata: whole.metadata }]);
-      assert.deepEqual(evs[0], { type: 'ADDED', object: { apiVersion: 'meta.k8s.io/v1', kind: 'PartialObjectMetadata', metadata: whole.metadata } });
+      assert.deepEqual(evs[0], {
+        type: 'ADDED',
+        object: { apiVersion: 'meta.k8s.io/v1', kind: 'PartialObjectMetadata', metadata: whole.metadata },
+      });
       assert.equal(evs[1]?.type, 'BOOKMARK', 'bookmarks pass through untouched');
       assert.deepEqual(plain.data, whole.data, 'the full descriptor still reads whole objects');
     } finally {

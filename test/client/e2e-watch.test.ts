@@ -6,11 +6,24 @@ import * as net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { ConfigMapResource, INITIAL_EVENTS_END_ANNOTATION, type ObjectOf } from 'kube-converge/meta';
 import { startApiServer } from 'kube-converge/apiserver';
-import { createClient, isGone, isResourceExpired, NetworkError, StatusError, type WatchEvent, type WatchStream } from 'kube-converge/client';
+import {
+  createClient,
+  isGone,
+  isResourceExpired,
+  NetworkError,
+  StatusError,
+  type WatchEvent,
+  type WatchStream,
+} from 'kube-converge/client';
 import { restConfigFor } from 'kube-converge/testing';
 
 type ConfigMap = ObjectOf<typeof ConfigMapResource>;
-const cm = (name: string, data: Record<string, string> = {}): ConfigMap => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: 'default', name }, data });
+const cm = (name: string, data: Record<string, string> = {}): ConfigMap => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { namespace: 'default', name },
+  data,
+});
 
 /** Reads `n` events, failing after 5 s of real time. */
 async function take<T extends ConfigMap>(w: WatchStream<T>, n: number): Promise<WatchEvent<T>[]> {
@@ -18,7 +31,12 @@ async function take<T extends ConfigMap>(w: WatchStream<T>, n: number): Promise<
   const out: WatchEvent<T>[] = [];
   const deadline = AbortSignal.timeout(5000);
   while (out.length < n) {
-    const r = await Promise.race([it.next(), new Promise<never>((_, rej) => deadline.addEventListener('abort', () => rej(new Error(`only ${out.length}/${n} events within 5 s`)), { once: true }))]);
+    const r = await Promise.race([
+      it.next(),
+      new Promise<never>((_, rej) =>
+        deadline.addEventListener('abort', () => rej(new Error(`only ${out.length}/${n} events within 5 s`)), { once: true }),
+      ),
+    ]);
     if (r.done) break;
     out.push(r.value);
   }
@@ -39,7 +57,10 @@ describe('client e2e: watch', () => {
     const events = await take(w, 3);
     assert.deepEqual(events.map(nameOf), ['ADDED b', 'MODIFIED a', 'DELETED b']);
     const rvs = events.map((e) => BigInt(e.object.metadata!.resourceVersion!));
-    assert.ok(rvs.every((rv, i) => i === 0 || rv > rvs[i - 1]!), 'resourceVersions increase');
+    assert.ok(
+      rvs.every((rv, i) => i === 0 || rv > rvs[i - 1]!),
+      'resourceVersions increase',
+    );
     w.close();
     c.close();
   });
@@ -49,7 +70,12 @@ describe('client e2e: watch', () => {
     const c = createClient({ config: restConfigFor(server) });
     await c.create(ConfigMapResource, cm('x'));
     await c.create(ConfigMapResource, cm('y'));
-    const w = await c.watch(ConfigMapResource, { namespace: 'default', sendInitialEvents: true, resourceVersionMatch: 'NotOlderThan', allowWatchBookmarks: true });
+    const w = await c.watch(ConfigMapResource, {
+      namespace: 'default',
+      sendInitialEvents: true,
+      resourceVersionMatch: 'NotOlderThan',
+      allowWatchBookmarks: true,
+    });
     const initial = await take(w, 3);
     assert.deepEqual(initial.slice(0, 2).map(nameOf).sort(), ['ADDED x', 'ADDED y']);
     assert.equal(initial[2]!.type, 'BOOKMARK');
@@ -86,7 +112,9 @@ describe('client e2e: watch', () => {
     assert.equal(err!.type, 'ERROR');
     assert.ok(isGone(err!.object) && isResourceExpired(err!.object));
     assert.equal(err!.object.code, 410);
-    const listErr = await c.list(ConfigMapResource, { resourceVersion: old.metadata.resourceVersion, resourceVersionMatch: 'Exact' }).catch((e: unknown) => e);
+    const listErr = await c
+      .list(ConfigMapResource, { resourceVersion: old.metadata.resourceVersion, resourceVersionMatch: 'Exact' })
+      .catch((e: unknown) => e);
     assert.ok(listErr instanceof StatusError && isGone(listErr), String(listErr));
     c.close();
   });
@@ -94,8 +122,10 @@ describe('client e2e: watch', () => {
   it('rejects an invalid watch request with a StatusError before streaming', async () => {
     await using server = await startApiServer();
     const c = createClient({ config: restConfigFor(server) });
-    await assert.rejects(c.watch(ConfigMapResource, { resourceVersionMatch: 'Exact', resourceVersion: '1', sendInitialEvents: true }),
-      (e: unknown) => e instanceof StatusError && e.status.code === 422);
+    await assert.rejects(
+      c.watch(ConfigMapResource, { resourceVersionMatch: 'Exact', resourceVersion: '1', sendInitialEvents: true }),
+      (e: unknown) => e instanceof StatusError && e.status.code === 422,
+    );
     c.close();
   });
 
@@ -116,7 +146,10 @@ describe('client e2e: watch', () => {
     assert.deepEqual((await take(w, 1)).map(nameOf), ['ADDED before-stop']);
     await server.stop();
     assert.deepEqual(await take(w, 1), [], 'the server ended the response; the reflector re-watches from its last resourceVersion');
-    await assert.rejects(c.watch(ConfigMapResource, { resourceVersion: '1' }), (e: unknown) => e instanceof NetworkError && /ECONNREFUSED/.test(e.message));
+    await assert.rejects(
+      c.watch(ConfigMapResource, { resourceVersion: '1' }),
+      (e: unknown) => e instanceof NetworkError && /ECONNREFUSED/.test(e.message),
+    );
     c.close();
   });
 
@@ -136,10 +169,17 @@ describe('client e2e: watch', () => {
     return {
       // A byte relay: TLS passes through it end to end, so the URL keeps the target's scheme.
       url: `${protocol}//127.0.0.1:${(srv.address() as AddressInfo).port}`,
-      reset: () => pairs.forEach((p) => { p.client.resetAndDestroy(); p.upstream.destroy(); }),
+      reset: () =>
+        pairs.forEach((p) => {
+          p.client.resetAndDestroy();
+          p.upstream.destroy();
+        }),
       silence: () => pairs.forEach((p) => p.upstream.unpipe(p.client)),
       close: async () => {
-        pairs.forEach((p) => { p.client.destroy(); p.upstream.destroy(); });
+        pairs.forEach((p) => {
+          p.client.destroy();
+          p.upstream.destroy();
+        });
         await new Promise((r) => srv.close(r));
       },
     };
@@ -154,7 +194,10 @@ describe('client e2e: watch', () => {
       await c.create(ConfigMapResource, cm('seen'));
       assert.deepEqual((await take(w, 1)).map(nameOf), ['ADDED seen']);
       r.reset();
-      await assert.rejects(take(w, 1), (e: unknown) => e instanceof NetworkError && e.message.includes('/api/v1/namespaces/default/configmaps?watch=true'));
+      await assert.rejects(
+        take(w, 1),
+        (e: unknown) => e instanceof NetworkError && e.message.includes('/api/v1/namespaces/default/configmaps?watch=true'),
+      );
     } finally {
       c.close();
       await r.close();

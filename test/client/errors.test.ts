@@ -5,17 +5,41 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ConvergeError, type Status } from 'kube-converge/meta';
 import {
-  StatusError, NetworkError, statusOf, isNotFound, isAlreadyExists, isConflict, isInvalid, isGone,
-  isResourceExpired, isTooManyRequests, isForbidden, isUnauthorized, isServerTimeout, isTimeout, ignoreNotFound, ignoreAlreadyExists,
+  StatusError,
+  NetworkError,
+  statusOf,
+  isNotFound,
+  isAlreadyExists,
+  isConflict,
+  isInvalid,
+  isGone,
+  isResourceExpired,
+  isTooManyRequests,
+  isForbidden,
+  isUnauthorized,
+  isServerTimeout,
+  isTimeout,
+  ignoreNotFound,
+  ignoreAlreadyExists,
 } from 'kube-converge/client';
 import { statusErrorFromResponse } from '../../src/client/errors.js';
 
-const status = (code: number, reason: string, extra: Partial<Status> = {}): Status =>
-  ({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code, reason, message: `${reason} happened`, ...extra });
+const status = (code: number, reason: string, extra: Partial<Status> = {}): Status => ({
+  kind: 'Status',
+  apiVersion: 'v1',
+  metadata: {},
+  status: 'Failure',
+  code,
+  reason,
+  message: `${reason} happened`,
+  ...extra,
+});
 
 describe('typed API errors', () => {
   it('keeps the server Status (reason, code, details, causes) on the StatusError', () => {
-    const body = status(422, 'Invalid', { details: { name: 'x', kind: 'ConfigMap', causes: [{ reason: 'FieldValueRequired', field: 'data', message: 'Required value' }] } });
+    const body = status(422, 'Invalid', {
+      details: { name: 'x', kind: 'ConfigMap', causes: [{ reason: 'FieldValueRequired', field: 'data', message: 'Required value' }] },
+    });
     const err = statusErrorFromResponse(422, JSON.stringify(body));
     assert.ok(err instanceof StatusError && ConvergeError.is(err));
     assert.equal(err.code, 'CONVERGE_API_STATUS');
@@ -26,7 +50,14 @@ describe('typed API errors', () => {
 
   it('builds a Status from a non-Status body, with the reason the HTTP code implies', () => {
     for (const [code, check] of [
-      [404, isNotFound], [409, isConflict], [410, isGone], [429, isTooManyRequests], [403, isForbidden], [401, isUnauthorized], [504, isTimeout], [422, isInvalid],
+      [404, isNotFound],
+      [409, isConflict],
+      [410, isGone],
+      [429, isTooManyRequests],
+      [403, isForbidden],
+      [401, isUnauthorized],
+      [504, isTimeout],
+      [422, isInvalid],
     ] as const) {
       const err = statusErrorFromResponse(code, 'plain text body\n');
       assert.equal(err.status.code, code);
@@ -39,7 +70,10 @@ describe('typed API errors', () => {
   });
 
   it('fills in the HTTP code when a Status body omits it', () => {
-    const err = statusErrorFromResponse(409, JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'AlreadyExists' }));
+    const err = statusErrorFromResponse(
+      409,
+      JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'AlreadyExists' }),
+    );
     assert.equal(err.status.code, 409);
     assert.ok(isAlreadyExists(err));
     assert.ok(!isConflict(err), 'AlreadyExists is not Conflict although both are 409');
@@ -66,7 +100,10 @@ describe('typed API errors', () => {
     await assert.rejects(Promise.reject(exists).catch(ignoreNotFound), (e) => e === exists);
     await assert.rejects(Promise.reject(conflict).catch(ignoreAlreadyExists), (e) => e === conflict);
     const plain = new Error('socket hang up');
-    assert.throws(() => ignoreNotFound(plain), (e) => e === plain);
+    assert.throws(
+      () => ignoreNotFound(plain),
+      (e) => e === plain,
+    );
   });
 
   it('names method, URL and cause in a NetworkError', () => {

@@ -10,7 +10,9 @@ import { loadKubeConfig, createClient, KubeConfigError, isUnauthorized } from 'k
 import { startFixtureServer, sendJson } from './fixture-server.js';
 
 let dir: string;
-before(() => { dir = mkdtempSync(join(tmpdir(), 'converge-exec-')); });
+before(() => {
+  dir = mkdtempSync(join(tmpdir(), 'converge-exec-'));
+});
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 // The plugin: appends one line per run to $COUNT_FILE (with the exec info it got), prints a token
@@ -31,22 +33,53 @@ function answer() {
 if (process.env.SLOW_MS) setTimeout(answer, Number(process.env.SLOW_MS)); else answer();
 `;
 
-function setup(name: string, { apiVersion = 'client.authentication.k8s.io/v1', env = {} as Record<string, string>, server = 'http://127.0.0.1:1', provideClusterInfo = false } = {}) {
+function setup(
+  name: string,
+  {
+    apiVersion = 'client.authentication.k8s.io/v1',
+    env = {} as Record<string, string>,
+    server = 'http://127.0.0.1:1',
+    provideClusterInfo = false,
+  } = {},
+) {
   const plugin = join(dir, `${name}-plugin.cjs`);
   writeFileSync(plugin, PLUGIN);
   const countFile = join(dir, `${name}.count`);
   const kc = join(dir, `${name}.yaml`);
-  writeFileSync(kc, JSON.stringify({
-    clusters: [{ name: 'c', cluster: { server, 'certificate-authority-data': Buffer.from('CA').toString('base64') } }],
-    users: [{ name: 'u', user: { exec: {
-      apiVersion, command: process.execPath, args: [plugin, apiVersion], provideClusterInfo, installHint: 'install my-login',
-      env: [{ name: 'COUNT_FILE', value: countFile }, { name: 'GREETING', value: 'hi' }, ...Object.entries(env).map(([n, v]) => ({ name: n, value: v }))],
-    } } }],
-    contexts: [{ name: 'ctx', context: { cluster: 'c', user: 'u' } }],
-    'current-context': 'ctx',
-  }));
+  writeFileSync(
+    kc,
+    JSON.stringify({
+      clusters: [{ name: 'c', cluster: { server, 'certificate-authority-data': Buffer.from('CA').toString('base64') } }],
+      users: [
+        {
+          name: 'u',
+          user: {
+            exec: {
+              apiVersion,
+              command: process.execPath,
+              args: [plugin, apiVersion],
+              provideClusterInfo,
+              installHint: 'install my-login',
+              env: [
+                { name: 'COUNT_FILE', value: countFile },
+                { name: 'GREETING', value: 'hi' },
+                ...Object.entries(env).map(([n, v]) => ({ name: n, value: v })),
+              ],
+            },
+          },
+        },
+      ],
+      contexts: [{ name: 'ctx', context: { cluster: 'c', user: 'u' } }],
+      'current-context': 'ctx',
+    }),
+  );
   const runs = (): { info: string; argv: string[]; greeting: string }[] =>
-    existsSync(countFile) ? readFileSync(countFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [];
+    existsSync(countFile)
+      ? readFileSync(countFile, 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l))
+      : [];
   return { kc, runs };
 }
 
@@ -62,8 +95,12 @@ describe('exec credential plugins', () => {
       assert.equal(run.greeting, 'hi');
       assert.equal(run.argv[0], apiVersion);
       assert.deepEqual(JSON.parse(run.info), {
-        apiVersion, kind: 'ExecCredential',
-        spec: { interactive: false, cluster: { server: 'http://127.0.0.1:1', 'certificate-authority-data': Buffer.from('CA').toString('base64') } },
+        apiVersion,
+        kind: 'ExecCredential',
+        spec: {
+          interactive: false,
+          cluster: { server: 'http://127.0.0.1:1', 'certificate-authority-data': Buffer.from('CA').toString('base64') },
+        },
       });
     });
   }
@@ -78,7 +115,10 @@ describe('exec credential plugins', () => {
     assert.equal(runs().length, 1);
     await clock.advance(60_000);
     const renewed = await Promise.all([cfg.auth!.credentials(), cfg.auth!.credentials()]);
-    assert.deepEqual(renewed.map((c) => c.headers?.authorization), ['Bearer token-2', 'Bearer token-2']);
+    assert.deepEqual(
+      renewed.map((c) => c.headers?.authorization),
+      ['Bearer token-2', 'Bearer token-2'],
+    );
     assert.equal(runs().length, 2, 'one run for concurrent requests after expiry too');
     await clock.advance(10 * 60_000);
     assert.equal((await cfg.auth!.credentials()).headers?.authorization, 'Bearer token-3');
@@ -90,25 +130,49 @@ describe('exec credential plugins', () => {
   it('refuses a credential that is already expired when printed', async () => {
     const clock = new FakeClock(Date.parse('2026-01-01T00:00:00Z'));
     const { kc } = setup('expired', { env: { EXPIRES: '2025-12-31T23:59:00Z' } });
-    await assert.rejects(loadKubeConfig({ path: kc, clock }).auth!.credentials(), (e: unknown) => e instanceof KubeConfigError && /already expired/.test(e.reason));
+    await assert.rejects(
+      loadKubeConfig({ path: kc, clock }).auth!.credentials(),
+      (e: unknown) => e instanceof KubeConfigError && /already expired/.test(e.reason),
+    );
   });
 
   it('re-runs the plugin after a 401 and retries the request once with the new token', async () => {
     await using srv = await startFixtureServer((req, res) => {
       if (req.headers.authorization === 'Bearer token-2') sendJson(res, 200, { metadata: { name: 'a' } });
-      else sendJson(res, 401, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'Unauthorized', code: 401, message: 'Unauthorized' });
+      else
+        sendJson(res, 401, {
+          kind: 'Status',
+          apiVersion: 'v1',
+          metadata: {},
+          status: 'Failure',
+          reason: 'Unauthorized',
+          code: 401,
+          message: 'Unauthorized',
+        });
     });
     const { kc, runs } = setup('unauthorized', { server: srv.url });
     const client = createClient({ config: loadKubeConfig({ path: kc }), qps: -1 });
     assert.equal((await client.get(ConfigMapResource, { namespace: 'd', name: 'a' })).metadata.name, 'a');
     assert.equal(runs().length, 2);
-    assert.deepEqual(srv.requests.map((r) => r.headers.authorization), ['Bearer token-1', 'Bearer token-2']);
+    assert.deepEqual(
+      srv.requests.map((r) => r.headers.authorization),
+      ['Bearer token-1', 'Bearer token-2'],
+    );
     client.close();
   });
 
   it('gives the caller the 401 when the token of the re-run plugin is refused too, after exactly one retry', async () => {
     await using srv = await startFixtureServer((_req, res) =>
-      sendJson(res, 401, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'Unauthorized', code: 401, message: 'Unauthorized' }));
+      sendJson(res, 401, {
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Failure',
+        reason: 'Unauthorized',
+        code: 401,
+        message: 'Unauthorized',
+      }),
+    );
     const { kc, runs } = setup('unauthorized-always', { server: srv.url });
     const client = createClient({ config: loadKubeConfig({ path: kc }), qps: -1 });
     await assert.rejects(client.get(ConfigMapResource, { namespace: 'd', name: 'a' }), (e: unknown) => isUnauthorized(e));
@@ -163,11 +227,20 @@ describe('exec credential plugins', () => {
       'JSON then more': `{"kind":"ExecCredential"} ${secret}`,
       'token as kind': JSON.stringify({ kind: secret }),
       'token as apiVersion': JSON.stringify({ kind: 'ExecCredential', apiVersion: secret }),
-      'token as expiry': JSON.stringify({ kind: 'ExecCredential', apiVersion: 'client.authentication.k8s.io/v1', status: { token: 'x', expirationTimestamp: secret } }),
+      'token as expiry': JSON.stringify({
+        kind: 'ExecCredential',
+        apiVersion: 'client.authentication.k8s.io/v1',
+        status: { token: 'x', expirationTimestamp: secret },
+      }),
     };
     for (const [what, output] of Object.entries(outputs)) {
       const { kc } = setup(`leak-${what.replaceAll(' ', '-')}`, { env: { PRINT: output } });
-      const error: unknown = await loadKubeConfig({ path: kc }).auth!.credentials().then(() => assert.fail(`${what}: accepted`), (e: unknown) => e);
+      const error: unknown = await loadKubeConfig({ path: kc })
+        .auth!.credentials()
+        .then(
+          () => assert.fail(`${what}: accepted`),
+          (e: unknown) => e,
+        );
       assert.ok(error instanceof KubeConfigError, what);
       assert.ok(error.reason.includes(process.execPath), `${what}: names the command`);
       for (let e: unknown = error, depth = 0; e !== undefined; e = (e as { cause?: unknown }).cause, depth++) {
@@ -180,12 +253,19 @@ describe('exec credential plugins', () => {
 
   it('reports a missing executable', async () => {
     const kc = join(dir, 'missing-exec.yaml');
-    writeFileSync(kc, JSON.stringify({
-      clusters: [{ name: 'c', cluster: { server: 'https://k' } }],
-      users: [{ name: 'u', user: { exec: { apiVersion: 'client.authentication.k8s.io/v1', command: './bin/no-such-plugin' } } }],
-      contexts: [{ name: 'ctx', context: { cluster: 'c', user: 'u' } }], 'current-context': 'ctx',
-    }));
-    await assert.rejects(loadKubeConfig({ path: kc }).auth!.credentials(), (e: unknown) =>
-      e instanceof KubeConfigError && e.reason.includes(join(dir, 'bin/no-such-plugin')) && /executable not found/.test(e.reason));
+    writeFileSync(
+      kc,
+      JSON.stringify({
+        clusters: [{ name: 'c', cluster: { server: 'https://k' } }],
+        users: [{ name: 'u', user: { exec: { apiVersion: 'client.authentication.k8s.io/v1', command: './bin/no-such-plugin' } } }],
+        contexts: [{ name: 'ctx', context: { cluster: 'c', user: 'u' } }],
+        'current-context': 'ctx',
+      }),
+    );
+    await assert.rejects(
+      loadKubeConfig({ path: kc }).auth!.credentials(),
+      (e: unknown) =>
+        e instanceof KubeConfigError && e.reason.includes(join(dir, 'bin/no-such-plugin')) && /executable not found/.test(e.reason),
+    );
   });
 });

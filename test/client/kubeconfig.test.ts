@@ -9,7 +9,9 @@ import { FakeClock } from 'kube-converge/meta';
 import { loadKubeConfig, inClusterConfig, getConfig, KubeConfigError, type RestConfig } from 'kube-converge/client';
 
 let dir: string;
-before(() => { dir = mkdtempSync(join(tmpdir(), 'converge-kubeconfig-')); });
+before(() => {
+  dir = mkdtempSync(join(tmpdir(), 'converge-kubeconfig-'));
+});
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 function write(name: string, text: string): string {
@@ -21,12 +23,20 @@ function write(name: string, text: string): string {
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 
-function kubeconfig({ clusters = [], users = [], contexts = [], current }: {
-  clusters?: [string, Record<string, unknown>][]; users?: [string, Record<string, unknown>][];
-  contexts?: [string, Record<string, unknown>][]; current?: string;
+function kubeconfig({
+  clusters = [],
+  users = [],
+  contexts = [],
+  current,
+}: {
+  clusters?: [string, Record<string, unknown>][];
+  users?: [string, Record<string, unknown>][];
+  contexts?: [string, Record<string, unknown>][];
+  current?: string;
 }): string {
   return JSON.stringify({
-    apiVersion: 'v1', kind: 'Config',
+    apiVersion: 'v1',
+    kind: 'Config',
     clusters: clusters.map(([name, cluster]) => ({ name, cluster })),
     users: users.map(([name, user]) => ({ name, user })),
     contexts: contexts.map(([name, context]) => ({ name, context })),
@@ -53,12 +63,25 @@ function assertKubeConfigError(fn: () => unknown, { file, context, cause }: { fi
 
 describe('kubeconfig: auth kinds', () => {
   it('reads a bearer token, CA data, tls-server-name, proxy-url and the context namespace', async () => {
-    const f = write('token.yaml', kubeconfig({
-      clusters: [['c', { server: 'https://10.0.0.1:6443', 'certificate-authority-data': b64('CA PEM'), 'tls-server-name': 'api.internal', 'proxy-url': 'http://127.0.0.1:3128' }]],
-      users: [['u', { token: 'abc' }]],
-      contexts: [['ctx', { cluster: 'c', user: 'u', namespace: 'team-a' }]],
-      current: 'ctx',
-    }));
+    const f = write(
+      'token.yaml',
+      kubeconfig({
+        clusters: [
+          [
+            'c',
+            {
+              server: 'https://10.0.0.1:6443',
+              'certificate-authority-data': b64('CA PEM'),
+              'tls-server-name': 'api.internal',
+              'proxy-url': 'http://127.0.0.1:3128',
+            },
+          ],
+        ],
+        users: [['u', { token: 'abc' }]],
+        contexts: [['ctx', { cluster: 'c', user: 'u', namespace: 'team-a' }]],
+        current: 'ctx',
+      }),
+    );
     const c = loadKubeConfig({ path: f });
     assert.equal(c.server, 'https://10.0.0.1:6443');
     assert.equal(c.tls?.ca?.toString(), 'CA PEM');
@@ -73,11 +96,15 @@ describe('kubeconfig: auth kinds', () => {
     write('certs/client.crt', 'CERT');
     write('certs/client.key', 'KEY');
     write('certs/ca.crt', 'CA');
-    const f = write('cert.yaml', kubeconfig({
-      clusters: [['c', { server: 'https://k:6443', 'certificate-authority': 'certs/ca.crt' }]],
-      users: [['u', { 'client-certificate': 'certs/client.crt', 'client-key': 'certs/client.key' }]],
-      contexts: [['ctx', { cluster: 'c', user: 'u' }]], current: 'ctx',
-    }));
+    const f = write(
+      'cert.yaml',
+      kubeconfig({
+        clusters: [['c', { server: 'https://k:6443', 'certificate-authority': 'certs/ca.crt' }]],
+        users: [['u', { 'client-certificate': 'certs/client.crt', 'client-key': 'certs/client.key' }]],
+        contexts: [['ctx', { cluster: 'c', user: 'u' }]],
+        current: 'ctx',
+      }),
+    );
     const c = loadKubeConfig({ path: f });
     assert.equal(c.tls?.cert?.toString(), 'CERT');
     assert.equal(c.tls?.key?.toString(), 'KEY');
@@ -87,11 +114,15 @@ describe('kubeconfig: auth kinds', () => {
   });
 
   it('reads client certificate and key data (base64) and insecure-skip-tls-verify', () => {
-    const f = write('certdata.yaml', kubeconfig({
-      clusters: [['c', { server: 'https://k:6443', 'insecure-skip-tls-verify': true }]],
-      users: [['u', { 'client-certificate-data': b64('CERT'), 'client-key-data': b64('KEY') }]],
-      contexts: [['ctx', { cluster: 'c', user: 'u' }]], current: 'ctx',
-    }));
+    const f = write(
+      'certdata.yaml',
+      kubeconfig({
+        clusters: [['c', { server: 'https://k:6443', 'insecure-skip-tls-verify': true }]],
+        users: [['u', { 'client-certificate-data': b64('CERT'), 'client-key-data': b64('KEY') }]],
+        contexts: [['ctx', { cluster: 'c', user: 'u' }]],
+        current: 'ctx',
+      }),
+    );
     const c = loadKubeConfig({ path: f });
     assert.equal(c.tls?.cert?.toString(), 'CERT');
     assert.equal(c.tls?.key?.toString(), 'KEY');
@@ -99,23 +130,33 @@ describe('kubeconfig: auth kinds', () => {
   });
 
   it('sends basic auth and impersonation headers', async () => {
-    const f = write('basic.yaml', kubeconfig({
-      clusters: [['c', { server: 'http://127.0.0.1:1' }]],
-      users: [['u', { username: 'admin', password: 's3cret', as: 'jane', 'as-groups': ['dev', 'ops'] }]],
-      contexts: [['ctx', { cluster: 'c', user: 'u' }]], current: 'ctx',
-    }));
+    const f = write(
+      'basic.yaml',
+      kubeconfig({
+        clusters: [['c', { server: 'http://127.0.0.1:1' }]],
+        users: [['u', { username: 'admin', password: 's3cret', as: 'jane', 'as-groups': ['dev', 'ops'] }]],
+        contexts: [['ctx', { cluster: 'c', user: 'u' }]],
+        current: 'ctx',
+      }),
+    );
     assert.deepEqual(await authHeaders(loadKubeConfig({ path: f })), {
-      authorization: `Basic ${b64('admin:s3cret')}`, 'impersonate-user': 'jane', 'impersonate-group': ['dev', 'ops'],
+      authorization: `Basic ${b64('admin:s3cret')}`,
+      'impersonate-user': 'jane',
+      'impersonate-group': ['dev', 'ops'],
     });
   });
 
   it('re-reads a token file after a minute and at once after a 401', async () => {
     const tokenPath = write('tokens/t', 'one\n');
-    const f = write('tokenfile.yaml', kubeconfig({
-      clusters: [['c', { server: 'http://127.0.0.1:1' }]],
-      users: [['u', { tokenFile: 'tokens/t' }]],
-      contexts: [['ctx', { cluster: 'c', user: 'u' }]], current: 'ctx',
-    }));
+    const f = write(
+      'tokenfile.yaml',
+      kubeconfig({
+        clusters: [['c', { server: 'http://127.0.0.1:1' }]],
+        users: [['u', { tokenFile: 'tokens/t' }]],
+        contexts: [['ctx', { cluster: 'c', user: 'u' }]],
+        current: 'ctx',
+      }),
+    );
     const clock = new FakeClock();
     const c = loadKubeConfig({ path: f, clock });
     assert.deepEqual(await authHeaders(c), { authorization: 'Bearer one' });
@@ -131,17 +172,31 @@ describe('kubeconfig: auth kinds', () => {
 });
 
 describe('kubeconfig: choosing and merging', () => {
-  const a = () => write('merge/a.yaml', kubeconfig({
-    clusters: [['shared', { server: 'https://from-a' }]],
-    users: [['shared', { token: 'token-a' }]],
-    contexts: [['ctx-a', { cluster: 'shared', user: 'shared' }]],
-  }));
-  const b = () => write('merge/b.yaml', kubeconfig({
-    clusters: [['shared', { server: 'https://from-b' }], ['only-b', { server: 'https://only-b' }]],
-    users: [['shared', { token: 'token-b' }]],
-    contexts: [['ctx-b', { cluster: 'only-b', user: 'shared', namespace: 'b' }], ['ctx-a', { cluster: 'only-b' }]],
-    current: 'ctx-b',
-  }));
+  const a = () =>
+    write(
+      'merge/a.yaml',
+      kubeconfig({
+        clusters: [['shared', { server: 'https://from-a' }]],
+        users: [['shared', { token: 'token-a' }]],
+        contexts: [['ctx-a', { cluster: 'shared', user: 'shared' }]],
+      }),
+    );
+  const b = () =>
+    write(
+      'merge/b.yaml',
+      kubeconfig({
+        clusters: [
+          ['shared', { server: 'https://from-b' }],
+          ['only-b', { server: 'https://only-b' }],
+        ],
+        users: [['shared', { token: 'token-b' }]],
+        contexts: [
+          ['ctx-b', { cluster: 'only-b', user: 'shared', namespace: 'b' }],
+          ['ctx-a', { cluster: 'only-b' }],
+        ],
+        current: 'ctx-b',
+      }),
+    );
   const c = () => write('merge/c.yaml', kubeconfig({ current: 'ctx-a' }));
 
   it('merges KUBECONFIG files: first file wins per name, current-context from the first file that sets it, missing files skipped', async () => {
@@ -156,17 +211,32 @@ describe('kubeconfig: choosing and merging', () => {
   });
 
   it('falls back to ~/.kube/config under HOME when KUBECONFIG is unset', () => {
-    write('home/.kube/config', kubeconfig({ clusters: [['c', { server: 'https://home' }]], contexts: [['x', { cluster: 'c' }]], current: 'x' }));
+    write(
+      'home/.kube/config',
+      kubeconfig({ clusters: [['c', { server: 'https://home' }]], contexts: [['x', { cluster: 'c' }]], current: 'x' }),
+    );
     assert.equal(loadKubeConfig({ env: { HOME: join(dir, 'home') } }).server, 'https://home');
   });
 
   it('prefers KUBECONFIG, then in-cluster, then ~/.kube/config in getConfig', () => {
-    write('home2/.kube/config', kubeconfig({ clusters: [['c', { server: 'https://home2' }]], contexts: [['x', { cluster: 'c' }]], current: 'x' }));
+    write(
+      'home2/.kube/config',
+      kubeconfig({ clusters: [['c', { server: 'https://home2' }]], contexts: [['x', { cluster: 'c' }]], current: 'x' }),
+    );
     assert.equal(getConfig({ env: { HOME: join(dir, 'home2') } }).server, 'https://home2');
     // In a pod (service host set) it goes in-cluster: here the service account files are absent.
-    assert.throws(() => getConfig({ env: { HOME: join(dir, 'home2'), KUBERNETES_SERVICE_HOST: '10.0.0.1', KUBERNETES_SERVICE_PORT: '443' } }), /service account token/);
-    const kc = write('getconfig-kc.yaml', kubeconfig({ clusters: [['c', { server: 'https://kc' }]], contexts: [['x', { cluster: 'c' }]], current: 'x' }));
-    assert.equal(getConfig({ env: { KUBECONFIG: kc, KUBERNETES_SERVICE_HOST: '10.0.0.1', KUBERNETES_SERVICE_PORT: '443' } }).server, 'https://kc');
+    assert.throws(
+      () => getConfig({ env: { HOME: join(dir, 'home2'), KUBERNETES_SERVICE_HOST: '10.0.0.1', KUBERNETES_SERVICE_PORT: '443' } }),
+      /service account token/,
+    );
+    const kc = write(
+      'getconfig-kc.yaml',
+      kubeconfig({ clusters: [['c', { server: 'https://kc' }]], contexts: [['x', { cluster: 'c' }]], current: 'x' }),
+    );
+    assert.equal(
+      getConfig({ env: { KUBECONFIG: kc, KUBERNETES_SERVICE_HOST: '10.0.0.1', KUBERNETES_SERVICE_PORT: '443' } }).server,
+      'https://kc',
+    );
   });
 });
 
@@ -178,7 +248,9 @@ describe('kubeconfig: every problem names file, context and cause', () => {
     assertKubeConfigError(() => loadKubeConfig({ path: f }), { file: f, cause: /cannot read the file/ });
   });
   it('no file at all', () => {
-    assertKubeConfigError(() => loadKubeConfig({ env: { KUBECONFIG: join(dir, 'none1') + delimiter + join(dir, 'none2') } }), { cause: /no kubeconfig file exists/ });
+    assertKubeConfigError(() => loadKubeConfig({ env: { KUBECONFIG: join(dir, 'none1') + delimiter + join(dir, 'none2') } }), {
+      cause: /no kubeconfig file exists/,
+    });
   });
   it('bad YAML', () => {
     const f = write('bad.yaml', 'clusters: [\n  - name: x\n  bad: : :');
@@ -196,53 +268,143 @@ describe('kubeconfig: every problem names file, context and cause', () => {
   });
   it('an unknown context, listing the known ones', () => {
     const f = write('unknownctx.yaml', kubeconfig({ ...good, contexts: [['x', { cluster: 'c' }]], current: 'x' }));
-    assertKubeConfigError(() => loadKubeConfig({ path: f, context: 'prod' }), { file: f, context: 'prod', cause: /context not found \(known: x\)/ });
+    assertKubeConfigError(() => loadKubeConfig({ path: f, context: 'prod' }), {
+      file: f,
+      context: 'prod',
+      cause: /context not found \(known: x\)/,
+    });
   });
   it('a context whose cluster or user is missing', () => {
-    const f = write('dangling.yaml', kubeconfig({ ...good, contexts: [['x', { cluster: 'gone' }], ['y', { cluster: 'c', user: 'ghost' }]], current: 'x' }));
+    const f = write(
+      'dangling.yaml',
+      kubeconfig({
+        ...good,
+        contexts: [
+          ['x', { cluster: 'gone' }],
+          ['y', { cluster: 'c', user: 'ghost' }],
+        ],
+        current: 'x',
+      }),
+    );
     assertKubeConfigError(() => loadKubeConfig({ path: f }), { file: f, context: 'x', cause: /cluster "gone" not found/ });
     assertKubeConfigError(() => loadKubeConfig({ path: f, context: 'y' }), { file: f, context: 'y', cause: /user "ghost" not found/ });
   });
   it('a cluster without a server or with a bad URL', () => {
-    const f = write('noserver.yaml', kubeconfig({ clusters: [['c', {}], ['d', { server: 'not a url' }]], contexts: [['x', { cluster: 'c' }], ['y', { cluster: 'd' }]], current: 'x' }));
+    const f = write(
+      'noserver.yaml',
+      kubeconfig({
+        clusters: [
+          ['c', {}],
+          ['d', { server: 'not a url' }],
+        ],
+        contexts: [
+          ['x', { cluster: 'c' }],
+          ['y', { cluster: 'd' }],
+        ],
+        current: 'x',
+      }),
+    );
     assertKubeConfigError(() => loadKubeConfig({ path: f }), { file: f, context: 'x', cause: /has no server/ });
     assertKubeConfigError(() => loadKubeConfig({ path: f, context: 'y' }), { file: f, context: 'y', cause: /is not a URL/ });
   });
   it('unreadable certificate files and bad base64 data', () => {
-    const f = write('badcert.yaml', kubeconfig({
-      ...good, users: [['u', { 'client-certificate': 'missing.crt', 'client-key': 'missing.key' }], ['v', { 'client-certificate-data': '!!!', 'client-key-data': b64('k') }]],
-      contexts: [['x', { cluster: 'c', user: 'u' }], ['y', { cluster: 'c', user: 'v' }]], current: 'x',
-    }));
-    assertKubeConfigError(() => loadKubeConfig({ path: f }), { file: f, context: 'x', cause: /cannot read client-certificate .*missing\.crt/ });
-    assertKubeConfigError(() => loadKubeConfig({ path: f, context: 'y' }), { file: f, context: 'y', cause: /client-certificate-data is not valid base64/ });
+    const f = write(
+      'badcert.yaml',
+      kubeconfig({
+        ...good,
+        users: [
+          ['u', { 'client-certificate': 'missing.crt', 'client-key': 'missing.key' }],
+          ['v', { 'client-certificate-data': '!!!', 'client-key-data': b64('k') }],
+        ],
+        contexts: [
+          ['x', { cluster: 'c', user: 'u' }],
+          ['y', { cluster: 'c', user: 'v' }],
+        ],
+        current: 'x',
+      }),
+    );
+    assertKubeConfigError(() => loadKubeConfig({ path: f }), {
+      file: f,
+      context: 'x',
+      cause: /cannot read client-certificate .*missing\.crt/,
+    });
+    assertKubeConfigError(() => loadKubeConfig({ path: f, context: 'y' }), {
+      file: f,
+      context: 'y',
+      cause: /client-certificate-data is not valid base64/,
+    });
   });
   it('a certificate without its key, two auth methods, a legacy auth-provider, an unsupported proxy', () => {
-    const f = write('auth-errors.yaml', kubeconfig({
-      clusters: [['c', { server: 'https://k' }], ['socks', { server: 'https://k', 'proxy-url': 'socks5://127.0.0.1:1080' }]],
-      users: [
-        ['half', { 'client-certificate-data': b64('c') }],
-        ['two', { token: 't', username: 'u', password: 'p' }],
-        ['legacy', { 'auth-provider': { name: 'gcp' } }],
-      ],
-      contexts: [['half', { cluster: 'c', user: 'half' }], ['two', { cluster: 'c', user: 'two' }], ['legacy', { cluster: 'c', user: 'legacy' }], ['socks', { cluster: 'socks' }]],
-    }));
-    assertKubeConfigError(() => loadKubeConfig({ path: f, context: 'half' }), { file: f, context: 'half', cause: /needs both certificate and key/ });
-    assertKubeConfigError(() => loadKubeConfig({ path: f, context: 'two' }), { file: f, context: 'two', cause: /more than one authentication method \(token, basic auth\)/ });
-    assertKubeConfigError(() => loadKubeConfig({ path: f, context: 'legacy' }), { file: f, context: 'legacy', cause: /auth-provider "gcp" is not supported/ });
-    assertKubeConfigError(() => loadKubeConfig({ path: f, context: 'socks' }), { file: f, context: 'socks', cause: /only http:\/\/ proxies/ });
+    const f = write(
+      'auth-errors.yaml',
+      kubeconfig({
+        clusters: [
+          ['c', { server: 'https://k' }],
+          ['socks', { server: 'https://k', 'proxy-url': 'socks5://127.0.0.1:1080' }],
+        ],
+        users: [
+          ['half', { 'client-certificate-data': b64('c') }],
+          ['two', { token: 't', username: 'u', password: 'p' }],
+          ['legacy', { 'auth-provider': { name: 'gcp' } }],
+        ],
+        contexts: [
+          ['half', { cluster: 'c', user: 'half' }],
+          ['two', { cluster: 'c', user: 'two' }],
+          ['legacy', { cluster: 'c', user: 'legacy' }],
+          ['socks', { cluster: 'socks' }],
+        ],
+      }),
+    );
+    assertKubeConfigError(() => loadKubeConfig({ path: f, context: 'half' }), {
+      file: f,
+      context: 'half',
+      cause: /needs both certificate and key/,
+    });
+    assertKubeConfigError(() => loadKubeConfig({ path: f, context: 'two' }), {
+      file: f,
+      context: 'two',
+      cause: /more than one authentication method \(token, basic auth\)/,
+    });
+    assertKubeConfigError(() => loadKubeConfig({ path: f, context: 'legacy' }), {
+      file: f,
+      context: 'legacy',
+      cause: /auth-provider "gcp" is not supported/,
+    });
+    assertKubeConfigError(() => loadKubeConfig({ path: f, context: 'socks' }), {
+      file: f,
+      context: 'socks',
+      cause: /only http:\/\/ proxies/,
+    });
   });
   it('a bad exec stanza', () => {
-    const f = write('badexec.yaml', kubeconfig({
-      ...good, users: [['u', { exec: { command: 'x' } }], ['v', { exec: { apiVersion: 'client.authentication.k8s.io/v1alpha1', command: 'x' } }]],
-      contexts: [['x', { cluster: 'c', user: 'u' }], ['y', { cluster: 'c', user: 'v' }]], current: 'x',
-    }));
+    const f = write(
+      'badexec.yaml',
+      kubeconfig({
+        ...good,
+        users: [
+          ['u', { exec: { command: 'x' } }],
+          ['v', { exec: { apiVersion: 'client.authentication.k8s.io/v1alpha1', command: 'x' } }],
+        ],
+        contexts: [
+          ['x', { cluster: 'c', user: 'u' }],
+          ['y', { cluster: 'c', user: 'v' }],
+        ],
+        current: 'x',
+      }),
+    );
     assertKubeConfigError(() => loadKubeConfig({ path: f }), { file: f, context: 'x', cause: /exec.apiVersion is required/ });
     assertKubeConfigError(() => loadKubeConfig({ path: f, context: 'y' }), { file: f, context: 'y', cause: /v1alpha1" is not supported/ });
   });
   it('a token file that cannot be read, when the first request needs it', async () => {
-    const f = write('badtokenfile.yaml', kubeconfig({ ...good, users: [['u', { tokenFile: 'no-such-token' }]], contexts: [['x', { cluster: 'c', user: 'u' }]], current: 'x' }));
+    const f = write(
+      'badtokenfile.yaml',
+      kubeconfig({ ...good, users: [['u', { tokenFile: 'no-such-token' }]], contexts: [['x', { cluster: 'c', user: 'u' }]], current: 'x' }),
+    );
     const c = loadKubeConfig({ path: f });
-    await assert.rejects(c.auth!.credentials(), (e: unknown) => e instanceof KubeConfigError && e.file === f && e.context === 'x' && /no-such-token/.test(e.reason));
+    await assert.rejects(
+      c.auth!.credentials(),
+      (e: unknown) => e instanceof KubeConfigError && e.file === f && e.context === 'x' && /no-such-token/.test(e.reason),
+    );
   });
 });
 
@@ -253,7 +415,11 @@ describe('in-cluster config', () => {
     write('sa/ca.crt', 'CA');
     write('sa/namespace', 'operators\n');
     const clock = new FakeClock();
-    const c = inClusterConfig({ env: { KUBERNETES_SERVICE_HOST: 'fd00::1', KUBERNETES_SERVICE_PORT: '443' }, serviceAccountDir: sa, clock });
+    const c = inClusterConfig({
+      env: { KUBERNETES_SERVICE_HOST: 'fd00::1', KUBERNETES_SERVICE_PORT: '443' },
+      serviceAccountDir: sa,
+      clock,
+    });
     assert.equal(c.server, 'https://[fd00::1]:443');
     assert.equal(c.tls?.ca?.toString(), 'CA');
     assert.equal(c.namespace, 'operators');
@@ -261,12 +427,22 @@ describe('in-cluster config', () => {
     write('sa/token', 'tok-2');
     await clock.advance(60_000);
     assert.deepEqual(await authHeaders(c), { authorization: 'Bearer tok-2' });
-    const v4 = inClusterConfig({ env: { KUBERNETES_SERVICE_HOST: '10.96.0.1', KUBERNETES_SERVICE_PORT: '6443' }, serviceAccountDir: sa, clock });
+    const v4 = inClusterConfig({
+      env: { KUBERNETES_SERVICE_HOST: '10.96.0.1', KUBERNETES_SERVICE_PORT: '6443' },
+      serviceAccountDir: sa,
+      clock,
+    });
     assert.equal(v4.server, 'https://10.96.0.1:6443');
   });
 
   it('fails outside a cluster with a KubeConfigError that says what is missing', () => {
-    assertKubeConfigError(() => inClusterConfig({ env: {} }), { context: 'in-cluster', cause: /KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT must be set/ });
-    assertKubeConfigError(() => inClusterConfig({ env: { KUBERNETES_SERVICE_HOST: 'h', KUBERNETES_SERVICE_PORT: '1' }, serviceAccountDir: join(dir, 'nosa') }), { cause: /cannot read the service account token/ });
+    assertKubeConfigError(() => inClusterConfig({ env: {} }), {
+      context: 'in-cluster',
+      cause: /KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT must be set/,
+    });
+    assertKubeConfigError(
+      () => inClusterConfig({ env: { KUBERNETES_SERVICE_HOST: 'h', KUBERNETES_SERVICE_PORT: '1' }, serviceAccountDir: join(dir, 'nosa') }),
+      { cause: /cannot read the service account token/ },
+    );
   });
 });

@@ -7,7 +7,8 @@ import { createMergePatch } from 'kube-converge/client';
 /** RFC 7386 MergePatch, to check that applying the computed patch gives back the target. */
 function applyMergePatch(target: unknown, patch: unknown): unknown {
   if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) return patch;
-  const out: Record<string, unknown> = typeof target === 'object' && target !== null && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
+  const out: Record<string, unknown> =
+    typeof target === 'object' && target !== null && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
   for (const [k, v] of Object.entries(patch)) {
     if (v === null) delete out[k];
     else out[k] = applyMergePatch(out[k], v);
@@ -17,7 +18,8 @@ function applyMergePatch(target: unknown, patch: unknown): unknown {
 
 describe('createMergePatch', () => {
   const old = {
-    apiVersion: 'v1', kind: 'ConfigMap',
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
     metadata: { name: 'a', namespace: 'ns', resourceVersion: '41', labels: { keep: '1', drop: '2' } },
     data: { same: 'x', changed: 'old', removed: 'gone' },
     list: [1, 2, 3],
@@ -52,7 +54,9 @@ describe('createMergePatch', () => {
   });
 
   it('refuses an optimistic lock without a resourceVersion to lock on', () => {
-    assert.throws(() => createMergePatch({ metadata: {} }, { metadata: { name: 'x' } }, { optimisticLock: true }), { code: 'CONVERGE_INVALID_OPTION' });
+    assert.throws(() => createMergePatch({ metadata: {} }, { metadata: { name: 'x' } }, { optimisticLock: true }), {
+      code: 'CONVERGE_INVALID_OPTION',
+    });
   });
 
   it('does not modify its inputs', () => {

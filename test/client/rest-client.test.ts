@@ -7,7 +7,10 @@ import { createClient, isNotFound, isConflict, StatusError, NetworkError } from 
 import { startFixtureServer, sendJson } from './fixture-server.js';
 
 const cm = (name: string, data: Record<string, string> = {}): ObjectOf<typeof ConfigMapResource> => ({
-  apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: 'default', name }, data,
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { namespace: 'default', name },
+  data,
 });
 
 describe('resource operations over HTTP', () => {
@@ -18,17 +21,26 @@ describe('resource operations over HTTP', () => {
     await c.get(NamespaceResource, { name: 'kube-system' });
     await c.get(DeploymentResource, { namespace: 'ns', name: 'd' }, { subresource: 'scale' });
     await c.list(ConfigMapResource, {});
-    await c.list(DeploymentResource, { namespace: 'prod', labelSelector: 'app=web,tier!=db', fieldSelector: 'metadata.name=x', limit: 5, continue: 'tok' });
+    await c.list(DeploymentResource, {
+      namespace: 'prod',
+      labelSelector: 'app=web,tier!=db',
+      fieldSelector: 'metadata.name=x',
+      limit: 5,
+      continue: 'tok',
+    });
     await c.list(ConfigMapResource, { resourceVersion: '10', resourceVersionMatch: 'NotOlderThan' });
     c.close();
-    assert.deepEqual(srv.requests.map((r) => `${r.method} ${r.url}`), [
-      'GET /api/v1/namespaces/ns/configmaps/a%20b',
-      'GET /api/v1/namespaces/kube-system',
-      'GET /apis/apps/v1/namespaces/ns/deployments/d/scale',
-      'GET /api/v1/configmaps',
-      'GET /apis/apps/v1/namespaces/prod/deployments?labelSelector=app%3Dweb%2Ctier%21%3Ddb&fieldSelector=metadata.name%3Dx&limit=5&continue=tok',
-      'GET /api/v1/configmaps?resourceVersion=10&resourceVersionMatch=NotOlderThan',
-    ]);
+    assert.deepEqual(
+      srv.requests.map((r) => `${r.method} ${r.url}`),
+      [
+        'GET /api/v1/namespaces/ns/configmaps/a%20b',
+        'GET /api/v1/namespaces/kube-system',
+        'GET /apis/apps/v1/namespaces/ns/deployments/d/scale',
+        'GET /api/v1/configmaps',
+        'GET /apis/apps/v1/namespaces/prod/deployments?labelSelector=app%3Dweb%2Ctier%21%3Ddb&fieldSelector=metadata.name%3Dx&limit=5&continue=tok',
+        'GET /api/v1/configmaps?resourceVersion=10&resourceVersionMatch=NotOlderThan',
+      ],
+    );
     assert.equal(srv.requests[0]!.headers.accept, 'application/json');
   });
 
@@ -37,37 +49,71 @@ describe('resource operations over HTTP', () => {
     const c = createClient({ server: srv.url, qps: -1 });
     await c.create(ConfigMapResource, cm('a'), { dryRun: true, fieldManager: 'me', fieldValidation: 'Strict' });
     await c.update(ConfigMapResource, cm('a', { k: 'v' }));
-    await c.updateStatus(DeploymentResource, { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { namespace: 'ns', name: 'd' } } as never);
+    await c.updateStatus(DeploymentResource, {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { namespace: 'ns', name: 'd' },
+    } as never);
     await c.patch(ConfigMapResource, { namespace: 'default', name: 'a' }, [{ op: 'add', path: '/data/x', value: '1' }], 'json');
     await c.patch(ConfigMapResource, { namespace: 'default', name: 'a' }, { data: { x: null } }, 'merge');
     await c.patch(DeploymentResource, { namespace: 'ns', name: 'd' }, { spec: { replicas: 2 } }, 'strategic');
     await c.patch(ConfigMapResource, { namespace: 'default', name: 'a' }, cm('a'), 'apply', { fieldManager: 'ctl', force: true });
     await c.patch(DeploymentResource, { namespace: 'ns', name: 'd' }, { status: {} }, 'merge', { subresource: 'status' });
-    await c.delete(ConfigMapResource, { namespace: 'default', name: 'a' }, { propagationPolicy: 'Foreground', gracePeriodSeconds: 0, preconditions: { uid: 'u1', resourceVersion: '7' } });
+    await c.delete(
+      ConfigMapResource,
+      { namespace: 'default', name: 'a' },
+      { propagationPolicy: 'Foreground', gracePeriodSeconds: 0, preconditions: { uid: 'u1', resourceVersion: '7' } },
+    );
     await c.delete(ConfigMapResource, { namespace: 'default', name: 'b' });
     await c.deleteCollection(ConfigMapResource, { namespace: 'default', labelSelector: 'a=b', propagationPolicy: 'Background' });
     c.close();
     const seen = srv.requests.map((r) => [`${r.method} ${r.url}`, r.headers['content-type'], r.body]);
     assert.deepEqual(seen, [
-      ['POST /api/v1/namespaces/default/configmaps?dryRun=All&fieldManager=me&fieldValidation=Strict', 'application/json', JSON.stringify(cm('a'))],
+      [
+        'POST /api/v1/namespaces/default/configmaps?dryRun=All&fieldManager=me&fieldValidation=Strict',
+        'application/json',
+        JSON.stringify(cm('a')),
+      ],
       ['PUT /api/v1/namespaces/default/configmaps/a', 'application/json', JSON.stringify(cm('a', { k: 'v' }))],
-      ['PUT /apis/apps/v1/namespaces/ns/deployments/d/status', 'application/json', '{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"namespace":"ns","name":"d"}}'],
+      [
+        'PUT /apis/apps/v1/namespaces/ns/deployments/d/status',
+        'application/json',
+        '{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"namespace":"ns","name":"d"}}',
+      ],
       ['PATCH /api/v1/namespaces/default/configmaps/a', 'application/json-patch+json', '[{"op":"add","path":"/data/x","value":"1"}]'],
       ['PATCH /api/v1/namespaces/default/configmaps/a', 'application/merge-patch+json', '{"data":{"x":null}}'],
       ['PATCH /apis/apps/v1/namespaces/ns/deployments/d', 'application/strategic-merge-patch+json', '{"spec":{"replicas":2}}'],
-      ['PATCH /api/v1/namespaces/default/configmaps/a?fieldManager=ctl&force=true', 'application/apply-patch+yaml', JSON.stringify(cm('a'))],
+      [
+        'PATCH /api/v1/namespaces/default/configmaps/a?fieldManager=ctl&force=true',
+        'application/apply-patch+yaml',
+        JSON.stringify(cm('a')),
+      ],
       ['PATCH /apis/apps/v1/namespaces/ns/deployments/d/status', 'application/merge-patch+json', '{"status":{}}'],
-      ['DELETE /api/v1/namespaces/default/configmaps/a', 'application/json',
-        '{"apiVersion":"v1","kind":"DeleteOptions","propagationPolicy":"Foreground","gracePeriodSeconds":0,"preconditions":{"uid":"u1","resourceVersion":"7"}}'],
+      [
+        'DELETE /api/v1/namespaces/default/configmaps/a',
+        'application/json',
+        '{"apiVersion":"v1","kind":"DeleteOptions","propagationPolicy":"Foreground","gracePeriodSeconds":0,"preconditions":{"uid":"u1","resourceVersion":"7"}}',
+      ],
       ['DELETE /api/v1/namespaces/default/configmaps/b', undefined, ''],
-      ['DELETE /api/v1/namespaces/default/configmaps?labelSelector=a%3Db', 'application/json', '{"apiVersion":"v1","kind":"DeleteOptions","propagationPolicy":"Background"}'],
+      [
+        'DELETE /api/v1/namespaces/default/configmaps?labelSelector=a%3Db',
+        'application/json',
+        '{"apiVersion":"v1","kind":"DeleteOptions","propagationPolicy":"Background"}',
+      ],
     ]);
   });
 
   it('posts to other subresources such as a pod eviction', async () => {
-    await using srv = await startFixtureServer((_req, res) => sendJson(res, 201, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 }));
+    await using srv = await startFixtureServer((_req, res) =>
+      sendJson(res, 201, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 }),
+    );
     const c = createClient({ server: srv.url, qps: -1 });
-    const eviction = { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { namespace: 'ns', name: 'web-0' }, deleteOptions: { gracePeriodSeconds: 5 } };
+    const eviction = {
+      apiVersion: 'policy/v1',
+      kind: 'Eviction',
+      metadata: { namespace: 'ns', name: 'web-0' },
+      deleteOptions: { gracePeriodSeconds: 5 },
+    };
     await c.createSubresource(PodResource, { namespace: 'ns', name: 'web-0' }, 'eviction', eviction, { dryRun: true });
     assert.equal(`${srv.requests[0]!.method} ${srv.requests[0]!.url}`, 'POST /api/v1/namespaces/ns/pods/web-0/eviction?dryRun=All');
     assert.deepEqual(JSON.parse(srv.requests[0]!.body), eviction);
@@ -85,7 +131,16 @@ describe('resource operations over HTTP', () => {
   it('turns a Status body into a StatusError and a plain-text 404 into NotFound', async () => {
     await using srv = await startFixtureServer((req, res) => {
       if (req.url.includes('conflict')) {
-        sendJson(res, 409, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'Conflict', code: 409, message: 'the object has been modified', details: { name: 'conflict', kind: 'configmaps' } });
+        sendJson(res, 409, {
+          kind: 'Status',
+          apiVersion: 'v1',
+          metadata: {},
+          status: 'Failure',
+          reason: 'Conflict',
+          code: 409,
+          message: 'the object has been modified',
+          details: { name: 'conflict', kind: 'configmaps' },
+        });
       } else {
         res.writeHead(404, { 'content-type': 'text/plain' });
         res.end('404 page not found\n');

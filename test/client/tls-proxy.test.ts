@@ -27,32 +27,60 @@ function makeCertificates(): void {
   ssl('req', '-x509', ...ec, '-keyout', 'ca.key', '-out', 'ca.crt', '-subj', '/CN=converge-test-ca', '-days', '2');
   writeFileSync(join(dir, 'server.ext'), 'subjectAltName=DNS:kubernetes.internal\n');
   ssl('req', ...ec, '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=kubernetes.internal');
-  ssl('x509', '-req', '-in', 'server.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.crt', '-days', '2', '-extfile', 'server.ext');
+  ssl(
+    'x509',
+    '-req',
+    '-in',
+    'server.csr',
+    '-CA',
+    'ca.crt',
+    '-CAkey',
+    'ca.key',
+    '-CAcreateserial',
+    '-out',
+    'server.crt',
+    '-days',
+    '2',
+    '-extfile',
+    'server.ext',
+  );
   ssl('req', ...ec, '-keyout', 'client.key', '-out', 'client.csr', '-subj', '/CN=alice/O=dev');
   ssl('x509', '-req', '-in', 'client.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'client.crt', '-days', '2');
   const r = (f: string) => readFileSync(join(dir, f), 'utf8');
-  pem = { ca: r('ca.crt'), serverCert: r('server.crt'), serverKey: r('server.key'), clientCert: r('client.crt'), clientKey: r('client.key') };
+  pem = {
+    ca: r('ca.crt'),
+    serverCert: r('server.crt'),
+    serverKey: r('server.key'),
+    clientCert: r('client.crt'),
+    clientKey: r('client.key'),
+  };
 }
 
 function kubeconfigFor(cluster: Record<string, unknown>, user: Record<string, unknown> = {}): string {
   const f = join(dir, `kc-${Math.random().toString(36).slice(2)}.yaml`);
-  writeFileSync(f, JSON.stringify({
-    clusters: [{ name: 'c', cluster: { server: serverUrl, ...cluster } }],
-    users: [{ name: 'u', user }],
-    contexts: [{ name: 'x', context: { cluster: 'c', user: 'u' } }],
-    'current-context': 'x',
-  }));
+  writeFileSync(
+    f,
+    JSON.stringify({
+      clusters: [{ name: 'c', cluster: { server: serverUrl, ...cluster } }],
+      users: [{ name: 'u', user }],
+      contexts: [{ name: 'x', context: { cluster: 'c', user: 'u' } }],
+      'current-context': 'x',
+    }),
+  );
   return f;
 }
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'converge-tls-'));
   makeCertificates();
-  server = https.createServer({ key: pem.serverKey, cert: pem.serverCert, ca: pem.ca, requestCert: true, rejectUnauthorized: false }, (req, res) => {
-    const peer = (req.socket as TLSSocket).getPeerCertificate();
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ metadata: { name: peer?.subject?.CN ?? 'anonymous' } }));
-  });
+  server = https.createServer(
+    { key: pem.serverKey, cert: pem.serverCert, ca: pem.ca, requestCert: true, rejectUnauthorized: false },
+    (req, res) => {
+      const peer = (req.socket as TLSSocket).getPeerCertificate();
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ metadata: { name: peer?.subject?.CN ?? 'anonymous' } }));
+    },
+  );
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   serverUrl = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
@@ -82,12 +110,24 @@ describe('TLS', () => {
 
   it('presents a client certificate that an exec plugin printed', async () => {
     const plugin = join(dir, 'cert-plugin.cjs');
-    writeFileSync(plugin, `process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential',
-      status: { clientCertificateData: process.env.CERT, clientKeyData: process.env.KEY } }));`);
+    writeFileSync(
+      plugin,
+      `process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential',
+      status: { clientCertificateData: process.env.CERT, clientKeyData: process.env.KEY } }));`,
+    );
     const kc = kubeconfigFor(
       { 'certificate-authority-data': b64(pem.ca), 'tls-server-name': 'kubernetes.internal' },
-      { exec: { apiVersion: 'client.authentication.k8s.io/v1', command: process.execPath, args: [plugin],
-        env: [{ name: 'CERT', value: pem.clientCert }, { name: 'KEY', value: pem.clientKey }] } },
+      {
+        exec: {
+          apiVersion: 'client.authentication.k8s.io/v1',
+          command: process.execPath,
+          args: [plugin],
+          env: [
+            { name: 'CERT', value: pem.clientCert },
+            { name: 'KEY', value: pem.clientKey },
+          ],
+        },
+      },
     );
     assert.equal(await whoami(kc), 'alice');
   });
@@ -106,7 +146,10 @@ describe('TLS', () => {
 describe('proxy-url', () => {
   it('tunnels HTTPS and HTTP requests through an HTTP CONNECT proxy', async () => {
     const connects: string[] = [];
-    const proxy = http.createServer((_req, res) => { res.writeHead(405); res.end(); });
+    const proxy = http.createServer((_req, res) => {
+      res.writeHead(405);
+      res.end();
+    });
     proxy.on('connect', (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
       connects.push(req.url ?? '');
       const [host, port] = (req.url ?? '').split(':');
@@ -121,14 +164,21 @@ describe('proxy-url', () => {
     });
     await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
     const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
-    const plain = http.createServer((_req, res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.end('{"metadata":{"name":"plain"}}'); });
+    const plain = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"metadata":{"name":"plain"}}');
+    });
     await new Promise<void>((r) => plain.listen(0, '127.0.0.1', r));
     try {
-      const kc = kubeconfigFor({ 'certificate-authority-data': b64(pem.ca), 'tls-server-name': 'kubernetes.internal', 'proxy-url': proxyUrl },
-        { 'client-certificate-data': b64(pem.clientCert), 'client-key-data': b64(pem.clientKey) });
+      const kc = kubeconfigFor(
+        { 'certificate-authority-data': b64(pem.ca), 'tls-server-name': 'kubernetes.internal', 'proxy-url': proxyUrl },
+        { 'client-certificate-data': b64(pem.clientCert), 'client-key-data': b64(pem.clientKey) },
+      );
       assert.equal(await whoami(kc), 'alice');
       assert.deepEqual(connects, [new URL(serverUrl).host]);
-      const httpClient = createClient({ config: { server: `http://127.0.0.1:${(plain.address() as AddressInfo).port}`, proxyUrl, qps: -1 } });
+      const httpClient = createClient({
+        config: { server: `http://127.0.0.1:${(plain.address() as AddressInfo).port}`, proxyUrl, qps: -1 },
+      });
       assert.equal((await httpClient.get(NamespaceResource, { name: 'x' })).metadata.name, 'plain');
       httpClient.close();
       assert.equal(connects.length, 2);
@@ -145,8 +195,14 @@ describe('proxy-url', () => {
     proxy.on('connect', (_req: http.IncomingMessage, client: net.Socket) => client.end('HTTP/1.1 403 Forbidden\r\n\r\n'));
     await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
     try {
-      const c = createClient({ config: { server: 'http://127.0.0.1:9', proxyUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, qps: -1 }, maxRetries: 0 });
-      await assert.rejects(c.get(NamespaceResource, { name: 'x' }), (e: unknown) => e instanceof NetworkError && /refused CONNECT 127\.0\.0\.1:9: 403/.test(e.message));
+      const c = createClient({
+        config: { server: 'http://127.0.0.1:9', proxyUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, qps: -1 },
+        maxRetries: 0,
+      });
+      await assert.rejects(
+        c.get(NamespaceResource, { name: 'x' }),
+        (e: unknown) => e instanceof NetworkError && /refused CONNECT 127\.0\.0\.1:9: 403/.test(e.message),
+      );
       c.close();
     } finally {
       proxy.closeAllConnections();

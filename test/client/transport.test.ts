@@ -3,10 +3,25 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ConfigMapResource, FakeClock } from 'kube-converge/meta';
-import { createClient, isTooManyRequests, NetworkError, TokenBucketRateLimiter, type RequestMetric, type AuthProvider } from 'kube-converge/client';
+import {
+  createClient,
+  isTooManyRequests,
+  NetworkError,
+  TokenBucketRateLimiter,
+  type RequestMetric,
+  type AuthProvider,
+} from 'kube-converge/client';
 import { startFixtureServer, sendJson } from './fixture-server.js';
 
-const tooMany = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'TooManyRequests', code: 429, message: 'slow down' };
+const tooMany = {
+  kind: 'Status',
+  apiVersion: 'v1',
+  metadata: {},
+  status: 'Failure',
+  reason: 'TooManyRequests',
+  code: 429,
+  message: 'slow down',
+};
 const nn = { namespace: 'default', name: 'a' };
 
 /**
@@ -16,7 +31,9 @@ const nn = { namespace: 'default', name: 'a' };
  */
 async function settle<T>(clock: FakeClock, p: Promise<T>, stepMs: number, maxTurns = 400): Promise<T> {
   let done = false;
-  const q = p.finally(() => { done = true; });
+  const q = p.finally(() => {
+    done = true;
+  });
   for (let i = 0; i < maxTurns && !done; i++) {
     await new Promise((r) => setTimeout(r, 5));
     if (!done && clock.pendingTimers() > 0) await clock.advance(stepMs);
@@ -46,7 +63,11 @@ describe('transport', () => {
     await using srv = await startFixtureServer((_req, res) => sendJson(res, 429, tooMany, { 'retry-after': '1' }));
     const clock = new FakeClock();
     const c = createClient({ server: srv.url, qps: -1, clock, maxRetries: 2 });
-    const err = await settle(clock, c.get(ConfigMapResource, nn).catch((e: unknown) => e), 1000);
+    const err = await settle(
+      clock,
+      c.get(ConfigMapResource, nn).catch((e: unknown) => e),
+      1000,
+    );
     assert.ok(isTooManyRequests(err));
     assert.equal(srv.requests.length, 3);
     c.close();
@@ -58,13 +79,24 @@ describe('transport', () => {
     const clock = new FakeClock();
     const metrics: RequestMetric[] = [];
     const c = createClient({ server: srv.url, qps: -1, clock, maxRetries: 3, onRequest: (m) => metrics.push(m) });
-    const getErr = await settle(clock, c.get(ConfigMapResource, nn).catch((e: unknown) => e), 1000);
+    const getErr = await settle(
+      clock,
+      c.get(ConfigMapResource, nn).catch((e: unknown) => e),
+      1000,
+    );
     assert.ok(getErr instanceof NetworkError);
     assert.equal(metrics.length, 4);
     metrics.length = 0;
-    const postErr = await settle(clock, c.create(ConfigMapResource, { metadata: { namespace: 'default', name: 'a' } } as never).catch((e: unknown) => e), 1000);
+    const postErr = await settle(
+      clock,
+      c.create(ConfigMapResource, { metadata: { namespace: 'default', name: 'a' } } as never).catch((e: unknown) => e),
+      1000,
+    );
     assert.ok(postErr instanceof NetworkError);
-    assert.deepEqual(metrics.map((m) => [m.verb, m.code]), [['POST', '<error>']]);
+    assert.deepEqual(
+      metrics.map((m) => [m.verb, m.code]),
+      [['POST', '<error>']],
+    );
     c.close();
   });
 
@@ -74,10 +106,13 @@ describe('transport', () => {
     const c = createClient({ server: srv.url, qps: -1, onRequest: (m) => metrics.push(m) });
     await c.get(ConfigMapResource, nn);
     await c.delete(ConfigMapResource, nn).catch(() => undefined);
-    assert.deepEqual(metrics.map(({ verb, host, code }) => ({ verb, host, code })), [
-      { verb: 'GET', host: new URL(srv.url).host, code: '200' },
-      { verb: 'DELETE', host: new URL(srv.url).host, code: '404' },
-    ]);
+    assert.deepEqual(
+      metrics.map(({ verb, host, code }) => ({ verb, host, code })),
+      [
+        { verb: 'GET', host: new URL(srv.url).host, code: '200' },
+        { verb: 'DELETE', host: new URL(srv.url).host, code: '404' },
+      ],
+    );
     assert.ok(metrics.every((m) => m.durationMs >= 0));
     c.close();
   });
@@ -86,7 +121,11 @@ describe('transport', () => {
     await using srv = await startFixtureServer(() => undefined);
     const clock = new FakeClock();
     const c = createClient({ config: { server: srv.url, qps: -1, timeoutMs: 5000 }, clock, maxRetries: 0 });
-    const err = await settle(clock, c.get(ConfigMapResource, nn).catch((e: unknown) => e), 1000);
+    const err = await settle(
+      clock,
+      c.get(ConfigMapResource, nn).catch((e: unknown) => e),
+      1000,
+    );
     assert.ok(err instanceof NetworkError);
     assert.match(err.message, /timed out after 5000 ms/);
     c.close();
@@ -112,12 +151,19 @@ describe('transport', () => {
     let refreshes = 0;
     const auth: AuthProvider = {
       credentials: async () => ({ headers: { authorization: `Bearer ${token}` } }),
-      refresh: async () => { refreshes++; token = 'new'; return true; },
+      refresh: async () => {
+        refreshes++;
+        token = 'new';
+        return true;
+      },
     };
     const c = createClient({ config: { server: srv.url, qps: -1, auth } });
     assert.equal((await c.get(ConfigMapResource, nn)).metadata.name, 'a');
     assert.equal(refreshes, 1);
-    assert.deepEqual(srv.requests.map((r) => r.headers.authorization), ['Bearer old', 'Bearer new']);
+    assert.deepEqual(
+      srv.requests.map((r) => r.headers.authorization),
+      ['Bearer old', 'Bearer new'],
+    );
     c.close();
   });
 });
@@ -137,7 +183,10 @@ describe('token bucket rate limiter', () => {
     assert.equal(passed.length, 11);
     await clock.advance(800);
     await Promise.all(all);
-    assert.deepEqual(passed, Array.from({ length: 15 }, (_, i) => i));
+    assert.deepEqual(
+      passed,
+      Array.from({ length: 15 }, (_, i) => i),
+    );
     assert.equal(clock.now() - start, 1000);
   });
 
@@ -150,7 +199,9 @@ describe('token bucket rate limiter', () => {
     ac.abort(new Error('gone'));
     await assert.rejects(waiting, /gone/);
     let ok = false;
-    const next = limiter.acquire().then(() => { ok = true; });
+    const next = limiter.acquire().then(() => {
+      ok = true;
+    });
     await clock.advance(999);
     assert.equal(ok, false);
     await clock.advance(1);

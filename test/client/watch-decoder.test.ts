@@ -35,9 +35,17 @@ describe('watch decoder', () => {
 
   it('decodes every event whatever the chunk boundaries, including one byte at a time', () => {
     assert.deepEqual(decodeChunks([stream]), events);
-    assert.deepEqual(decodeChunks(splitAt(stream, Array.from({ length: stream.length - 1 }, (_, i) => i + 1))), events);
+    assert.deepEqual(
+      decodeChunks(
+        splitAt(
+          stream,
+          Array.from({ length: stream.length - 1 }, (_, i) => i + 1),
+        ),
+      ),
+      events,
+    );
     let seed = 7;
-    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (let round = 0; round < 50; round++) {
       const cuts = Array.from({ length: 1 + Math.floor(rnd() * 30) }, () => Math.floor(rnd() * stream.length));
       assert.deepEqual(decodeChunks(splitAt(stream, cuts)), events, `cuts ${cuts.join(',')}`);
@@ -61,12 +69,15 @@ describe('watch decoder', () => {
     const d = new WatchDecoder();
     const out: WatchEvent[] = [];
     const text = `${JSON.stringify(ev(1))}\n{"type":"ADDED","object":{"metadata":\n${JSON.stringify(ev(2))}\n`;
-    assert.throws(() => d.write(Buffer.from(text), (e) => out.push(e)), (err: unknown) => {
-      assert.ok(err instanceof WatchDecodeError);
-      assert.equal(err.code, 'CONVERGE_WATCH_DECODE');
-      assert.equal(err.linePrefix, '{"type":"ADDED","object":{"metadata":');
-      return true;
-    });
+    assert.throws(
+      () => d.write(Buffer.from(text), (e) => out.push(e)),
+      (err: unknown) => {
+        assert.ok(err instanceof WatchDecodeError);
+        assert.equal(err.code, 'CONVERGE_WATCH_DECODE');
+        assert.equal(err.linePrefix, '{"type":"ADDED","object":{"metadata":');
+        return true;
+      },
+    );
     assert.deepEqual(out, [ev(1)]);
   });
 
@@ -81,7 +92,17 @@ describe('watch decoder', () => {
   });
 
   it('keeps ERROR events with their Status object', () => {
-    const status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 410, reason: 'Expired', message: 'too old resource version: 1 (5)' };
-    assert.deepEqual(decodeChunks([Buffer.from(JSON.stringify({ type: 'ERROR', object: status }) + '\n')]), [{ type: 'ERROR', object: status }]);
+    const status = {
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      code: 410,
+      reason: 'Expired',
+      message: 'too old resource version: 1 (5)',
+    };
+    assert.deepEqual(decodeChunks([Buffer.from(JSON.stringify({ type: 'ERROR', object: status }) + '\n')]), [
+      { type: 'ERROR', object: status },
+    ]);
   });
 });

@@ -7,7 +7,10 @@ import { ConfigMapResource, FakeClock } from 'kube-converge/meta';
 import { createClient, HttpWatchStream, isGone, NetworkError, StatusError, WatchDecodeError, type WatchEvent } from 'kube-converge/client';
 import { startFixtureServer, sendJson } from './fixture-server.js';
 
-const added = (name: string, rv: string) => ({ type: 'ADDED', object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default', resourceVersion: rv } } });
+const added = (name: string, rv: string) => ({
+  type: 'ADDED',
+  object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default', resourceVersion: rv } },
+});
 const line = (e: unknown) => JSON.stringify(e) + '\n';
 
 /** A server whose watch responses stay open; `open` receives each watch response to write to. */
@@ -38,20 +41,34 @@ describe('watch streams', () => {
     await using _ = srv;
     const c = createClient({ server: srv.url, qps: -1 });
     const w = await c.watch(ConfigMapResource, {
-      namespace: 'default', resourceVersion: '5', resourceVersionMatch: 'NotOlderThan', allowWatchBookmarks: true,
-      sendInitialEvents: true, timeoutSeconds: 30, labelSelector: 'a=b', fieldSelector: 'metadata.name=x',
+      namespace: 'default',
+      resourceVersion: '5',
+      resourceVersionMatch: 'NotOlderThan',
+      allowWatchBookmarks: true,
+      sendInitialEvents: true,
+      timeoutSeconds: 30,
+      labelSelector: 'a=b',
+      fieldSelector: 'metadata.name=x',
     });
-    assert.equal(srv.requests[0]!.url,
-      '/api/v1/namespaces/default/configmaps?watch=true&labelSelector=a%3Db&fieldSelector=metadata.name%3Dx&resourceVersion=5&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&sendInitialEvents=true&timeoutSeconds=30');
+    assert.equal(
+      srv.requests[0]!.url,
+      '/api/v1/namespaces/default/configmaps?watch=true&labelSelector=a%3Db&fieldSelector=metadata.name%3Dx&resourceVersion=5&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&sendInitialEvents=true&timeoutSeconds=30',
+    );
     const res = await nextResponse();
-    const text = line(added('a', '6')) + line(added('b', '7')) + line({ type: 'BOOKMARK', object: { kind: 'ConfigMap', apiVersion: 'v1', metadata: { resourceVersion: '9' } } });
+    const text =
+      line(added('a', '6')) +
+      line(added('b', '7')) +
+      line({ type: 'BOOKMARK', object: { kind: 'ConfigMap', apiVersion: 'v1', metadata: { resourceVersion: '9' } } });
     res.write(text.slice(0, 10));
     res.write(text.slice(10, 100));
     res.write(text.slice(100));
     res.end();
     const seen: WatchEvent[] = [];
     for await (const e of w) seen.push(e);
-    assert.deepEqual(seen.map((e) => `${e.type} ${e.object.metadata?.resourceVersion}`), ['ADDED 6', 'ADDED 7', 'BOOKMARK 9']);
+    assert.deepEqual(
+      seen.map((e) => `${e.type} ${e.object.metadata?.resourceVersion}`),
+      ['ADDED 6', 'ADDED 7', 'BOOKMARK 9'],
+    );
     c.close();
   });
 
@@ -66,10 +83,19 @@ describe('watch streams', () => {
     const seen: string[] = [];
     const first = await it.next();
     seen.push(first.value!.object.metadata!.resourceVersion!);
-    assert.equal(w.drainDecoded(() => assert.fail('more() said no'), () => false), 0);
+    assert.equal(
+      w.drainDecoded(
+        () => assert.fail('more() said no'),
+        () => false,
+      ),
+      0,
+    );
     for (;;) {
       let budget = 2;
-      const n = w.drainDecoded((e) => seen.push(e.object.metadata!.resourceVersion!), () => budget-- > 0);
+      const n = w.drainDecoded(
+        (e) => seen.push(e.object.metadata!.resourceVersion!),
+        () => budget-- > 0,
+      );
       assert.ok(n <= 2);
       const r = await it.next();
       if (r.done) break;
@@ -84,7 +110,15 @@ describe('watch streams', () => {
     await using _ = srv;
     const c = createClient({ server: srv.url, qps: -1 });
     const w = await c.watch(ConfigMapResource, { resourceVersion: '1' });
-    const status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'too old resource version: 1 (40)', reason: 'Expired', code: 410 };
+    const status = {
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'too old resource version: 1 (40)',
+      reason: 'Expired',
+      code: 410,
+    };
     (await nextResponse()).end(line({ type: 'ERROR', object: status }));
     const events: WatchEvent[] = [];
     for await (const e of w) events.push(e);
@@ -95,7 +129,17 @@ describe('watch streams', () => {
   });
 
   it('rejects a non-2xx watch response with a StatusError', async () => {
-    await using srv = await startFixtureServer((_req, res) => sendJson(res, 403, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'Forbidden', code: 403, message: 'nope' }));
+    await using srv = await startFixtureServer((_req, res) =>
+      sendJson(res, 403, {
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Failure',
+        reason: 'Forbidden',
+        code: 403,
+        message: 'nope',
+      }),
+    );
     const c = createClient({ server: srv.url, qps: -1 });
     await assert.rejects(c.watch(ConfigMapResource), (e: unknown) => e instanceof StatusError && e.status.reason === 'Forbidden');
     c.close();
@@ -171,9 +215,12 @@ describe('watch streams', () => {
     assert.equal((await it.next()).value?.object.metadata.name, 'a');
     res.socket?.destroy();
     const seen: string[] = [];
-    await assert.rejects(async () => {
-      for (let r = await it.next(); !r.done; r = await it.next()) seen.push(r.value.type);
-    }, (e: unknown) => e instanceof NetworkError && e.message.startsWith(`GET ${srv.url}/api/v1/configmaps?watch=true`));
+    await assert.rejects(
+      async () => {
+        for (let r = await it.next(); !r.done; r = await it.next()) seen.push(r.value.type);
+      },
+      (e: unknown) => e instanceof NetworkError && e.message.startsWith(`GET ${srv.url}/api/v1/configmaps?watch=true`),
+    );
     assert.deepEqual(seen, ['ADDED'], 'the event received before the drop (b) is still delivered');
     c.close();
   });
@@ -185,9 +232,12 @@ describe('watch streams', () => {
     const w = await c.watch(ConfigMapResource);
     (await nextResponse()).write(line(added('a', '2')) + 'this is not json\n');
     const seen: string[] = [];
-    await assert.rejects(async () => {
-      for await (const e of w) seen.push(e.type);
-    }, (e: unknown) => e instanceof WatchDecodeError && e.linePrefix === 'this is not json');
+    await assert.rejects(
+      async () => {
+        for await (const e of w) seen.push(e.type);
+      },
+      (e: unknown) => e instanceof WatchDecodeError && e.linePrefix === 'this is not json',
+    );
     assert.deepEqual(seen, ['ADDED']);
     await waitFor(() => srv.closedConnections() === 1);
     c.close();

@@ -3,8 +3,15 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  channelSource, controllerManagedBy, enqueueRequestsFromMapFunc, EventChannel, generationChangedPredicate,
-  labelChangedPredicate, newPredicateFuncs, or, resourceVersionChangedPredicate,
+  channelSource,
+  controllerManagedBy,
+  enqueueRequestsFromMapFunc,
+  EventChannel,
+  generationChangedPredicate,
+  labelChangedPredicate,
+  newPredicateFuncs,
+  or,
+  resourceVersionChangedPredicate,
 } from 'kube-converge/controller';
 import type { Controller, Request } from 'kube-converge/controller';
 import { ConfigMapResource, defineResource, InvalidOptionError, SecretResource } from 'kube-converge/meta';
@@ -13,7 +20,11 @@ import { FakeHost, settle, step } from './fake-host.js';
 import type { FakeClient } from './fake-host.js';
 
 const WebApp = defineResource<{ secretName?: string }>({
-  group: 'platform.converge.dev', version: 'v1alpha1', kind: 'WebApp', plural: 'webapps', namespaced: true,
+  group: 'platform.converge.dev',
+  version: 'v1alpha1',
+  kind: 'WebApp',
+  plural: 'webapps',
+  namespaced: true,
 });
 const noop = async (): Promise<void> => undefined;
 
@@ -31,11 +42,23 @@ describe('builder validation', () => {
   });
 
   it('requires for() with owns()', () => {
-    rejects(() => controllerManagedBy(new FakeHost()).named('x').owns(ConfigMapResource).complete(noop), /owns\(\) can only be used together with for\(\)/);
+    rejects(
+      () => controllerManagedBy(new FakeHost()).named('x').owns(ConfigMapResource).complete(noop),
+      /owns\(\) can only be used together with for\(\)/,
+    );
   });
 
   it('requires a name when there is no for()', () => {
-    rejects(() => controllerManagedBy(new FakeHost()).watches(SecretResource, enqueueRequestsFromMapFunc(() => [])).complete(noop), /one of for\(\) or named\(\) must be called/);
+    rejects(
+      () =>
+        controllerManagedBy(new FakeHost())
+          .watches(
+            SecretResource,
+            enqueueRequestsFromMapFunc(() => []),
+          )
+          .complete(noop),
+      /one of for\(\) or named\(\) must be called/,
+    );
   });
 
   it('requires at least one watch', () => {
@@ -55,7 +78,10 @@ describe('builder validation', () => {
   });
 
   it('validates options when building', () => {
-    rejects(() => controllerManagedBy(new FakeHost()).for(WebApp).withOptions({ maxConcurrentReconciles: 0 }).complete(noop), /maxConcurrentReconciles/);
+    rejects(
+      () => controllerManagedBy(new FakeHost()).for(WebApp).withOptions({ maxConcurrentReconciles: 0 }).complete(noop),
+      /maxConcurrentReconciles/,
+    );
   });
 
   it('names the controller after the lower-case kind of for() and adds it to the host as a leader-elected runnable', () => {
@@ -79,11 +105,18 @@ describe('builder validation', () => {
 
 describe('builder wiring', () => {
   type App = ObjectOf<typeof WebApp>;
-  const app = (name: string, secretName?: string, labels: Record<string, string> = {}): App =>
-    ({ apiVersion: WebApp.apiVersion, kind: 'WebApp', metadata: { namespace: 'ns', name, resourceVersion: '1', labels }, spec: { secretName } });
+  const app = (name: string, secretName?: string, labels: Record<string, string> = {}): App => ({
+    apiVersion: WebApp.apiVersion,
+    kind: 'WebApp',
+    metadata: { namespace: 'ns', name, resourceVersion: '1', labels },
+    spec: { secretName },
+  });
   const child = (name: string, owner: string, rv = '1', labels: Record<string, string> = {}): ObjectOf<typeof ConfigMapResource> => ({
     metadata: {
-      namespace: 'ns', name, resourceVersion: rv, labels,
+      namespace: 'ns',
+      name,
+      resourceVersion: rv,
+      labels,
       ownerReferences: [{ apiVersion: WebApp.apiVersion, kind: 'WebApp', name: owner, uid: `uid-${owner}`, controller: true }],
     },
   });
@@ -110,8 +143,16 @@ describe('builder wiring', () => {
     const c = controllerManagedBy(host)
       .for(WebApp)
       .owns(ConfigMapResource)
-      .watches(SecretResource, enqueueRequestsFromMapFunc((s: KubeObject) =>
-        apps.getIndexer().list().filter((a) => a.spec.secretName === s.metadata.name).map((a): Request => ({ namespace: 'ns', name: a.metadata.name! }))))
+      .watches(
+        SecretResource,
+        enqueueRequestsFromMapFunc((s: KubeObject) =>
+          apps
+            .getIndexer()
+            .list()
+            .filter((a) => a.spec.secretName === s.metadata.name)
+            .map((a): Request => ({ namespace: 'ns', name: a.metadata.name! })),
+        ),
+      )
       .build(async (req) => void seen.push(req.name!));
     const stopAll = await start(c);
     await step(host.clock, 1);
@@ -144,10 +185,14 @@ describe('builder wiring', () => {
     const c = controllerManagedBy(host)
       .for(WebApp, { predicates: [forOwn] })
       .owns(ConfigMapResource)
-      .watchesRawSource(channelSource(channel, {
-        create: () => undefined, update: () => undefined, delete: () => undefined,
-        generic: (e, q) => q.add({ namespace: 'ns', name: e.object.metadata.name! }),
-      }))
+      .watchesRawSource(
+        channelSource(channel, {
+          create: () => undefined,
+          update: () => undefined,
+          delete: () => undefined,
+          generic: (e, q) => q.add({ namespace: 'ns', name: e.object.metadata.name! }),
+        }),
+      )
       .withEventFilter(notPaused)
       .build(async (req) => void seen.push(req.name!));
     const stopAll = await start(c);

@@ -4,8 +4,15 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  AlreadyStartedError, CacheSyncTimeoutError, channelSource, enqueueRequestForObject, EventChannel, funcs,
-  kindSource, newUnmanagedController, TerminalError,
+  AlreadyStartedError,
+  CacheSyncTimeoutError,
+  channelSource,
+  enqueueRequestForObject,
+  EventChannel,
+  funcs,
+  kindSource,
+  newUnmanagedController,
+  TerminalError,
 } from 'kube-converge/controller';
 import type { ControllerOptions, DeleteEvent, Reconciler, Request } from 'kube-converge/controller';
 import { KIND_RETRY_INTERVAL_MS } from '../../src/controller/kind-source.js';
@@ -102,7 +109,10 @@ describe('Controller reconcile loop', () => {
     const start = h.clock.now();
     t.informer.update(cm('a', '2'));
     await step(h.clock, 25);
-    assert.deepEqual(r.calls.slice(3).map((c) => c.at - start), [0, 20]);
+    assert.deepEqual(
+      r.calls.slice(3).map((c) => c.at - start),
+      [0, 20],
+    );
     t.stop.abort();
     await t.done;
   });
@@ -148,7 +158,10 @@ describe('Controller reconcile loop', () => {
       const k = keyOf(req);
       active.set(k, (active.get(k) ?? 0) + 1);
       maxSameKey = Math.max(maxSameKey, active.get(k)!);
-      maxTotal = Math.max(maxTotal, [...active.values()].reduce((a, b) => a + b, 0));
+      maxTotal = Math.max(
+        maxTotal,
+        [...active.values()].reduce((a, b) => a + b, 0),
+      );
       await h.clock.sleep(10);
       active.set(k, active.get(k)! - 1);
     });
@@ -218,7 +231,10 @@ describe('Controller reconcile loop', () => {
     }
     assert.notEqual(inside[0]!.fields['reconcileID'], inside[1]!.fields['reconcileID']);
     const own = t.host.lines.filter((l) => l.fields['reconcileID'] === inside[0]!.fields['reconcileID']);
-    assert.ok(own.some((l) => l.msg === 'Reconcile successful'), 'the loop logs the outcome on the same reconcile line fields');
+    assert.ok(
+      own.some((l) => l.msg === 'Reconcile successful'),
+      'the loop logs the outcome on the same reconcile line fields',
+    );
     t.stop.abort();
     await t.done;
   });
@@ -240,7 +256,10 @@ describe('Controller reconcile loop', () => {
     t.informer.add(cm('y'));
     t.informer.add(cm('x'));
     await step(h.clock, 12);
-    assert.deepEqual(r.calls.map((c) => `${c.key}@${c.at - r.calls[0]!.at}`), ['ns/y@0', 'ns/x@0', 'ns/x@10', 'ns/y@10']);
+    assert.deepEqual(
+      r.calls.map((c) => `${c.key}@${c.at - r.calls[0]!.at}`),
+      ['ns/y@0', 'ns/x@0', 'ns/x@10', 'ns/y@10'],
+    );
     t.stop.abort();
     await t.done;
   });
@@ -253,7 +272,9 @@ describe('Controller reconcile loop', () => {
     await step(h.clock, 6);
     assert.deepEqual(gaps(r.calls.map((c) => c.at)), [5]);
     assert.equal(t.m.count('reconcile_total{cms,error}'), 1);
-    assert.ok(h.lines.some((l) => l.level === 'error' && /result\.requeueAfter/.test(String((l.fields['err'] as Error | undefined)?.message))));
+    assert.ok(
+      h.lines.some((l) => l.level === 'error' && /result\.requeueAfter/.test(String((l.fields['err'] as Error | undefined)?.message))),
+    );
     t.stop.abort();
     await t.done;
   });
@@ -361,7 +382,13 @@ describe('Controller sources', () => {
     inf.add(cm('y'));
     inf.delete('ns/x', { tombstone: true });
     inf.delete('ns/y');
-    assert.deepEqual(deletes.map((d) => [d.object.metadata.name, d.deleteStateUnknown]), [['x', true], ['y', false]]);
+    assert.deepEqual(
+      deletes.map((d) => [d.object.metadata.name, d.deleteStateUnknown]),
+      [
+        ['x', true],
+        ['y', false],
+      ],
+    );
     stop.abort();
     await done;
   });
@@ -371,12 +398,17 @@ describe('Controller sources', () => {
     host.informer(ConfigMapResource).sync();
     const seen: string[] = [];
     const c = newUnmanagedController(host, { name: 'bad', reconciler: async (req) => void seen.push(req.name) });
-    await c.watch(kindSource(ConfigMapResource, funcs({
-      create: (e, q) => {
-        if (e.object.metadata.name === 'poison') throw new Error('handler bug');
-        q.add({ namespace: 'ns', name: e.object.metadata.name! });
-      },
-    })));
+    await c.watch(
+      kindSource(
+        ConfigMapResource,
+        funcs({
+          create: (e, q) => {
+            if (e.object.metadata.name === 'poison') throw new Error('handler bug');
+            q.add({ namespace: 'ns', name: e.object.metadata.name! });
+          },
+        }),
+      ),
+    );
     const stop = new AbortController();
     const done = c.start(stop.signal);
     await settle();
@@ -445,12 +477,15 @@ describe('Controller stop', () => {
       let release!: () => void;
       const gate = new Promise<void>((r) => (release = r));
       let inflightSignal: AbortSignal | undefined;
-      const t = await running(async (req, { signal }) => {
-        started.push(req.name);
-        inflightSignal = signal;
-        await gate; // ignores the signal on purpose
-        finished.push(req.name);
-      }, { usePriorityQueue });
+      const t = await running(
+        async (req, { signal }) => {
+          started.push(req.name);
+          inflightSignal = signal;
+          await gate; // ignores the signal on purpose
+          finished.push(req.name);
+        },
+        { usePriorityQueue },
+      );
       t.informer.add(cm('first'));
       await settle();
       t.informer.add(cm('queued-1'));

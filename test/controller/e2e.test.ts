@@ -21,7 +21,10 @@ function informerHost(client: RestClient, signal: AbortSignal): ControllerHost<R
   const factory = new SharedInformerFactory({ client });
   const names = new Set<string>();
   return {
-    client, logger: noopLogger, clock: realClock, runnables: [],
+    client,
+    logger: noopLogger,
+    clock: realClock,
+    runnables: [],
     async getInformer<T extends KubeObject>(r: ResourceDescriptor<T>): Promise<SharedIndexInformer<T>> {
       const informer = factory.informerFor(r);
       factory.start(signal);
@@ -65,25 +68,36 @@ describe('controller against the local API server', () => {
           await c.get(ConfigMapResource, { namespace: req.namespace, name: childName }, { signal });
         } catch (err) {
           if (!isNotFound(err)) throw err;
-          await c.create(ConfigMapResource, {
-            metadata: {
-              namespace: req.namespace, name: childName,
-              ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: req.name, uid: parent.metadata.uid!, controller: true }],
+          await c.create(
+            ConfigMapResource,
+            {
+              metadata: {
+                namespace: req.namespace,
+                name: childName,
+                ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: req.name, uid: parent.metadata.uid!, controller: true }],
+              },
+              data: { from: req.name },
             },
-            data: { from: req.name },
-          }, { signal });
+            { signal },
+          );
         }
       });
     const running = controller.start(stop.signal);
     try {
       await client.create(ConfigMapResource, { metadata: { namespace: 'default', name: 'app', labels: { role: 'parent' } } });
-      await eventually(() => client.get(ConfigMapResource, { namespace: 'default', name: 'app-child' }), { timeoutMs: 5_000, message: 'child created' });
+      await eventually(() => client.get(ConfigMapResource, { namespace: 'default', name: 'app-child' }), {
+        timeoutMs: 5_000,
+        message: 'child created',
+      });
 
       await client.delete(ConfigMapResource, { namespace: 'default', name: 'app-child' });
-      await eventually(async () => {
-        const child = await client.get(ConfigMapResource, { namespace: 'default', name: 'app-child' });
-        assert.equal(child.data?.['from'], 'app');
-      }, { timeoutMs: 5_000, message: 'child recreated after delete' });
+      await eventually(
+        async () => {
+          const child = await client.get(ConfigMapResource, { namespace: 'default', name: 'app-child' });
+          assert.equal(child.data?.['from'], 'app');
+        },
+        { timeoutMs: 5_000, message: 'child recreated after delete' },
+      );
 
       // Hold the next reconcile while 50 updates land, then let it go.
       let release!: () => void;
@@ -97,10 +111,13 @@ describe('controller against the local API server', () => {
         last = next.metadata.resourceVersion!;
       }
       assert.equal(host.runnables.length, 1, 'the builder added the controller to the host');
-      await eventually(async () => {
-        const informer = await host.getInformer(ConfigMapResource);
-        return informer.getIndexer().getByKey('default/app')?.metadata.resourceVersion === last;
-      }, { timeoutMs: 5_000, message: 'the cache saw the 50th update' });
+      await eventually(
+        async () => {
+          const informer = await host.getInformer(ConfigMapResource);
+          return informer.getIndexer().getByKey('default/app')?.metadata.resourceVersion === last;
+        },
+        { timeoutMs: 5_000, message: 'the cache saw the 50th update' },
+      );
       gate = undefined;
       release();
       // The first update started a reconcile that was held; the other 49 collapse into one more.

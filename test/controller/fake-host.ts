@@ -111,7 +111,10 @@ export class FakeInformer<T extends KubeObject = KubeObject> implements SharedIn
 
   status() {
     return {
-      phase: 'watching' as const, lastSyncResourceVersion: '', reconnects: 0, relists: 0,
+      phase: 'watching' as const,
+      lastSyncResourceVersion: '',
+      reconnects: 0,
+      relists: 0,
       errors: { gone: 0, tooManyRequests: 0, network: 0, other: 0 },
     };
   }
@@ -130,7 +133,10 @@ export interface LogLine {
 export function recordingLogger(lines: LogLine[], bound: LogFields = {}): Logger {
   const emit = (level: LogLevel) => (fields: LogFields, msg: string) => void lines.push({ level, msg, fields: { ...bound, ...fields } });
   return {
-    debug: emit('debug'), info: emit('info'), warn: emit('warn'), error: emit('error'),
+    debug: emit('debug'),
+    info: emit('info'),
+    warn: emit('warn'),
+    error: emit('error'),
     child: (fields) => recordingLogger(lines, { ...bound, ...fields }),
   };
 }

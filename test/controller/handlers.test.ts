@@ -2,17 +2,22 @@
 // at what priority.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  enqueueRequestForObject, enqueueRequestForOwner, enqueueRequestsFromMapFunc, funcs, LOW_PRIORITY,
-} from 'kube-converge/controller';
+import { enqueueRequestForObject, enqueueRequestForOwner, enqueueRequestsFromMapFunc, funcs, LOW_PRIORITY } from 'kube-converge/controller';
 import { defineResource, NamespaceResource } from 'kube-converge/meta';
 import type { KubeObject, OwnerReference } from 'kube-converge/meta';
 import { RecordingQueue } from './recording-queue.js';
 
 const WebApp = defineResource({ group: 'platform.converge.dev', version: 'v1alpha1', kind: 'WebApp', plural: 'webapps', namespaced: true });
-const obj = (name: string, meta: Partial<KubeObject['metadata']> = {}): KubeObject => ({ metadata: { namespace: 'ns', name, resourceVersion: '1', ...meta } });
-const ref = (name: string, extra: Partial<OwnerReference> = {}): OwnerReference =>
-  ({ apiVersion: 'platform.converge.dev/v1alpha1', kind: 'WebApp', name, uid: `uid-${name}`, ...extra });
+const obj = (name: string, meta: Partial<KubeObject['metadata']> = {}): KubeObject => ({
+  metadata: { namespace: 'ns', name, resourceVersion: '1', ...meta },
+});
+const ref = (name: string, extra: Partial<OwnerReference> = {}): OwnerReference => ({
+  apiVersion: 'platform.converge.dev/v1alpha1',
+  kind: 'WebApp',
+  name,
+  uid: `uid-${name}`,
+  ...extra,
+});
 const L = LOW_PRIORITY;
 
 describe('enqueueRequestForObject', () => {
@@ -68,10 +73,13 @@ describe('enqueueRequestForOwner', () => {
   it('on update enqueues the owners of both old and new, once each, so a change of owner reconciles both', () => {
     const q = new RecordingQueue();
     const h = enqueueRequestForOwner(WebApp, { onlyController: false });
-    h.update({
-      objectOld: obj('c', { ownerReferences: [ref('before'), ref('both')] }),
-      objectNew: obj('c', { resourceVersion: '2', ownerReferences: [ref('both'), ref('after')] }),
-    }, q);
+    h.update(
+      {
+        objectOld: obj('c', { ownerReferences: [ref('before'), ref('both')] }),
+        objectNew: obj('c', { resourceVersion: '2', ownerReferences: [ref('both'), ref('after')] }),
+      },
+      q,
+    );
     assert.deepEqual(q.keys(), ['ns/before', 'ns/both', 'ns/after']);
   });
 
@@ -79,7 +87,10 @@ describe('enqueueRequestForOwner', () => {
     const q = new RecordingQueue();
     const child = obj('c', { ownerReferences: [{ apiVersion: 'v1', kind: 'Namespace', name: 'team-a', uid: 'u', controller: true }] });
     enqueueRequestForOwner(NamespaceResource).generic({ object: child }, q);
-    assert.deepEqual(q.adds.map((a) => a.req), [{ name: 'team-a' }]);
+    assert.deepEqual(
+      q.adds.map((a) => a.req),
+      [{ name: 'team-a' }],
+    );
   });
 
   it('uses low priority for initial-list creates and resync updates', () => {
@@ -102,15 +113,26 @@ describe('enqueueRequestForOwner', () => {
 describe('enqueueRequestsFromMapFunc', () => {
   it('enqueues what the map function returns', () => {
     const q = new RecordingQueue();
-    const h = enqueueRequestsFromMapFunc((o) => [{ namespace: 'ns', name: `${o.metadata.name}-1` }, { namespace: 'ns', name: `${o.metadata.name}-2` }]);
+    const h = enqueueRequestsFromMapFunc((o) => [
+      { namespace: 'ns', name: `${o.metadata.name}-1` },
+      { namespace: 'ns', name: `${o.metadata.name}-2` },
+    ]);
     h.delete({ object: obj('s'), deleteStateUnknown: false }, q);
     assert.deepEqual(q.keys(), ['ns/s-1', 'ns/s-2']);
   });
 
   it('enqueues the union of the requests of old and new on update, without duplicates', () => {
     const q = new RecordingQueue();
-    const h = enqueueRequestsFromMapFunc((o) => (o.metadata.labels?.['refs'] ?? '').split(',').filter(Boolean).map((name) => ({ namespace: 'ns', name })));
-    h.update({ objectOld: obj('s', { labels: { refs: 'a,b' } }), objectNew: obj('s', { resourceVersion: '2', labels: { refs: 'b,c' } }) }, q);
+    const h = enqueueRequestsFromMapFunc((o) =>
+      (o.metadata.labels?.['refs'] ?? '')
+        .split(',')
+        .filter(Boolean)
+        .map((name) => ({ namespace: 'ns', name })),
+    );
+    h.update(
+      { objectOld: obj('s', { labels: { refs: 'a,b' } }), objectNew: obj('s', { resourceVersion: '2', labels: { refs: 'b,c' } }) },
+      q,
+    );
     assert.deepEqual(q.keys(), ['ns/a', 'ns/b', 'ns/c']);
   });
 

@@ -3,8 +3,16 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  and, annotationChangedPredicate, generationChangedPredicate, labelChangedPredicate, labelSelectorPredicate,
-  newPredicateFuncs, not, or, predicateFuncs, resourceVersionChangedPredicate,
+  and,
+  annotationChangedPredicate,
+  generationChangedPredicate,
+  labelChangedPredicate,
+  labelSelectorPredicate,
+  newPredicateFuncs,
+  not,
+  or,
+  predicateFuncs,
+  resourceVersionChangedPredicate,
 } from 'kube-converge/controller';
 import type { KubeObject } from 'kube-converge/meta';
 import { parseLabelSelector, SelectorParseError } from 'kube-converge/meta';
@@ -24,7 +32,10 @@ describe('change-detecting predicates', () => {
   it('generationChangedPredicate drops status-only, metadata-only (finalizer removal) and resync updates', () => {
     const p = generationChangedPredicate;
     assert.equal(p.update(update({ generation: 1, resourceVersion: '1' }, { generation: 1, resourceVersion: '2' })), false);
-    assert.equal(p.update(update({ generation: 3, finalizers: ['x'], deletionTimestamp: 't' }, { generation: 3, deletionTimestamp: 't' })), false);
+    assert.equal(
+      p.update(update({ generation: 3, finalizers: ['x'], deletionTimestamp: 't' }, { generation: 3, deletionTimestamp: 't' })),
+      false,
+    );
     assert.equal(p.update(update({ generation: 1 }, { generation: 2 })), true);
     // kinds that never set generation: every update is dropped
     assert.equal(p.update(update({ resourceVersion: '1' }, { resourceVersion: '2' })), false);

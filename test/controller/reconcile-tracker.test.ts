@@ -4,9 +4,7 @@
 // `reconcileState`).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  enqueueRequestForObject, kindSource, newUnmanagedController, TerminalError,
-} from 'kube-converge/controller';
+import { enqueueRequestForObject, kindSource, newUnmanagedController, TerminalError } from 'kube-converge/controller';
 import type { ControllerOptions, Reconciler, Request } from 'kube-converge/controller';
 import { errorInfo, ReconcileTracker } from '../../src/controller/reconcile-tracker.js';
 import { StatusError } from 'kube-converge/client';
@@ -21,8 +19,13 @@ const A: Request = { namespace: 'ns', name: 'a' };
 
 const conflict = (): StatusError =>
   new StatusError({
-    apiVersion: 'v1', kind: 'Status', status: 'Failure', code: 409, reason: 'Conflict',
-    message: 'Operation cannot be fulfilled on configmaps "a": the object has been modified; please apply your changes to the latest version and try again',
+    apiVersion: 'v1',
+    kind: 'Status',
+    status: 'Failure',
+    code: 409,
+    reason: 'Conflict',
+    message:
+      'Operation cannot be fulfilled on configmaps "a": the object has been modified; please apply your changes to the latest version and try again',
   });
 
 async function running(reconciler: Reconciler<FakeClient>, options: ControllerOptions = {}) {
@@ -201,9 +204,12 @@ describe('ReconcileTracker in the reconcile loop', () => {
 
   it('sees the retry delay of a custom rate limiter', async () => {
     const limiter = { when: () => 250, forget: () => {}, numRequeues: () => 0 };
-    const t = await running(async () => {
-      throw new Error('x');
-    }, { rateLimiter: limiter });
+    const t = await running(
+      async () => {
+        throw new Error('x');
+      },
+      { rateLimiter: limiter },
+    );
     const t0 = t.host.clock.now();
     t.informer.add(cm('a'));
     await settle();
@@ -212,9 +218,12 @@ describe('ReconcileTracker in the reconcile loop', () => {
   });
 
   it('tracks the plain rate-limiting queue too (usePriorityQueue: false)', async () => {
-    const t = await running(async () => {
-      throw new Error('x');
-    }, { usePriorityQueue: false });
+    const t = await running(
+      async () => {
+        throw new Error('x');
+      },
+      { usePriorityQueue: false },
+    );
     const t0 = t.host.clock.now();
     t.informer.add(cm('a'));
     await settle();
@@ -248,7 +257,10 @@ describe('ReconcileTracker on its own', () => {
     tracker.started({ name: 'a' }, 'id-a'); // a is now the most recently updated
     tracker.enqueued({ name: 'd' }, 0);
     assert.equal(tracker.size, 3);
-    assert.deepEqual(tracker.states().map((s) => s.request.name), ['c', 'a', 'd']);
+    assert.deepEqual(
+      tracker.states().map((s) => s.request.name),
+      ['c', 'a', 'd'],
+    );
     assert.equal(tracker.state({ name: 'b' }), undefined);
     for (let i = 0; i < 10_000; i++) tracker.enqueued({ namespace: 'ns', name: `x${i}` }, 0);
     assert.equal(tracker.size, 3);
@@ -311,7 +323,17 @@ describe('ReconcileTracker on its own', () => {
     assert.deepEqual(errorInfo('just a string'), { message: 'just a string' });
     assert.deepEqual(errorInfo(undefined), { message: 'undefined' });
     assert.deepEqual(errorInfo(Object.create(null)), { message: '[object Object]' });
-    const hostile = new Proxy({}, { get: () => { throw new Error('trap'); }, has: () => { throw new Error('trap'); } });
+    const hostile = new Proxy(
+      {},
+      {
+        get: () => {
+          throw new Error('trap');
+        },
+        has: () => {
+          throw new Error('trap');
+        },
+      },
+    );
     assert.equal(typeof errorInfo(hostile).message, 'string');
   });
 });

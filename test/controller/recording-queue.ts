@@ -47,6 +47,8 @@ export class RecordingQueue implements PriorityInterface<Request> {
   }
   /** `ns/name@priority` per add, priority omitted when unset. */
   keys(): string[] {
-    return this.adds.map(({ req, opts }) => `${req.namespace ? `${req.namespace}/` : ''}${req.name}${opts.priority === undefined ? '' : `@${opts.priority}`}`);
+    return this.adds.map(
+      ({ req, opts }) => `${req.namespace ? `${req.namespace}/` : ''}${req.name}${opts.priority === undefined ? '' : `@${opts.priority}`}`,
+    );
   }
 }

@@ -25,7 +25,8 @@ export async function startApiserverProcess(): Promise<ApiserverProcess> {
   const dir = await mkdtemp(join(tmpdir(), 'converge-e2e-'));
   const kubeconfig = join(dir, 'kubeconfig');
   const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', MAIN, 'apiserver', '--kubeconfig', kubeconfig], {
-    cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
   child.stdout.setEncoding('utf8').on('data', (c: string) => (output += c));
@@ -34,7 +35,9 @@ export async function startApiserverProcess(): Promise<ApiserverProcess> {
   try {
     const url = await ready(child, () => output, exited);
     return {
-      url, kubeconfig, dir,
+      url,
+      kubeconfig,
+      dir,
       async stop() {
         child.kill('SIGTERM');
         const code = await exited;
@@ -60,7 +63,10 @@ function ready(child: ChildProcess, output: () => string, exited: Promise<number
         resolve(m[1]!);
       }
     };
-    const timer = setTimeout(() => (done(), reject(new Error(`converge apiserver not ready after ${READY_TIMEOUT_MS} ms:\n${output()}`))), READY_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => (done(), reject(new Error(`converge apiserver not ready after ${READY_TIMEOUT_MS} ms:\n${output()}`))),
+      READY_TIMEOUT_MS,
+    );
     const done = (): void => {
       clearTimeout(timer);
       child.stdout?.off('data', check);

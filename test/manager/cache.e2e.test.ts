@@ -27,13 +27,17 @@ describe('manager cache and split client', () => {
       logger: noopLogger,
       cache: {
         defaults: { labelSelector: 'keep=yes', transform: stripManagedFields },
-        byResource: [{
-          resource: ConfigMapResource, namespaces: ['ns-a', 'ns-b'], labelSelector: '',
-          transform: (o) => {
-            o.metadata.annotations = { ...o.metadata.annotations, transformed: 'yes' };
-            return stripManagedFields(o);
+        byResource: [
+          {
+            resource: ConfigMapResource,
+            namespaces: ['ns-a', 'ns-b'],
+            labelSelector: '',
+            transform: (o) => {
+              o.metadata.annotations = { ...o.metadata.annotations, transformed: 'yes' };
+              return stripManagedFields(o);
+            },
           },
-        }],
+        ],
       },
     });
     // The first read of a kind starts its informer and says the cache is not ready yet.
@@ -42,9 +46,15 @@ describe('manager cache and split client', () => {
     const run = mgr.start();
     try {
       await mgr.elected();
-      const cms = mgr.client.list(ConfigMapResource).map((c) => c.metadata.namespace).sort();
+      const cms = mgr.client
+        .list(ConfigMapResource)
+        .map((c) => c.metadata.namespace)
+        .sort();
       assert.deepEqual(cms, ['ns-a', 'ns-b']);
-      assert.deepEqual(mgr.client.list(ConfigMapResource, { namespace: 'ns-b' }).map((c) => c.data?.['ns']), ['ns-b']);
+      assert.deepEqual(
+        mgr.client.list(ConfigMapResource, { namespace: 'ns-b' }).map((c) => c.data?.['ns']),
+        ['ns-b'],
+      );
       assert.throws(() => mgr.client.get(ConfigMapResource, { namespace: 'ns-c', name: 'cm' }), { code: 'CONVERGE_INVALID_OPTION' });
       const cm = mgr.client.get(ConfigMapResource, { namespace: 'ns-a', name: 'cm' })!;
       assert.equal(cm.metadata.annotations?.['transformed'], 'yes');

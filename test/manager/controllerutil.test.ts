@@ -2,12 +2,21 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  setControllerReference, setOwnerReference, removeOwnerReference, removeControllerReference, addFinalizer, removeFinalizer, containsFinalizer, Finalizers,
+  setControllerReference,
+  setOwnerReference,
+  removeOwnerReference,
+  removeControllerReference,
+  addFinalizer,
+  removeFinalizer,
+  containsFinalizer,
+  Finalizers,
 } from 'kube-converge/manager';
 import { ConfigMapResource, type KubeObject } from 'kube-converge/meta';
 
 const owner = (over: Partial<KubeObject['metadata']> = {}): KubeObject => ({
-  apiVersion: 'platform.converge.dev/v1alpha1', kind: 'WebApp', metadata: { name: 'shop', namespace: 'default', uid: 'u-1', ...over },
+  apiVersion: 'platform.converge.dev/v1alpha1',
+  kind: 'WebApp',
+  metadata: { name: 'shop', namespace: 'default', uid: 'u-1', ...over },
 });
 const child = (ns = 'default'): KubeObject => ({ metadata: { name: 'shop-config', ...(ns ? { namespace: ns } : {}) } });
 
@@ -16,7 +25,14 @@ describe('owner references', () => {
     const c = child();
     setControllerReference(owner(), c);
     assert.deepEqual(c.metadata.ownerReferences, [
-      { apiVersion: 'platform.converge.dev/v1alpha1', kind: 'WebApp', name: 'shop', uid: 'u-1', controller: true, blockOwnerDeletion: true },
+      {
+        apiVersion: 'platform.converge.dev/v1alpha1',
+        kind: 'WebApp',
+        name: 'shop',
+        uid: 'u-1',
+        controller: true,
+        blockOwnerDeletion: true,
+      },
     ]);
   });
 
@@ -49,7 +65,12 @@ describe('owner references', () => {
     const c = child();
     setControllerReference(owner(), c);
     setOwnerReference(owner({ name: 'second', uid: 'u-3' }), c);
-    assert.deepEqual(c.metadata.ownerReferences![1], { apiVersion: 'platform.converge.dev/v1alpha1', kind: 'WebApp', name: 'second', uid: 'u-3' });
+    assert.deepEqual(c.metadata.ownerReferences![1], {
+      apiVersion: 'platform.converge.dev/v1alpha1',
+      kind: 'WebApp',
+      name: 'second',
+      uid: 'u-3',
+    });
     removeOwnerReference(owner({ name: 'second' }), c);
     assert.equal(c.metadata.ownerReferences!.length, 1);
     assert.throws(() => removeOwnerReference(owner({ name: 'second' }), c), { code: 'CONVERGE_INVALID_OPTION' });
@@ -61,7 +82,10 @@ describe('owner references', () => {
     setOwnerReference(owner({ name: 'second', uid: 'u-3' }), c);
     assert.throws(() => removeControllerReference(owner({ name: 'second' }), c), { code: 'CONVERGE_INVALID_OPTION' });
     removeControllerReference(owner({ uid: 'other-uid' }), c); // matched by group, kind and name, as every setter
-    assert.deepEqual(c.metadata.ownerReferences!.map((r) => r.name), ['second']);
+    assert.deepEqual(
+      c.metadata.ownerReferences!.map((r) => r.name),
+      ['second'],
+    );
     assert.throws(() => removeControllerReference(owner(), c), /WebApp shop is not the controller of shop-config/);
   });
 
@@ -101,10 +125,26 @@ describe('finalizers', () => {
   it('registry runs present finalizers of a deleted object, removing only the keys whose finalizer succeeded', async () => {
     const f = new Finalizers();
     const ran: string[] = [];
-    f.register('a/x', { finalize: () => { ran.push('a'); return { statusUpdated: true }; } });
-    f.register('b/y', { finalize: async () => { ran.push('b'); throw new Error('cleanup failed'); } });
-    f.register('c/z', { finalize: () => { ran.push('c'); } });
-    const o: KubeObject = { metadata: { name: 'x', namespace: 'default', deletionTimestamp: '2026-01-01T00:00:00Z', finalizers: ['a/x', 'b/y', 'other/keep'] } };
+    f.register('a/x', {
+      finalize: () => {
+        ran.push('a');
+        return { statusUpdated: true };
+      },
+    });
+    f.register('b/y', {
+      finalize: async () => {
+        ran.push('b');
+        throw new Error('cleanup failed');
+      },
+    });
+    f.register('c/z', {
+      finalize: () => {
+        ran.push('c');
+      },
+    });
+    const o: KubeObject = {
+      metadata: { name: 'x', namespace: 'default', deletionTimestamp: '2026-01-01T00:00:00Z', finalizers: ['a/x', 'b/y', 'other/keep'] },
+    };
     const out = await f.finalize(o);
     assert.deepEqual(ran, ['a', 'b']);
     assert.equal(out.updated, true);

@@ -4,11 +4,16 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { controllerManagedBy, enqueueRequestsFromMapFunc } from 'kube-converge/controller';
+import { Finalizers, createOrPatch, createOrUpdate, setControllerReference, type Manager } from 'kube-converge/manager';
 import {
-  Finalizers, createOrPatch, createOrUpdate, setControllerReference, type Manager,
-} from 'kube-converge/manager';
-import {
-  ConfigMapResource, SecretResource, clone, defineResource, namespacedNameOf, setStatusCondition, type Condition, type ObjectOf,
+  ConfigMapResource,
+  SecretResource,
+  clone,
+  defineResource,
+  namespacedNameOf,
+  setStatusCondition,
+  type Condition,
+  type ObjectOf,
 } from 'kube-converge/meta';
 import { TestEnv, eventually, type CustomResourceDefinition } from 'kube-converge/testing';
 
@@ -20,7 +25,13 @@ interface SiteStatus {
   renderedFrom?: string;
   conditions?: Condition[];
 }
-const Site = defineResource<SiteSpec, SiteStatus>({ group: 'e2e.converge.dev', version: 'v1', kind: 'Site', plural: 'sites', namespaced: true });
+const Site = defineResource<SiteSpec, SiteStatus>({
+  group: 'e2e.converge.dev',
+  version: 'v1',
+  kind: 'Site',
+  plural: 'sites',
+  namespaced: true,
+});
 const NS = 'default';
 const FINALIZER = 'e2e.converge.dev/cleanup';
 
@@ -32,31 +43,42 @@ const crd: CustomResourceDefinition = {
     group: 'e2e.converge.dev',
     scope: 'Namespaced',
     names: { plural: 'sites', singular: 'site', kind: 'Site', listKind: 'SiteList' },
-    versions: [{
-      name: 'v1', served: true, storage: true, subresources: { status: {} },
-      schema: { openAPIV3Schema: {
-        type: 'object',
-        properties: {
-          spec: { type: 'object', properties: { secretRef: { type: 'string' }, greeting: { type: 'string' } } },
-          status: {
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        subresources: { status: {} },
+        schema: {
+          openAPIV3Schema: {
             type: 'object',
             properties: {
-              renderedFrom: { type: 'string' },
-              conditions: {
-                type: 'array',
-                items: {
-                  type: 'object',
-                  properties: {
-                    type: { type: 'string' }, status: { type: 'string' }, reason: { type: 'string' }, message: { type: 'string' },
-                    lastTransitionTime: { type: 'string' }, observedGeneration: { type: 'integer' },
+              spec: { type: 'object', properties: { secretRef: { type: 'string' }, greeting: { type: 'string' } } },
+              status: {
+                type: 'object',
+                properties: {
+                  renderedFrom: { type: 'string' },
+                  conditions: {
+                    type: 'array',
+                    items: {
+                      type: 'object',
+                      properties: {
+                        type: { type: 'string' },
+                        status: { type: 'string' },
+                        reason: { type: 'string' },
+                        message: { type: 'string' },
+                        lastTransitionTime: { type: 'string' },
+                        observedGeneration: { type: 'integer' },
+                      },
+                    },
                   },
                 },
               },
             },
           },
         },
-      } },
-    }],
+      },
+    ],
   },
 };
 
@@ -74,8 +96,14 @@ function siteOperator(mgr: Manager, stats: Stats): void {
   controllerManagedBy(mgr)
     .for(Site)
     .owns(ConfigMapResource)
-    .watches(SecretResource, enqueueRequestsFromMapFunc((secret) =>
-      mgr.client.list(Site, { namespace: secret.metadata.namespace, matchingFields: { 'spec.secretRef': secret.metadata.name! } }).map(namespacedNameOf)))
+    .watches(
+      SecretResource,
+      enqueueRequestsFromMapFunc((secret) =>
+        mgr.client
+          .list(Site, { namespace: secret.metadata.namespace, matchingFields: { 'spec.secretRef': secret.metadata.name! } })
+          .map(namespacedNameOf),
+      ),
+    )
     .complete(async (req, { client, signal }) => {
       stats.reconciles.push(req.name);
       const cached = client.get(Site, req);
@@ -90,16 +118,32 @@ function siteOperator(mgr: Manager, stats: Stats): void {
       if (site.metadata.deletionTimestamp) return;
       const secret = client.get(SecretResource, { namespace: req.namespace, name: site.spec.secretRef });
       const token = secret ? Buffer.from(secret.data?.['token'] ?? '', 'base64').toString() : '<missing>';
-      await createOrUpdate(client, ConfigMapResource, { metadata: { name: `${req.name}-page`, namespace: NS } }, (cm) => {
-        cm.data = { page: `${site.spec.greeting} (${token})` };
-        setControllerReference(site, cm, { ownerResource: Site });
-      }, { signal });
-      const { result } = await createOrPatch(client, Site, site, (s) => {
-        s.status ??= {};
-        s.status.renderedFrom = token;
-        s.status.conditions ??= [];
-        setStatusCondition(s.status.conditions, { type: 'Ready', status: 'True', reason: 'Rendered', message: 'page rendered' }, Date.UTC(2026, 0, 1));
-      }, { signal });
+      await createOrUpdate(
+        client,
+        ConfigMapResource,
+        { metadata: { name: `${req.name}-page`, namespace: NS } },
+        (cm) => {
+          cm.data = { page: `${site.spec.greeting} (${token})` };
+          setControllerReference(site, cm, { ownerResource: Site });
+        },
+        { signal },
+      );
+      const { result } = await createOrPatch(
+        client,
+        Site,
+        site,
+        (s) => {
+          s.status ??= {};
+          s.status.renderedFrom = token;
+          s.status.conditions ??= [];
+          setStatusCondition(
+            s.status.conditions,
+            { type: 'Ready', status: 'True', reason: 'Rendered', message: 'page rendered' },
+            Date.UTC(2026, 0, 1),
+          );
+        },
+        { signal },
+      );
       stats.statusWrites.push(`${req.name}:${result}`);
     });
 }
@@ -116,11 +160,23 @@ describe('a CRD operator end to end', () => {
     const run = mgr.start();
     await new Promise((r) => setTimeout(r, 100));
     await env.installCrds([crd]);
-    for (const [s, token] of [['s1', 'one'], ['s2', 'two']]) {
+    for (const [s, token] of [
+      ['s1', 'one'],
+      ['s2', 'two'],
+    ]) {
       await env.client.create(SecretResource, { metadata: { name: s!, namespace: NS }, stringData: { token: token! } });
     }
-    for (const [name, ref] of [['a', 's1'], ['b', 's1'], ['c', 's2']]) {
-      await env.client.create(Site, { apiVersion: Site.apiVersion, kind: Site.kind, metadata: { name: name!, namespace: NS }, spec: { secretRef: ref!, greeting: `hi ${name}` } });
+    for (const [name, ref] of [
+      ['a', 's1'],
+      ['b', 's1'],
+      ['c', 's2'],
+    ]) {
+      await env.client.create(Site, {
+        apiVersion: Site.apiVersion,
+        kind: Site.kind,
+        metadata: { name: name!, namespace: NS },
+        spec: { secretRef: ref!, greeting: `hi ${name}` },
+      });
     }
     for (const n of ['a', 'b', 'c']) await eventually(async () => (await page(env, n)).data?.['page'] !== undefined, { timeoutMs: 10_000 });
     assert.equal((await page(env, 'a')).data?.['page'], 'hi a (one)');
@@ -146,7 +202,9 @@ describe('a CRD operator end to end', () => {
     await new Promise((r) => setTimeout(r, 100));
     stats.reconciles.length = 0;
     await env.client.patch(SecretResource, { namespace: NS, name: 's1' }, { stringData: { token: 'uno' } }, 'merge');
-    await eventually(async () => (await page(env, 'a')).data?.['page'] === 'hi a (uno)' && (await page(env, 'b')).data?.['page'] === 'hi b (uno)');
+    await eventually(
+      async () => (await page(env, 'a')).data?.['page'] === 'hi a (uno)' && (await page(env, 'b')).data?.['page'] === 'hi b (uno)',
+    );
     await new Promise((r) => setTimeout(r, 100));
     assert.deepEqual([...new Set(stats.reconciles)].sort(), ['a', 'b']);
     assert.equal((await page(env, 'c')).data?.['page'], 'hi c (two)');
@@ -173,7 +231,12 @@ describe('a CRD operator end to end', () => {
     await mgr.getInformer(Site);
     const run = mgr.start();
     await mgr.elected();
-    const key = { apiVersion: Site.apiVersion, kind: Site.kind, metadata: { name: 'both', namespace: NS }, spec: { secretRef: 'x', greeting: 'hello' } };
+    const key = {
+      apiVersion: Site.apiVersion,
+      kind: Site.kind,
+      metadata: { name: 'both', namespace: NS },
+      spec: { secretRef: 'x', greeting: 'hello' },
+    };
     const created = await createOrPatch(mgr.client, Site, key, () => {});
     assert.equal(created.result, 'created');
     await eventually(() => mgr.client.get(Site, { namespace: NS, name: 'both' }) !== undefined);

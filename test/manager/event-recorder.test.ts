@@ -14,9 +14,23 @@ interface Call {
 function scriptedClient() {
   const calls: Call[] = [];
   let gate: Promise<void> = Promise.resolve();
-  const state = { fail: 0 as number, hold: (p: Promise<void>): void => { gate = p; } };
+  const state = {
+    fail: 0 as number,
+    hold: (p: Promise<void>): void => {
+      gate = p;
+    },
+  };
   const reject = (code: number) =>
-    Promise.reject(new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code, reason: code === 404 ? 'NotFound' : 'InternalError' }));
+    Promise.reject(
+      new StatusError({
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Failure',
+        code,
+        reason: code === 404 ? 'NotFound' : 'InternalError',
+      }),
+    );
   const client = {
     create: async (_r: unknown, obj: KubeObject) => {
       await gate;
@@ -64,7 +78,10 @@ describe('event recorder', () => {
     await clock.advance(1_000);
     r.event(pod, 'Normal', 'Synced', 'ok');
     await b.flush();
-    assert.deepEqual(calls.map((c) => c.verb), ['create', 'patch']);
+    assert.deepEqual(
+      calls.map((c) => c.verb),
+      ['create', 'patch'],
+    );
     assert.deepEqual(calls[1]!.body['series'], { count: 2, lastObservedTime: '1970-01-01T00:00:01.000000Z' });
     // A different message is a different Event.
     r.event(pod, 'Normal', 'Synced', 'other');
@@ -111,7 +128,10 @@ describe('event recorder', () => {
     r.event(pod, 'Normal', 'Synced', 'ok');
     await b.flush();
     // The patch met 404 and the recorder fell back to a create (which the script also failed).
-    assert.deepEqual(calls.slice(-2).map((c) => c.verb), ['patch', 'create']);
+    assert.deepEqual(
+      calls.slice(-2).map((c) => c.verb),
+      ['patch', 'create'],
+    );
     assert.doesNotThrow(() => r.event({ metadata: {} } as KubeObject, 'Normal', 'X', 'no name'));
     await b.flush();
   });

@@ -16,7 +16,13 @@ interface WidgetStatus {
   observedGeneration?: number;
   conditions?: Condition[];
 }
-const Widget = defineResource<WidgetSpec, WidgetStatus>({ group: 'explain.converge.dev', version: 'v1', kind: 'Widget', plural: 'widgets', namespaced: true });
+const Widget = defineResource<WidgetSpec, WidgetStatus>({
+  group: 'explain.converge.dev',
+  version: 'v1',
+  kind: 'Widget',
+  plural: 'widgets',
+  namespaced: true,
+});
 const NS = 'default';
 
 const crd: CustomResourceDefinition = {
@@ -27,42 +33,60 @@ const crd: CustomResourceDefinition = {
     group: 'explain.converge.dev',
     scope: 'Namespaced',
     names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
-    versions: [{
-      name: 'v1', served: true, storage: true, subresources: { status: {} },
-      schema: { openAPIV3Schema: {
-        type: 'object',
-        properties: {
-          spec: { type: 'object', properties: { size: { type: 'integer' } } },
-          status: {
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        subresources: { status: {} },
+        schema: {
+          openAPIV3Schema: {
             type: 'object',
             properties: {
-              observedGeneration: { type: 'integer' },
-              conditions: {
-                type: 'array',
-                items: {
-                  type: 'object',
-                  properties: {
-                    type: { type: 'string' }, status: { type: 'string' }, reason: { type: 'string' }, message: { type: 'string' },
-                    lastTransitionTime: { type: 'string' }, observedGeneration: { type: 'integer' },
+              spec: { type: 'object', properties: { size: { type: 'integer' } } },
+              status: {
+                type: 'object',
+                properties: {
+                  observedGeneration: { type: 'integer' },
+                  conditions: {
+                    type: 'array',
+                    items: {
+                      type: 'object',
+                      properties: {
+                        type: { type: 'string' },
+                        status: { type: 'string' },
+                        reason: { type: 'string' },
+                        message: { type: 'string' },
+                        lastTransitionTime: { type: 'string' },
+                        observedGeneration: { type: 'integer' },
+                      },
+                    },
                   },
                 },
               },
             },
           },
         },
-      } },
-    }],
+      },
+    ],
   },
 };
 
 const conflict = (name: string): StatusError =>
   new StatusError({
-    apiVersion: 'v1', kind: 'Status', status: 'Failure', code: 409, reason: 'Conflict',
+    apiVersion: 'v1',
+    kind: 'Status',
+    status: 'Failure',
+    code: 409,
+    reason: 'Conflict',
     message: `Operation cannot be fulfilled on widgets.explain.converge.dev "${name}": the object has been modified; please apply your changes to the latest version and try again`,
   });
 
 const widget = (name: string, extra: { finalizers?: string[] } = {}) => ({
-  apiVersion: Widget.apiVersion, kind: Widget.kind, metadata: { name, namespace: NS, ...extra }, spec: { size: 1 },
+  apiVersion: Widget.apiVersion,
+  kind: Widget.kind,
+  metadata: { name, namespace: NS, ...extra },
+  spec: { size: 1 },
 });
 
 /** Drops what differs between two reports of the same state taken moments apart. */
@@ -85,15 +109,25 @@ describe('explain end to end', () => {
         if (req.name === 'flaky' && failing) throw conflict(req.name);
         // A frozen widget is reconciled but its status is left alone: its status goes stale.
         if (cached.metadata.labels?.['frozen'] === 'true') return;
-        await createOrUpdate(client, ConfigMapResource, { metadata: { name: `${req.name}-cm`, namespace: NS } }, (cm) => {
-          cm.data = { size: String(cached.spec.size) };
-          setControllerReference(cached, cm, { ownerResource: Widget });
-        }, { signal });
+        await createOrUpdate(
+          client,
+          ConfigMapResource,
+          { metadata: { name: `${req.name}-cm`, namespace: NS } },
+          (cm) => {
+            cm.data = { size: String(cached.spec.size) };
+            setControllerReference(cached, cm, { ownerResource: Widget });
+          },
+          { signal },
+        );
         const w = clone(cached) as typeof cached;
         w.status ??= {};
         w.status.observedGeneration = w.metadata.generation;
         w.status.conditions ??= [];
-        setStatusCondition(w.status.conditions, { type: 'Ready', status: 'True', reason: 'Reconciled', message: 'config map written' }, Date.now());
+        setStatusCondition(
+          w.status.conditions,
+          { type: 'Ready', status: 'True', reason: 'Reconciled', message: 'config map written' },
+          Date.now(),
+        );
         await client.status().update(Widget, w, { signal });
       });
     const apiRequests = async (): Promise<number> =>
@@ -106,11 +140,14 @@ describe('explain end to end', () => {
 
       // 1. Failing with a Conflict: waiting for its retry, with the failures and the API reason.
       await env.client.create(Widget, widget('flaky'));
-      const failingReport = await eventually(async () => {
-        const r = await mgr.explain(Widget, { namespace: NS, name: 'flaky' });
-        const c = r.controllers.find((x) => x.role === 'for');
-        return c?.state?.phase === 'waiting-retry' && c.state.failures >= 3 && r;
-      }, { timeoutMs: 10_000 });
+      const failingReport = await eventually(
+        async () => {
+          const r = await mgr.explain(Widget, { namespace: NS, name: 'flaky' });
+          const c = r.controllers.find((x) => x.role === 'for');
+          return c?.state?.phase === 'waiting-retry' && c.state.failures >= 3 && r;
+        },
+        { timeoutMs: 10_000 },
+      );
       assert.equal(failingReport.converged, false);
       assert.equal(failingReport.cache.informer, 'synced');
       assert.equal(failingReport.cache.holdsObject, true);
@@ -121,8 +158,10 @@ describe('explain end to end', () => {
       assert.equal(c.state?.lastError?.reason, 'Conflict');
       assert.equal(c.state?.lastOutcome, 'error');
       assert.equal(typeof c.nextAttemptInMs, 'number');
-      assert.match(failingReport.summary,
-        /^not converged: Widget default\/flaky — controller widget: reconcile failing for \d+ attempts \(Conflict: Operation cannot be fulfilled on widgets\.explain\.converge\.dev "flaky": the object has been modified; .*\), next attempt in -?\d+(\.\d)? m?s/);
+      assert.match(
+        failingReport.summary,
+        /^not converged: Widget default\/flaky — controller widget: reconcile failing for \d+ attempts \(Conflict: Operation cannot be fulfilled on widgets\.explain\.converge\.dev "flaky": the object has been modified; .*\), next attempt in -?\d+(\.\d)? m?s/,
+      );
 
       // The endpoint serves the same report.
       const failingHttp = await fetch(url(`explain.converge.dev/v1/widgets/${NS}/flaky`));
@@ -134,32 +173,49 @@ describe('explain end to end', () => {
 
       // 2. It recovers: converged, with the facts that say so.
       failing = false;
-      const done = await eventually(async () => {
-        const r = await mgr.explain(Widget, { namespace: NS, name: 'flaky' });
-        return r.converged && r;
-      }, { timeoutMs: 10_000 });
-      assert.match(done.summary, /^converged: Widget default\/flaky — Ready=True, observedGeneration 1 = generation 1, last reconcile succeeded \d+(\.\d)? m?s ago$/);
+      const done = await eventually(
+        async () => {
+          const r = await mgr.explain(Widget, { namespace: NS, name: 'flaky' });
+          return r.converged && r;
+        },
+        { timeoutMs: 10_000 },
+      );
+      assert.match(
+        done.summary,
+        /^converged: Widget default\/flaky — Ready=True, observedGeneration 1 = generation 1, last reconcile succeeded \d+(\.\d)? m?s ago$/,
+      );
       assert.deepEqual(done.reasons, []);
       assert.equal(done.object.statusUpToDate, true);
       assert.equal(done.controllers[0]?.state?.phase, 'done');
       assert.equal(done.controllers[0]?.state?.failures, 0);
       assert.equal(done.controllers[0]?.state?.lastError, undefined);
       const doneHttp = (await (await fetch(url(`explain.converge.dev/v1/widgets/${NS}/flaky`))).json()) as ConvergeReport;
-      assert.deepEqual(timeless(doneHttp), timeless(JSON.parse(JSON.stringify(await mgr.explain(Widget, { namespace: NS, name: 'flaky' })))));
+      assert.deepEqual(
+        timeless(doneHttp),
+        timeless(JSON.parse(JSON.stringify(await mgr.explain(Widget, { namespace: NS, name: 'flaky' })))),
+      );
 
       // The owned ConfigMap: its controller owner's reconcile, through the core group's path.
       const cm = await eventually(async () => {
         const r = await mgr.explain(ConfigMapResource, { namespace: NS, name: 'flaky-cm' });
         return r.object.exists === true && r;
       });
-      assert.deepEqual(cm.controllers.map((x) => [x.controller, x.role, x.kind, x.request.name, x.state?.phase]), [['widget', 'owner', 'Widget', 'flaky', 'done']]);
+      assert.deepEqual(
+        cm.controllers.map((x) => [x.controller, x.role, x.kind, x.request.name, x.state?.phase]),
+        [['widget', 'owner', 'Widget', 'flaky', 'done']],
+      );
       assert.equal(cm.converged, true);
       const cmHttp = await fetch(url(`core/v1/configmaps/${NS}/flaky-cm`));
       assert.equal(cmHttp.status, 200);
       assert.equal(((await cmHttp.json()) as ConvergeReport).controllers[0]?.role, 'owner');
 
       // 3. A spec change the controller does not act on: the status is stale.
-      await env.client.patch(Widget, { namespace: NS, name: 'flaky' }, { metadata: { labels: { frozen: 'true' } }, spec: { size: 2 } }, 'merge');
+      await env.client.patch(
+        Widget,
+        { namespace: NS, name: 'flaky' },
+        { metadata: { labels: { frozen: 'true' } }, spec: { size: 2 } },
+        'merge',
+      );
       const stale = await eventually(async () => {
         const r = await mgr.explain(Widget, { namespace: NS, name: 'flaky' });
         return r.object.generation === 2 && r.controllers[0]?.state?.phase === 'done' && r;
@@ -185,7 +241,10 @@ describe('explain end to end', () => {
       });
       assert.equal(deleting.converged, false);
       assert.deepEqual(deleting.object.finalizers, ['explain.converge.dev/hold']);
-      assert.match(deleting.summary, /^not converged: Widget default\/doomed — being deleted since \S+Z, waiting for finalizers: explain\.converge\.dev\/hold/);
+      assert.match(
+        deleting.summary,
+        /^not converged: Widget default\/doomed — being deleted since \S+Z, waiting for finalizers: explain\.converge\.dev\/hold/,
+      );
 
       // 5. An object that does not exist, read through the cache without finding it.
       const missing = await mgr.explain(Widget, { namespace: NS, name: 'nope' });
@@ -196,7 +255,10 @@ describe('explain end to end', () => {
       // 6. The endpoint's refusals.
       const unknown = await fetch(url(`core/v1/pods/${NS}/x`));
       assert.equal(unknown.status, 404);
-      assert.match(await unknown.text(), /^unknown kind core\/v1\/pods: this manager neither reconciles nor caches it \(known: core\/v1\/configmaps, explain\.converge\.dev\/v1\/widgets\)/);
+      assert.match(
+        await unknown.text(),
+        /^unknown kind core\/v1\/pods: this manager neither reconciles nor caches it \(known: core\/v1\/configmaps, explain\.converge\.dev\/v1\/widgets\)/,
+      );
       const noNamespace = await fetch(url('explain.converge.dev/v1/widgets/flaky'));
       assert.equal(noNamespace.status, 404);
       assert.match(await noNamespace.text(), /Widget \(explain\.converge\.dev\/v1\/widgets\) is namespaced/);

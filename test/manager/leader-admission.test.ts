@@ -27,7 +27,8 @@ function leaseClient(): { client: Client; leases: Map<string, KubeObject> } {
   };
   const verbs = {
     get: async (_r: unknown, nn: { namespace?: string; name: string }) => structuredClone(leases.get(key(nn)) ?? fail(404, 'NotFound')),
-    create: async (_r: unknown, obj: KubeObject) => (leases.has(key(obj.metadata as { name: string })) ? fail(409, 'AlreadyExists') : store(obj)),
+    create: async (_r: unknown, obj: KubeObject) =>
+      leases.has(key(obj.metadata as { name: string })) ? fail(409, 'AlreadyExists') : store(obj),
     update: async (_r: unknown, obj: KubeObject) => {
       const current = leases.get(key(obj.metadata as { name: string }));
       if (!current || current.metadata.resourceVersion !== obj.metadata.resourceVersion) fail(409, 'Conflict');
@@ -35,7 +36,8 @@ function leaseClient(): { client: Client; leases: Map<string, KubeObject> } {
     },
   };
   const client = new Proxy(verbs, {
-    get: (target, verb) => (verb in target ? target[verb as keyof typeof verbs] : () => Promise.reject(new Error(`unexpected API call: ${String(verb)}`))),
+    get: (target, verb) =>
+      verb in target ? target[verb as keyof typeof verbs] : () => Promise.reject(new Error(`unexpected API call: ${String(verb)}`)),
   }) as unknown as Client;
   return { client, leases };
 }
@@ -49,7 +51,10 @@ describe('reconcile admission under leader election', () => {
     const fake = new FakeClock(0);
     const clock = new WakingClock(fake);
     const mgr = await createManager({
-      client: leaseClient().client, clock, logger: noopLogger, leaderElection: { id: 'op', namespace: 'ns', identity: 'me', ...timings },
+      client: leaseClient().client,
+      clock,
+      logger: noopLogger,
+      leaderElection: { id: 'op', namespace: 'ns', identity: 'me', ...timings },
     });
     const run = mgr.start();
     await mgr.elected();
@@ -72,10 +77,17 @@ describe('reconcile admission under leader election', () => {
     const { client, leases } = leaseClient();
     const now = new Date(0).toISOString().replace('Z', '000Z');
     leases.set('ns/op', {
-      apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { namespace: 'ns', name: 'op', resourceVersion: '100' },
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: { namespace: 'ns', name: 'op', resourceVersion: '100' },
       spec: { holderIdentity: 'other', leaseDurationSeconds: 15, acquireTime: now, renewTime: now, leaseTransitions: 0 },
     } as KubeObject);
-    const mgr = await createManager({ client, clock: fake, logger: noopLogger, leaderElection: { id: 'op', namespace: 'ns', identity: 'me', ...timings } });
+    const mgr = await createManager({
+      client,
+      clock: fake,
+      logger: noopLogger,
+      leaderElection: { id: 'op', namespace: 'ns', identity: 'me', ...timings },
+    });
     const run = mgr.start();
     await fake.advance(timings.retryPeriodMs);
     assert.equal(mgr.isLeader(), false);

@@ -15,9 +15,17 @@ const lease = { id: 'e2e-operator', namespace: NS, leaseDurationMs: 2_000, renew
 const isPrimary = newPredicateFuncs<ConfigMap>((o) => o.metadata.labels?.['role'] === 'primary');
 const primary = (name: string): ConfigMap => ({ metadata: { name, namespace: NS, labels: { role: 'primary' } } });
 
-async function member(server: RunningApiServer, identity: string, seen: Map<string, string[]>, metricsBindAddress?: string): Promise<Manager> {
+async function member(
+  server: RunningApiServer,
+  identity: string,
+  seen: Map<string, string[]>,
+  metricsBindAddress?: string,
+): Promise<Manager> {
   const mgr = await createManager({
-    config: restConfigFor(server), logger: noopLogger, leaderElection: { ...lease, identity }, gracefulShutdownTimeoutMs: 2_000,
+    config: restConfigFor(server),
+    logger: noopLogger,
+    leaderElection: { ...lease, identity },
+    gracefulShutdownTimeoutMs: 2_000,
     ...(metricsBindAddress ? { metricsBindAddress } : {}),
   });
   controllerManagedBy(mgr)

@@ -13,7 +13,12 @@ function candidate(lock: LeaseLock, clock: FakeClock, identity: string, extra: {
   const events: string[] = [];
   let leaderSignal: AbortSignal | undefined;
   const elector = new LeaderElector({
-    lock, identity, clock, logger: noopLogger, releaseOnCancel: extra.releaseOnCancel ?? false, ...timings,
+    lock,
+    identity,
+    clock,
+    logger: noopLogger,
+    releaseOnCancel: extra.releaseOnCancel ?? false,
+    ...timings,
     onStartedLeading: (signal) => {
       leaderSignal = signal;
       events.push(`started@${clock.now()}`);
@@ -33,7 +38,13 @@ describe('leader election', () => {
     await clock.advance(0);
     assert.deepEqual(a.events, ['started@0']);
     assert.equal(a.elector.isLeader(), true);
-    assert.deepEqual(lock.snapshot!.record, { holderIdentity: 'a', leaseDurationSeconds: 15, acquireTimeMs: 0, renewTimeMs: 0, leaderTransitions: 0 });
+    assert.deepEqual(lock.snapshot!.record, {
+      holderIdentity: 'a',
+      leaseDurationSeconds: 15,
+      acquireTimeMs: 0,
+      renewTimeMs: 0,
+      leaderTransitions: 0,
+    });
     a.ctl.abort();
     assert.equal(await a.done, 'cancelled');
   });
@@ -95,7 +106,10 @@ describe('leader election', () => {
     const takenAt = lock.snapshot!.record.acquireTimeMs;
     assert.deepEqual(b.events, [`started@${takenAt}`]);
     // b notices the record stopped changing at its next poll and waits one lease duration from then.
-    assert.ok(takenAt > lastRenew + 15_000 && takenAt <= lastRenew + 15_000 + 2 * 2_000, `took over at ${takenAt}, last renew ${lastRenew}`);
+    assert.ok(
+      takenAt > lastRenew + 15_000 && takenAt <= lastRenew + 15_000 + 2 * 2_000,
+      `took over at ${takenAt}, last renew ${lastRenew}`,
+    );
     assert.equal(lock.snapshot!.record.holderIdentity, 'b');
     assert.equal(lock.snapshot!.record.leaderTransitions, 1);
     b.ctl.abort();
@@ -156,15 +170,31 @@ describe('leader election', () => {
   });
 
   it('rejects timings where the lease does not outlive the renew deadline, or the deadline a retry period', () => {
-    const base = { lock: new MemoryLock(), identity: 'a', clock: new FakeClock(0), logger: noopLogger, releaseOnCancel: false, onStartedLeading: () => {} };
-    assert.throws(() => new LeaderElector({ ...base, leaseDurationMs: 10_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 }), { code: 'CONVERGE_INVALID_OPTION' });
-    assert.throws(() => new LeaderElector({ ...base, leaseDurationMs: 15_000, renewDeadlineMs: 2_000, retryPeriodMs: 2_000 }), { code: 'CONVERGE_INVALID_OPTION' });
+    const base = {
+      lock: new MemoryLock(),
+      identity: 'a',
+      clock: new FakeClock(0),
+      logger: noopLogger,
+      releaseOnCancel: false,
+      onStartedLeading: () => {},
+    };
+    assert.throws(() => new LeaderElector({ ...base, leaseDurationMs: 10_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 }), {
+      code: 'CONVERGE_INVALID_OPTION',
+    });
+    assert.throws(() => new LeaderElector({ ...base, leaseDurationMs: 15_000, renewDeadlineMs: 2_000, retryPeriodMs: 2_000 }), {
+      code: 'CONVERGE_INVALID_OPTION',
+    });
   });
 });
 
 describe('leaseStep (the acquire-or-renew rule)', () => {
   const rec = (holderIdentity: string, over: Partial<LeaderElectionRecord> = {}): LeaderElectionRecord => ({
-    holderIdentity, leaseDurationSeconds: 15, acquireTimeMs: 100, renewTimeMs: 200, leaderTransitions: 3, ...over,
+    holderIdentity,
+    leaseDurationSeconds: 15,
+    acquireTimeMs: 100,
+    renewTimeMs: 200,
+    leaderTransitions: 3,
+    ...over,
   });
   const seen = (record: LeaderElectionRecord, atMs: number) => ({ snapshot: { record, version: '9' }, atMs });
   const base = { identity: 'me', leaseSeconds: 15, nowMs: 10_000, monotonicMs: 10_000 };
@@ -174,17 +204,27 @@ describe('leaseStep (the acquire-or-renew rule)', () => {
     assert.deepEqual(leaseStep({ ...base, observed: seen(rec('other'), 9_000), fresh: false }), { kind: 'read' });
     assert.deepEqual(leaseStep({ ...base, observed: seen(rec('me'), 10_000 - 15_000), fresh: false }), { kind: 'read' });
     assert.deepEqual(leaseStep({ ...base, observed: seen(rec('me'), 9_000), fresh: false }), {
-      kind: 'update', version: '9', record: { ...rec('me'), renewTimeMs: 10_000 },
+      kind: 'update',
+      version: '9',
+      record: { ...rec('me'), renewTimeMs: 10_000 },
     });
   });
 
   it('creates a missing lock, waits for a valid foreign lease, and takes over an expired or released one', () => {
     assert.deepEqual(leaseStep({ ...base, observed: undefined, fresh: true }), {
-      kind: 'create', record: { holderIdentity: 'me', leaseDurationSeconds: 15, acquireTimeMs: 10_000, renewTimeMs: 10_000, leaderTransitions: 0 },
+      kind: 'create',
+      record: { holderIdentity: 'me', leaseDurationSeconds: 15, acquireTimeMs: 10_000, renewTimeMs: 10_000, leaderTransitions: 0 },
     });
     assert.deepEqual(leaseStep({ ...base, observed: seen(rec('other'), 0), fresh: true }), { kind: 'wait', holder: 'other' });
-    const takeover = { kind: 'update', version: '9', record: { holderIdentity: 'me', leaseDurationSeconds: 15, acquireTimeMs: 10_000, renewTimeMs: 10_000, leaderTransitions: 4 } };
-    assert.deepEqual(leaseStep({ ...base, nowMs: 15_000, monotonicMs: 15_000, observed: seen(rec('other'), 0), fresh: true }), { ...takeover, record: { ...takeover.record, acquireTimeMs: 15_000, renewTimeMs: 15_000 } });
+    const takeover = {
+      kind: 'update',
+      version: '9',
+      record: { holderIdentity: 'me', leaseDurationSeconds: 15, acquireTimeMs: 10_000, renewTimeMs: 10_000, leaderTransitions: 4 },
+    };
+    assert.deepEqual(leaseStep({ ...base, nowMs: 15_000, monotonicMs: 15_000, observed: seen(rec('other'), 0), fresh: true }), {
+      ...takeover,
+      record: { ...takeover.record, acquireTimeMs: 15_000, renewTimeMs: 15_000 },
+    });
     assert.deepEqual(leaseStep({ ...base, observed: seen(rec(''), 9_999), fresh: true }), takeover);
   });
 

@@ -33,7 +33,11 @@ class Member {
   readonly lines: string[] = [];
   readonly exited: Promise<number | null>;
   #stderr = '';
-  constructor(readonly identity: string, readonly child: ChildProcess, readonly proxy: TcpProxy) {
+  constructor(
+    readonly identity: string,
+    readonly child: ChildProcess,
+    readonly proxy: TcpProxy,
+  ) {
     let partial = '';
     child.stdout!.on('data', (d: Buffer) => {
       const parts = (partial + d.toString()).split('\n');
@@ -47,7 +51,8 @@ class Member {
   /** The first line starting with `word`, once it arrived; `<word> <ms>` lines give their time. */
   async waitFor(word: string, timeoutMs = 15_000): Promise<number> {
     const line = await eventually(() => this.lines.find((l) => l.split(' ')[0] === word) ?? false, {
-      timeoutMs, message: `${this.identity} printing ${word}; output: ${this.lines.join(' | ')} ${this.#stderr}`,
+      timeoutMs,
+      message: `${this.identity} printing ${word}; output: ${this.lines.join(' | ')} ${this.#stderr}`,
     });
     return Number(line.split(' ')[1]);
   }
@@ -58,10 +63,14 @@ class Member {
 }
 
 function readIntervals(text: string): Interval[] {
-  return text.trim().split('\n').filter(Boolean).map((line) => {
-    const [identity, start, end] = line.split(' ');
-    return { identity: identity!, start: Number(start), end: Number(end) };
-  });
+  return text
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const [identity, start, end] = line.split(' ');
+      return { identity: identity!, start: Number(start), end: Number(end) };
+    });
 }
 
 /** Asserts that no reconcile interval of one identity overlaps one of another identity. */
@@ -126,7 +135,10 @@ describe('leader fencing across processes', () => {
       const proxy = await startTcpProxy(Number(new URL(api.url).port));
       const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', fixture], {
         env: {
-          ...process.env, IDENTITY: identity, LEASE_ID: leaseId, INTERVALS_PATH: intervalsPath,
+          ...process.env,
+          IDENTITY: identity,
+          LEASE_ID: leaseId,
+          INTERVALS_PATH: intervalsPath,
           KUBECONFIG_PATH: await kubeconfigThrough(proxy, `${leaseId}-${identity}`),
           ...(timings ? { TIMINGS: timings } : {}),
         },
@@ -154,9 +166,13 @@ describe('leader fencing across processes', () => {
     const takeoverMs = ledAt - disruptedAt;
     t.diagnostic(`takeover ${takeoverMs} ms after the disruption`);
     // Let the successor reconcile a while before the intervals are read.
-    await eventually(async () => readIntervals(await readFile(intervalsPath, 'utf8')).some((iv) => iv.identity === successor.identity && iv.start > ledAt + 200), {
-      message: 'the successor reconciling',
-    });
+    await eventually(
+      async () =>
+        readIntervals(await readFile(intervalsPath, 'utf8')).some((iv) => iv.identity === successor.identity && iv.start > ledAt + 200),
+      {
+        message: 'the successor reconciling',
+      },
+    );
     const intervals = async () => readIntervals(await readFile(intervalsPath, 'utf8'));
     return { leader, successor, disruptedAt, takeoverMs, intervals };
   }
@@ -200,11 +216,16 @@ describe('leader fencing across processes', () => {
   it('stops a leader cut off by a network blackhole at its renew deadline, before the successor takes over', async (t) => {
     // Timings that validation accepts and under which a deadline re-armed after each retry (retry +
     // renewDeadline = 4.5 s) outlasts the lease (3 s): the old leader would still reconcile.
-    const run = await handOver(t, 'blackhole', async (leader) => {
-      const at = Date.now();
-      leader.proxy.blackhole();
-      return at;
-    }, '3000,2500,2000');
+    const run = await handOver(
+      t,
+      'blackhole',
+      async (leader) => {
+        const at = Date.now();
+        leader.proxy.blackhole();
+        return at;
+      },
+      '3000,2500,2000',
+    );
     const lostAt = await run.leader.waitFor('lost', 5_000);
     t.diagnostic(`the blackholed leader stopped ${lostAt - run.disruptedAt} ms after the blackhole began`);
     assertHandedOver(t, await run.intervals(), run.leader, run.successor);

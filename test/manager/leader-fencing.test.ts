@@ -17,7 +17,12 @@ const timings = { leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodM
 function candidate(lock: LeaseLock, clock: Clock, identity: string) {
   const events: string[] = [];
   const elector = new LeaderElector({
-    lock, identity, clock, logger: noopLogger, releaseOnCancel: false, ...timings,
+    lock,
+    identity,
+    clock,
+    logger: noopLogger,
+    releaseOnCancel: false,
+    ...timings,
     onStartedLeading: (signal) => {
       events.push(`started@${clock.now()}`);
       signal.addEventListener('abort', () => events.push(`stopped@${clock.now()}`));
@@ -49,7 +54,11 @@ describe('leader fencing', () => {
     const clock = new FakeClock(0);
     const store = new MemoryLock();
     let mode: 'ok' | 'hang' = 'ok';
-    const a = candidate(store.view(() => mode), clock, 'a');
+    const a = candidate(
+      store.view(() => mode),
+      clock,
+      'a',
+    );
     await clock.advance(0);
     mode = 'hang';
     await clock.advance(10_000);
@@ -78,7 +87,11 @@ describe('leader fencing', () => {
     const fake = new FakeClock(0);
     const store = new MemoryLock();
     let aNetwork: 'ok' | 'fail' = 'ok';
-    const a = candidate(store.view(() => aNetwork), fake, 'a');
+    const a = candidate(
+      store.view(() => aNetwork),
+      fake,
+      'a',
+    );
     await fake.advance(0);
     const standbyClock = new SteppableClock(fake);
     const b = candidate(store, standbyClock, 'b');
@@ -120,7 +133,11 @@ describe('leader fencing', () => {
     const clock = new FakeClock(0);
     const store = new MemoryLock();
     let aNetwork: 'ok' | 'hang' = 'ok';
-    const a = candidate(store.view(() => aNetwork), clock, 'a');
+    const a = candidate(
+      store.view(() => aNetwork),
+      clock,
+      'a',
+    );
     await clock.advance(0);
     const b = candidate(store, clock, 'b');
     await clock.advance(5_000);
@@ -140,7 +157,11 @@ describe('leader fencing', () => {
 });
 
 describe('leader election timings (client-go validation)', () => {
-  const t = (leaseDurationMs: number, renewDeadlineMs: number, retryPeriodMs: number) => ({ leaseDurationMs, renewDeadlineMs, retryPeriodMs });
+  const t = (leaseDurationMs: number, renewDeadlineMs: number, retryPeriodMs: number) => ({
+    leaseDurationMs,
+    renewDeadlineMs,
+    retryPeriodMs,
+  });
   const rejects = (timings: ReturnType<typeof t>, path: string) =>
     assert.throws(() => validateLeaderElectionTimings('leaderElection', timings), { code: 'CONVERGE_INVALID_OPTION', path });
 
@@ -168,10 +189,17 @@ describe('leader election timings (client-go validation)', () => {
 
   it('applies the same rules to the manager options when they are resolved, and rejects an empty identity', () => {
     assert.throws(
-      () => resolveManagerOptions({ leaderElection: { id: 'op', namespace: 'ns', leaseDurationMs: 3_000, renewDeadlineMs: 2_400, retryPeriodMs: 2_000 } }),
+      () =>
+        resolveManagerOptions({
+          leaderElection: { id: 'op', namespace: 'ns', leaseDurationMs: 3_000, renewDeadlineMs: 2_400, retryPeriodMs: 2_000 },
+        }),
       { code: 'CONVERGE_INVALID_OPTION', path: 'leaderElection.renewDeadlineMs', message: /retryPeriodMs × 1\.2 \(2400\), got 2400/ },
     );
-    assert.throws(() => resolveManagerOptions({ leaderElection: { id: 'op', namespace: 'ns', retryPeriodMs: 9_000 } }), { path: 'leaderElection.renewDeadlineMs' });
-    assert.throws(() => resolveManagerOptions({ leaderElection: { id: 'op', namespace: 'ns', identity: '' } }), { path: 'leaderElection.identity' });
+    assert.throws(() => resolveManagerOptions({ leaderElection: { id: 'op', namespace: 'ns', retryPeriodMs: 9_000 } }), {
+      path: 'leaderElection.renewDeadlineMs',
+    });
+    assert.throws(() => resolveManagerOptions({ leaderElection: { id: 'op', namespace: 'ns', identity: '' } }), {
+      path: 'leaderElection.identity',
+    });
   });
 });

@@ -6,14 +6,24 @@ import { startApiServer, type RunningApiServer } from 'kube-converge/apiserver';
 import { createClient } from 'kube-converge/client';
 import { controllerManagedBy, enqueueRequestsFromMapFunc, newPredicateFuncs } from 'kube-converge/controller';
 import { createManager, createOrUpdate, setControllerReference, type Manager, type ManagerOptions } from 'kube-converge/manager';
-import { ConfigMapResource, EventResource, SecretResource, jsonLogger, noopLogger, namespacedNameOf, type ObjectOf } from 'kube-converge/meta';
+import {
+  ConfigMapResource,
+  EventResource,
+  SecretResource,
+  jsonLogger,
+  noopLogger,
+  namespacedNameOf,
+  type ObjectOf,
+} from 'kube-converge/meta';
 import { TestEnv, eventually, restConfigFor } from 'kube-converge/testing';
 
 type ConfigMap = ObjectOf<typeof ConfigMapResource>;
 const NS = 'default';
 const isPrimary = newPredicateFuncs<ConfigMap>((o) => o.metadata.labels?.['role'] === 'primary');
 
-async function env(options: Partial<ManagerOptions> = {}): Promise<{ api: RunningApiServer; mgr: Manager; admin: ReturnType<typeof createClient> }> {
+async function env(
+  options: Partial<ManagerOptions> = {},
+): Promise<{ api: RunningApiServer; mgr: Manager; admin: ReturnType<typeof createClient> }> {
   const api = await startApiServer({ port: 0 });
   const mgr = await createManager({ config: restConfigFor(api), logger: noopLogger, gracefulShutdownTimeoutMs: 5_000, ...options });
   const admin = createClient({ config: restConfigFor(api) });
@@ -27,7 +37,10 @@ async function teardown(e: { api: RunningApiServer; mgr: Manager; admin: ReturnT
 }
 
 const primary = (name: string, data: Record<string, string> = {}): ConfigMap => ({
-  apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: NS, labels: { role: 'primary' } }, data,
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name, namespace: NS, labels: { role: 'primary' } },
+  data,
 });
 
 /** A controller for primary ConfigMaps that owns one child ConfigMap each, written with createOrUpdate. */
@@ -41,7 +54,9 @@ function childController(mgr: Manager, stats: { reconciles: Map<string, number>;
       const p = client.get(ConfigMapResource, req);
       if (!p) return;
       const { result } = await createOrUpdate(
-        client, ConfigMapResource, { metadata: { name: `${req.name}-child`, namespace: NS } },
+        client,
+        ConfigMapResource,
+        { metadata: { name: `${req.name}-child`, namespace: NS } },
         (cm) => {
           cm.data = { copied: p.data?.['value'] ?? '' };
           setControllerReference(p, cm, { ownerResource: ConfigMapResource });
@@ -64,7 +79,9 @@ describe('manager end to end', () => {
       assert.equal(child.data?.['copied'], 'v1');
       assert.equal(child.metadata.ownerReferences?.[0]?.name, 'app');
       await e.admin.delete(ConfigMapResource, { namespace: NS, name: 'app-child' });
-      await eventually(async () => (await e.admin.get(ConfigMapResource, { namespace: NS, name: 'app-child' })).metadata.uid !== child.metadata.uid);
+      await eventually(
+        async () => (await e.admin.get(ConfigMapResource, { namespace: NS, name: 'app-child' })).metadata.uid !== child.metadata.uid,
+      );
       await e.admin.patch(ConfigMapResource, { namespace: NS, name: 'app' }, { data: { value: 'v2' } }, 'merge');
       await eventually(async () => (await e.admin.get(ConfigMapResource, { namespace: NS, name: 'app-child' })).data?.['copied'] === 'v2');
       assert.equal(stats.created, 2);
@@ -92,8 +109,11 @@ describe('manager end to end', () => {
     try {
       await e.admin.create(ConfigMapResource, primary('busy', { value: '0' }));
       await eventually(() => seen.length === 1);
-      await Promise.all(Array.from({ length: 50 }, (_, i) =>
-        e.admin.patch(ConfigMapResource, { namespace: NS, name: 'busy' }, { data: { value: String(i + 1), [`k${i}`]: 'x' } }, 'merge')));
+      await Promise.all(
+        Array.from({ length: 50 }, (_, i) =>
+          e.admin.patch(ConfigMapResource, { namespace: NS, name: 'busy' }, { data: { value: String(i + 1), [`k${i}`]: 'x' } }, 'merge'),
+        ),
+      );
       await e.admin.patch(ConfigMapResource, { namespace: NS, name: 'busy' }, { data: { value: 'last' } }, 'merge');
       await eventually(() => e.mgr.client.get(ConfigMapResource, { namespace: NS, name: 'busy' })?.data?.['value'] === 'last');
       release();
@@ -121,9 +141,15 @@ describe('manager end to end', () => {
         try {
           // Two writes of the same child back to back: the second runs before the cache saw the first.
           for (let i = 0; i < 2; i++) {
-            await createOrUpdate(client, ConfigMapResource, { metadata: { name: `${req.name}-child`, namespace: NS } }, (cm) => {
-              cm.data = { n: '1' };
-            }, { signal });
+            await createOrUpdate(
+              client,
+              ConfigMapResource,
+              { metadata: { name: `${req.name}-child`, namespace: NS } },
+              (cm) => {
+                cm.data = { n: '1' };
+              },
+              { signal },
+            );
           }
         } catch (err) {
           errors++;
@@ -190,7 +216,13 @@ describe('manager end to end', () => {
       await eventually(() => ok === 3);
       const { metrics } = await e.mgr.listening();
       const text = await (await fetch(`${metrics}/metrics`)).text();
-      const value = (series: string): number => Number(text.split('\n').find((l) => l.startsWith(series + ' '))?.split(' ')[1]);
+      const value = (series: string): number =>
+        Number(
+          text
+            .split('\n')
+            .find((l) => l.startsWith(series + ' '))
+            ?.split(' ')[1],
+        );
       assert.equal(value('controller_runtime_reconcile_total{controller="counted",result="success"}'), 3);
       assert.equal(value('controller_runtime_reconcile_total{controller="counted",result="error"}'), 0);
       assert.equal(value('controller_runtime_reconcile_errors_total{controller="counted"}'), 0);
@@ -215,7 +247,14 @@ describe('manager end to end', () => {
   it('answers /readyz 500 until the caches synced, while /healthz passes', async () => {
     const e = await env({ healthProbeBindAddress: '127.0.0.1:0' });
     // An informer for a kind the server does not serve never syncs: the manager stays not-ready.
-    const Missing = { ...ConfigMapResource, group: 'example.converge.dev', version: 'v1', plural: 'missings', kind: 'Missing', apiVersion: 'example.converge.dev/v1' };
+    const Missing = {
+      ...ConfigMapResource,
+      group: 'example.converge.dev',
+      version: 'v1',
+      plural: 'missings',
+      kind: 'Missing',
+      apiVersion: 'example.converge.dev/v1',
+    };
     await e.mgr.getInformer(Missing);
     const run = e.mgr.start();
     try {
@@ -286,10 +325,14 @@ describe('manager end to end', () => {
     e.mgr.indexField(ConfigMapResource, 'secretRef', (cm) => (cm.data?.['secretRef'] ? [cm.data['secretRef']] : []));
     controllerManagedBy(e.mgr)
       .for(ConfigMapResource, { predicates: [isPrimary] })
-      .watches(SecretResource, enqueueRequestsFromMapFunc((secret) =>
-        e.mgr.client
-          .list(ConfigMapResource, { namespace: secret.metadata.namespace, matchingFields: { secretRef: secret.metadata.name! } })
-          .map(namespacedNameOf)))
+      .watches(
+        SecretResource,
+        enqueueRequestsFromMapFunc((secret) =>
+          e.mgr.client
+            .list(ConfigMapResource, { namespace: secret.metadata.namespace, matchingFields: { secretRef: secret.metadata.name! } })
+            .map(namespacedNameOf),
+        ),
+      )
       .named('secret-watcher')
       .complete(async (req) => {
         reconciled.push(req.name);
@@ -302,7 +345,13 @@ describe('manager end to end', () => {
       await e.admin.create(ConfigMapResource, primary('p3', { secretRef: 's2' }));
       await eventually(() => ['p1', 'p2', 'p3'].every((n) => reconciled.includes(n)));
       // A cross-namespace list through the same index sees both referrers of s1.
-      assert.deepEqual(e.mgr.client.list(ConfigMapResource, { matchingFields: { secretRef: 's1' } }).map((c) => c.metadata.name).sort(), ['p1', 'p2']);
+      assert.deepEqual(
+        e.mgr.client
+          .list(ConfigMapResource, { matchingFields: { secretRef: 's1' } })
+          .map((c) => c.metadata.name)
+          .sort(),
+        ['p1', 'p2'],
+      );
       await new Promise((r) => setTimeout(r, 100));
       reconciled.length = 0;
       await e.admin.patch(SecretResource, { namespace: NS, name: 's1' }, { stringData: { k: 'changed' } }, 'merge');
@@ -347,7 +396,10 @@ describe('manager end to end', () => {
     await using env = await TestEnv.start();
     const lines: Record<string, unknown>[] = [];
     // Loads the kubeconfig file the way an operator's main would.
-    const mgr = await env.newManager({ kubeconfig: env.kubeconfigPath, logger: jsonLogger({ level: 'debug', write: (l) => lines.push(JSON.parse(l)) }) });
+    const mgr = await env.newManager({
+      kubeconfig: env.kubeconfigPath,
+      logger: jsonLogger({ level: 'debug', write: (l) => lines.push(JSON.parse(l)) }),
+    });
     controllerManagedBy(mgr)
       .for(ConfigMapResource, { predicates: [isPrimary] })
       .named('logged')

@@ -9,9 +9,12 @@ import { createManager, resolveManagerOptions, installSignalHandlers } from 'kub
 import { FakeClock, noopLogger } from 'kube-converge/meta';
 
 /** A client no test here may reach: every call fails loudly. */
-const unreachable = new Proxy({}, {
-  get: (_t, verb) => () => Promise.reject(new Error(`unexpected API call: ${String(verb)}`)),
-}) as Client;
+const unreachable = new Proxy(
+  {},
+  {
+    get: (_t, verb) => () => Promise.reject(new Error(`unexpected API call: ${String(verb)}`)),
+  },
+) as Client;
 
 function recorder(log: string[], name: string, options: { leader: boolean; endsOnAbortAfter?: Promise<void>; fails?: Error }): Runnable {
   return {
@@ -162,7 +165,11 @@ describe('manager options', () => {
       const mgr = await attempt;
       assert.ok(mgr.options.leaderElection!.namespace);
     } else {
-      await assert.rejects(attempt, { code: 'CONVERGE_INVALID_OPTION', path: 'leaderElection.namespace', message: /not running in a cluster/ });
+      await assert.rejects(attempt, {
+        code: 'CONVERGE_INVALID_OPTION',
+        path: 'leaderElection.namespace',
+        message: /not running in a cluster/,
+      });
     }
   });
 
@@ -170,16 +177,18 @@ describe('manager options', () => {
     assert.deepEqual(resolveManagerOptions({ metricsBindAddress: ':8080' }).metricsBind, { host: undefined, port: 8080 });
     assert.deepEqual(resolveManagerOptions({ healthProbeBindAddress: '127.0.0.1:0' }).healthProbeBind, { host: '127.0.0.1', port: 0 });
     assert.equal(resolveManagerOptions({ metricsBindAddress: '0' }).metricsBind, undefined);
-    assert.throws(() => resolveManagerOptions({ metricsBindAddress: 'localhost' }), { code: 'CONVERGE_INVALID_OPTION', path: 'metricsBindAddress' });
+    assert.throws(() => resolveManagerOptions({ metricsBindAddress: 'localhost' }), {
+      code: 'CONVERGE_INVALID_OPTION',
+      path: 'metricsBindAddress',
+    });
   });
 
   it('names the bad option', () => {
     assert.throws(() => resolveManagerOptions({ leaderElection: { id: '', namespace: 'ns' } }), { path: 'leaderElection.id' });
     assert.throws(() => resolveManagerOptions({ leaderElection: { id: 'x', namespace: '' } }), { path: 'leaderElection.namespace' });
-    assert.throws(
-      () => resolveManagerOptions({ leaderElection: { id: 'x', namespace: 'ns', leaseDurationMs: 5_000 } }),
-      { path: 'leaderElection.leaseDurationMs' },
-    );
+    assert.throws(() => resolveManagerOptions({ leaderElection: { id: 'x', namespace: 'ns', leaseDurationMs: 5_000 } }), {
+      path: 'leaderElection.leaseDurationMs',
+    });
     assert.throws(() => resolveManagerOptions({ gracefulShutdownTimeoutMs: -1 }), { path: 'gracefulShutdownTimeoutMs' });
     assert.equal(resolveManagerOptions({ gracefulShutdownTimeoutMs: Infinity }).gracefulShutdownTimeoutMs, Infinity);
     assert.throws(() => resolveManagerOptions({ metricsAddr: ':8080' } as never), { path: 'metricsAddr' });

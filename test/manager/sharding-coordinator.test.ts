@@ -6,7 +6,9 @@ import type { Client } from 'kube-converge/client';
 import { ShardCoordinator, ShardGate } from 'kube-converge/manager';
 import { FakeClock, noopLogger, type KubeObject } from 'kube-converge/meta';
 
-type Lease = KubeObject & { spec?: { holderIdentity?: string; leaseDurationSeconds?: number; renewTime?: string; acquireTime?: string; leaseTransitions?: number } };
+type Lease = KubeObject & {
+  spec?: { holderIdentity?: string; leaseDurationSeconds?: number; renewTime?: string; acquireTime?: string; leaseTransitions?: number };
+};
 
 /** Leases kept in memory with resourceVersions and 409s, as the API server keeps them; `down` fails every call. */
 function leaseStore() {
@@ -45,7 +47,16 @@ const gateOf = (): ShardGate => new ShardGate({ shardOf: (ns) => Number(ns.slice
 
 function coordinator(client: Client, clock: FakeClock, gate: ShardGate, shards: number): ShardCoordinator {
   return new ShardCoordinator({
-    client, namespace: 'default', id: 'op', identity: 'a', shards, ...timings, gate, clock, logger: noopLogger, onOwnedChange: () => {},
+    client,
+    namespace: 'default',
+    id: 'op',
+    identity: 'a',
+    shards,
+    ...timings,
+    gate,
+    clock,
+    logger: noopLogger,
+    onOwnedChange: () => {},
   });
 }
 
@@ -85,7 +96,10 @@ describe('shard coordinator', () => {
     assert.deepEqual(c.owned(), [0, 1, 2, 3]);
     const inFlight = gate.admit({ namespace: 'ns3', name: 'busy' })!;
     const now = new Date(clock.now()).toISOString().replace('Z', '000Z');
-    store.put({ metadata: { name: 'op-member-b', namespace: 'default' }, spec: { holderIdentity: 'b', leaseDurationSeconds: 1, renewTime: now, acquireTime: now } });
+    store.put({
+      metadata: { name: 'op-member-b', namespace: 'default' },
+      spec: { holderIdentity: 'b', leaseDurationSeconds: 1, renewTime: now, acquireTime: now },
+    });
     await clock.advance(timings.retryPeriodMs);
     // Shard 3 stopped taking work at once, but its Lease stays ours while a reconcile runs.
     assert.equal(gate.isOpen(3), false);
@@ -118,7 +132,7 @@ describe('shard coordinator', () => {
     await clock.advance(0);
     assert.deepEqual(c.owned(), [0, 1]);
     await clock.advance(timings.leaseDurationMs - timings.retryPeriodMs);
-    assert.deepEqual(c.owned(), [0, 1], 'b\'s Leases are still valid');
+    assert.deepEqual(c.owned(), [0, 1], "b's Leases are still valid");
     await clock.advance(timings.retryPeriodMs);
     assert.deepEqual(c.owned(), [0, 1, 2, 3]);
     assert.equal(gate.isOpen(3), true);

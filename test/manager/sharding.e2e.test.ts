@@ -29,15 +29,26 @@ function namespacesPerShard(): string[] {
   return [...byShard.values()].flat();
 }
 
-interface Interval { replica: string; namespace: string; name: string; start: number; end: number }
+interface Interval {
+  replica: string;
+  namespace: string;
+  name: string;
+  start: number;
+  end: number;
+}
 
 async function replica(
-  server: RunningApiServer, identity: string, log: Interval[],
+  server: RunningApiServer,
+  identity: string,
+  log: Interval[],
   extra: { metricsBindAddress?: string; healthProbeBindAddress?: string; requeueAfterMs?: number } = {},
 ): Promise<Manager> {
   const { requeueAfterMs, ...endpoints } = extra;
   const mgr = await createManager({
-    config: restConfigFor(server), logger: noopLogger, gracefulShutdownTimeoutMs: 2_000, ...endpoints,
+    config: restConfigFor(server),
+    logger: noopLogger,
+    gracefulShutdownTimeoutMs: 2_000,
+    ...endpoints,
     sharding: { shards: SHARDS, id: 'sharded-op', namespace: 'default', identity, ...timings },
   });
   controllerManagedBy(mgr)
@@ -56,10 +67,12 @@ async function replica(
 const primary = (namespace: string, name: string): ConfigMap => ({ metadata: { name, namespace, labels: { role: 'primary' } } });
 
 async function touchAll(admin: Client, namespaces: readonly string[], round: number): Promise<void> {
-  await Promise.all(namespaces.map(async (ns) => {
-    const cm = await admin.get(ConfigMapResource, { namespace: ns, name: 'app' });
-    await admin.update(ConfigMapResource, { ...cm, data: { round: String(round) } });
-  }));
+  await Promise.all(
+    namespaces.map(async (ns) => {
+      const cm = await admin.get(ConfigMapResource, { namespace: ns, name: 'app' });
+      await admin.update(ConfigMapResource, { ...cm, data: { round: String(round) } });
+    }),
+  );
 }
 
 /** Asserts that no namespace was ever reconciled by two replicas at overlapping times. */
@@ -109,7 +122,9 @@ describe('sharding end to end', () => {
       await eventually(() => a.ownedShards().length === 4, { timeoutMs: 3_000, intervalMs: 10 });
       const takeover = performance.now() - stoppedAt;
       assert.ok(takeover <= timings.leaseDurationMs, `takeover took ${takeover} ms`);
-      await eventually(() => orphaned.every((ns) => log.some((i) => i.replica === 'a' && i.namespace === ns && i.start > stoppingAt)), { timeoutMs: 3_000 });
+      await eventually(() => orphaned.every((ns) => log.some((i) => i.replica === 'a' && i.namespace === ns && i.start > stoppingAt)), {
+        timeoutMs: 3_000,
+      });
       const freed = await admin.get(LeaseResource, { namespace: 'default', name: 'sharded-op-member-b' });
       assert.equal(freed.spec?.holderIdentity, '');
 
@@ -128,15 +143,21 @@ describe('sharding end to end', () => {
       for (let k = 0; k < 5; k++) await touchAll(admin, namespaces, ++round);
       const last = round;
       // Every namespace converges on its new owner, and only there.
-      await eventually(async () => {
-        for (const ns of namespaces) {
-          const o = a.ownedShards().includes(shardOf(ns)) ? 'a' : 'c';
-          if (!log.some((i) => i.replica === o && i.namespace === ns && i.start > joinedAt)) return false;
-        }
-        return true;
-      }, { timeoutMs: 5_000 });
+      await eventually(
+        async () => {
+          for (const ns of namespaces) {
+            const o = a.ownedShards().includes(shardOf(ns)) ? 'a' : 'c';
+            if (!log.some((i) => i.replica === o && i.namespace === ns && i.start > joinedAt)) return false;
+          }
+          return true;
+        },
+        { timeoutMs: 5_000 },
+      );
       assert.ok(last > 0);
-      assert.ok(log.some((i) => i.replica === 'c'), 'c reconciled nothing');
+      assert.ok(
+        log.some((i) => i.replica === 'c'),
+        'c reconciled nothing',
+      );
       assertNoOverlap(log);
       await a.shutdown();
       await c.shutdown();
@@ -167,7 +188,10 @@ describe('sharding end to end', () => {
         assert.equal(held.spec?.holderIdentity, 'a');
         const now = new Date().toISOString().replace('Z', '000Z');
         try {
-          await admin.update(LeaseResource, { ...held, spec: { ...held.spec, holderIdentity: 'intruder', leaseDurationSeconds: 30, renewTime: now, acquireTime: now } });
+          await admin.update(LeaseResource, {
+            ...held,
+            spec: { ...held.spec, holderIdentity: 'intruder', leaseDurationSeconds: 30, renewTime: now, acquireTime: now },
+          });
           break;
         } catch (err) {
           if (!isConflict(err) || attempt >= 20) throw err;
@@ -179,8 +203,14 @@ describe('sharding end to end', () => {
       const elsewhere = namespaces.filter((ns) => shardOf(ns) !== 0);
       await eventually(() => elsewhere.every((ns) => log.some((i) => i.namespace === ns && i.name === 'late')), { timeoutMs: 5_000 });
       await new Promise((r) => setTimeout(r, 5 * timings.retryPeriodMs));
-      assert.deepEqual(log.filter((i) => shardOf(i.namespace) === 0 && i.start >= lostAt), []);
-      assert.ok(log.filter((i) => shardOf(i.namespace) !== 0 && i.start >= lostAt).length > elsewhere.length, 'the other shards kept requeueing');
+      assert.deepEqual(
+        log.filter((i) => shardOf(i.namespace) === 0 && i.start >= lostAt),
+        [],
+      );
+      assert.ok(
+        log.filter((i) => shardOf(i.namespace) !== 0 && i.start >= lostAt).length > elsewhere.length,
+        'the other shards kept requeueing',
+      );
       assert.deepEqual(a.ownedShards(), [1, 2, 3]);
       const after = await admin.get(LeaseResource, { namespace: 'default', name: 'sharded-op-shard-0' });
       assert.equal(after.spec?.holderIdentity, 'intruder');

@@ -95,9 +95,12 @@ describe('the shard gate', () => {
 });
 
 describe('sharding options', () => {
-  it('default the timings to leader election\'s and require an id, a namespace and a positive shard count', () => {
+  it("default the timings to leader election's and require an id, a namespace and a positive shard count", () => {
     const o = resolveManagerOptions({ sharding: { shards: 16, id: 'op', namespace: 'ns', identity: 'me' } });
-    assert.deepEqual({ ...o.sharding }, { shards: 16, id: 'op', namespace: 'ns', identity: 'me', leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 });
+    assert.deepEqual(
+      { ...o.sharding },
+      { shards: 16, id: 'op', namespace: 'ns', identity: 'me', leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 },
+    );
     assert.throws(() => resolveManagerOptions({ sharding: { shards: 0, id: 'op', namespace: 'ns' } }), { code: 'CONVERGE_INVALID_OPTION' });
     assert.throws(() => resolveManagerOptions({ sharding: { shards: 4, id: '', namespace: 'ns' } }), { code: 'CONVERGE_INVALID_OPTION' });
     assert.throws(() => resolveManagerOptions({ sharding: { shards: 4, id: 'op' } }), { code: 'CONVERGE_INVALID_OPTION' });

@@ -19,10 +19,17 @@ describe('FakeClock', () => {
     c.setTimer(() => seen.push(['a', c.now()]), 10);
     c.setTimer(() => seen.push(['b', c.now()]), 20);
     await c.advance(25);
-    assert.deepEqual(seen, [['a', 10], ['b', 20]]);
+    assert.deepEqual(seen, [
+      ['a', 10],
+      ['b', 20],
+    ]);
     assert.equal(c.now(), 25);
     await c.advance(5);
-    assert.deepEqual(seen, [['a', 10], ['b', 20], ['c', 30]]);
+    assert.deepEqual(seen, [
+      ['a', 10],
+      ['b', 20],
+      ['c', 30],
+    ]);
   });
 
   it('fires timers due at the same time in creation order', async () => {
@@ -169,7 +176,11 @@ describe('realClock', () => {
 
   it('does not fire a cancelled timer', async () => {
     let fired = false;
-    realClock.setTimer(() => { fired = true; }, 0).cancel();
+    realClock
+      .setTimer(() => {
+        fired = true;
+      }, 0)
+      .cancel();
     // This is the real clock under test, so it takes one real timer turn (a 0 ms timer fires after 1 ms).
     await new Promise((r) => setTimeout(r, 2));
     assert.equal(fired, false);

@@ -2,8 +2,15 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  setStatusCondition, findStatusCondition, removeStatusCondition, isStatusConditionTrue, isStatusConditionFalse,
-  isStatusConditionPresentAndEqual, formatTimestamp, InvalidOptionError, type Condition,
+  setStatusCondition,
+  findStatusCondition,
+  removeStatusCondition,
+  isStatusConditionTrue,
+  isStatusConditionFalse,
+  isStatusConditionPresentAndEqual,
+  formatTimestamp,
+  InvalidOptionError,
+  type Condition,
 } from 'kube-converge/meta';
 
 const t0 = Date.UTC(2026, 0, 2, 3, 4, 5, 678);
@@ -13,9 +20,16 @@ describe('status conditions', () => {
   it('appends a new condition stamped with now as RFC 3339 whole seconds', () => {
     const cs: Condition[] = [];
     assert.equal(setStatusCondition(cs, { type: 'Ready', status: 'False', reason: 'Starting', observedGeneration: 2 }, t0), true);
-    assert.deepEqual(cs, [{
-      type: 'Ready', status: 'False', reason: 'Starting', message: '', lastTransitionTime: '2026-01-02T03:04:05Z', observedGeneration: 2,
-    }]);
+    assert.deepEqual(cs, [
+      {
+        type: 'Ready',
+        status: 'False',
+        reason: 'Starting',
+        message: '',
+        lastTransitionTime: '2026-01-02T03:04:05Z',
+        observedGeneration: 2,
+      },
+    ]);
   });
 
   it('keeps a lastTransitionTime given by the caller', () => {
@@ -39,7 +53,10 @@ describe('status conditions', () => {
     const cs: Condition[] = [];
     setStatusCondition(cs, { type: 'Ready', status: 'True', reason: 'Ok', message: 'fine', observedGeneration: 3 }, t0);
     const entry = cs[0];
-    assert.equal(setStatusCondition(cs, { type: 'Ready', status: 'True', reason: 'Ok', message: 'fine', observedGeneration: 3 }, t1), false);
+    assert.equal(
+      setStatusCondition(cs, { type: 'Ready', status: 'True', reason: 'Ok', message: 'fine', observedGeneration: 3 }, t1),
+      false,
+    );
     assert.equal(setStatusCondition(cs, { type: 'Ready', status: 'True', reason: 'Ok', message: 'fine', observedGeneration: 4 }, t1), true);
     assert.equal(cs[0], entry);
     assert.equal(cs[0]!.observedGeneration, 4);
@@ -64,7 +81,10 @@ describe('status conditions', () => {
     setStatusCondition(cs, { type: 'A', status: 'True' }, t0);
     setStatusCondition(cs, { type: 'B', status: 'True' }, t0);
     setStatusCondition(cs, { type: 'A', status: 'False' }, t1);
-    assert.deepEqual(cs.map((c) => c.type), ['A', 'B']);
+    assert.deepEqual(
+      cs.map((c) => c.type),
+      ['A', 'B'],
+    );
   });
 
   it('finds and tests conditions, treating absent and Unknown as neither true nor false', () => {
@@ -93,7 +113,10 @@ describe('status conditions', () => {
     const same = cs;
     assert.equal(removeStatusCondition(cs, 'A'), true);
     assert.equal(cs, same);
-    assert.deepEqual(cs.map((c) => c.type), ['B']);
+    assert.deepEqual(
+      cs.map((c) => c.type),
+      ['B'],
+    );
     assert.equal(removeStatusCondition(cs, 'A'), false);
     assert.equal(removeStatusCondition([], 'A'), false);
   });

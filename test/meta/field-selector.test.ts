@@ -1,9 +1,7 @@
 // Field selectors: parsing, escaping and matching, and reading field paths from objects.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  parseFieldSelector, fieldSelectorFromSet, escapeFieldValue, getFieldPath, fieldsOf, SelectorParseError,
-} from 'kube-converge/meta';
+import { parseFieldSelector, fieldSelectorFromSet, escapeFieldValue, getFieldPath, fieldsOf, SelectorParseError } from 'kube-converge/meta';
 
 const pod = {
   apiVersion: 'v1',
@@ -43,7 +41,10 @@ describe('field selectors', () => {
     for (const text of ['', ',', ',,']) {
       const s = parseFieldSelector(text);
       assert.equal(s.empty(), true);
-      assert.equal(s.matches(() => undefined), true);
+      assert.equal(
+        s.matches(() => undefined),
+        true,
+      );
       assert.equal(s.toString(), '');
     }
     assert.equal(parseFieldSelector('a=b,,c=d').requirements.length, 2);
@@ -53,7 +54,10 @@ describe('field selectors', () => {
     const s = parseFieldSelector('data.k=a\\,b\\=c\\\\d');
     assert.deepEqual(s.requirements, [{ field: 'data.k', operator: '=', value: 'a,b=c\\d' }]);
     assert.equal(s.toString(), 'data.k=a\\,b\\=c\\\\d');
-    assert.equal(s.matches((f) => (f === 'data.k' ? 'a,b=c\\d' : undefined)), true);
+    assert.equal(
+      s.matches((f) => (f === 'data.k' ? 'a,b=c\\d' : undefined)),
+      true,
+    );
     assert.equal(escapeFieldValue('x=y,z\\'), 'x\\=y\\,z\\\\');
     assert.deepEqual(parseFieldSelector(s.toString()).requirements, s.requirements);
   });
@@ -131,7 +135,9 @@ describe('reading field paths', () => {
 
   it('collects present fields into a set', () => {
     assert.deepEqual(fieldsOf(pod, ['metadata.name', 'metadata.namespace', 'spec.nodeName', 'spec.nope']), {
-      'metadata.name': 'web-1', 'metadata.namespace': 'default', 'spec.nodeName': 'node-a',
+      'metadata.name': 'web-1',
+      'metadata.namespace': 'default',
+      'spec.nodeName': 'node-a',
     });
   });
 });

@@ -25,8 +25,12 @@ describe('deepFreeze', () => {
   it('freezes every nested object and array, so writes throw in strict mode', () => {
     const d = deepFreeze(deployment());
     assertDeepFrozen(d);
-    assert.throws(() => { (d.metadata!.labels as Record<string, string>).app = 'x'; }, TypeError);
-    assert.throws(() => { (d.spec!.template.spec!.containers as unknown[]).push({}); }, TypeError);
+    assert.throws(() => {
+      (d.metadata!.labels as Record<string, string>).app = 'x';
+    }, TypeError);
+    assert.throws(() => {
+      (d.spec!.template.spec!.containers as unknown[]).push({});
+    }, TypeError);
   });
 
   it('returns the same object and is idempotent', () => {
@@ -62,7 +66,9 @@ describe('deepFreezeFresh', () => {
     const d = deployment();
     assert.equal(deepFreezeFresh(d), d);
     assertDeepFrozen(d);
-    assert.throws(() => { (d.spec!.template.spec!.containers[0]!.ports as unknown[]).push({}); }, TypeError);
+    assert.throws(() => {
+      (d.spec!.template.spec!.containers[0]!.ports as unknown[]).push({});
+    }, TypeError);
   });
 
   it('descends into shallow-frozen parts and freezes around an already deep-frozen subtree', () => {
@@ -109,7 +115,7 @@ describe('clone', () => {
     const c = clone(v);
     assert.equal(Object.getPrototypeOf(c), Object.prototype);
     assert.deepEqual(Object.keys(c), ['__proto__', 'x']);
-    assert.equal((({}) as Record<string, unknown>).polluted, undefined);
+    assert.equal(({} as Record<string, unknown>).polluted, undefined);
     assert.deepEqual(Object.getOwnPropertyDescriptor(c, '__proto__')?.value, { polluted: true });
   });
 

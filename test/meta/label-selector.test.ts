@@ -3,7 +3,13 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  parseLabelSelector, selectorFromLabelSelector, selectorFromSet, everything, nothing, SelectorParseError, ConvergeError,
+  parseLabelSelector,
+  selectorFromLabelSelector,
+  selectorFromSet,
+  everything,
+  nothing,
+  SelectorParseError,
+  ConvergeError,
 } from 'kube-converge/meta';
 
 const sel = parseLabelSelector;
@@ -95,7 +101,10 @@ describe('label selector string grammar', () => {
   it('prints a canonical form: requirements sorted by key, set values sorted and distinct', () => {
     const s = sel('z in (b,a,b), a!=1, !m, k, n notin (y,x), g>3, h<4, e==2');
     assert.equal(s.toString(), 'a!=1,e==2,g>3,h<4,k,!m,n notin (x,y),z in (a,b)');
-    assert.deepEqual(s.requirements.map((r) => r.operator), ['!=', '==', 'gt', 'lt', 'exists', '!', 'notin', 'in']);
+    assert.deepEqual(
+      s.requirements.map((r) => r.operator),
+      ['!=', '==', 'gt', 'lt', 'exists', '!', 'notin', 'in'],
+    );
     assert.deepEqual(s.requirements[7], { key: 'z', operator: 'in', values: ['a', 'b'] });
     assert.equal(sel(s.toString()).toString(), s.toString());
   });
@@ -119,7 +128,10 @@ describe('label selector string grammar', () => {
   it('rejects invalid values with the label-value rules, pointing at the value', () => {
     const e = parseError('app=-web');
     assert.equal(e.position, 4);
-    assert.match(e.message, /^unable to parse requirement: values\[0\]\[app\]: Invalid value: "-web": a valid label must be an empty string/);
+    assert.match(
+      e.message,
+      /^unable to parse requirement: values\[0\]\[app\]: Invalid value: "-web": a valid label must be an empty string/,
+    );
     assert.equal(parseError(`app=${'v'.repeat(64)}`).position, 4);
     assert.equal(parseError('app in (ok, bad_)').position, 12);
     assert.match(parseError('gen>abc').reason, /for 'Gt', 'Lt' operators, the value must be an integer/);
@@ -194,12 +206,15 @@ describe('LabelSelector struct form', () => {
       [{ matchLabels: { a: 'not valid' } }, /values\[0\]\[a\]: Invalid value: "not valid"/],
     ];
     for (const [struct, re] of cases) {
-      assert.throws(() => selectorFromLabelSelector(struct), (e: unknown) => {
-        assert.ok(e instanceof SelectorParseError);
-        assert.match(e.message, re);
-        assert.equal(e.position, undefined);
-        return true;
-      });
+      assert.throws(
+        () => selectorFromLabelSelector(struct),
+        (e: unknown) => {
+          assert.ok(e instanceof SelectorParseError);
+          assert.match(e.message, re);
+          assert.equal(e.position, undefined);
+          return true;
+        },
+      );
     }
   });
 
@@ -216,6 +231,8 @@ describe('LabelSelector struct form', () => {
     const s = sel('a in (x,y)');
     assert.throws(() => (s.requirements as unknown[]).push({}), TypeError);
     assert.throws(() => (s.requirements[0]!.values as string[]).push('z'), TypeError);
-    assert.throws(() => { (s.requirements[0] as { key: string }).key = 'b'; }, TypeError);
+    assert.throws(() => {
+      (s.requirements[0] as { key: string }).key = 'b';
+    }, TypeError);
   });
 });

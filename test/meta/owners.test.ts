@@ -2,7 +2,12 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  getControllerOf, isControlledBy, hasControllerReference, ownerReferencesByUid, hasOwnerReference, newControllerRef,
+  getControllerOf,
+  isControlledBy,
+  hasControllerReference,
+  ownerReferencesByUid,
+  hasOwnerReference,
+  newControllerRef,
   InvalidOptionError,
 } from 'kube-converge/meta';
 
@@ -23,7 +28,10 @@ describe('owner references', () => {
     assert.equal(getControllerOf(rs)?.uid, 'uid-d');
     assert.equal(hasControllerReference(rs), true);
     assert.equal(getControllerOf({ metadata: {} }), undefined);
-    assert.equal(getControllerOf({ metadata: { ownerReferences: [{ apiVersion: 'v1', kind: 'X', name: 'x', uid: 'u', controller: false }] } }), undefined);
+    assert.equal(
+      getControllerOf({ metadata: { ownerReferences: [{ apiVersion: 'v1', kind: 'X', name: 'x', uid: 'u', controller: false }] } }),
+      undefined,
+    );
   });
 
   it('decides controlled-by on the UID of the controller reference only', () => {
@@ -31,11 +39,20 @@ describe('owner references', () => {
     assert.equal(isControlledBy(rs, other), false, 'a plain owner is not the controller');
     assert.equal(isControlledBy(rs, { metadata: { uid: 'uid-x' } }), false);
     assert.equal(isControlledBy(rs, { metadata: {} }), false);
-    assert.equal(isControlledBy({ metadata: { ownerReferences: [{ apiVersion: 'v1', kind: 'X', name: 'x', uid: '', controller: true }] } }, { metadata: { uid: '' } }), false);
+    assert.equal(
+      isControlledBy(
+        { metadata: { ownerReferences: [{ apiVersion: 'v1', kind: 'X', name: 'x', uid: '', controller: true }] } },
+        { metadata: { uid: '' } },
+      ),
+      false,
+    );
   });
 
   it('lists references by UID', () => {
-    assert.deepEqual(ownerReferencesByUid(rs, 'uid-c').map((r) => r.kind), ['ConfigMap']);
+    assert.deepEqual(
+      ownerReferencesByUid(rs, 'uid-c').map((r) => r.kind),
+      ['ConfigMap'],
+    );
     assert.deepEqual(ownerReferencesByUid(rs, 'nope'), []);
     assert.deepEqual(ownerReferencesByUid({ metadata: {} }, 'uid-c'), []);
   });
@@ -50,13 +67,21 @@ describe('owner references', () => {
 
   it('builds a controller reference that blocks owner deletion by default', () => {
     assert.deepEqual(newControllerRef(deploy), {
-      apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: 'uid-d', controller: true, blockOwnerDeletion: true,
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      name: 'web',
+      uid: 'uid-d',
+      controller: true,
+      blockOwnerDeletion: true,
     });
     assert.equal(newControllerRef(deploy, { blockOwnerDeletion: false }).blockOwnerDeletion, false);
   });
 
   it('refuses to reference an owner that lacks apiVersion, kind, name or uid', () => {
-    assert.throws(() => newControllerRef({ ...deploy, metadata: { name: 'web' } }), (e: unknown) => e instanceof InvalidOptionError && e.path === 'owner.metadata.uid');
+    assert.throws(
+      () => newControllerRef({ ...deploy, metadata: { name: 'web' } }),
+      (e: unknown) => e instanceof InvalidOptionError && e.path === 'owner.metadata.uid',
+    );
     assert.throws(() => newControllerRef({ ...deploy, kind: '' }), InvalidOptionError);
     assert.throws(() => newControllerRef({ ...deploy, apiVersion: undefined }), InvalidOptionError);
     assert.throws(() => newControllerRef({ ...deploy, metadata: { uid: 'u' } }), InvalidOptionError);

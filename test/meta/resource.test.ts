@@ -2,19 +2,39 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  defineResource, gvkOfResource, gvrOfResource, builtinResources, ConfigMapResource, DeploymentResource, NamespaceResource,
-  LeaseResource, InvalidOptionError, type ObjectOf,
+  defineResource,
+  gvkOfResource,
+  gvrOfResource,
+  builtinResources,
+  ConfigMapResource,
+  DeploymentResource,
+  NamespaceResource,
+  LeaseResource,
+  InvalidOptionError,
+  type ObjectOf,
 } from 'kube-converge/meta';
 
-interface WidgetSpec { size: number }
-interface WidgetStatus { ready: boolean }
+interface WidgetSpec {
+  size: number;
+}
+interface WidgetStatus {
+  ready: boolean;
+}
 
 describe('resource descriptors', () => {
   it('derives apiVersion from group and version and freezes the descriptor', () => {
-    const Widget = defineResource<WidgetSpec, WidgetStatus>({ group: 'example.com', version: 'v1', kind: 'Widget', plural: 'widgets', namespaced: true });
+    const Widget = defineResource<WidgetSpec, WidgetStatus>({
+      group: 'example.com',
+      version: 'v1',
+      kind: 'Widget',
+      plural: 'widgets',
+      namespaced: true,
+    });
     assert.equal(Widget.apiVersion, 'example.com/v1');
     assert.equal(Object.isFrozen(Widget), true);
-    assert.throws(() => { (Widget as { plural: string }).plural = 'x'; }, TypeError);
+    assert.throws(() => {
+      (Widget as { plural: string }).plural = 'x';
+    }, TypeError);
     const w: ObjectOf<typeof Widget> = { metadata: { name: 'w' }, spec: { size: 1 }, status: { ready: true } };
     assert.equal(w.spec.size, 1);
   });
@@ -26,7 +46,10 @@ describe('resource descriptors', () => {
   it('rejects empty version, kind or plural and an upper-case plural', () => {
     const ok = { group: 'g', version: 'v1', kind: 'K', plural: 'ks', namespaced: true };
     for (const f of ['version', 'kind', 'plural'] as const) {
-      assert.throws(() => defineResource({ ...ok, [f]: '' }), (e: unknown) => e instanceof InvalidOptionError && e.path === `resource.${f}`);
+      assert.throws(
+        () => defineResource({ ...ok, [f]: '' }),
+        (e: unknown) => e instanceof InvalidOptionError && e.path === `resource.${f}`,
+      );
     }
     assert.throws(() => defineResource({ ...ok, plural: 'Ks' }), /must be lower case/);
   });

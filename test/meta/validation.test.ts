@@ -29,7 +29,8 @@ describe('label key and value validation', () => {
   it('accepts empty and well-formed label values and rejects the rest', () => {
     for (const ok of ['', 'a', 'v1.2-rc_3', 'x'.repeat(63)]) assert.deepEqual(labelValueErrors(ok), [], ok);
     assert.deepEqual(labelValueErrors('x'.repeat(64)), ['must be no more than 63 characters']);
-    for (const bad of ['-a', 'a-', 'a b', 'a/b', 'é']) assert.match(labelValueErrors(bad)[0]!, /^a valid label must be an empty string/, bad);
+    for (const bad of ['-a', 'a-', 'a b', 'a/b', 'é'])
+      assert.match(labelValueErrors(bad)[0]!, /^a valid label must be an empty string/, bad);
   });
 
   it('checks DNS-1123 subdomains', () => {

@@ -26,7 +26,12 @@ describe('package exports', () => {
     const layers = readdirSync(srcDir)
       .filter((d) => statSync(new URL(d, srcDir)).isDirectory() && existsSync(new URL(`${d}/index.ts`, srcDir)) && d !== 'cli')
       .sort();
-    assert.deepEqual(Object.keys(pkg.exports).map((k) => k.slice(2)).sort(), layers);
+    assert.deepEqual(
+      Object.keys(pkg.exports)
+        .map((k) => k.slice(2))
+        .sort(),
+      layers,
+    );
     for (const layer of layers) {
       const e = pkg.exports[`./${layer}`]!;
       assert.equal(e.source, `./src/${layer}/index.ts`);
@@ -50,15 +55,28 @@ describe('API reference', () => {
   const api = generateApi(fileURLToPath(rootUrl));
 
   it('is exactly what npm run api generates from the faces, so every export is in it', () => {
-    const committed = readdirSync(new URL('docs/api/', rootUrl)).filter((f) => f.endsWith('.md')).map((f) => `docs/api/${f}`);
-    assert.deepEqual(committed.sort(), [...api.files.keys()].sort(), 'docs/api/ has other files than the generator writes: run npm run api');
+    const committed = readdirSync(new URL('docs/api/', rootUrl))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/api/${f}`);
+    assert.deepEqual(
+      committed.sort(),
+      [...api.files.keys()].sort(),
+      'docs/api/ has other files than the generator writes: run npm run api',
+    );
     for (const [path, text] of api.files) assert.equal(read(path), text, `${path} is out of date: run npm run api`);
-    for (const e of api.entries) assert.ok(api.files.get(`docs/api/${e.layer}.md`)!.includes(`| \`${e.name}\` | ${e.kind} |`), `${e.layer}:${e.name}`);
+    for (const e of api.entries)
+      assert.ok(api.files.get(`docs/api/${e.layer}.md`)!.includes(`| \`${e.name}\` | ${e.kind} |`), `${e.layer}:${e.name}`);
   });
 
   it('has a TSDoc sentence for every export, or a mention in the docs or a use in an example', () => {
-    const docs = readdirSync(new URL('docs/', rootUrl)).filter((f) => f.endsWith('.md')).map((f) => read(`docs/${f}`)).join('\n');
-    const examples = filesUnder(new URL('examples/', rootUrl)).filter((u) => u.pathname.endsWith('.ts')).map((u) => readFileSync(u, 'utf8')).join('\n');
+    const docs = readdirSync(new URL('docs/', rootUrl))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => read(`docs/${f}`))
+      .join('\n');
+    const examples = filesUnder(new URL('examples/', rootUrl))
+      .filter((u) => u.pathname.endsWith('.ts'))
+      .map((u) => readFileSync(u, 'utf8'))
+      .join('\n');
     const bare = api.entries
       .filter((e) => !e.summary && !new RegExp(`\\b${e.name}\\b`).test(docs) && !new RegExp(`\\b${e.name}\\b`).test(examples))
       .map((e) => `${e.layer}:${e.name}`);

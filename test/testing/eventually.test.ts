@@ -21,7 +21,10 @@ describe('eventually', () => {
       },
       { clock, timeoutMs: 100, intervalMs: 10, message: 'WebApp ready' },
     );
-    const settled = p.then(() => assert.fail('should time out'), (e: unknown) => e);
+    const settled = p.then(
+      () => assert.fail('should time out'),
+      (e: unknown) => e,
+    );
     await clock.advance(200);
     const err = await settled;
     assert.ok(err instanceof EventuallyTimeoutError);

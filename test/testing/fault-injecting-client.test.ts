@@ -22,9 +22,14 @@ describe('faultInjectingClient', () => {
     await client.patch(ConfigMapResource, { namespace: 'default', name: 'a' }, { data: { k: 'w' } }, 'merge');
     await assert.rejects(client.create(ConfigMapResource, cm('refused')), /injected/);
     await assert.rejects(env.client.get(ConfigMapResource, { namespace: 'default', name: 'refused' }), (e) => isNotFound(e));
-    assert.deepEqual(seen.map((w) => [w.verb, w.name, w.resource.plural]), [
-      ['create', 'a', 'configmaps'], ['patch', 'a', 'configmaps'], ['create', 'refused', 'configmaps'],
-    ]);
+    assert.deepEqual(
+      seen.map((w) => [w.verb, w.name, w.resource.plural]),
+      [
+        ['create', 'a', 'configmaps'],
+        ['patch', 'a', 'configmaps'],
+        ['create', 'refused', 'configmaps'],
+      ],
+    );
   });
 
   it('holds each watch event until the hook settles, so a cache built on it lags the server', async () => {
@@ -90,7 +95,9 @@ describe('faultInjectingClient', () => {
     await using env = await TestEnv.start();
     const client = faultInjectingClient(env.client, {});
     const list = await client.list(ConfigMapResource, { namespace: 'default' });
-    const streams = await Promise.all([1, 2].map(() => client.watch(ConfigMapResource, { namespace: 'default', resourceVersion: list.metadata.resourceVersion })));
+    const streams = await Promise.all(
+      [1, 2].map(() => client.watch(ConfigMapResource, { namespace: 'default', resourceVersion: list.metadata.resourceVersion })),
+    );
     assert.equal(client.openWatches, 2);
     const seen = [0, 0];
     const readers = streams.map(async (stream, i) => {

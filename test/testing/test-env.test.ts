@@ -12,7 +12,11 @@ import { CrdNotServedError, TestEnv, eventually, installCrds, loadCrds } from 'k
 
 const fixtures = fileURLToPath(new URL('./fixtures/', import.meta.url));
 const Widget = defineResource<{ size?: number }, { seen?: number }>({
-  group: 'test.converge.dev', version: 'v1', kind: 'Widget', plural: 'widgets', namespaced: true,
+  group: 'test.converge.dev',
+  version: 'v1',
+  kind: 'Widget',
+  plural: 'widgets',
+  namespaced: true,
 });
 const Gadget = defineResource({ group: 'test.converge.dev', version: 'v1', kind: 'Gadget', plural: 'gadgets', namespaced: false });
 const Sprocket = defineResource({ group: 'test.converge.dev', version: 'v1', kind: 'Sprocket', plural: 'sprockets', namespaced: true });
@@ -20,10 +24,20 @@ const Sprocket = defineResource({ group: 'test.converge.dev', version: 'v1', kin
 describe('TestEnv', () => {
   it('serves CRDs from a folder of YAML and JSON files as soon as start() resolves', async () => {
     await using env = await TestEnv.start({ crds: [`${fixtures}crds`] });
-    const w = await env.client.create(Widget, { apiVersion: Widget.apiVersion, kind: 'Widget', metadata: { name: 'w', namespace: 'default' }, spec: { size: 3 } });
+    const w = await env.client.create(Widget, {
+      apiVersion: Widget.apiVersion,
+      kind: 'Widget',
+      metadata: { name: 'w', namespace: 'default' },
+      spec: { size: 3 },
+    });
     assert.equal(w.spec.size, 3);
     await env.client.create(Gadget, { apiVersion: Gadget.apiVersion, kind: 'Gadget', metadata: { name: 'g' }, spec: {} });
-    await env.client.create(Sprocket, { apiVersion: Sprocket.apiVersion, kind: 'Sprocket', metadata: { name: 's', namespace: 'default' }, spec: {} });
+    await env.client.create(Sprocket, {
+      apiVersion: Sprocket.apiVersion,
+      kind: 'Sprocket',
+      metadata: { name: 's', namespace: 'default' },
+      spec: {},
+    });
     assert.equal((await env.client.list(Widget, { namespace: 'default' })).items.length, 1);
   });
 
@@ -62,11 +76,18 @@ describe('TestEnv', () => {
     const env = await TestEnv.start({ crds: [`${fixtures}crds/widgets.yaml`] });
     const mgr = await env.newManager();
     const seen: string[] = [];
-    controllerManagedBy(mgr).for(Widget).complete(async (req) => {
-      seen.push(`${req.namespace}/${req.name}`);
-    });
+    controllerManagedBy(mgr)
+      .for(Widget)
+      .complete(async (req) => {
+        seen.push(`${req.namespace}/${req.name}`);
+      });
     const running = mgr.start();
-    await env.client.create(Widget, { apiVersion: Widget.apiVersion, kind: 'Widget', metadata: { name: 'w1', namespace: 'default' }, spec: {} });
+    await env.client.create(Widget, {
+      apiVersion: Widget.apiVersion,
+      kind: 'Widget',
+      metadata: { name: 'w1', namespace: 'default' },
+      spec: {},
+    });
     await eventually(() => assert.deepEqual(seen, ['default/w1']));
     await env.stop();
     await running;
@@ -135,7 +156,11 @@ describe('TestEnv', () => {
   it('fails with CrdNotServedError naming the CRD when it is never Established', async () => {
     const [widgets] = await loadCrds([`${fixtures}crds/widgets.yaml`]);
     // Same group and kind as an installed CRD: the server refuses its names, so it never becomes Established.
-    const clash = { ...widgets!, metadata: { name: 'widgetclones.test.converge.dev' }, spec: { ...widgets!.spec, names: { ...widgets!.spec.names, plural: 'widgetclones', singular: 'widgetclone' } } };
+    const clash = {
+      ...widgets!,
+      metadata: { name: 'widgetclones.test.converge.dev' },
+      spec: { ...widgets!.spec, names: { ...widgets!.spec.names, plural: 'widgetclones', singular: 'widgetclone' } },
+    };
     await using env = await TestEnv.start({ crdTimeoutMs: 100 });
     // widgets is installed with the default timeout: it must become Established however loaded the machine is.
     await installCrds({ client: env.client, crds: [widgets!] });
@@ -155,10 +180,12 @@ describe('TestEnv with a FakeClock', () => {
     await using env = await TestEnv.start({ clock });
     const mgr = await env.newManager();
     let reconciles = 0;
-    controllerManagedBy(mgr).for(ConfigMapResource).complete(async (req) => {
-      if (req.name === 'tick') reconciles++;
-      return { requeueAfter: 3_600_000 };
-    });
+    controllerManagedBy(mgr)
+      .for(ConfigMapResource)
+      .complete(async (req) => {
+        if (req.name === 'tick') reconciles++;
+        return { requeueAfter: 3_600_000 };
+      });
     const running = mgr.start();
     await env.client.create(ConfigMapResource, { metadata: { name: 'tick', namespace: 'default' } });
     await eventually(() => reconciles === 1);

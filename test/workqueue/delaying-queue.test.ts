@@ -144,11 +144,18 @@ describe('DelayingQueue', () => {
     };
     const q = new DelayingQueue<string>({ clock });
     q.addAfter('a', 100);
-    assert.deepEqual(timers.map((t) => t.ms), [100]);
+    assert.deepEqual(
+      timers.map((t) => t.ms),
+      [100],
+    );
     now = 99;
     timers[0]!.fn();
     assert.equal(q.len(), 0, 'not due yet');
-    assert.deepEqual(timers.map((t) => t.ms), [100, 1], 're-armed for the remaining millisecond');
+    assert.deepEqual(
+      timers.map((t) => t.ms),
+      [100, 1],
+      're-armed for the remaining millisecond',
+    );
     now = 100;
     timers[1]!.fn();
     assert.equal(q.len(), 1);

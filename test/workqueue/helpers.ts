@@ -17,8 +17,15 @@ export interface RecordedMetrics {
 
 export function recordingProvider(options: { withPriority?: boolean } = {}): { provider: WorkqueueMetricsProvider; m: RecordedMetrics } {
   const m: RecordedMetrics = {
-    depth: 0, depthByPriority: new Map(), adds: 0, retries: 0,
-    latency: [], workDuration: [], unfinished: [], longestRunning: [], names: new Set(),
+    depth: 0,
+    depthByPriority: new Map(),
+    adds: 0,
+    retries: 0,
+    latency: [],
+    workDuration: [],
+    unfinished: [],
+    longestRunning: [],
+    names: new Set(),
   };
   const named = <X>(name: string, x: X): X => (m.names.add(name), x);
   const provider: WorkqueueMetricsProvider = {
@@ -31,10 +38,11 @@ export function recordingProvider(options: { withPriority?: boolean } = {}): { p
     newRetriesMetric: (n) => named(n, { inc: () => void m.retries++ }),
   };
   if (options.withPriority) {
-    provider.newDepthMetricWithPriority = (n) => named(n, {
-      inc: (p: number) => void m.depthByPriority.set(p, (m.depthByPriority.get(p) ?? 0) + 1),
-      dec: (p: number) => void m.depthByPriority.set(p, (m.depthByPriority.get(p) ?? 0) - 1),
-    });
+    provider.newDepthMetricWithPriority = (n) =>
+      named(n, {
+        inc: (p: number) => void m.depthByPriority.set(p, (m.depthByPriority.get(p) ?? 0) + 1),
+        dec: (p: number) => void m.depthByPriority.set(p, (m.depthByPriority.get(p) ?? 0) - 1),
+      });
   }
   return { provider, m };
 }
@@ -60,7 +68,12 @@ export async function settle(rounds = 10): Promise<void> {
  * Fails `item` `times` times in a row (addRateLimited, wait the delay on `clock`, get, done) and
  * returns each delay the queue armed its timer for.
  */
-export async function rateLimitedDelays(o: { queue: RateLimitingInterface<string>; clock: FakeClock; item: string; times: number }): Promise<number[]> {
+export async function rateLimitedDelays(o: {
+  queue: RateLimitingInterface<string>;
+  clock: FakeClock;
+  item: string;
+  times: number;
+}): Promise<number[]> {
   const { queue: q, clock, item, times } = o;
   const delays: number[] = [];
   for (let i = 0; i < times; i++) {

@@ -113,7 +113,8 @@ describe('PriorityQueue', () => {
   it('uses the shorter of the rate limiter delay and the requested delay', async () => {
     const clock = new FakeClock();
     const q = new PriorityQueue<string>({
-      clock, rateLimiter: itemExponentialFailureRateLimiter({ baseDelayMs: 50, maxDelayMs: 10_000 }),
+      clock,
+      rateLimiter: itemExponentialFailureRateLimiter({ baseDelayMs: 50, maxDelayMs: 10_000 }),
     });
     q.addWithOpts({ rateLimited: true, after: 1000 }, 'a');
     assert.equal(clock.nextTimerAt(), clock.now() + 50);

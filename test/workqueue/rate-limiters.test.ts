@@ -4,8 +4,15 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { FakeClock, InvalidOptionError } from 'kube-converge/meta';
 import {
-  bucketRateLimiter, defaultControllerRateLimiter, itemExponentialFailureRateLimiter, itemFastSlowRateLimiter,
-  maxOfRateLimiter, withMaxWaitRateLimiter, BucketRateLimiter, ItemExponentialFailureRateLimiter, MaxOfRateLimiter,
+  bucketRateLimiter,
+  defaultControllerRateLimiter,
+  itemExponentialFailureRateLimiter,
+  itemFastSlowRateLimiter,
+  maxOfRateLimiter,
+  withMaxWaitRateLimiter,
+  BucketRateLimiter,
+  ItemExponentialFailureRateLimiter,
+  MaxOfRateLimiter,
 } from 'kube-converge/workqueue';
 import type { RateLimiter } from 'kube-converge/workqueue';
 
@@ -60,11 +67,19 @@ describe('BucketRateLimiter', () => {
     const clock = new FakeClock();
     const l = bucketRateLimiter<string>({ qps: 10, burst: 3, clock });
     assert.deepEqual(whens(l, 'x', 3), [0, 0, 0]);
-    assert.deepEqual(whens(l, 'x', 3).map((d) => Math.round(d)), [100, 200, 300], 'each further token is a reservation in the future');
+    assert.deepEqual(
+      whens(l, 'x', 3).map((d) => Math.round(d)),
+      [100, 200, 300],
+      'each further token is a reservation in the future',
+    );
     await clock.advance(300);
     assert.equal(Math.round(l.when('x')), 100, 'the debt was paid by 300 ms of refill');
     await clock.advance(10_000);
-    assert.deepEqual(whens(l, 'x', 4).map((d) => Math.round(d)), [0, 0, 0, 100], 'refills up to the burst, not beyond');
+    assert.deepEqual(
+      whens(l, 'x', 4).map((d) => Math.round(d)),
+      [0, 0, 0, 100],
+      'refills up to the burst, not beyond',
+    );
     assert.equal(l.numRequeues('x'), 0);
   });
 

@@ -68,11 +68,12 @@ interface RbacDoc {
 /** The rules bound to `sa`, resolved through its (Cluster)RoleBindings as the authorizer does. */
 function grantsFor(docs: RbacDoc[], sa: { namespace: string; name: string }): Grant[] {
   const grants: Grant[] = [];
-  const bindsSa = (d: RbacDoc) => d.subjects?.some((s) => s.kind === 'ServiceAccount' && s.name === sa.name && s.namespace === sa.namespace);
+  const bindsSa = (d: RbacDoc) =>
+    d.subjects?.some((s) => s.kind === 'ServiceAccount' && s.name === sa.name && s.namespace === sa.namespace);
   const role = (kind: string, name: string, namespace?: string) =>
     docs.find((d) => d.kind === kind && d.metadata.name === name && (kind === 'ClusterRole' || d.metadata.namespace === namespace));
   for (const b of docs.filter(bindsSa)) {
-    const scope = b.kind === 'ClusterRoleBinding' ? '' : b.metadata.namespace ?? '';
+    const scope = b.kind === 'ClusterRoleBinding' ? '' : (b.metadata.namespace ?? '');
     const r = role(b.roleRef!.kind, b.roleRef!.name, scope);
     assert.ok(r, `${b.kind} ${b.metadata.name} refers to a missing ${b.roleRef!.kind} ${b.roleRef!.name}`);
     for (const rule of r.rules ?? []) grants.push({ namespace: scope, rule, from: `${r.kind} ${r.metadata.name}` });
@@ -80,8 +81,10 @@ function grantsFor(docs: RbacDoc[], sa: { namespace: string; name: string }): Gr
   return grants;
 }
 
-const matches = (list: readonly string[] | undefined, value: string): boolean => list !== undefined && (list.includes('*') || list.includes(value));
-const resourceOf = (c: Pick<ApiCall, 'resource' | 'subresource'>): string => (c.subresource ? `${c.resource}/${c.subresource}` : c.resource);
+const matches = (list: readonly string[] | undefined, value: string): boolean =>
+  list !== undefined && (list.includes('*') || list.includes(value));
+const resourceOf = (c: Pick<ApiCall, 'resource' | 'subresource'>): string =>
+  c.subresource ? `${c.resource}/${c.subresource}` : c.resource;
 
 function allows(g: Grant, c: ApiCall): boolean {
   if (g.namespace !== '' && g.namespace !== c.namespace) return false;
@@ -101,7 +104,15 @@ function impliedByOwnerReferences(c: ApiCall): ApiCall[] {
   return c.blockedOwners.map((o) => {
     const owner = OWNER_KINDS.get(`${o.apiVersion}/${o.kind}`);
     assert.ok(owner, `${c.verb} ${resourceOf(c)} names an unexpected owner kind ${o.apiVersion}/${o.kind}`);
-    return { verb: 'update', group: owner.group, resource: owner.plural, subresource: 'finalizers', namespace: c.namespace, code: c.code, blockedOwners: [] };
+    return {
+      verb: 'update',
+      group: owner.group,
+      resource: owner.plural,
+      subresource: 'finalizers',
+      namespace: c.namespace,
+      code: c.code,
+      blockedOwners: [],
+    };
   });
 }
 
@@ -116,21 +127,39 @@ describe('WebApp operator deployment', () => {
     try {
       const applied = await kubectl(env, 'apply', '-f', MANIFESTS);
       for (const object of [
-        'namespace/webapp-system', 'customresourcedefinition.apiextensions.k8s.io/webapps.platform.converge.dev',
-        'serviceaccount/webapp-operator', 'clusterrole.rbac.authorization.k8s.io/webapp-operator',
-        'clusterrolebinding.rbac.authorization.k8s.io/webapp-operator', 'role.rbac.authorization.k8s.io/webapp-operator-leader-election',
-        'rolebinding.rbac.authorization.k8s.io/webapp-operator-leader-election', 'deployment.apps/webapp-operator',
+        'namespace/webapp-system',
+        'customresourcedefinition.apiextensions.k8s.io/webapps.platform.converge.dev',
+        'serviceaccount/webapp-operator',
+        'clusterrole.rbac.authorization.k8s.io/webapp-operator',
+        'clusterrolebinding.rbac.authorization.k8s.io/webapp-operator',
+        'role.rbac.authorization.k8s.io/webapp-operator-leader-election',
+        'rolebinding.rbac.authorization.k8s.io/webapp-operator-leader-election',
+        'deployment.apps/webapp-operator',
       ]) {
         assert.match(applied, new RegExp(`^${object.replace(/\./g, '\\.')} created$`, 'm'));
       }
       const again = await kubectl(env, 'apply', '-f', MANIFESTS);
-      assert.equal(again.trim().split('\n').filter((l) => !l.endsWith(' unchanged')).join('\n'), '', 'a second apply changes nothing');
+      assert.equal(
+        again
+          .trim()
+          .split('\n')
+          .filter((l) => !l.endsWith(' unchanged'))
+          .join('\n'),
+        '',
+        'a second apply changes nothing',
+      );
       const deployment = await env.client.get(DeploymentResource, { namespace: DEFAULT_NAMESPACE, name: 'webapp-operator' });
       const container = deployment.spec?.template.spec?.containers[0];
       assert.deepEqual(container?.args, ['--leader-elect=true', '--metrics-bind-address=:8080', '--health-probe-bind-address=:8081']);
       assert.equal(deployment.spec?.template.spec?.serviceAccountName, SERVICE_ACCOUNT.name);
       assert.deepEqual([container?.livenessProbe?.httpGet?.path, container?.readinessProbe?.httpGet?.path], ['/healthz', '/readyz']);
-      assert.deepEqual(container?.ports?.map((p) => [p.name, p.containerPort]), [['metrics', 8080], ['health', 8081]]);
+      assert.deepEqual(
+        container?.ports?.map((p) => [p.name, p.containerPort]),
+        [
+          ['metrics', 8080],
+          ['health', 8081],
+        ],
+      );
       await eventually(() => env.client.list(WebApp, { namespace: NS }), { message: 'the WebApp CRD from the manifests is served' });
 
       // The operator as the container runs it, every request through the recorder.
@@ -161,21 +190,33 @@ describe('WebApp operator deployment', () => {
       const grants = grantsFor(docs, SERVICE_ACCOUNT);
       assert.deepEqual(proxy.unreadable, [], 'request bodies the recorder could not read');
       const calls = [...proxy.calls, ...proxy.calls.flatMap(impliedByOwnerReferences)];
-      assert.ok(calls.some((c) => c.subresource === 'finalizers'), 'the operator sets blocking controller references on its children');
+      assert.ok(
+        calls.some((c) => c.subresource === 'finalizers'),
+        'the operator sets blocking controller references on its children',
+      );
 
       // Every call the operator made is allowed.
       const denied = calls.filter((c) => !grants.some((g) => allows(g, c)));
-      assert.deepEqual(denied.map((c) => `${c.verb} ${c.group}/${resourceOf(c)} in "${c.namespace}"`), [], 'calls the RBAC does not allow');
+      assert.deepEqual(
+        denied.map((c) => `${c.verb} ${c.group}/${resourceOf(c)} in "${c.namespace}"`),
+        [],
+        'calls the RBAC does not allow',
+      );
       assert.deepEqual(proxy.nonResource, [], 'non-resource paths need nonResourceURLs rules');
 
       // Every verb granted was used, or is justified.
       const used = new Set(calls.map((c) => `${c.verb} ${c.group}/${resourceOf(c)}`));
       const granted: string[] = [];
       for (const g of grants) {
-        for (const group of g.rule.apiGroups ?? []) for (const res of g.rule.resources ?? []) for (const verb of g.rule.verbs) granted.push(`${verb} ${group}/${res}`);
+        for (const group of g.rule.apiGroups ?? [])
+          for (const res of g.rule.resources ?? []) for (const verb of g.rule.verbs) granted.push(`${verb} ${group}/${res}`);
       }
       const unused = granted.filter((k) => !used.has(k));
-      assert.deepEqual(unused.sort(), Object.keys(UNEXERCISED).sort(), 'granted but never used (remove the verb, or justify it in UNEXERCISED)');
+      assert.deepEqual(
+        unused.sort(),
+        Object.keys(UNEXERCISED).sort(),
+        'granted but never used (remove the verb, or justify it in UNEXERCISED)',
+      );
     } finally {
       await env.stop();
     }
@@ -186,8 +227,18 @@ describe('WebApp operator deployment', () => {
 async function scenario(env: TestEnv): Promise<void> {
   const admin = env.client;
   const key = { namespace: NS, name: 'shop' };
-  await admin.create(ConfigMapResource, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'shop-config', namespace: NS }, data: { color: 'blue' } });
-  await admin.create(WebApp, { apiVersion: WebApp.apiVersion, kind: WebApp.kind, metadata: key, spec: { image: 'nginx:1.27', replicas: 2, configRef: 'shop-config' } });
+  await admin.create(ConfigMapResource, {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: 'shop-config', namespace: NS },
+    data: { color: 'blue' },
+  });
+  await admin.create(WebApp, {
+    apiVersion: WebApp.apiVersion,
+    kind: WebApp.kind,
+    metadata: key,
+    spec: { image: 'nginx:1.27', replicas: 2, configRef: 'shop-config' },
+  });
   const first = await eventually(() => admin.get(DeploymentResource, key));
   await eventually(() => admin.get(ServiceResource, key));
   await eventually(async () => (await admin.get(WebApp, key)).status?.observedGeneration === 1);
@@ -208,7 +259,9 @@ async function scenario(env: TestEnv): Promise<void> {
   // Another actor edits the Service: the operator patches its fields back.
   const service = await admin.get(ServiceResource, key);
   await admin.patch(ServiceResource, key, { spec: { selector: { 'app.kubernetes.io/name': 'hijacked' } } }, 'merge');
-  await eventually(async () => JSON.stringify((await admin.get(ServiceResource, key)).spec?.selector) === JSON.stringify(service.spec?.selector));
+  await eventually(
+    async () => JSON.stringify((await admin.get(ServiceResource, key)).spec?.selector) === JSON.stringify(service.spec?.selector),
+  );
 
   await admin.delete(ServiceResource, key);
   await eventually(async () => (await admin.get(ServiceResource, key)).metadata.uid !== service.metadata.uid);

@@ -64,7 +64,12 @@ function union(a: FieldSet, b: FieldSet): FieldSet {
 }
 
 /** The fields `obj` sets differently from `old` (everything, for a create), in FieldsV1 form. */
-export function changedFields(obj: KubeObject, old: KubeObject | undefined, subresource: string | undefined, shape: Shape): FieldSet | null {
+export function changedFields(
+  obj: KubeObject,
+  old: KubeObject | undefined,
+  subresource: string | undefined,
+  shape: Shape,
+): FieldSet | null {
   const pick = (o: KubeObject | undefined): Record<string, unknown> => {
     if (!o) return {};
     const out: Record<string, unknown> = {};
@@ -73,7 +78,8 @@ export function changedFields(obj: KubeObject, old: KubeObject | undefined, subr
       if (subresource === 'status' ? k === 'status' : k !== 'status') out[k] = v;
     }
     const meta: Record<string, unknown> = {};
-    for (const k of META_TRACKED) if (o.metadata[k as keyof typeof o.metadata] !== undefined) meta[k] = o.metadata[k as keyof typeof o.metadata];
+    for (const k of META_TRACKED)
+      if (o.metadata[k as keyof typeof o.metadata] !== undefined) meta[k] = o.metadata[k as keyof typeof o.metadata];
     if (Object.keys(meta).length > 0) out.metadata = meta;
     return out;
   };
@@ -106,7 +112,9 @@ export function fieldSetOf(obj: KubeObject, subresource: string | undefined, sha
 
 /** The managed-fields entries of an object, ignoring malformed ones. */
 export function entriesOf(obj: KubeObject): ManagedFieldsEntry[] {
-  return ((obj.metadata.managedFields ?? []) as ManagedFieldsEntry[]).filter((e) => isPlain(e) && typeof e.manager === 'string' && isPlain(e.fieldsV1));
+  return ((obj.metadata.managedFields ?? []) as ManagedFieldsEntry[]).filter(
+    (e) => isPlain(e) && typeof e.manager === 'string' && isPlain(e.fieldsV1),
+  );
 }
 
 /** Records an update by `manager` on `obj.metadata.managedFields` (mutates `obj`). */
@@ -125,12 +133,18 @@ export function recordManagedFields(
   const same = (e: ManagedFieldsEntry): boolean =>
     e.manager === opts.manager && e.operation === 'Update' && (e.subresource ?? '') === (opts.subresource ?? '');
   const prev = entries.find(same);
-  entries = entries.filter((e) => !same(e)).flatMap((e) => {
-    const rest = subtract(e.fieldsV1, changed);
-    return rest ? [{ ...e, fieldsV1: rest }] : [];
-  });
+  entries = entries
+    .filter((e) => !same(e))
+    .flatMap((e) => {
+      const rest = subtract(e.fieldsV1, changed);
+      return rest ? [{ ...e, fieldsV1: rest }] : [];
+    });
   const entry: ManagedFieldsEntry = {
-    manager: opts.manager, operation: 'Update', apiVersion: opts.apiVersion, time: opts.time, fieldsType: 'FieldsV1',
+    manager: opts.manager,
+    operation: 'Update',
+    apiVersion: opts.apiVersion,
+    time: opts.time,
+    fieldsType: 'FieldsV1',
     fieldsV1: prev ? union(prev.fieldsV1, changed) : changed,
     ...(opts.subresource ? { subresource: opts.subresource } : {}),
   };

@@ -84,7 +84,9 @@ function render(path: string, key: string): string {
   if (key.startsWith('v:')) return `${path}[${key.slice(2)}]`;
   const fields = keyFields(key);
   if (fields === undefined) return `${path}[${key}]`;
-  return `${path}[${Object.entries(fields).map(([k, x]) => `${k}=${JSON.stringify(x)}`).join(',')}]`;
+  return `${path}[${Object.entries(fields)
+    .map(([k, x]) => `${k}=${JSON.stringify(x)}`)
+    .join(',')}]`;
 }
 
 interface Owner {
@@ -93,7 +95,14 @@ interface Owner {
 }
 
 /** Leaves of `fs` whose applied value differs from the live one and that another manager owns. */
-function findConflicts(applied: unknown, live: unknown, fs: FieldSet, owners: Owner[], path: string, out: { owner: ManagedFieldsEntry; field: string }[]): void {
+function findConflicts(
+  applied: unknown,
+  live: unknown,
+  fs: FieldSet,
+  owners: Owner[],
+  path: string,
+  out: { owner: ManagedFieldsEntry; field: string }[],
+): void {
   for (const [key, sub] of Object.entries(fs)) {
     if (key === '.') continue;
     const here = owners.map((o) => ({ entry: o.entry, set: o.set?.[key] as FieldSet | undefined }));
@@ -103,7 +112,14 @@ function findConflicts(applied: unknown, live: unknown, fs: FieldSet, owners: Ow
       if (jsonEqual(a, l)) continue;
       for (const o of here) if (o.set !== undefined) out.push({ owner: o.entry, field: render(path, key) });
     } else {
-      findConflicts(a, l, sub as FieldSet, here.filter((o) => o.set !== undefined), render(path, key), out);
+      findConflicts(
+        a,
+        l,
+        sub as FieldSet,
+        here.filter((o) => o.set !== undefined),
+        render(path, key),
+        out,
+      );
     }
   }
 }
@@ -143,15 +159,32 @@ export function serverSideApply(live: KubeObject, applied: KubeObject, o: ApplyO
   const others = entries.filter((e) => !mine(e));
   const fs = fieldSetOf(applied, o.subresource, o.shape);
   const conflicts: { owner: ManagedFieldsEntry; field: string }[] = [];
-  findConflicts(applied, live, fs, others.map((e) => ({ entry: e, set: e.fieldsV1 })), '', conflicts);
+  findConflicts(
+    applied,
+    live,
+    fs,
+    others.map((e) => ({ entry: e, set: e.fieldsV1 })),
+    '',
+    conflicts,
+  );
   let kept = others;
   if (conflicts.length > 0) {
     if (!o.force) {
-      const causes: FieldCause[] = conflicts.map((c) => ({ reason: 'FieldManagerConflict', message: `conflict with ${describe(c.owner)}`, field: c.field }));
+      const causes: FieldCause[] = conflicts.map((c) => ({
+        reason: 'FieldManagerConflict',
+        message: `conflict with ${describe(c.owner)}`,
+        field: c.field,
+      }));
       const list = conflicts.map((c) => `conflict with ${describe(c.owner)}: ${c.field}`).join('\n- ');
       const message = `Apply failed with ${conflicts.length} conflict${conflicts.length === 1 ? '' : 's'}: ${conflicts.length === 1 ? list : `\n- ${list}`}`;
       throw new ApiStatusError({
-        kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'Conflict', code: 409,
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Failure',
+        message,
+        reason: 'Conflict',
+        code: 409,
         details: { name: o.target.name, group: o.target.group, kind: o.target.plural, causes },
       });
     }
@@ -161,9 +194,19 @@ export function serverSideApply(live: KubeObject, applied: KubeObject, o: ApplyO
     });
   }
   const merged = merge(structuredClone(live), applied, o.shape) as KubeObject;
-  prune(merged, prev, fs, kept.map((e) => e.fieldsV1));
+  prune(
+    merged,
+    prev,
+    fs,
+    kept.map((e) => e.fieldsV1),
+  );
   const entry: ManagedFieldsEntry = {
-    manager: o.manager, operation: 'Apply', apiVersion: o.apiVersion, time: o.time, fieldsType: 'FieldsV1', fieldsV1: fs,
+    manager: o.manager,
+    operation: 'Apply',
+    apiVersion: o.apiVersion,
+    time: o.time,
+    fieldsType: 'FieldsV1',
+    fieldsV1: fs,
     ...(o.subresource ? { subresource: o.subresource } : {}),
   };
   merged.metadata.managedFields = [...kept, entry];

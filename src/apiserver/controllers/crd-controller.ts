@@ -73,10 +73,16 @@ export class CrdController {
     const store = this.#ctx.store;
     const crd = store.get(CRD_ID, name);
     if (!crd) return;
-    const conditions = [...(crdOf(crd).status?.conditions ?? []).filter((c) => c.type !== 'Terminating'), {
-      type: 'Terminating', status: 'True', reason: 'InstanceDeletionInProgress', message: 'CustomResource deletion is in progress',
-      lastTransitionTime: rfc3339(this.#ctx.clock.now()),
-    }];
+    const conditions = [
+      ...(crdOf(crd).status?.conditions ?? []).filter((c) => c.type !== 'Terminating'),
+      {
+        type: 'Terminating',
+        status: 'True',
+        reason: 'InstanceDeletionInProgress',
+        message: 'CustomResource deletion is in progress',
+        lastTransitionTime: rfc3339(this.#ctx.clock.now()),
+      },
+    ];
     store.update(CRD_ID, name, { ...crd, status: { ...(crd.status as object), conditions } });
     const id = this.#served.get(name);
     const strategy = id ? this.#ctx.registry.byId(id) : undefined;

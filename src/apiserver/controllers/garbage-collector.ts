@@ -99,7 +99,8 @@ export class GarbageCollector {
 
   #dependentGone(dependent: KubeObject, ref: OwnerReference): void {
     const owner = this.#owner(dependent, ref);
-    if (owner && owner.obj.metadata.uid === ref.uid && owner.obj.metadata.finalizers?.includes(FOREGROUND)) this.#foreground(owner.strategy, owner.key);
+    if (owner && owner.obj.metadata.uid === ref.uid && owner.obj.metadata.finalizers?.includes(FOREGROUND))
+      this.#foreground(owner.strategy, owner.key);
   }
 
   #checkDependent(strategy: Strategy, key: string): void {
@@ -121,9 +122,12 @@ export class GarbageCollector {
     const uid = owner.metadata.uid!;
     const dependents = this.#dependentsOf(uid);
     for (const d of dependents) {
-      if (!d.obj.metadata.deletionTimestamp) performDelete(this.#ctx, d.strategy, d.key, { dryRun: false, preconditions: { uid: d.obj.metadata.uid! } });
+      if (!d.obj.metadata.deletionTimestamp)
+        performDelete(this.#ctx, d.strategy, d.key, { dryRun: false, preconditions: { uid: d.obj.metadata.uid! } });
     }
-    const blocking = this.#dependentsOf(uid).some((d) => d.obj.metadata.ownerReferences?.some((r) => r.uid === uid && r.blockOwnerDeletion));
+    const blocking = this.#dependentsOf(uid).some((d) =>
+      d.obj.metadata.ownerReferences?.some((r) => r.uid === uid && r.blockOwnerDeletion),
+    );
     if (!blocking) this.#removeFinalizer(strategy, key, FOREGROUND);
   }
 

@@ -42,7 +42,11 @@ export class NamespaceLifecycle {
     const form = negotiateOutput(headerOf(scope.req, 'accept'), scope.query.get('includeObject'));
     if (old.metadata.deletionTimestamp) {
       if (specFinalizers(old).length > 0) {
-        throw conflict(NAMESPACES, name, 'The system is ensuring all content is removed from this namespace.  Upon completion, this namespace will automatically be purged by the system.');
+        throw conflict(
+          NAMESPACES,
+          name,
+          'The system is ensuring all content is removed from this namespace.  Upon completion, this namespace will automatically be purged by the system.',
+        );
       }
       return jsonResponse(200, renderObject(scope, form, old));
     }

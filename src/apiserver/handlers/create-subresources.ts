@@ -21,7 +21,11 @@ function evict(scope: Scope): ApiResponse {
   const apiVersion = body.apiVersion === 'policy/v1beta1' ? 'policy/v1beta1' : 'policy/v1';
   checkTypeMeta(scope, body, { apiVersion, kind: 'Eviction' });
   if (body.metadata.name !== scope.name) throw badRequest(`name in URL does not match name in Eviction object`);
-  const opts = (body.deleteOptions ?? {}) as { gracePeriodSeconds?: number; preconditions?: DeleteParams['preconditions']; dryRun?: string[] };
+  const opts = (body.deleteOptions ?? {}) as {
+    gracePeriodSeconds?: number;
+    preconditions?: DeleteParams['preconditions'];
+    dryRun?: string[];
+  };
   const dryRun = scope.query.getAll('dryRun').length > 0 || (opts.dryRun ?? []).length > 0;
   const params: DeleteParams = { dryRun };
   if (typeof opts.gracePeriodSeconds === 'number') params.gracePeriodSeconds = opts.gracePeriodSeconds;
@@ -37,17 +41,23 @@ function requestToken(scope: Scope): ApiResponse {
   checkTypeMeta(scope, body, { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest' });
   const spec = (body.spec ?? {}) as { audiences?: string[]; expirationSeconds?: number; boundObjectRef?: unknown };
   const expirationSeconds = spec.expirationSeconds ?? 3600;
-  if (!Number.isInteger(expirationSeconds) || expirationSeconds < 600) throw badRequest('spec.expirationSeconds: may not specify a duration less than 10 minutes');
+  if (!Number.isInteger(expirationSeconds) || expirationSeconds < 600)
+    throw badRequest('spec.expirationSeconds: may not specify a duration less than 10 minutes');
   const now = ctx.clock.now();
   const audiences = spec.audiences ?? [];
   const claims = {
-    iss: 'https://converge.local', sub: `system:serviceaccount:${scope.namespace}:${scope.name}`, aud: audiences,
-    iat: Math.floor(now / 1000), exp: Math.floor(now / 1000) + expirationSeconds, jti: randomUUID(),
+    iss: 'https://converge.local',
+    sub: `system:serviceaccount:${scope.namespace}:${scope.name}`,
+    aud: audiences,
+    iat: Math.floor(now / 1000),
+    exp: Math.floor(now / 1000) + expirationSeconds,
+    jti: randomUUID(),
   };
   const enc = (o: unknown): string => Buffer.from(JSON.stringify(o)).toString('base64url');
   const token = `${enc({ alg: 'none', typ: 'JWT' })}.${enc(claims)}.`;
   const out: KubeObject = {
-    kind: 'TokenRequest', apiVersion: 'authentication.k8s.io/v1',
+    kind: 'TokenRequest',
+    apiVersion: 'authentication.k8s.io/v1',
     metadata: { name: scope.name, namespace: scope.namespace, creationTimestamp: rfc3339(now) },
     spec: { audiences, expirationSeconds, boundObjectRef: spec.boundObjectRef ?? null },
     status: { token, expirationTimestamp: rfc3339(now + expirationSeconds * 1000) },

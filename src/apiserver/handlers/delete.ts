@@ -23,9 +23,13 @@ const POLICIES = ['Orphan', 'Background', 'Foreground'];
 
 export function deleteParams(scope: Scope): DeleteParams {
   const text = bodyText(scope.req);
-  const body = (mediaType(scope.req) === PROTOBUF_MEDIA_TYPE
-    ? decodeProtobufDeleteOptions(scope.req.body ?? '')
-    : text.trim() ? parseDocument(text, false, 'DeleteOptions') : {}) as Record<string, unknown> | null;
+  const body = (
+    mediaType(scope.req) === PROTOBUF_MEDIA_TYPE
+      ? decodeProtobufDeleteOptions(scope.req.body ?? '')
+      : text.trim()
+        ? parseDocument(text, false, 'DeleteOptions')
+        : {}
+  ) as Record<string, unknown> | null;
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest('DeleteOptions must be a JSON object');
   const q = scope.query;
   const { dryRun } = writeParams(scope, 'DeleteOptions');
@@ -37,7 +41,9 @@ export function deleteParams(scope: Scope): DeleteParams {
     throw invalid('DeleteOptions', 'meta.k8s.io', '', [fieldCause.notSupported('propagationPolicy', policy, POLICIES)]);
   }
   if (policy !== undefined && orphan !== undefined) {
-    throw invalid('DeleteOptions', 'meta.k8s.io', '', [fieldCause.invalid('propagationPolicy', policy, 'orphanDependents and deletionPropagation cannot be both set')]);
+    throw invalid('DeleteOptions', 'meta.k8s.io', '', [
+      fieldCause.invalid('propagationPolicy', policy, 'orphanDependents and deletionPropagation cannot be both set'),
+    ]);
   }
   const graceText = body.gracePeriodSeconds ?? q.get('gracePeriodSeconds') ?? undefined;
   const p: DeleteParams = { dryRun: dryRun || bodyDryRun };

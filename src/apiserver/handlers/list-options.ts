@@ -55,16 +55,24 @@ export function parseListOptions(scope: Scope, watch: boolean): ListOptions {
   const sendInitialEvents = queryBool(q, 'sendInitialEvents');
   const causes: FieldCause[] = [];
   if (matchText) {
-    if (matchText !== 'Exact' && matchText !== 'NotOlderThan') causes.push(fieldCause.notSupported('resourceVersionMatch', matchText, ['Exact', 'NotOlderThan']));
-    else if (!watch && !rvText) causes.push(fieldCause.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided'));
-    else if (continueToken) causes.push(fieldCause.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
-    else if (matchText === 'Exact' && rv === 0) causes.push(fieldCause.forbidden('resourceVersionMatch', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'));
+    if (matchText !== 'Exact' && matchText !== 'NotOlderThan')
+      causes.push(fieldCause.notSupported('resourceVersionMatch', matchText, ['Exact', 'NotOlderThan']));
+    else if (!watch && !rvText)
+      causes.push(fieldCause.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided'));
+    else if (continueToken)
+      causes.push(fieldCause.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
+    else if (matchText === 'Exact' && rv === 0)
+      causes.push(fieldCause.forbidden('resourceVersionMatch', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'));
   }
   if (watch) {
     if (sendInitialEvents !== undefined && matchText !== 'NotOlderThan') {
-      causes.push(fieldCause.forbidden('resourceVersionMatch', "sendInitialEvents requires setting resourceVersionMatch to 'NotOlderThan'"));
+      causes.push(
+        fieldCause.forbidden('resourceVersionMatch', "sendInitialEvents requires setting resourceVersionMatch to 'NotOlderThan'"),
+      );
     } else if (sendInitialEvents === undefined && matchText) {
-      causes.push(fieldCause.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'));
+      causes.push(
+        fieldCause.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'),
+      );
     }
   } else if (sendInitialEvents !== undefined) {
     causes.push(fieldCause.forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for list'));
@@ -103,11 +111,18 @@ export function parseListOptions(scope: Scope, watch: boolean): ListOptions {
     (fields.empty() || fields.matches((f) => strategy.fieldValue(obj, f, version) ?? undefined)) &&
     (inShard === undefined || inShard(obj));
   return {
-    rv, rvText, match: (matchText === '' ? undefined : matchText) as ListOptions['match'], limit: limitText ? Math.max(0, Number(limitText)) : 0,
-    continueToken, sendInitialEvents, allowWatchBookmarks: queryBool(q, 'allowWatchBookmarks') ?? false,
+    rv,
+    rvText,
+    match: (matchText === '' ? undefined : matchText) as ListOptions['match'],
+    limit: limitText ? Math.max(0, Number(limitText)) : 0,
+    continueToken,
+    sendInitialEvents,
+    allowWatchBookmarks: queryBool(q, 'allowWatchBookmarks') ?? false,
     // 0 asks for the server's default, as on the real server, not for a stream that ends at once.
     timeoutSeconds: timeoutText === null || Number(timeoutText) === 0 ? undefined : Number(timeoutText),
-    hasSelector: !!q.get('labelSelector') || !!q.get('fieldSelector') || !!shardSelector, filter, shardSelector,
+    hasSelector: !!q.get('labelSelector') || !!q.get('fieldSelector') || !!shardSelector,
+    filter,
+    shardSelector,
   };
 }
 

@@ -37,9 +37,15 @@ export function writeParams(scope: Scope, optionsKind: 'CreateOptions' | 'Update
 }
 
 /** Body apiVersion/kind must name the endpoint's kind (empty is filled in); built-in object fields must be objects. */
-export function checkTypeMeta(scope: Scope, obj: KubeObject, expect = { apiVersion: scope.strategy.apiVersion(scope.version), kind: scope.strategy.kind }): void {
+export function checkTypeMeta(
+  scope: Scope,
+  obj: KubeObject,
+  expect = { apiVersion: scope.strategy.apiVersion(scope.version), kind: scope.strategy.kind },
+): void {
   if (obj.apiVersion !== undefined && obj.apiVersion !== '' && obj.apiVersion !== expect.apiVersion) {
-    throw badRequest(`the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${expect.apiVersion})`);
+    throw badRequest(
+      `the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${expect.apiVersion})`,
+    );
   }
   if (obj.kind !== undefined && obj.kind !== '' && obj.kind !== expect.kind) {
     throw badRequest(`the kind in the data (${String(obj.kind)}) does not match the expected kind (${expect.kind})`);
@@ -64,5 +70,6 @@ export function reconcileNamespace(scope: Scope, obj: KubeObject): void {
   }
   const ns = obj.metadata.namespace;
   if (!ns) obj.metadata.namespace = scope.namespace;
-  else if (ns !== scope.namespace) throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+  else if (ns !== scope.namespace)
+    throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
 }

@@ -13,7 +13,16 @@ import { nestsDeeperThan, patchedTooDeep } from '../nesting.js';
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch, MAX_JSON_PATCH_OPERATIONS, PatchError } from '../patch/index.js';
 import type { ApiResponse } from '../http/request.js';
 import { jsonResponse } from '../http/response.js';
-import { ApiStatusError, badRequest, fieldCause, invalid, modifiedConflict, notFound, tooLarge, unsupportedMediaType } from '../http/status.js';
+import {
+  ApiStatusError,
+  badRequest,
+  fieldCause,
+  invalid,
+  modifiedConflict,
+  notFound,
+  tooLarge,
+  unsupportedMediaType,
+} from '../http/status.js';
 import { checkTypeMeta, reconcileNamespace, writeParams } from './params.js';
 import { queryBool } from './query-bool.js';
 import { objectResponse, warningHeaders } from './respond.js';
@@ -38,7 +47,9 @@ function unsupported(): ApiStatusError {
 
 function runPatch(kind: Exclude<PatchKind, 'apply'>, doc: unknown, patch: unknown, scope: Scope): unknown {
   if (kind === 'json' && Array.isArray(patch) && patch.length > MAX_JSON_PATCH_OPERATIONS) {
-    throw tooLarge(`Request entity too large: The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${patch.length}`);
+    throw tooLarge(
+      `Request entity too large: The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${patch.length}`,
+    );
   }
   try {
     if (kind === 'json') return applyJsonPatch(doc, patch);
@@ -47,7 +58,9 @@ function runPatch(kind: Exclude<PatchKind, 'apply'>, doc: unknown, patch: unknow
   } catch (e) {
     if (e instanceof PatchError) {
       if (e.httpCode === 400) throw badRequest(e.message);
-      throw invalid(scope.strategy.kind, scope.strategy.group, scope.name, [{ reason: 'FieldValueInvalid', field: '', message: e.message }]);
+      throw invalid(scope.strategy.kind, scope.strategy.group, scope.name, [
+        { reason: 'FieldValueInvalid', field: '', message: e.message },
+      ]);
     }
     throw e;
   }
@@ -120,17 +133,27 @@ function applyHandler(scope: Scope, old: KubeObject | undefined, applied: KubeOb
   reconcileNamespace(scope, applied);
   if (!old) {
     if (scope.subresource) throw notFound(scope.strategy, scope.name);
-    return objectResponse(scope, createObject(scope, applied, params, fieldSetOf(applied, undefined, shapeOf(scope.strategy, scope.version))));
+    return objectResponse(
+      scope,
+      createObject(scope, applied, params, fieldSetOf(applied, undefined, shapeOf(scope.strategy, scope.version))),
+    );
   }
   checkPrecondition(scope, applied, old);
   const { resourceVersion: _rv, ...appliedMeta } = applied.metadata;
   const force = queryBool(scope.query, 'force') ?? false;
-  const merged = serverSideApply(present(scope, old), { ...applied, metadata: appliedMeta }, {
-    manager: params.manager, force, apiVersion: scope.strategy.apiVersion(scope.version), time: rfc3339(scope.ctx.clock.now()),
-    ...(scope.subresource ? { subresource: scope.subresource } : {}),
-    target: { group: scope.strategy.group, plural: scope.strategy.plural, name: scope.name },
-    shape: shapeOf(scope.strategy, scope.version),
-  });
+  const merged = serverSideApply(
+    present(scope, old),
+    { ...applied, metadata: appliedMeta },
+    {
+      manager: params.manager,
+      force,
+      apiVersion: scope.strategy.apiVersion(scope.version),
+      time: rfc3339(scope.ctx.clock.now()),
+      ...(scope.subresource ? { subresource: scope.subresource } : {}),
+      target: { group: scope.strategy.group, plural: scope.strategy.plural, name: scope.name },
+      shape: shapeOf(scope.strategy, scope.version),
+    },
+  );
   if (nestsDeeperThan(merged)) throw patchedTooDeep(scope.strategy.kind, scope.strategy.group, scope.name);
   return objectResponse(scope, updateObject(scope, old, merged, params, 'Apply'));
 }

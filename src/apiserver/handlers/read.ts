@@ -61,7 +61,7 @@ export function listObjects(scope: Scope): ApiResponse {
     limit = 0;
   }
   const table: ReadonlyMap<string, KubeObject> =
-    snapshotRv === store.currentRv ? store.current(strategy.storageId) : store.snapshot(strategy.storageId, snapshotRv) ?? new Map();
+    snapshotRv === store.currentRv ? store.current(strategy.storageId) : (store.snapshot(strategy.storageId, snapshotRv) ?? new Map());
   const prefix = strategy.namespaced && scope.namespace ? `${scope.namespace}/` : '';
   const keys: string[] = [];
   for (const k of table.keys()) if ((!prefix || k.startsWith(prefix)) && (!start || k >= start)) keys.push(k);

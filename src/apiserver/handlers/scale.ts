@@ -34,8 +34,15 @@ export function scaleOf(scope: Scope, obj: KubeObject): Scale {
   const sel = spec.labelSelectorPath ? readPath(obj, spec.labelSelectorPath) : undefined;
   const m = obj.metadata;
   const scale: Scale = {
-    kind: 'Scale', apiVersion: 'autoscaling/v1',
-    metadata: { name: m.name, ...(m.namespace ? { namespace: m.namespace } : {}), uid: m.uid, resourceVersion: m.resourceVersion, creationTimestamp: m.creationTimestamp },
+    kind: 'Scale',
+    apiVersion: 'autoscaling/v1',
+    metadata: {
+      name: m.name,
+      ...(m.namespace ? { namespace: m.namespace } : {}),
+      uid: m.uid,
+      resourceVersion: m.resourceVersion,
+      creationTimestamp: m.creationTimestamp,
+    },
     spec: {},
     status: { replicas: Number(readPath(obj, spec.statusReplicasPath) ?? 0) },
   };
@@ -52,7 +59,9 @@ export function applyScale(scope: Scope, parent: KubeObject, scale: KubeObject):
   const replicas = (scale.spec as { replicas?: unknown } | undefined)?.replicas;
   if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {
     throw invalid('Scale', 'autoscaling', scope.name, [
-      typeof replicas === 'number' ? fieldCause.invalid('spec.replicas', replicas, 'must be greater than or equal to 0') : fieldCause.required('spec.replicas'),
+      typeof replicas === 'number'
+        ? fieldCause.invalid('spec.replicas', replicas, 'must be greater than or equal to 0')
+        : fieldCause.required('spec.replicas'),
     ]);
   }
   const next = structuredClone(parent) as KubeObject;

@@ -60,7 +60,8 @@ export function createObject(scope: Scope, obj: KubeObject, params: WriteParams,
   const { strategy, ctx } = scope;
   const wctx = writeContext(scope, params);
   const m = metaOf(obj);
-  for (const f of ['uid', 'resourceVersion', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'generation', 'selfLink'] as const) delete m[f];
+  for (const f of ['uid', 'resourceVersion', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'generation', 'selfLink'] as const)
+    delete m[f];
   m.creationTimestamp = rfc3339(wctx.now);
   m.uid = ctx.newUid();
   strategy.checkDecodable(obj);
@@ -68,7 +69,10 @@ export function createObject(scope: Scope, obj: KubeObject, params: WriteParams,
   if (strategy.tracksGeneration) m.generation = 1;
   const generated = !m.name && !!m.generateName;
   if (generated) m.name = generateName(m.generateName!);
-  failInvalid(strategy, obj, [...validateObjectMeta(obj, { nameRule: strategy.nameRule, namespaced: strategy.namespaced }), ...strategy.validate(obj, wctx)]);
+  failInvalid(strategy, obj, [
+    ...validateObjectMeta(obj, { nameRule: strategy.nameRule, namespaced: strategy.namespaced }),
+    ...strategy.validate(obj, wctx),
+  ]);
   checkNamespaceOpen(ctx, strategy, obj);
   let key = storageKey(strategy, m.namespace ?? '', m.name!);
   for (let attempt = 0; ctx.store.get(strategy.storageId, key); attempt++) {
@@ -85,9 +89,23 @@ export function createObject(scope: Scope, obj: KubeObject, params: WriteParams,
     key = storageKey(strategy, m.namespace ?? '', m.name);
   }
   if (applied) {
-    m.managedFields = [{ manager: params.manager, operation: 'Apply', apiVersion: String(obj.apiVersion), time: rfc3339(wctx.now), fieldsType: 'FieldsV1', fieldsV1: applied }];
+    m.managedFields = [
+      {
+        manager: params.manager,
+        operation: 'Apply',
+        apiVersion: String(obj.apiVersion),
+        time: rfc3339(wctx.now),
+        fieldsType: 'FieldsV1',
+        fieldsV1: applied,
+      },
+    ];
   } else {
-    recordManagedFields(obj, undefined, { manager: params.manager, apiVersion: String(obj.apiVersion), time: rfc3339(wctx.now), shape: shapeOf(strategy, scope.version) });
+    recordManagedFields(obj, undefined, {
+      manager: params.manager,
+      apiVersion: String(obj.apiVersion),
+      time: rfc3339(wctx.now),
+      shape: shapeOf(strategy, scope.version),
+    });
   }
   const stored = strategy.toInternal(obj);
   if (params.dryRun) return { status: 201, object: stored, warnings: wctx.warnings };
@@ -110,7 +128,15 @@ export function checkResourceVersion(scope: Scope, obj: KubeObject, old: KubeObj
   }
 }
 
-const IMMUTABLE_META = ['name', 'namespace', 'uid', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'generation'] as const;
+const IMMUTABLE_META = [
+  'name',
+  'namespace',
+  'uid',
+  'creationTimestamp',
+  'deletionTimestamp',
+  'deletionGracePeriodSeconds',
+  'generation',
+] as const;
 
 function withoutVolatile(o: KubeObject): KubeObject {
   const { managedFields: _mf, resourceVersion: _rv, ...meta } = o.metadata;
@@ -122,7 +148,13 @@ function withoutVolatile(o: KubeObject): KubeObject {
  * version) through `subresource` ('' or 'status'). The caller has checked the resourceVersion
  * precondition. Every rule compares against the stored object as the request sees it.
  */
-export function updateObject(scope: Scope, stored: KubeObject, obj: KubeObject, params: WriteParams, operation: 'Update' | 'Apply' = 'Update'): WriteResult {
+export function updateObject(
+  scope: Scope,
+  stored: KubeObject,
+  obj: KubeObject,
+  params: WriteParams,
+  operation: 'Update' | 'Apply' = 'Update',
+): WriteResult {
   const { strategy, ctx } = scope;
   const old = strategy.toExternal(stored, scope.version);
   const wctx = writeContext(scope, params);
@@ -143,25 +175,36 @@ export function updateObject(scope: Scope, stored: KubeObject, obj: KubeObject, 
     strategy.prepareForUpdate(obj, old, wctx);
     if (strategy.tracksGeneration && strategy.generationChanged(obj, old)) m.generation = (old.metadata.generation ?? 0) + 1;
   }
-  const causes = [...validateObjectMeta(obj, { nameRule: strategy.nameRule, namespaced: strategy.namespaced }), ...strategy.validateUpdate(obj, old, wctx)];
+  const causes = [
+    ...validateObjectMeta(obj, { nameRule: strategy.nameRule, namespaced: strategy.namespaced }),
+    ...strategy.validateUpdate(obj, old, wctx),
+  ];
   if (old.metadata.deletionTimestamp) {
     const added = (m.finalizers ?? []).filter((f) => !(old.metadata.finalizers ?? []).includes(f));
     if (added.length > 0) {
-      causes.push(fieldCause.forbidden('metadata.finalizers', `no new finalizers can be added if the object is being deleted, found new finalizers ${JSON.stringify(added).replace(/,/g, ' ')}`));
+      causes.push(
+        fieldCause.forbidden(
+          'metadata.finalizers',
+          `no new finalizers can be added if the object is being deleted, found new finalizers ${JSON.stringify(added).replace(/,/g, ' ')}`,
+        ),
+      );
     }
   }
   failInvalid(strategy, obj, causes);
   if (jsonEqual(withoutVolatile(obj), withoutVolatile(old))) return { status: 200, object: stored, warnings: wctx.warnings };
   if (operation === 'Update') {
     recordManagedFields(obj, old, {
-      manager: params.manager, apiVersion: String(obj.apiVersion), time: rfc3339(wctx.now), shape: shapeOf(strategy, scope.version),
+      manager: params.manager,
+      apiVersion: String(obj.apiVersion),
+      time: rfc3339(wctx.now),
+      shape: shapeOf(strategy, scope.version),
       ...(scope.subresource ? { subresource: scope.subresource } : {}),
     });
   }
   const key = storageKey(strategy, old.metadata.namespace ?? '', old.metadata.name!);
   // The last finalizer going deletes the object, unless a grace period is still running (a Pod on a node).
-  const finished = !!m.deletionTimestamp && (m.finalizers ?? []).length === 0 && (m.deletionGracePeriodSeconds ?? 0) === 0 &&
-    !strategy.holdsDeletion(obj);
+  const finished =
+    !!m.deletionTimestamp && (m.finalizers ?? []).length === 0 && (m.deletionGracePeriodSeconds ?? 0) === 0 && !strategy.holdsDeletion(obj);
   const next = strategy.toInternal(obj);
   if (params.dryRun) return { status: 200, object: next, warnings: wctx.warnings };
   if (finished) {
@@ -180,9 +223,7 @@ export interface DeleteParams {
   legacyCascade?: boolean;
 }
 
-export type DeleteOutcome =
-  | { kind: 'deleted'; object: KubeObject }
-  | { kind: 'pending'; object: KubeObject };
+export type DeleteOutcome = { kind: 'deleted'; object: KubeObject } | { kind: 'pending'; object: KubeObject };
 
 const GC_FINALIZERS = { Orphan: 'orphan', Foreground: 'foregroundDeletion' } as const;
 
@@ -198,10 +239,18 @@ export function performDelete(ctx: ServerContext, strategy: Strategy, key: strin
   if (!old) throw notFound(strategy, name);
   const pre = p.preconditions;
   if (pre?.uid && pre.uid !== old.metadata.uid) {
-    throw conflict(strategy, name, `the UID in the precondition (${pre.uid}) does not match the UID in record (${old.metadata.uid ?? ''}). The object might have been deleted and then recreated`);
+    throw conflict(
+      strategy,
+      name,
+      `the UID in the precondition (${pre.uid}) does not match the UID in record (${old.metadata.uid ?? ''}). The object might have been deleted and then recreated`,
+    );
   }
   if (pre?.resourceVersion && pre.resourceVersion !== old.metadata.resourceVersion) {
-    throw conflict(strategy, name, `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${old.metadata.resourceVersion ?? ''}). The object might have been modified`);
+    throw conflict(
+      strategy,
+      name,
+      `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${old.metadata.resourceVersion ?? ''}). The object might have been modified`,
+    );
   }
   let finalizers = [...(old.metadata.finalizers ?? [])];
   if (p.propagationPolicy) {
@@ -212,13 +261,19 @@ export function performDelete(ctx: ServerContext, strategy: Strategy, key: strin
   const grace = strategy.gracePeriodSeconds(old, p.gracePeriodSeconds);
   if (old.metadata.deletionTimestamp) {
     const graceEnds = grace === 0 && (old.metadata.deletionGracePeriodSeconds ?? 0) > 0;
-    if (graceEnds && finalizers.length === 0) return { kind: 'deleted', object: p.dryRun ? old : ctx.store.delete(strategy.storageId, key) };
+    if (graceEnds && finalizers.length === 0)
+      return { kind: 'deleted', object: p.dryRun ? old : ctx.store.delete(strategy.storageId, key) };
     if (!changedFinalizers && !graceEnds) return { kind: 'pending', object: old };
     const next = { ...old, metadata: { ...old.metadata, finalizers, ...(graceEnds ? { deletionGracePeriodSeconds: 0 } : {}) } };
     return { kind: 'pending', object: p.dryRun ? next : ctx.store.update(strategy.storageId, key, next) };
   }
   if (finalizers.length > 0 || grace > 0) {
-    const meta = { ...old.metadata, finalizers, deletionTimestamp: rfc3339(ctx.clock.now() + grace * 1000), deletionGracePeriodSeconds: grace };
+    const meta = {
+      ...old.metadata,
+      finalizers,
+      deletionTimestamp: rfc3339(ctx.clock.now() + grace * 1000),
+      deletionGracePeriodSeconds: grace,
+    };
     if (finalizers.length === 0) delete (meta as { finalizers?: string[] }).finalizers;
     if (old.metadata.generation) meta.generation = old.metadata.generation + 1;
     const next = { ...old, metadata: meta };

@@ -60,7 +60,9 @@ export function decodeObject(req: ApiRequest): KubeObject {
   if (text.trim() === '') throw badRequest('the body of the request was empty: expected a Kubernetes object');
   const yaml = t === 'application/yaml' || t === 'application/x-yaml' || t === 'text/yaml';
   if (!yaml && t !== 'application/json' && t !== '*/*') {
-    throw unsupportedMediaType(`the body of the request was in an unknown format - accepted media types include: application/json, application/yaml`);
+    throw unsupportedMediaType(
+      `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml`,
+    );
   }
   const v = parseDocument(text, yaml, 'object');
   if (v === null || typeof v !== 'object' || Array.isArray(v)) throw badRequest('the body of the request must be a JSON object');
@@ -75,13 +77,16 @@ const LIST_META = ['finalizers', 'ownerReferences', 'managedFields'];
 
 const decodeError = (field: string, want: string, got: unknown): never => {
   const kind = got === null ? 'null' : Array.isArray(got) ? 'array' : typeof got;
-  throw badRequest(`unable to decode the object: json: cannot unmarshal ${kind} into Go struct field ObjectMeta.metadata.${field} of type ${want}`);
+  throw badRequest(
+    `unable to decode the object: json: cannot unmarshal ${kind} into Go struct field ObjectMeta.metadata.${field} of type ${want}`,
+  );
 };
 
 /** ObjectMeta fields must have their Go types, as the real decoder insists (400 otherwise). */
 export function checkMetadataShape(obj: KubeObject): void {
   if (obj.metadata === undefined || obj.metadata === null) obj.metadata = {};
-  else if (typeof obj.metadata !== 'object' || Array.isArray(obj.metadata)) throw badRequest('unable to decode the object: metadata must be an object');
+  else if (typeof obj.metadata !== 'object' || Array.isArray(obj.metadata))
+    throw badRequest('unable to decode the object: metadata must be an object');
   const m = obj.metadata as Record<string, unknown>;
   for (const f of STRING_META) if (m[f] !== undefined && m[f] !== null && typeof m[f] !== 'string') decodeError(f, 'string', m[f]);
   for (const f of MAP_META) {
@@ -95,7 +100,8 @@ export function checkMetadataShape(obj: KubeObject): void {
     if (v === undefined || v === null) continue;
     if (!Array.isArray(v)) return decodeError(f, '[]', v);
     if (f === 'finalizers' && v.some((x: unknown) => typeof x !== 'string')) decodeError(f, '[]string', v);
-    if (f !== 'finalizers' && v.some((x: unknown) => typeof x !== 'object' || x === null || Array.isArray(x))) decodeError(f, '[]object', v);
+    if (f !== 'finalizers' && v.some((x: unknown) => typeof x !== 'object' || x === null || Array.isArray(x)))
+      decodeError(f, '[]object', v);
   }
   for (const f of ['apiVersion', 'kind']) {
     const v = (obj as Record<string, unknown>)[f];

@@ -81,7 +81,12 @@ async function serve(api: ApiServer, req: IncomingMessage, res: ServerResponse):
     writeResponse(res, statusResponse(tooLarge(`the request body is larger than the limit of ${MAX_BODY_BYTES} bytes`).status), false);
     return;
   }
-  const apiReq: ApiRequest = { method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, ...(body.length > 0 ? { body } : {}) };
+  const apiReq: ApiRequest = {
+    method: req.method ?? 'GET',
+    path: req.url ?? '/',
+    headers: req.headers,
+    ...(body.length > 0 ? { body } : {}),
+  };
   const r = await api.handle(apiReq);
   writeResponse(res, r, req.method === 'HEAD');
 }
@@ -112,7 +117,9 @@ export function listen(api: ApiServer, { port = 0, host = '127.0.0.1', tls, admi
       else writeResponse(res, errorResponse(err), false);
     });
   };
-  const server: Server = tls ? createHttpsServer({ cert: tls.cert, key: tls.key, keepAlive: true }, handler) : createHttpServer({ keepAlive: true }, handler);
+  const server: Server = tls
+    ? createHttpsServer({ cert: tls.cert, key: tls.key, keepAlive: true }, handler)
+    : createHttpServer({ keepAlive: true }, handler);
   server.keepAliveTimeout = 65_000;
   server.on('clientError', (_err, socket) => {
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
@@ -124,7 +131,9 @@ export function listen(api: ApiServer, { port = 0, host = '127.0.0.1', tls, admi
       server.off('error', reject);
       const addr = server.address() as AddressInfo;
       resolve({
-        server, port: addr.port, host,
+        server,
+        port: addr.port,
+        host,
         close: () =>
           new Promise<void>((res) => {
             server.close(() => res());

@@ -8,10 +8,7 @@ import { badRequest, notAcceptable } from './status.js';
 
 export type IncludeObject = 'None' | 'Metadata' | 'Object';
 
-export type OutputForm =
-  | { kind: 'json' }
-  | { kind: 'table'; includeObject: IncludeObject }
-  | { kind: 'partial' };
+export type OutputForm = { kind: 'json' } | { kind: 'table'; includeObject: IncludeObject } | { kind: 'partial' };
 
 export interface MediaRange {
   type: string;

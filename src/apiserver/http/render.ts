@@ -22,10 +22,22 @@ type RenderScope = Pick<Scope, 'strategy' | 'version' | 'ctx'>;
 
 const partial = (obj: KubeObject): KubeObject => ({ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: obj.metadata });
 
-function tableOf(scope: RenderScope, objects: KubeObject[], form: Extract<OutputForm, { kind: 'table' }>, omitColumnDefinitions: boolean): Record<string, unknown> {
-  return scope.ctx.table(objects.map((o) => present(scope, o)), scope.strategy.served(scope.version), {
-    includeObject: form.includeObject, now: scope.ctx.clock.now(), omitColumnDefinitions, ...(scope.strategy.printer ? { printer: scope.strategy.printer } : {}),
-  });
+function tableOf(
+  scope: RenderScope,
+  objects: KubeObject[],
+  form: Extract<OutputForm, { kind: 'table' }>,
+  omitColumnDefinitions: boolean,
+): Record<string, unknown> {
+  return scope.ctx.table(
+    objects.map((o) => present(scope, o)),
+    scope.strategy.served(scope.version),
+    {
+      includeObject: form.includeObject,
+      now: scope.ctx.clock.now(),
+      omitColumnDefinitions,
+      ...(scope.strategy.printer ? { printer: scope.strategy.printer } : {}),
+    },
+  );
 }
 
 /** One object in the requested form. */
@@ -65,12 +77,21 @@ export function watchEncoder(scope: RenderScope, form: OutputForm): WatchEncoder
     key: `${apiVersion}|${form.kind}|${form.kind === 'table' ? form.includeObject : ''}`,
     firstDiffers: form.kind === 'table',
     render(type: WatchEventType, obj: KubeObject, first: boolean): string {
-      if (form.kind === 'table') return line(type, JSON.stringify({ ...tableOf(scope, [obj], form, !first), metadata: { resourceVersion: obj.metadata.resourceVersion } }));
+      if (form.kind === 'table')
+        return line(
+          type,
+          JSON.stringify({ ...tableOf(scope, [obj], form, !first), metadata: { resourceVersion: obj.metadata.resourceVersion } }),
+        );
       return line(type, renderObject(scope, form, obj));
     },
     bookmark(rv: number, annotations?: Record<string, string>): string {
       const metadata = { resourceVersion: String(rv), ...(annotations ? { annotations } : {}) };
-      const o = form.kind === 'json' ? { kind, apiVersion, metadata } : form.kind === 'partial' ? { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata } : { kind: 'Table', apiVersion: 'meta.k8s.io/v1', metadata, columnDefinitions: null, rows: null };
+      const o =
+        form.kind === 'json'
+          ? { kind, apiVersion, metadata }
+          : form.kind === 'partial'
+            ? { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata }
+            : { kind: 'Table', apiVersion: 'meta.k8s.io/v1', metadata, columnDefinitions: null, rows: null };
       return line('BOOKMARK', JSON.stringify(o));
     },
   };

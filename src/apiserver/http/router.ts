@@ -31,7 +31,10 @@ export type Route =
 export function route(path: string, isResource: (group: string, version: string, resource: string) => boolean): Route {
   let segs: string[];
   try {
-    segs = path.split('/').filter((s) => s !== '').map((s) => decodeURIComponent(s));
+    segs = path
+      .split('/')
+      .filter((s) => s !== '')
+      .map((s) => decodeURIComponent(s));
   } catch {
     return { kind: 'notFound' }; // malformed percent-encoding names no route
   }

@@ -40,7 +40,11 @@ export const alreadyExists = (t: Target, name: string, prefix = ''): ApiStatusEr
   failure(409, 'AlreadyExists', `${prefix}${qualifiedResource(t)} "${name}" already exists`, { name, group: t.group, kind: t.plural });
 
 export const conflict = (t: Target, name: string, why: string): ApiStatusError =>
-  failure(409, 'Conflict', `Operation cannot be fulfilled on ${qualifiedResource(t)} "${name}": ${why}`, { name, group: t.group, kind: t.plural });
+  failure(409, 'Conflict', `Operation cannot be fulfilled on ${qualifiedResource(t)} "${name}": ${why}`, {
+    name,
+    group: t.group,
+    kind: t.plural,
+  });
 
 export const modifiedConflict = (t: Target, name: string): ApiStatusError =>
   conflict(t, name, 'the object has been modified; please apply your changes to the latest version and try again');
@@ -60,10 +64,18 @@ export const badRequest = (message: string): ApiStatusError => failure(400, 'Bad
 export const unauthorized = (): ApiStatusError => failure(401, 'Unauthorized', 'Unauthorized');
 
 export const forbidden = (t: Target, name: string, why: string, causes?: FieldCause[]): ApiStatusError =>
-  failure(403, 'Forbidden', `${qualifiedResource(t)} "${name}" is forbidden: ${why}`, { name, group: t.group, kind: t.plural, ...(causes ? { causes } : {}) });
+  failure(403, 'Forbidden', `${qualifiedResource(t)} "${name}" is forbidden: ${why}`, {
+    name,
+    group: t.group,
+    kind: t.plural,
+    ...(causes ? { causes } : {}),
+  });
 
 export const methodNotAllowed = (verb: string, t: Target): ApiStatusError =>
-  failure(405, 'MethodNotAllowed', `${verb} is not supported on resources of kind "${qualifiedResource(t)}"`, { group: t.group, kind: t.plural });
+  failure(405, 'MethodNotAllowed', `${verb} is not supported on resources of kind "${qualifiedResource(t)}"`, {
+    group: t.group,
+    kind: t.plural,
+  });
 
 export const methodNotAllowedBecause = (message: string): ApiStatusError => failure(405, 'MethodNotAllowed', message);
 
@@ -83,5 +95,11 @@ export const internalError = (message: string): ApiStatusError => failure(500, '
 
 /** A ready `Status` for an immediate delete of a kind that does not answer with the deleted object. */
 export function successStatus(t: Target, name: string, uid: string | undefined): Status {
-  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { name, group: t.group, kind: t.plural, ...(uid ? { uid } : {}) } };
+  return {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Success',
+    details: { name, group: t.group, kind: t.plural, ...(uid ? { uid } : {}) },
+  };
 }

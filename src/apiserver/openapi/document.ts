@@ -18,16 +18,20 @@ type Json = Record<string, unknown>;
 /** The Kubernetes version the documents claim (the spec this server follows). */
 const INFO = { title: 'Kubernetes', version: 'v1.36.0' } as const;
 
-const gvkExtension = (gvk: GroupVersionKind) => ({ 'x-kubernetes-group-version-kind': [{ group: gvk.group, kind: gvk.kind, version: gvk.version }] });
+const gvkExtension = (gvk: GroupVersionKind) => ({
+  'x-kubernetes-group-version-kind': [{ group: gvk.group, kind: gvk.kind, version: gvk.version }],
+});
 
 const typeFields = {
   apiVersion: {
     type: 'string',
-    description: 'APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values.',
+    description:
+      'APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values.',
   },
   kind: {
     type: 'string',
-    description: 'Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. In CamelCase.',
+    description:
+      'Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. In CamelCase.',
   },
 };
 
@@ -51,7 +55,11 @@ function objectSchema(r: ServedResource): Json {
     type: 'object',
     properties: {
       ...typeFields,
-      metadata: { description: 'Standard object\'s metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata', allOf: [ref(OBJECT_META)] },
+      metadata: {
+        description:
+          "Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata",
+        allOf: [ref(OBJECT_META)],
+      },
       ...rest,
     },
     ...gvkExtension(gvk),
@@ -79,13 +87,23 @@ const scaleSchema = (gvk: GroupVersionKind): Json => ({
   properties: {
     ...typeFields,
     metadata: { description: 'Standard object metadata.', allOf: [ref(OBJECT_META)] },
-    spec: { type: 'object', description: 'spec defines the behavior of the scale.', properties: { replicas: { type: 'integer', format: 'int32', description: 'replicas is the desired number of instances for the scaled object.' } } },
+    spec: {
+      type: 'object',
+      description: 'spec defines the behavior of the scale.',
+      properties: {
+        replicas: { type: 'integer', format: 'int32', description: 'replicas is the desired number of instances for the scaled object.' },
+      },
+    },
     status: {
       type: 'object',
       description: 'status is the current status of the scale.',
       required: ['replicas'],
       properties: {
-        replicas: { type: 'integer', format: 'int32', description: 'replicas is the actual number of observed instances of the scaled object.' },
+        replicas: {
+          type: 'integer',
+          format: 'int32',
+          description: 'replicas is the actual number of observed instances of the scaled object.',
+        },
         selector: { type: 'string', description: 'selector is the label query over pods that should match the replicas count.' },
       },
     },
@@ -99,9 +117,7 @@ const scaleSchema = (gvk: GroupVersionKind): Json => ({
  */
 export function buildOpenApiV3Document(groupVersion: string, resources: readonly ServedResource[]): Json {
   const gv = formatGroupVersion(parseGroupVersion(groupVersion));
-  const served = resources
-    .filter((r) => formatGroupVersion(r) === gv)
-    .sort((a, b) => a.plural.localeCompare(b.plural));
+  const served = resources.filter((r) => formatGroupVersion(r) === gv).sort((a, b) => a.plural.localeCompare(b.plural));
   const paths: Json = {};
   const schemas: Json = metaSchemas();
   for (const r of served) {

@@ -65,7 +65,10 @@ function patchPath(r: ServedResource): Field {
       messageField(PATH_ITEM.patch, [
         stringField(OPERATION.description, `partially update the specified ${r.kind}`),
         stringField(OPERATION.operationId, `patch${r.kind}`),
-        queryParameter('fieldValidation', 'fieldValidation instructs the server on how to handle objects in the request containing unknown or duplicate fields. Valid values are: - Ignore - Warn (default) - Strict'),
+        queryParameter(
+          'fieldValidation',
+          'fieldValidation instructs the server on how to handle objects in the request containing unknown or duplicate fields. Valid values are: - Ignore - Warn (default) - Strict',
+        ),
         gvkExtension(r),
       ]),
     ]),

@@ -28,7 +28,10 @@ export function parseJsonPointer(pointer: string): string[] {
   if (!pointer.startsWith('/')) {
     throw new PatchError(422, `JSON pointer must be empty or start with a "/": ${JSON.stringify(pointer)}`);
   }
-  return pointer.slice(1).split('/').map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 /**
@@ -44,7 +47,10 @@ export function applyJsonPatch(doc: unknown, ops: unknown): unknown {
   const holder: JsonObject = { root: jsonClone(doc) };
   for (const raw of ops) {
     if (!isJsonObject(raw)) {
-      throw new PatchError(400, `error decoding patch: json: cannot unmarshal ${jsonTypeName(raw)} into Go value of type jsonpatch.Operation`);
+      throw new PatchError(
+        400,
+        `error decoding patch: json: cannot unmarshal ${jsonTypeName(raw)} into Go value of type jsonpatch.Operation`,
+      );
     }
     applyOne(holder, raw);
   }

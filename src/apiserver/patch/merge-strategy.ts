@@ -19,8 +19,7 @@ export interface FieldStrategy {
   fields?: Readonly<Record<string, FieldStrategy>>;
 }
 
-const byKey = (mergeKey: string, fields?: Record<string, FieldStrategy>): FieldStrategy =>
-  fields ? { mergeKey, fields } : { mergeKey };
+const byKey = (mergeKey: string, fields?: Record<string, FieldStrategy>): FieldStrategy => (fields ? { mergeKey, fields } : { mergeKey });
 
 const conditions = byKey('type');
 
@@ -70,7 +69,10 @@ const STRATEGIES: ReadonlyMap<string, FieldStrategy> = new Map([
   ['/v1/Event', withMeta({})],
   ['/v1/Endpoints', withMeta({})],
   ['/v1/Node', withMeta({ status: { fields: { conditions, addresses: byKey('type') } } })],
-  ['apps/v1/Deployment', withMeta({ spec: { fields: { template: podTemplateSpec, strategy: { retainKeys: true } } }, status: workloadStatus })],
+  [
+    'apps/v1/Deployment',
+    withMeta({ spec: { fields: { template: podTemplateSpec, strategy: { retainKeys: true } } }, status: workloadStatus }),
+  ],
   ['apps/v1/ReplicaSet', withMeta({ spec: { fields: { template: podTemplateSpec } }, status: workloadStatus })],
   ['apps/v1/StatefulSet', withMeta({ spec: { fields: { template: podTemplateSpec } }, status: workloadStatus })],
   ['apps/v1/DaemonSet', withMeta({ spec: { fields: { template: podTemplateSpec } }, status: workloadStatus })],

@@ -11,7 +11,11 @@ export type PatchErrorHttpCode = 400 | 422;
 export class PatchError extends ConvergeError {
   readonly code = 'CONVERGE_PATCH';
   override readonly name = 'PatchError';
-  constructor(readonly httpCode: PatchErrorHttpCode, message: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly httpCode: PatchErrorHttpCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
   }
 }

@@ -49,7 +49,11 @@ function mergeMap(original: JsonObject | undefined, patch: JsonObject, strategy:
     if (directive === 'delete') return DELETED;
     if (directive === 'replace') return stripDirectives(patch);
     // The real server prints the whole map here; its keys are enough to find it, and its values may be a Secret's data.
-    if (directive !== 'merge') throw new PatchError(400, `unknown patch type: ${typeof directive === 'string' ? directive : typeof directive} in map with keys: ${Object.keys(patch).join(', ')}`);
+    if (directive !== 'merge')
+      throw new PatchError(
+        400,
+        `unknown patch type: ${typeof directive === 'string' ? directive : typeof directive} in map with keys: ${Object.keys(patch).join(', ')}`,
+      );
   }
   const result: JsonObject = original ? jsonClone(original) : {};
 
@@ -60,7 +64,7 @@ function mergeMap(original: JsonObject | undefined, patch: JsonObject, strategy:
     }
     for (const key of Object.keys(patch)) {
       if (!key.startsWith('$') && patch[key] !== null && !retain.includes(key)) {
-        throw new PatchError(422, 'patch content doesn\'t match retainKeys list');
+        throw new PatchError(422, "patch content doesn't match retainKeys list");
       }
     }
     for (const key of Object.keys(result)) if (!retain.includes(key)) delete result[key];
@@ -118,7 +122,9 @@ function mergeList(original: unknown[], patch: unknown[], strategy: FieldStrateg
   }
 
   if (patch.some((item) => isJsonObject(item) && item[PATCH] === 'replace')) {
-    return patch.filter((item) => !(isJsonObject(item) && item[PATCH] === 'replace')).map((item) => mergeElement(undefined, item, strategy, mergeKey));
+    return patch
+      .filter((item) => !(isJsonObject(item) && item[PATCH] === 'replace'))
+      .map((item) => mergeElement(undefined, item, strategy, mergeKey));
   }
   const merged = original.map((x) => jsonClone(x));
   for (const item of patch) {
@@ -151,9 +157,7 @@ function mergeElement(original: JsonObject | undefined, item: unknown, strategy:
 /** What identifies a list element for ordering: its merge key value, or the value itself. */
 function identityFor(strategy: FieldStrategy): (x: unknown) => string {
   const { mergeKey } = strategy;
-  return mergeKey === undefined
-    ? (x) => JSON.stringify(x)
-    : (x) => JSON.stringify(isJsonObject(x) ? x[mergeKey] : x);
+  return mergeKey === undefined ? (x) => JSON.stringify(x) : (x) => JSON.stringify(isJsonObject(x) ? x[mergeKey] : x);
 }
 
 /**
@@ -190,7 +194,11 @@ function stripDirectives(value: JsonObject): JsonObject {
   for (const [key, v] of Object.entries(value)) {
     if (key.startsWith('$')) continue;
     if (v === null) continue;
-    out[key] = isJsonObject(v) ? stripDirectives(v) : Array.isArray(v) ? v.map((x) => (isJsonObject(x) ? stripDirectives(x) : jsonClone(x))) : v;
+    out[key] = isJsonObject(v)
+      ? stripDirectives(v)
+      : Array.isArray(v)
+        ? v.map((x) => (isJsonObject(x) ? stripDirectives(x) : jsonClone(x)))
+        : v;
   }
   return out;
 }

@@ -54,7 +54,12 @@ export class MessageDecoder {
       map[entry.key] = entry.value;
       return;
     }
-    if (type.kind === 'scalar' && spec.repeated && wireType === WireType.lengthDelimited && (type.scalar === 'int32' || type.scalar === 'int64' || type.scalar === 'bool')) {
+    if (
+      type.kind === 'scalar' &&
+      spec.repeated &&
+      wireType === WireType.lengthDelimited &&
+      (type.scalar === 'int32' || type.scalar === 'int64' || type.scalar === 'bool')
+    ) {
       // A packed repeated number field: one length-delimited run of varints.
       const packed = new WireReader(reader.lengthDelimited());
       const list = (out[name!] ??= []) as unknown[];
@@ -119,7 +124,12 @@ export class MessageDecoder {
   }
 
   /** Reads a small fixed-layout message (Time, Quantity, IntOrString, FieldsV1) by field number. */
-  #fields(messageName: string, bytes: Uint8Array, path: string, layout: Record<number, 'varint' | 'bytes'>): Map<number, number | bigint | Uint8Array> {
+  #fields(
+    messageName: string,
+    bytes: Uint8Array,
+    path: string,
+    layout: Record<number, 'varint' | 'bytes'>,
+  ): Map<number, number | bigint | Uint8Array> {
     const out = new Map<number, number | bigint | Uint8Array>();
     const reader = new WireReader(bytes);
     while (!reader.done) {

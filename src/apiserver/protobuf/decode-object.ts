@@ -52,10 +52,19 @@ export const PROTOBUF_KINDS: Readonly<Record<string, string>> = {
   'authentication.k8s.io/v1/TokenRequest': 'TokenRequest',
 };
 
-const decoder = new MessageDecoder(compileMessages([
-  META_MESSAGES, CORE_MESSAGES, APPS_MESSAGES, BATCH_MESSAGES, RBAC_MESSAGES, NETWORKING_MESSAGES, POLICY_AUTOSCALING_MESSAGES,
-  COORDINATION_EVENTS_MESSAGES, AUTHENTICATION_MESSAGES,
-]));
+const decoder = new MessageDecoder(
+  compileMessages([
+    META_MESSAGES,
+    CORE_MESSAGES,
+    APPS_MESSAGES,
+    BATCH_MESSAGES,
+    RBAC_MESSAGES,
+    NETWORKING_MESSAGES,
+    POLICY_AUTOSCALING_MESSAGES,
+    COORDINATION_EVENTS_MESSAGES,
+    AUTHENTICATION_MESSAGES,
+  ]),
+);
 
 const USE_JSON = 'send the object as JSON or YAML instead (for example kubectl create -f FILE)';
 
@@ -73,14 +82,18 @@ function decodeEnveloped(
     const envelope = readEnvelope(bytes);
     typeName = `${envelope.apiVersion} ${envelope.kind}`;
     if (envelope.contentEncoding !== '' || (envelope.contentType !== '' && envelope.contentType !== PROTOBUF_MEDIA_TYPE)) {
-      throw unsupportedMediaType(`the protobuf body of this ${typeName} is wrapped with encoding "${envelope.contentEncoding}" and type "${envelope.contentType}", which this server does not decode: ${USE_JSON}`);
+      throw unsupportedMediaType(
+        `the protobuf body of this ${typeName} is wrapped with encoding "${envelope.contentEncoding}" and type "${envelope.contentType}", which this server does not decode: ${USE_JSON}`,
+      );
     }
     const message = messageFor(envelope.apiVersion, envelope.kind);
-    if (message === undefined) throw unsupportedMediaType(`this server decodes protobuf request bodies only for ${expected}, not for ${typeName}: ${USE_JSON}`);
+    if (message === undefined)
+      throw unsupportedMediaType(`this server decodes protobuf request bodies only for ${expected}, not for ${typeName}: ${USE_JSON}`);
     return { apiVersion: envelope.apiVersion, kind: envelope.kind, fields: decoder.decode(message, envelope.raw) };
   } catch (e) {
     if (!(e instanceof ProtobufDecodeError)) throw e;
-    if (e.httpCode === 415) throw unsupportedMediaType(`the protobuf body of this ${typeName} has ${e.message}, which this server does not decode: ${USE_JSON}`);
+    if (e.httpCode === 415)
+      throw unsupportedMediaType(`the protobuf body of this ${typeName} has ${e.message}, which this server does not decode: ${USE_JSON}`);
     throw badRequest(`the protobuf body of the request is malformed: ${e.message}`);
   }
 }
@@ -88,7 +101,9 @@ function decodeEnveloped(
 /** A body given as a string (as `handle()` callers may) is taken as its UTF-8 bytes. */
 const toBytes = (body: string | Uint8Array): Uint8Array => (typeof body === 'string' ? Buffer.from(body, 'utf8') : body);
 
-const KNOWN_KINDS = Object.keys(PROTOBUF_KINDS).map((k) => k.replace(/\/(?=[^/]+$)/, ' ')).join(', ');
+const KNOWN_KINDS = Object.keys(PROTOBUF_KINDS)
+  .map((k) => k.replace(/\/(?=[^/]+$)/, ' '))
+  .join(', ');
 
 /** Decodes an enveloped protobuf object of one of `PROTOBUF_KINDS`. */
 export function decodeProtobufObject(body: string | Uint8Array): KubeObject {
@@ -105,6 +120,10 @@ export function decodeProtobufObject(body: string | Uint8Array): KubeObject {
 export function decodeProtobufDeleteOptions(body: string | Uint8Array): Record<string, unknown> {
   const bytes = toBytes(body);
   if (bytes.length === 0) return {};
-  const { apiVersion, kind, fields } = decodeEnveloped(bytes, (_v, k) => (k === 'DeleteOptions' ? 'DeleteOptions' : undefined), 'DeleteOptions');
+  const { apiVersion, kind, fields } = decodeEnveloped(
+    bytes,
+    (_v, k) => (k === 'DeleteOptions' ? 'DeleteOptions' : undefined),
+    'DeleteOptions',
+  );
   return { apiVersion, kind, ...fields };
 }

@@ -60,7 +60,8 @@ function parseField(message: string, field: number, text: string, table: Message
     throw new Error(`protobuf table: ${message} field ${field}: no message ${typeText}`);
   }
   const inline = name === '...';
-  if (inline && (type.kind !== 'message' || repeated !== undefined)) throw new Error(`protobuf table: ${message} field ${field}: only a single message can be inline`);
+  if (inline && (type.kind !== 'message' || repeated !== undefined))
+    throw new Error(`protobuf table: ${message} field ${field}: only a single message can be inline`);
   return { name: inline ? undefined : name, type, repeated: repeated !== undefined, keepZero: keep !== undefined };
 }
 

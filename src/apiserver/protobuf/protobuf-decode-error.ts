@@ -10,7 +10,10 @@ export type ProtobufDecodeHttpCode = 400 | 415;
 export class ProtobufDecodeError extends ConvergeError {
   readonly code = 'CONVERGE_PROTOBUF_DECODE';
   override readonly name = 'ProtobufDecodeError';
-  constructor(readonly httpCode: ProtobufDecodeHttpCode, message: string) {
+  constructor(
+    readonly httpCode: ProtobufDecodeHttpCode,
+    message: string,
+  ) {
     super(message);
   }
 }

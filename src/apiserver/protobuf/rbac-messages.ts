@@ -8,7 +8,13 @@ import type { MessageTable } from './message-schema.js';
 export const RBAC_MESSAGES: MessageTable = {
   Role: { 1: 'metadata ObjectMeta', 2: 'rules []PolicyRule' },
   ClusterRole: { 1: 'metadata ObjectMeta', 2: 'rules []PolicyRule', 3: 'aggregationRule AggregationRule' },
-  PolicyRule: { 1: 'verbs []string', 2: 'apiGroups []string', 3: 'resources []string', 4: 'resourceNames []string', 5: 'nonResourceURLs []string' },
+  PolicyRule: {
+    1: 'verbs []string',
+    2: 'apiGroups []string',
+    3: 'resources []string',
+    4: 'resourceNames []string',
+    5: 'nonResourceURLs []string',
+  },
   AggregationRule: { 1: 'clusterRoleSelectors []LabelSelector' },
   RoleBinding: { 1: 'metadata ObjectMeta', 2: 'subjects []Subject', 3: 'roleRef RoleRef' },
   ClusterRoleBinding: { 1: 'metadata ObjectMeta', 2: 'subjects []Subject', 3: 'roleRef RoleRef' },

@@ -60,7 +60,8 @@ export class WireReader {
 
   lengthDelimited(): Uint8Array {
     const len = this.varint();
-    if (typeof len === 'bigint' || len > this.#end - this.#pos) throw malformed('a length-delimited field runs past the end of its message');
+    if (typeof len === 'bigint' || len > this.#end - this.#pos)
+      throw malformed('a length-delimited field runs past the end of its message');
     const out = this.#bytes.subarray(this.#pos, this.#pos + len);
     this.#pos += len;
     return out;

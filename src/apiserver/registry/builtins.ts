@@ -18,8 +18,17 @@ import { DeploymentStrategy, ReplicaSetStrategy } from './workload.js';
 /** `store` is all the strategies that check against their neighbours get to see of storage. */
 export function builtinStrategies(store: StoreReader): Strategy[] {
   return [
-    new NamespaceStrategy(), new ConfigMapStrategy(), new SecretStrategy(), new ServiceStrategy(store), new ServiceAccountStrategy(),
-    new PodStrategy(), new CoreEventStrategy(), new DeploymentStrategy(), new ReplicaSetStrategy(), new EventsV1Strategy(), new LeaseStrategy(),
+    new NamespaceStrategy(),
+    new ConfigMapStrategy(),
+    new SecretStrategy(),
+    new ServiceStrategy(store),
+    new ServiceAccountStrategy(),
+    new PodStrategy(),
+    new CoreEventStrategy(),
+    new DeploymentStrategy(),
+    new ReplicaSetStrategy(),
+    new EventsV1Strategy(),
+    new LeaseStrategy(),
     new CrdStrategy(store),
     ...STORED_BUILTINS.map((d) => new StoredBuiltinStrategy(d)),
     ...reviewStrategies(),

@@ -21,7 +21,13 @@ export function dataKeyCauses(maps: [string, unknown][]): FieldCause[] {
     }
     for (const [k, v] of Object.entries(m)) {
       if (!CONFIG_KEY.test(k) || k.length > 253) {
-        out.push(fieldCause.invalid(field, k, "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')"));
+        out.push(
+          fieldCause.invalid(
+            field,
+            k,
+            "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')",
+          ),
+        );
       }
       if (typeof v !== 'string') out.push(fieldCause.invalid(`${field}[${k}]`, v, 'must be a string'));
       if (seen.has(k)) out.push(fieldCause.invalid(field, k, 'duplicate of key present in another map'));
@@ -60,7 +66,10 @@ export class ConfigMapStrategy extends Strategy {
   override readonly shortNames = ['cm'];
 
   override validate(obj: KubeObject): FieldCause[] {
-    return dataKeyCauses([['data', obj.data], ['binaryData', obj.binaryData]]);
+    return dataKeyCauses([
+      ['data', obj.data],
+      ['binaryData', obj.binaryData],
+    ]);
   }
 
   override validateUpdate(obj: KubeObject, old: KubeObject): FieldCause[] {

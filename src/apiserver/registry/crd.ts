@@ -63,10 +63,16 @@ export class CrdStrategy extends Strategy {
   override readonly categories = ['api-extensions'];
   override readonly tracksGeneration = true;
   protected override readonly decodedFields = {
-    spec: 'object', 'spec.names': 'object', 'spec.versions': 'array', 'spec.versions[]': 'object',
-    'spec.versions[].schema': 'object', 'spec.versions[].schema.openAPIV3Schema': 'object',
-    'spec.versions[].additionalPrinterColumns': 'array', 'spec.versions[].additionalPrinterColumns[]': 'object',
-    'spec.versions[].selectableFields': 'array', 'spec.versions[].selectableFields[]': 'object',
+    spec: 'object',
+    'spec.names': 'object',
+    'spec.versions': 'array',
+    'spec.versions[]': 'object',
+    'spec.versions[].schema': 'object',
+    'spec.versions[].schema.openAPIV3Schema': 'object',
+    'spec.versions[].additionalPrinterColumns': 'array',
+    'spec.versions[].additionalPrinterColumns[]': 'object',
+    'spec.versions[].selectableFields': 'array',
+    'spec.versions[].selectableFields[]': 'object',
   } as const;
   readonly #store: StoreReader;
 
@@ -111,10 +117,42 @@ export class CrdStrategy extends Strategy {
     const conflict = this.#conflict(obj);
     const old = (obj.status ?? {}) as Obj;
     const conditions: Condition[] = conflict
-      ? [{ type: 'NamesAccepted', status: 'False', reason: conflict, message: `"${crd.spec.names.plural}" conflicts with another CustomResourceDefinition`, lastTransitionTime: time, observedGeneration: gen },
-         { type: 'Established', status: 'False', reason: 'NotAccepted', message: 'not all names are accepted', lastTransitionTime: time, observedGeneration: gen }]
-      : [{ type: 'NamesAccepted', status: 'True', reason: 'NoConflicts', message: 'no conflicts found', lastTransitionTime: time, observedGeneration: gen },
-         { type: 'Established', status: 'True', reason: 'InitialNamesAccepted', message: 'the initial names have been accepted', lastTransitionTime: time, observedGeneration: gen }];
+      ? [
+          {
+            type: 'NamesAccepted',
+            status: 'False',
+            reason: conflict,
+            message: `"${crd.spec.names.plural}" conflicts with another CustomResourceDefinition`,
+            lastTransitionTime: time,
+            observedGeneration: gen,
+          },
+          {
+            type: 'Established',
+            status: 'False',
+            reason: 'NotAccepted',
+            message: 'not all names are accepted',
+            lastTransitionTime: time,
+            observedGeneration: gen,
+          },
+        ]
+      : [
+          {
+            type: 'NamesAccepted',
+            status: 'True',
+            reason: 'NoConflicts',
+            message: 'no conflicts found',
+            lastTransitionTime: time,
+            observedGeneration: gen,
+          },
+          {
+            type: 'Established',
+            status: 'True',
+            reason: 'InitialNamesAccepted',
+            message: 'the initial names have been accepted',
+            lastTransitionTime: time,
+            observedGeneration: gen,
+          },
+        ];
     const prev = (old.conditions as Condition[] | undefined) ?? [];
     for (const c of conditions) {
       const p = prev.find((x) => x.type === c.type);
@@ -126,7 +164,11 @@ export class CrdStrategy extends Strategy {
     const storage = versions.find((v) => v && v.storage)?.name;
     const stored = new Set<string>((old.storedVersions as string[] | undefined) ?? []);
     if (storage) stored.add(storage);
-    obj.status = { conditions, acceptedNames: conflict ? (old.acceptedNames ?? { plural: '', kind: '' }) : crd.spec.names, storedVersions: [...stored] };
+    obj.status = {
+      conditions,
+      acceptedNames: conflict ? (old.acceptedNames ?? { plural: '', kind: '' }) : crd.spec.names,
+      storedVersions: [...stored],
+    };
   }
 
   override prepareForCreate(obj: KubeObject, ctx: WriteContext): void {
@@ -160,18 +202,28 @@ export class CrdStrategy extends Strategy {
     if (typeof names.plural === 'string' && typeof group === 'string' && obj.metadata.name !== `${names.plural}.${group}`) {
       out.push(fieldCause.invalid('metadata.name', obj.metadata.name, 'must be spec.names.plural+"."+spec.group'));
     }
-    if (spec.scope !== 'Namespaced' && spec.scope !== 'Cluster') out.push(fieldCause.notSupported('spec.scope', spec.scope ?? '', ['Cluster', 'Namespaced']));
-    if (spec.preserveUnknownFields === true) out.push(fieldCause.invalid('spec.preserveUnknownFields', true, 'must be false in order to use defaults in the schema'));
-    if (spec.versions !== undefined && !Array.isArray(spec.versions)) return [...out, fieldCause.invalid('spec.versions', spec.versions, 'must be a list')];
+    if (spec.scope !== 'Namespaced' && spec.scope !== 'Cluster')
+      out.push(fieldCause.notSupported('spec.scope', spec.scope ?? '', ['Cluster', 'Namespaced']));
+    if (spec.preserveUnknownFields === true)
+      out.push(fieldCause.invalid('spec.preserveUnknownFields', true, 'must be false in order to use defaults in the schema'));
+    if (spec.versions !== undefined && !Array.isArray(spec.versions))
+      return [...out, fieldCause.invalid('spec.versions', spec.versions, 'must be a list')];
     const versions = ((spec.versions as unknown[] | undefined) ?? []).map((v) => (v !== null && typeof v === 'object' ? v : {}) as Obj);
     if (versions.length === 0) out.push(fieldCause.required('spec.versions', 'must have exactly one version marked as storage version'));
     else if (versions.filter((v) => v.storage === true).length !== 1) {
-      out.push(fieldCause.invalid('spec.versions', versions.map((v) => v.name), 'must have exactly one version marked as storage version'));
+      out.push(
+        fieldCause.invalid(
+          'spec.versions',
+          versions.map((v) => v.name),
+          'must have exactly one version marked as storage version',
+        ),
+      );
     }
     const seen = new Set<unknown>();
     versions.forEach((v, i) => {
       const f = `spec.versions[${i}]`;
-      if (typeof v.name !== 'string' || !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(v.name)) out.push(fieldCause.invalid(`${f}.name`, v.name, 'must be a DNS-1035 label'));
+      if (typeof v.name !== 'string' || !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(v.name))
+        out.push(fieldCause.invalid(`${f}.name`, v.name, 'must be a DNS-1035 label'));
       if (seen.has(v.name)) out.push(fieldCause.duplicate(`${f}.name`, v.name));
       seen.add(v.name);
       const schema = (v.schema as Obj | undefined)?.openAPIV3Schema;

@@ -45,7 +45,11 @@ export class CustomResourceStrategy extends Strategy {
       if (v.additionalPrinterColumns) out.printerColumns = v.additionalPrinterColumns;
       if (v.subresources?.scale) {
         const s = v.subresources.scale;
-        out.scale = { specReplicasPath: s.specReplicasPath, statusReplicasPath: s.statusReplicasPath, ...(s.labelSelectorPath ? { labelSelectorPath: s.labelSelectorPath } : {}) };
+        out.scale = {
+          specReplicasPath: s.specReplicasPath,
+          statusReplicasPath: s.statusReplicasPath,
+          ...(s.labelSelectorPath ? { labelSelectorPath: s.labelSelectorPath } : {}),
+        };
       }
       if (v.selectableFields) out.selectableFields = v.selectableFields.map((f) => f.jsonPath.replace(/^\./, ''));
       return out;
@@ -78,7 +82,9 @@ export class CustomResourceStrategy extends Strategy {
   #warnFinalizers(obj: KubeObject, ctx: WriteContext): void {
     for (const f of obj.metadata.finalizers ?? []) {
       if (typeof f === 'string' && !f.includes('/')) {
-        ctx.warnings.push(`metadata.finalizers: "${f}": prefer a domain-qualified finalizer name including a path (/) to avoid accidental conflicts with other finalizer writers`);
+        ctx.warnings.push(
+          `metadata.finalizers: "${f}": prefer a domain-qualified finalizer name including a path (/) to avoid accidental conflicts with other finalizer writers`,
+        );
       }
     }
   }

@@ -15,8 +15,12 @@ const io = (o: KubeObject): Obj => (o.involvedObject ?? {}) as Obj;
 
 /** events.k8s.io/v1 field ← core/v1 field. */
 const RENAMES: [string, string][] = [
-  ['regarding', 'involvedObject'], ['note', 'message'], ['reportingController', 'reportingComponent'],
-  ['deprecatedSource', 'source'], ['deprecatedFirstTimestamp', 'firstTimestamp'], ['deprecatedLastTimestamp', 'lastTimestamp'],
+  ['regarding', 'involvedObject'],
+  ['note', 'message'],
+  ['reportingController', 'reportingComponent'],
+  ['deprecatedSource', 'source'],
+  ['deprecatedFirstTimestamp', 'firstTimestamp'],
+  ['deprecatedLastTimestamp', 'lastTimestamp'],
   ['deprecatedCount', 'count'],
 ];
 
@@ -37,16 +41,28 @@ const eventPrinter: TablePrinter = {
   columns: [
     column('Last Seen', 'string', 'Time when latest event occurred'),
     column('Type', 'string', 'Type of this event (Normal, Warning), new types could be added in the future.'),
-    column('Reason', 'string', 'This should be a short, machine understandable string that gives the reason for the transition into the object\'s current status.'),
+    column(
+      'Reason',
+      'string',
+      "This should be a short, machine understandable string that gives the reason for the transition into the object's current status.",
+    ),
     column('Object', 'string', 'The object this Event is about.'),
     column('Message', 'string', 'A human-readable description of the status of this operation.'),
   ],
   cells: (ev, now) => {
     const ref = at(ev, 'involvedObject') ?? at(ev, 'regarding');
-    const lastSeen = at(ev, 'series', 'lastObservedTime') ?? at(ev, 'lastTimestamp') ?? at(ev, 'deprecatedLastTimestamp') ?? at(ev, 'eventTime') ?? at(ev, 'metadata', 'creationTimestamp');
+    const lastSeen =
+      at(ev, 'series', 'lastObservedTime') ??
+      at(ev, 'lastTimestamp') ??
+      at(ev, 'deprecatedLastTimestamp') ??
+      at(ev, 'eventTime') ??
+      at(ev, 'metadata', 'creationTimestamp');
     return [
-      ageOf(lastSeen, now), text(ev['type']), text(ev['reason']),
-      `${text(at(ref, 'kind')).toLowerCase()}/${text(at(ref, 'name'))}`, text(ev['message'], text(ev['note'])),
+      ageOf(lastSeen, now),
+      text(ev['type']),
+      text(ev['reason']),
+      `${text(at(ref, 'kind')).toLowerCase()}/${text(at(ref, 'name'))}`,
+      text(ev['message'], text(ev['note'])),
     ];
   },
 };
@@ -98,6 +114,10 @@ export class EventsV1Strategy extends EventStrategy {
   }
 
   override toInternal(obj: KubeObject): KubeObject {
-    return rename(obj, RENAMES.map(([a, b]) => [b, a]), 'v1');
+    return rename(
+      obj,
+      RENAMES.map(([a, b]) => [b, a]),
+      'v1',
+    );
   }
 }

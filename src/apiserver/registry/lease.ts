@@ -12,7 +12,11 @@ const { at, text, name, age } = cells;
 
 /** `kubectl get` columns, as kube-apiserver's printer for Leases. */
 const leasePrinter: TablePrinter = {
-  columns: [nameColumn(), column('Holder', 'string', 'holderIdentity contains the identity of the holder of a current lease.'), ageColumn()],
+  columns: [
+    nameColumn(),
+    column('Holder', 'string', 'holderIdentity contains the identity of the holder of a current lease.'),
+    ageColumn(),
+  ],
   cells: (o, now) => [name(o), text(at(o, 'spec', 'holderIdentity')), age(o, now)],
 };
 
@@ -36,7 +40,13 @@ export class LeaseStrategy extends Strategy {
     for (const f of ['leaseDurationSeconds', 'leaseTransitions'] as const) {
       const v = spec[f];
       if (v !== undefined && v !== null && (typeof v !== 'number' || !Number.isInteger(v) || v < (f === 'leaseDurationSeconds' ? 1 : 0))) {
-        out.push(fieldCause.invalid(`spec.${f}`, v, f === 'leaseDurationSeconds' ? 'must be greater than 0' : 'must be greater than or equal to 0'));
+        out.push(
+          fieldCause.invalid(
+            `spec.${f}`,
+            v,
+            f === 'leaseDurationSeconds' ? 'must be greater than 0' : 'must be greater than or equal to 0',
+          ),
+        );
       }
     }
     return out;

@@ -6,7 +6,12 @@
  * caller turns a non-empty list into a 422 `Invalid`.
  */
 import {
-  dns1035LabelErrors, dns1123LabelErrors, dns1123SubdomainErrors, labelValueErrors, qualifiedNameErrors, type KubeObject,
+  dns1035LabelErrors,
+  dns1123LabelErrors,
+  dns1123SubdomainErrors,
+  labelValueErrors,
+  qualifiedNameErrors,
+  type KubeObject,
 } from '../../meta/index.js';
 import { fieldCause, type FieldCause } from '../http/status.js';
 

@@ -26,7 +26,17 @@ export function podSpecFields(path: string): DecodedFields {
   const out: DecodedFields = { [path]: 'object' };
   for (const list of ['containers', 'initContainers', 'ephemeralContainers']) {
     const c = `${path}.${list}`;
-    Object.assign(out, { [c]: 'array', [`${c}[]`]: 'object', [`${c}[].ports`]: 'array', [`${c}[].ports[]`]: 'object', [`${c}[].env`]: 'array', [`${c}[].env[]`]: 'object', [`${c}[].volumeMounts`]: 'array', [`${c}[].volumeMounts[]`]: 'object', [`${c}[].resources`]: 'object' });
+    Object.assign(out, {
+      [c]: 'array',
+      [`${c}[]`]: 'object',
+      [`${c}[].ports`]: 'array',
+      [`${c}[].ports[]`]: 'object',
+      [`${c}[].env`]: 'array',
+      [`${c}[].env[]`]: 'object',
+      [`${c}[].volumeMounts`]: 'array',
+      [`${c}[].volumeMounts[]`]: 'object',
+      [`${c}[].resources`]: 'object',
+    });
   }
   return Object.assign(out, { [`${path}.volumes`]: 'array', [`${path}.volumes[]`]: 'object' });
 }

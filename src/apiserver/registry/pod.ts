@@ -33,7 +33,11 @@ const podPrinter: TablePrinter = {
     nameColumn(),
     column('Ready', 'string', 'The aggregate readiness state of this pod for accepting traffic.'),
     column('Status', 'string', 'The aggregate status of the containers in this pod.'),
-    column('Restarts', 'string', 'The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.'),
+    column(
+      'Restarts',
+      'string',
+      'The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.',
+    ),
     ageColumn(),
     column('IP', 'string', 'IP address allocated to the pod. Routable at least within the cluster. Empty if not yet allocated.', WIDE),
     column('Node', 'string', 'NodeName is a request to schedule this pod onto a specific node.', WIDE),
@@ -46,8 +50,14 @@ const podPrinter: TablePrinter = {
     const restarts = statuses.reduce((n, c) => n + int(c['restartCount']), 0);
     const gates = list(at(o, 'spec', 'readinessGates'));
     return [
-      name(o), `${ready}/${list(at(o, 'spec', 'containers')).length}`, podStatus(o), String(restarts), age(o, now),
-      text(at(o, 'status', 'podIP'), '<none>'), text(at(o, 'spec', 'nodeName'), '<none>'), text(at(o, 'status', 'nominatedNodeName'), '<none>'),
+      name(o),
+      `${ready}/${list(at(o, 'spec', 'containers')).length}`,
+      podStatus(o),
+      String(restarts),
+      age(o, now),
+      text(at(o, 'status', 'podIP'), '<none>'),
+      text(at(o, 'spec', 'nodeName'), '<none>'),
+      text(at(o, 'status', 'nominatedNodeName'), '<none>'),
       gates.length === 0 ? '<none>' : `0/${gates.length}`,
     ];
   },
@@ -64,7 +74,12 @@ export class PodStrategy extends Strategy {
   override readonly categories = ['all'];
   override readonly tracksGeneration = true;
   override readonly returnDeletedObject = true;
-  protected override readonly decodedFields = { ...podSpecFields('spec'), status: 'object', 'status.podIPs': 'array', 'status.podIPs[]': 'object' } as const;
+  protected override readonly decodedFields = {
+    ...podSpecFields('spec'),
+    status: 'object',
+    'status.podIPs': 'array',
+    'status.podIPs[]': 'object',
+  } as const;
   protected override readonly fields = {
     'spec.nodeName': (o: KubeObject) => spec(o).nodeName,
     'spec.host': (o: KubeObject) => spec(o).nodeName,
@@ -89,7 +104,10 @@ export class PodStrategy extends Strategy {
   /** `pods/eviction` (POST only) is served too. */
   override served(version: string): ServedResource {
     const r = super.served(version);
-    r.subresources = [...r.subresources, { name: 'eviction', responseKind: { group: 'policy', version: 'v1', kind: 'Eviction' }, verbs: ['create'] }];
+    r.subresources = [
+      ...r.subresources,
+      { name: 'eviction', responseKind: { group: 'policy', version: 'v1', kind: 'Eviction' }, verbs: ['create'] },
+    ];
     return r;
   }
 
@@ -130,7 +148,12 @@ export class PodStrategy extends Strategy {
       return s;
     };
     if (!jsonEqual(strip(obj), strip(old))) {
-      out.push(fieldCause.forbidden('spec', 'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)'));
+      out.push(
+        fieldCause.forbidden(
+          'spec',
+          'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)',
+        ),
+      );
     }
     return out;
   }

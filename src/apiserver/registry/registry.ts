@@ -15,9 +15,21 @@ export interface Route {
 
 /** Built-in groups in the order the real server advertises them (legacy core is separate). */
 const GROUP_ORDER = [
-  '', 'apps', 'events.k8s.io', 'autoscaling', 'batch', 'networking.k8s.io', 'policy', 'rbac.authorization.k8s.io',
-  'authentication.k8s.io', 'authorization.k8s.io', 'storage.k8s.io', 'admissionregistration.k8s.io', 'apiextensions.k8s.io',
-  'scheduling.k8s.io', 'coordination.k8s.io',
+  '',
+  'apps',
+  'events.k8s.io',
+  'autoscaling',
+  'batch',
+  'networking.k8s.io',
+  'policy',
+  'rbac.authorization.k8s.io',
+  'authentication.k8s.io',
+  'authorization.k8s.io',
+  'storage.k8s.io',
+  'admissionregistration.k8s.io',
+  'apiextensions.k8s.io',
+  'scheduling.k8s.io',
+  'coordination.k8s.io',
   'discovery.k8s.io',
 ];
 

@@ -34,7 +34,11 @@ export class ReviewStrategy extends Strategy {
 
   /** The response: the request, with the server-computed status. */
   review(request: KubeObject): KubeObject {
-    return { ...request, metadata: { ...request.metadata, creationTimestamp: null } as unknown as KubeObject['metadata'], status: this.answer(request) };
+    return {
+      ...request,
+      metadata: { ...request.metadata, creationTimestamp: null } as unknown as KubeObject['metadata'],
+      status: this.answer(request),
+    };
   }
 }
 
@@ -61,6 +65,10 @@ export const reviewStrategies = (): ReviewStrategy[] => [
   new ReviewStrategy('authentication.k8s.io', 'SelfSubjectReview', 'selfsubjectreviews', false, () => ({ userInfo: ADMIN })),
   new ReviewStrategy('authentication.k8s.io', 'TokenReview', 'tokenreviews', false, (req) => {
     const spec = (req.spec ?? {}) as { token?: unknown; audiences?: string[] };
-    return { authenticated: true, user: { username: tokenSubject(spec.token), groups: ['system:authenticated'] }, audiences: spec.audiences ?? [] };
+    return {
+      authenticated: true,
+      user: { username: tokenSubject(spec.token), groups: ['system:authenticated'] },
+      audiences: spec.audiences ?? [],
+    };
   }),
 ];

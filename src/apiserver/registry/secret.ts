@@ -14,7 +14,10 @@ import { Strategy, builtinVersion, type VersionSpec } from './strategy.js';
 const goJsonKind = (v: unknown): string => (Array.isArray(v) ? 'array' : typeof v === 'boolean' ? 'bool' : typeof v);
 
 /** Go types of the two maps: `map[string]string` and `map[string][]byte` (printed `[]uint8`). */
-const MAP_FIELDS = [['stringData', 'string'], ['data', '[]uint8']] as const;
+const MAP_FIELDS = [
+  ['stringData', 'string'],
+  ['data', '[]uint8'],
+] as const;
 
 /** `stringData` after `checkDecodable`: strings, or null, which Go decodes to "" in a string map. */
 function foldStringData(obj: KubeObject): void {
@@ -31,7 +34,12 @@ const { text, count, name, age } = cells;
 
 /** `kubectl get` columns, as kube-apiserver's printer for Secrets. */
 const secretPrinter: TablePrinter = {
-  columns: [nameColumn(), column('Type', 'string', 'Used to facilitate programmatic handling of secret data.'), column('Data', 'integer', 'Data contains the secret data.'), ageColumn()],
+  columns: [
+    nameColumn(),
+    column('Type', 'string', 'Used to facilitate programmatic handling of secret data.'),
+    column('Data', 'integer', 'Data contains the secret data.'),
+    ageColumn(),
+  ],
   cells: (o, now) => [name(o), text(o['type'], 'Opaque'), count(o['data']), age(o, now)],
 };
 
@@ -57,7 +65,9 @@ export class SecretStrategy extends Strategy {
 
   #undecodable(obj: KubeObject, kind: string, field: string, type: string) {
     const version = String(obj.apiVersion ?? 'v1');
-    return badRequest(`Secret in version "${version}" cannot be handled as a Secret: json: cannot unmarshal ${kind} into Go struct field Secret.${field} of type ${type}`);
+    return badRequest(
+      `Secret in version "${version}" cannot be handled as a Secret: json: cannot unmarshal ${kind} into Go struct field Secret.${field} of type ${type}`,
+    );
   }
 
   override prepareForCreate(obj: KubeObject): void {
@@ -77,7 +87,8 @@ export class SecretStrategy extends Strategy {
   override validate(obj: KubeObject): FieldCause[] {
     const out = dataKeyCauses([['data', obj.data]]);
     for (const [k, v] of Object.entries((obj.data as Record<string, unknown> | undefined) ?? {})) {
-      if (typeof v === 'string' && !/^[A-Za-z0-9+/]*={0,2}$/.test(v)) out.push(fieldCause.invalid(`data[${k}]`, '<secret contents redacted>', 'must be base64 encoded'));
+      if (typeof v === 'string' && !/^[A-Za-z0-9+/]*={0,2}$/.test(v))
+        out.push(fieldCause.invalid(`data[${k}]`, '<secret contents redacted>', 'must be base64 encoded'));
     }
     return out;
   }

@@ -19,10 +19,12 @@ const { at, text, list, name, age, orNone, mapSelector } = cells;
 const WIDE = { priority: 1 };
 
 function servicePorts(svc: Obj): string {
-  return orNone(list(at(svc, 'spec', 'ports')).map((p) => {
-    const proto = text(p['protocol'], 'TCP');
-    return p['nodePort'] !== undefined ? `${String(p['port'])}:${String(p['nodePort'])}/${proto}` : `${String(p['port'])}/${proto}`;
-  }));
+  return orNone(
+    list(at(svc, 'spec', 'ports')).map((p) => {
+      const proto = text(p['protocol'], 'TCP');
+      return p['nodePort'] !== undefined ? `${String(p['port'])}:${String(p['nodePort'])}/${proto}` : `${String(p['port'])}/${proto}`;
+    }),
+  );
 }
 
 function serviceExternalIp(svc: Obj): string {
@@ -30,7 +32,9 @@ function serviceExternalIp(svc: Obj): string {
   const external = (Array.isArray(at(svc, 'spec', 'externalIPs')) ? (at(svc, 'spec', 'externalIPs') as unknown[]) : []).map(String);
   if (type === 'ExternalName') return text(at(svc, 'spec', 'externalName'), '<none>');
   if (type === 'LoadBalancer') {
-    const ingress = list(at(svc, 'status', 'loadBalancer', 'ingress')).map((i) => text(i['ip'], text(i['hostname']))).filter((s) => s !== '');
+    const ingress = list(at(svc, 'status', 'loadBalancer', 'ingress'))
+      .map((i) => text(i['ip'], text(i['hostname'])))
+      .filter((s) => s !== '');
     const all = [...ingress, ...external];
     return all.length > 0 ? all.join(',') : '<pending>';
   }
@@ -43,13 +47,22 @@ const servicePrinter: TablePrinter = {
     nameColumn(),
     column('Type', 'string', 'type determines how the Service is exposed.'),
     column('Cluster-IP', 'string', 'clusterIP is the IP address of the service and is usually assigned randomly.'),
-    column('External-IP', 'string', 'externalIPs is a list of IP addresses for which nodes in the cluster will also accept traffic for this service.'),
+    column(
+      'External-IP',
+      'string',
+      'externalIPs is a list of IP addresses for which nodes in the cluster will also accept traffic for this service.',
+    ),
     column('Port(s)', 'string', 'The list of ports that are exposed by this service.'),
     ageColumn(),
     column('Selector', 'string', 'Route service traffic to pods with label keys and values matching this selector.', WIDE),
   ],
   cells: (o, now) => [
-    name(o), text(at(o, 'spec', 'type'), 'ClusterIP'), text(at(o, 'spec', 'clusterIP'), '<none>'), serviceExternalIp(o), servicePorts(o), age(o, now),
+    name(o),
+    text(at(o, 'spec', 'type'), 'ClusterIP'),
+    text(at(o, 'spec', 'clusterIP'), '<none>'),
+    serviceExternalIp(o),
+    servicePorts(o),
+    age(o, now),
     mapSelector(at(o, 'spec', 'selector')),
   ],
 };
@@ -64,7 +77,12 @@ export class ServiceStrategy extends Strategy {
   override readonly shortNames = ['svc'];
   override readonly categories = ['all'];
   override readonly nameRule = 'dns1035' as const;
-  protected override readonly decodedFields = { spec: 'object', 'spec.ports': 'array', 'spec.ports[]': 'object', 'spec.selector': 'object' } as const;
+  protected override readonly decodedFields = {
+    spec: 'object',
+    'spec.ports': 'array',
+    'spec.ports[]': 'object',
+    'spec.selector': 'object',
+  } as const;
   protected override readonly fields = {
     'spec.clusterIP': (o: KubeObject) => (o.spec as Obj | undefined)?.clusterIP,
     'spec.type': (o: KubeObject) => (o.spec as Obj | undefined)?.type,
@@ -90,7 +108,7 @@ export class ServiceStrategy extends Strategy {
   override prepareForCreate(obj: KubeObject): void {
     delete obj.status;
     obj.status = { loadBalancer: {} };
-    const spec = ((obj.spec ??= {}) as Obj);
+    const spec = (obj.spec ??= {}) as Obj;
     spec.type ??= 'ClusterIP';
     spec.sessionAffinity ??= 'None';
     const external = spec.type === 'ExternalName';
@@ -124,7 +142,7 @@ export class ServiceStrategy extends Strategy {
 
   override prepareForUpdate(obj: KubeObject, old: KubeObject): void {
     obj.status = old.status;
-    const spec = ((obj.spec ??= {}) as Obj);
+    const spec = (obj.spec ??= {}) as Obj;
     const oldSpec = (old.spec ?? {}) as Obj;
     spec.type ??= 'ClusterIP';
     spec.sessionAffinity ??= 'None';
@@ -155,7 +173,8 @@ export class ServiceStrategy extends Strategy {
     const ports = (spec.ports as Obj[] | undefined) ?? [];
     if (ports.length === 0 && spec.type !== 'ExternalName' && spec.clusterIP !== 'None') out.push(fieldCause.required('spec.ports'));
     ports.forEach((p, i) => {
-      if (typeof p.port !== 'number' || p.port < 1 || p.port > 65535) out.push(fieldCause.invalid(`spec.ports[${i}].port`, p.port, 'must be between 1 and 65535, inclusive'));
+      if (typeof p.port !== 'number' || p.port < 1 || p.port > 65535)
+        out.push(fieldCause.invalid(`spec.ports[${i}].port`, p.port, 'must be between 1 and 65535, inclusive'));
       if (ports.length > 1 && !p.name) out.push(fieldCause.required(`spec.ports[${i}].name`));
     });
     return out;

@@ -10,7 +10,15 @@ const { list, name, age } = cells;
 
 /** `kubectl get` columns, as kube-apiserver's printer for ServiceAccounts. */
 const serviceAccountPrinter: TablePrinter = {
-  columns: [nameColumn(), column('Secrets', 'string', 'Secrets is a list of the secrets in the same namespace that pods running using this ServiceAccount are allowed to use.'), ageColumn()],
+  columns: [
+    nameColumn(),
+    column(
+      'Secrets',
+      'string',
+      'Secrets is a list of the secrets in the same namespace that pods running using this ServiceAccount are allowed to use.',
+    ),
+    ageColumn(),
+  ],
   cells: (o, now) => [name(o), list(o['secrets']).length, age(o, now)],
 };
 
@@ -27,7 +35,10 @@ export class ServiceAccountStrategy extends Strategy {
   /** `serviceaccounts/token` (POST only) is served too. */
   override served(version: string): ServedResource {
     const r = super.served(version);
-    r.subresources = [...r.subresources, { name: 'token', responseKind: { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' }, verbs: ['create'] }];
+    r.subresources = [
+      ...r.subresources,
+      { name: 'token', responseKind: { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' }, verbs: ['create'] },
+    ];
     return r;
   }
 

@@ -25,7 +25,11 @@ export interface StoredBuiltinDefinition {
   fields?: string[];
 }
 
-const REPLICAS: ScaleSpec = { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.spec.selector' };
+const REPLICAS: ScaleSpec = {
+  specReplicasPath: '.spec.replicas',
+  statusReplicasPath: '.status.replicas',
+  labelSelectorPath: '.spec.selector',
+};
 
 export class StoredBuiltinStrategy extends Strategy {
   readonly group: string;
@@ -53,7 +57,15 @@ export class StoredBuiltinStrategy extends Strategy {
 }
 
 const workload = (kind: string, plural: string, group: string, extra: Partial<StoredBuiltinDefinition> = {}): StoredBuiltinDefinition => ({
-  group, version: 'v1', kind, plural, namespaced: true, categories: ['all'], status: true, generation: true, ...extra,
+  group,
+  version: 'v1',
+  kind,
+  plural,
+  namespaced: true,
+  categories: ['all'],
+  status: true,
+  generation: true,
+  ...extra,
 });
 
 /** The kinds served this way. */
@@ -62,23 +74,78 @@ export const STORED_BUILTINS: readonly StoredBuiltinDefinition[] = [
   workload('DaemonSet', 'daemonsets', 'apps', { shortNames: ['ds'] }),
   workload('Job', 'jobs', 'batch', { fields: ['status.successful'] }),
   workload('CronJob', 'cronjobs', 'batch', { shortNames: ['cj'] }),
-  workload('ReplicationController', 'replicationcontrollers', '', { shortNames: ['rc'], scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' }, fields: ['status.replicas'] }),
+  workload('ReplicationController', 'replicationcontrollers', '', {
+    shortNames: ['rc'],
+    scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' },
+    fields: ['status.replicas'],
+  }),
   { group: '', version: 'v1', kind: 'PodTemplate', plural: 'podtemplates', namespaced: true },
   { group: '', version: 'v1', kind: 'ResourceQuota', plural: 'resourcequotas', namespaced: true, shortNames: ['quota'], status: true },
   { group: '', version: 'v1', kind: 'LimitRange', plural: 'limitranges', namespaced: true, shortNames: ['limits'] },
   { group: '', version: 'v1', kind: 'Endpoints', plural: 'endpoints', namespaced: true, shortNames: ['ep'] },
   { group: 'discovery.k8s.io', version: 'v1', kind: 'EndpointSlice', plural: 'endpointslices', namespaced: true },
-  { group: '', version: 'v1', kind: 'Node', plural: 'nodes', namespaced: false, shortNames: ['no'], status: true, fields: ['spec.unschedulable'] },
-  { group: '', version: 'v1', kind: 'PersistentVolumeClaim', plural: 'persistentvolumeclaims', namespaced: true, shortNames: ['pvc'], status: true },
+  {
+    group: '',
+    version: 'v1',
+    kind: 'Node',
+    plural: 'nodes',
+    namespaced: false,
+    shortNames: ['no'],
+    status: true,
+    fields: ['spec.unschedulable'],
+  },
+  {
+    group: '',
+    version: 'v1',
+    kind: 'PersistentVolumeClaim',
+    plural: 'persistentvolumeclaims',
+    namespaced: true,
+    shortNames: ['pvc'],
+    status: true,
+  },
   { group: '', version: 'v1', kind: 'PersistentVolume', plural: 'persistentvolumes', namespaced: false, shortNames: ['pv'], status: true },
   { group: 'networking.k8s.io', version: 'v1', kind: 'Ingress', plural: 'ingresses', namespaced: true, shortNames: ['ing'], status: true },
   { group: 'networking.k8s.io', version: 'v1', kind: 'NetworkPolicy', plural: 'networkpolicies', namespaced: true, shortNames: ['netpol'] },
-  { group: 'policy', version: 'v1', kind: 'PodDisruptionBudget', plural: 'poddisruptionbudgets', namespaced: true, shortNames: ['pdb'], status: true, generation: true },
-  { group: 'autoscaling', version: 'v2', kind: 'HorizontalPodAutoscaler', plural: 'horizontalpodautoscalers', namespaced: true, shortNames: ['hpa'], categories: ['all'], status: true },
+  {
+    group: 'policy',
+    version: 'v1',
+    kind: 'PodDisruptionBudget',
+    plural: 'poddisruptionbudgets',
+    namespaced: true,
+    shortNames: ['pdb'],
+    status: true,
+    generation: true,
+  },
+  {
+    group: 'autoscaling',
+    version: 'v2',
+    kind: 'HorizontalPodAutoscaler',
+    plural: 'horizontalpodautoscalers',
+    namespaced: true,
+    shortNames: ['hpa'],
+    categories: ['all'],
+    status: true,
+  },
   { group: 'scheduling.k8s.io', version: 'v1', kind: 'PriorityClass', plural: 'priorityclasses', namespaced: false, shortNames: ['pc'] },
   { group: 'storage.k8s.io', version: 'v1', kind: 'StorageClass', plural: 'storageclasses', namespaced: false, shortNames: ['sc'] },
-  { group: 'admissionregistration.k8s.io', version: 'v1', kind: 'ValidatingWebhookConfiguration', plural: 'validatingwebhookconfigurations', namespaced: false, categories: ['api-extensions'], generation: true },
-  { group: 'admissionregistration.k8s.io', version: 'v1', kind: 'MutatingWebhookConfiguration', plural: 'mutatingwebhookconfigurations', namespaced: false, categories: ['api-extensions'], generation: true },
+  {
+    group: 'admissionregistration.k8s.io',
+    version: 'v1',
+    kind: 'ValidatingWebhookConfiguration',
+    plural: 'validatingwebhookconfigurations',
+    namespaced: false,
+    categories: ['api-extensions'],
+    generation: true,
+  },
+  {
+    group: 'admissionregistration.k8s.io',
+    version: 'v1',
+    kind: 'MutatingWebhookConfiguration',
+    plural: 'mutatingwebhookconfigurations',
+    namespaced: false,
+    categories: ['api-extensions'],
+    generation: true,
+  },
   { group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'Role', plural: 'roles', namespaced: true },
   { group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'RoleBinding', plural: 'rolebindings', namespaced: true },
   { group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'ClusterRole', plural: 'clusterroles', namespaced: false },

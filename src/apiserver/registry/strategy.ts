@@ -89,7 +89,9 @@ function misdecodedField(obj: unknown, fields: DecodedFields): { path: string; w
     let values: unknown[] = [obj];
     for (const part of path.split('.')) {
       const name = part.endsWith('[]') ? part.slice(0, -2) : part;
-      values = values.flatMap((v) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? [(v as Record<string, unknown>)[name]] : []));
+      values = values.flatMap((v) =>
+        v !== null && typeof v === 'object' && !Array.isArray(v) ? [(v as Record<string, unknown>)[name]] : [],
+      );
       if (name !== part) values = values.flatMap((v) => (Array.isArray(v) ? v : []));
     }
     const each = path.endsWith('[]');
@@ -179,7 +181,10 @@ export abstract class Strategy {
   /** Throws 400 when a typed field of `obj` has the wrong JSON kind (see `decodedFields`). */
   checkDecodable(obj: KubeObject): void {
     const bad = misdecodedField(obj, this.decodedFields);
-    if (bad) throw badRequest(`unable to decode the object: ${this.kind}.${bad.path} must be ${bad.want === 'array' ? 'an array' : 'an object'}, not ${bad.got}`);
+    if (bad)
+      throw badRequest(
+        `unable to decode the object: ${this.kind}.${bad.path} must be ${bad.want === 'array' ? 'an array' : 'an object'}, not ${bad.got}`,
+      );
   }
 
   /** Defaulting and server-set fields on create (status reset where the type has a status subresource). */
@@ -245,13 +250,21 @@ export abstract class Strategy {
   served(version: string): ServedResource {
     const v = this.version(version)!;
     const subresources: ServedSubresource[] = [];
-    if (v.scale) subresources.push({ name: 'scale', responseKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' }, verbs: SUB_VERBS });
+    if (v.scale)
+      subresources.push({ name: 'scale', responseKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' }, verbs: SUB_VERBS });
     if (v.status) subresources.push({ name: 'status', responseKind: { group: this.group, version, kind: this.kind }, verbs: SUB_VERBS });
     const out: ServedResource = {
-      group: this.group, version, kind: this.kind, plural: this.plural, singular: this.singular, namespaced: this.namespaced,
-      shortNames: this.shortNames, categories: this.categories,
+      group: this.group,
+      version,
+      kind: this.kind,
+      plural: this.plural,
+      singular: this.singular,
+      namespaced: this.namespaced,
+      shortNames: this.shortNames,
+      categories: this.categories,
       verbs: this.allowDeleteCollection ? ALL_VERBS : ALL_VERBS.filter((x) => x !== 'deletecollection'),
-      subresources, custom: this.custom,
+      subresources,
+      custom: this.custom,
     };
     if (v.schema) out.schema = v.schema;
     if (v.printerColumns) out.printerColumns = v.printerColumns;
@@ -260,4 +273,10 @@ export abstract class Strategy {
 }
 
 /** A one-version built-in with the common shape. */
-export const builtinVersion = (name: string, opts: Partial<VersionSpec> = {}): VersionSpec => ({ name, served: true, storage: true, status: false, ...opts });
+export const builtinVersion = (name: string, opts: Partial<VersionSpec> = {}): VersionSpec => ({
+  name,
+  served: true,
+  storage: true,
+  status: false,
+  ...opts,
+});

@@ -28,8 +28,13 @@ function selectorMatches(sel: LabelSelector, labels: Record<string, string>): bo
 }
 
 const WORKLOAD_FIELDS: DecodedFields = {
-  spec: 'object', 'spec.template': 'object', 'spec.template.metadata': 'object', 'spec.selector': 'object',
-  'spec.selector.matchLabels': 'object', 'spec.selector.matchExpressions': 'array', 'spec.selector.matchExpressions[]': 'object',
+  spec: 'object',
+  'spec.template': 'object',
+  'spec.template.metadata': 'object',
+  'spec.selector': 'object',
+  'spec.selector.matchLabels': 'object',
+  'spec.selector.matchExpressions': 'array',
+  'spec.selector.matchExpressions[]': 'object',
   ...podSpecFields('spec.template.spec'),
 };
 
@@ -51,13 +56,24 @@ const deploymentPrinter: TablePrinter = {
     ageColumn(),
     column('Containers', 'string', 'Names of each container in the template.', WIDE),
     column('Images', 'string', 'Images referenced by each container in the template.', WIDE),
-    column('Selector', 'string', 'Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment.', WIDE),
+    column(
+      'Selector',
+      'string',
+      'Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment.',
+      WIDE,
+    ),
   ],
   cells: (o, now) => {
     const { names, images } = templateContainers(o);
     return [
-      name(o), `${int(at(o, 'status', 'readyReplicas'))}/${int(at(o, 'spec', 'replicas'), 1)}`, int(at(o, 'status', 'updatedReplicas')),
-      int(at(o, 'status', 'availableReplicas')), age(o, now), names, images, labelSelector(at(o, 'spec', 'selector')),
+      name(o),
+      `${int(at(o, 'status', 'readyReplicas'))}/${int(at(o, 'spec', 'replicas'), 1)}`,
+      int(at(o, 'status', 'updatedReplicas')),
+      int(at(o, 'status', 'availableReplicas')),
+      age(o, now),
+      names,
+      images,
+      labelSelector(at(o, 'spec', 'selector')),
     ];
   },
 };
@@ -77,8 +93,14 @@ const replicaSetPrinter: TablePrinter = {
   cells: (o, now) => {
     const { names, images } = templateContainers(o);
     return [
-      name(o), int(at(o, 'spec', 'replicas'), 1), int(at(o, 'status', 'replicas')), int(at(o, 'status', 'readyReplicas')), age(o, now),
-      names, images, labelSelector(at(o, 'spec', 'selector')),
+      name(o),
+      int(at(o, 'spec', 'replicas'), 1),
+      int(at(o, 'status', 'replicas')),
+      int(at(o, 'status', 'readyReplicas')),
+      age(o, now),
+      names,
+      images,
+      labelSelector(at(o, 'spec', 'selector')),
     ];
   },
 };
@@ -127,7 +149,8 @@ abstract class WorkloadStrategy extends Strategy {
     } else if (!selectorMatches(sel, labels)) {
       out.push(fieldCause.invalid('spec.template.metadata.labels', labels, '`selector` does not match template `labels`'));
     }
-    if (typeof spec.replicas === 'number' && spec.replicas < 0) out.push(fieldCause.invalid('spec.replicas', spec.replicas, 'must be greater than or equal to 0'));
+    if (typeof spec.replicas === 'number' && spec.replicas < 0)
+      out.push(fieldCause.invalid('spec.replicas', spec.replicas, 'must be greater than or equal to 0'));
     out.push(...validatePodSpec(template.spec, 'spec.template.spec'));
     return out;
   }
@@ -146,7 +169,11 @@ export class DeploymentStrategy extends WorkloadStrategy {
   override readonly printer = deploymentPrinter;
   readonly plural = 'deployments';
   override readonly shortNames = ['deploy'];
-  protected override readonly decodedFields = { ...WORKLOAD_FIELDS, 'spec.strategy': 'object', 'spec.strategy.rollingUpdate': 'object' } as const;
+  protected override readonly decodedFields = {
+    ...WORKLOAD_FIELDS,
+    'spec.strategy': 'object',
+    'spec.strategy.rollingUpdate': 'object',
+  } as const;
 
   protected override defaultSpec(spec: Obj): void {
     super.defaultSpec(spec);

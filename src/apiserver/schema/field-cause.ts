@@ -22,26 +22,49 @@ export function renderValue(value: unknown): string {
 const withDetail = (body: string, detail: string): string => (detail === '' ? body : `${body}: ${detail}`);
 
 export const fieldCause = {
-  required: (field: string, detail = ''): FieldCause => ({ reason: 'FieldValueRequired', field, message: withDetail('Required value', detail) }),
-  forbidden: (field: string, detail: string): FieldCause => ({ reason: 'FieldValueForbidden', field, message: withDetail('Forbidden', detail) }),
+  required: (field: string, detail = ''): FieldCause => ({
+    reason: 'FieldValueRequired',
+    field,
+    message: withDetail('Required value', detail),
+  }),
+  forbidden: (field: string, detail: string): FieldCause => ({
+    reason: 'FieldValueForbidden',
+    field,
+    message: withDetail('Forbidden', detail),
+  }),
   invalid: (field: string, value: unknown, detail: string): FieldCause => ({
-    reason: 'FieldValueInvalid', field, message: withDetail(`Invalid value: ${renderValue(value)}`, detail),
+    reason: 'FieldValueInvalid',
+    field,
+    message: withDetail(`Invalid value: ${renderValue(value)}`, detail),
   }),
   typeInvalid: (field: string, value: unknown, detail: string): FieldCause => ({
-    reason: 'FieldValueTypeInvalid', field, message: withDetail(`Invalid value: ${renderValue(value)}`, detail),
+    reason: 'FieldValueTypeInvalid',
+    field,
+    message: withDetail(`Invalid value: ${renderValue(value)}`, detail),
   }),
   notSupported: (field: string, value: unknown, supported: readonly string[]): FieldCause => ({
     reason: 'FieldValueNotSupported',
     field,
-    message: withDetail(`Unsupported value: ${renderValue(value)}`, supported.length === 0 ? '' : `supported values: ${supported.map((s) => JSON.stringify(s)).join(', ')}`),
+    message: withDetail(
+      `Unsupported value: ${renderValue(value)}`,
+      supported.length === 0 ? '' : `supported values: ${supported.map((s) => JSON.stringify(s)).join(', ')}`,
+    ),
   }),
   tooLong: (field: string, maxLength: number): FieldCause => ({
-    reason: 'FieldValueTooLong', field, message: `Too long: may not be more than ${maxLength} bytes`,
+    reason: 'FieldValueTooLong',
+    field,
+    message: `Too long: may not be more than ${maxLength} bytes`,
   }),
   tooMany: (field: string, actual: number, max: number, unit: 'items' | 'properties'): FieldCause => ({
-    reason: 'FieldValueTooMany', field, message: `Too many: ${actual}: must have at most ${max} ${unit}`,
+    reason: 'FieldValueTooMany',
+    field,
+    message: `Too many: ${actual}: must have at most ${max} ${unit}`,
   }),
-  duplicate: (field: string, value: unknown): FieldCause => ({ reason: 'FieldValueDuplicate', field, message: `Duplicate value: ${renderValue(value)}` }),
+  duplicate: (field: string, value: unknown): FieldCause => ({
+    reason: 'FieldValueDuplicate',
+    field,
+    message: `Duplicate value: ${renderValue(value)}`,
+  }),
 };
 
 /** Joins a parent path and a child field name the way Kubernetes field paths read. */

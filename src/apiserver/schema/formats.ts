@@ -25,7 +25,9 @@ const STRING_FORMATS: Readonly<Record<string, (s: string) => boolean>> = {
   },
   'date-time': (s) => {
     const m = DATE_TIME.exec(s);
-    return m !== null && validDate(m[1] as string, m[2] as string, m[3] as string) && Number(m[4]) < 24 && Number(m[5]) < 60 && Number(m[6]) < 61;
+    return (
+      m !== null && validDate(m[1] as string, m[2] as string, m[3] as string) && Number(m[4]) < 24 && Number(m[5]) < 60 && Number(m[6]) < 61
+    );
   },
   byte: (s) => BASE64.test(s),
   uuid: (s) => UUID.test(s),

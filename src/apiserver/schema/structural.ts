@@ -29,9 +29,11 @@ const VALID_TYPES = new Set(['object', 'array', 'string', 'integer', 'number', '
 export function validateStructuralSchema(schema: JSONSchemaProps, fieldPath: string): FieldCause[] {
   const causes: FieldCause[] = [];
   if (schema.type !== 'object') {
-    causes.push(schema.type === undefined || schema.type === ''
-      ? fieldCause.required(childPath(fieldPath, 'type'), 'must not be empty at the root')
-      : fieldCause.invalid(childPath(fieldPath, 'type'), schema.type, 'must be object at the root'));
+    causes.push(
+      schema.type === undefined || schema.type === ''
+        ? fieldCause.required(childPath(fieldPath, 'type'), 'must not be empty at the root')
+        : fieldCause.invalid(childPath(fieldPath, 'type'), schema.type, 'must be object at the root'),
+    );
   }
   const metadata = schema.properties?.['metadata'];
   if (metadata !== undefined) checkRootMetadata(metadata, `${fieldPath}.properties[metadata]`, causes);
@@ -46,7 +48,9 @@ function checkRootMetadata(metadata: JSONSchemaProps, path: string, causes: Fiel
   const extra = Object.keys(metadata).filter((k) => !['type', 'properties', 'description', 'title'].includes(k));
   const extraProps = Object.keys(metadata.properties ?? {}).filter((k) => !ALLOWED_ROOT_METADATA_FIELDS.has(k));
   if (extra.length > 0 || extraProps.length > 0) {
-    causes.push(fieldCause.forbidden(path, 'must not specify anything other than name and generateName, but metadata is implicitly specified'));
+    causes.push(
+      fieldCause.forbidden(path, 'must not specify anything other than name and generateName, but metadata is implicitly specified'),
+    );
   }
 }
 
@@ -112,7 +116,9 @@ function checkDefault(s: JSONSchemaProps, path: string, causes: FieldCause[]): v
   const holder = { value };
   const pruned = pruneUnknownFields(holder, { type: 'object', properties: { value: s } } as JSONSchemaProps);
   if (pruned.length > 0) {
-    causes.push(fieldCause.invalid(path, s.default, `must not have unknown fields: ${pruned.map((p) => p.replace(/^\.value\.?/, '')).join(', ')}`));
+    causes.push(
+      fieldCause.invalid(path, s.default, `must not have unknown fields: ${pruned.map((p) => p.replace(/^\.value\.?/, '')).join(', ')}`),
+    );
   }
   for (const cause of validateAgainstSchema(value, s)) {
     causes.push({ reason: cause.reason, field: cause.field === '' ? path : `${path}.${cause.field}`, message: cause.message });
@@ -129,8 +135,13 @@ function checkJunctor(branch: JSONSchemaProps, path: string, outer: JSONSchemaPr
   }
   for (const [name, child] of Object.entries(branch.properties ?? {})) {
     const declared = outer?.properties?.[name];
-    if (declared === undefined && (outer === undefined ? undefined : extensionsOf(outer)['x-kubernetes-preserve-unknown-fields']) !== true) {
-      causes.push(fieldCause.required(`${path}.properties[${name}]`, 'must be specified in the structural schema outside of value validations'));
+    if (
+      declared === undefined &&
+      (outer === undefined ? undefined : extensionsOf(outer)['x-kubernetes-preserve-unknown-fields']) !== true
+    ) {
+      causes.push(
+        fieldCause.required(`${path}.properties[${name}]`, 'must be specified in the structural schema outside of value validations'),
+      );
     }
     checkJunctor(child, `${path}.properties[${name}]`, declared, causes);
   }

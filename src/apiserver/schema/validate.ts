@@ -44,7 +44,13 @@ function validateValue(value: unknown, s: JSONSchemaProps, path: string, causes:
   }
 
   if (s.enum !== undefined && !s.enum.some((e) => jsonEqual(e, value))) {
-    causes.push(fieldCause.notSupported(path, value, s.enum.map((e) => (typeof e === 'string' ? e : JSON.stringify(e)))));
+    causes.push(
+      fieldCause.notSupported(
+        path,
+        value,
+        s.enum.map((e) => (typeof e === 'string' ? e : JSON.stringify(e))),
+      ),
+    );
   }
   if (typeof value === 'string') validateString(value, s, path, causes);
   else if (typeof value === 'number') validateNumber(value, s, path, causes);

@@ -29,9 +29,11 @@ const TERM = /^shardRange\(\s*([^,\s]*)\s*,\s*'([^']*)'\s*,\s*'([^']*)'\s*\)$/;
 
 function parseBound(text: string, term: string): bigint {
   // Bounds are compared as normalised hex (no leading zeros, lower case): numeric order, so a BigInt holds them.
-  if (!/^0x[0-9a-fA-F]+$/.test(text)) throw badRequest(`invalid shardSelector: bound ${JSON.stringify(text)} in ${JSON.stringify(term)} is not a 0x-prefixed hex number`);
+  if (!/^0x[0-9a-fA-F]+$/.test(text))
+    throw badRequest(`invalid shardSelector: bound ${JSON.stringify(text)} in ${JSON.stringify(term)} is not a 0x-prefixed hex number`);
   const value = BigInt(text);
-  if (value > FULL_SPACE_END) throw badRequest(`invalid shardSelector: bound ${text} in ${JSON.stringify(term)} is beyond the hash space end 0x10000000000000000`);
+  if (value > FULL_SPACE_END)
+    throw badRequest(`invalid shardSelector: bound ${text} in ${JSON.stringify(term)} is beyond the hash space end 0x10000000000000000`);
   return value;
 }
 
@@ -45,9 +47,12 @@ export function parseShardSelector(text: string): ShardSelector {
     if (!m) throw badRequest(`invalid shardSelector: ${JSON.stringify(term)} is not shardRange(<field>, '0x<start>', '0x<end>')`);
     const f = m[1]!;
     if (f !== 'object.metadata.uid' && f !== 'object.metadata.namespace') {
-      throw badRequest(`invalid shardSelector: unsupported field ${JSON.stringify(f)}: supported fields are object.metadata.uid and object.metadata.namespace`);
+      throw badRequest(
+        `invalid shardSelector: unsupported field ${JSON.stringify(f)}: supported fields are object.metadata.uid and object.metadata.namespace`,
+      );
     }
-    if (field !== undefined && f !== field) throw badRequest(`invalid shardSelector: all shardRange terms must use the same field, got ${field} and ${f}`);
+    if (field !== undefined && f !== field)
+      throw badRequest(`invalid shardSelector: all shardRange terms must use the same field, got ${field} and ${f}`);
     field = f;
     const start = parseBound(m[2]!, term);
     const end = parseBound(m[3]!, term);
@@ -80,9 +85,10 @@ export function fnv1a64(value: string): bigint {
 
 /** The predicate of a parsed selector. */
 export function shardMatcher(s: ShardSelector): (obj: { metadata: { uid?: string; namespace?: string } }) => boolean {
-  const valueOf = s.field === 'object.metadata.uid'
-    ? (obj: { metadata: { uid?: string } }): string => obj.metadata.uid ?? ''
-    : (obj: { metadata: { namespace?: string } }): string => obj.metadata.namespace ?? '';
+  const valueOf =
+    s.field === 'object.metadata.uid'
+      ? (obj: { metadata: { uid?: string } }): string => obj.metadata.uid ?? ''
+      : (obj: { metadata: { namespace?: string } }): string => obj.metadata.namespace ?? '';
   return (obj) => {
     const h = fnv1a64(valueOf(obj));
     for (const r of s.ranges) if (h >= r.start && h < r.end) return true;

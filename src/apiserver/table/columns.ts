@@ -18,7 +18,11 @@ export const CREATION_TIMESTAMP_DESCRIPTION =
   'CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata';
 
 export const column = (name: string, type: string, description: string, { format = '', priority = 0 } = {}): TableColumnDefinition => ({
-  name, type, format, description, priority,
+  name,
+  type,
+  format,
+  description,
+  priority,
 });
 
 export const nameColumn = (): TableColumnDefinition => column('Name', 'string', NAME_DESCRIPTION, { format: 'name' });

@@ -94,7 +94,10 @@ export function evaluateJsonPath(root: unknown, steps: readonly Step[]): unknown
       } else {
         const candidates = Array.isArray(v) ? v : isObject(v) ? Object.values(v) : [];
         for (const c of candidates) {
-          const got = evaluateJsonPath(c, step.path.map((name) => ({ kind: 'field', name }) as const));
+          const got = evaluateJsonPath(
+            c,
+            step.path.map((name) => ({ kind: 'field', name }) as const),
+          );
           const equal = got.length > 0 && got[0] === step.value;
           if (step.op === '==' ? equal : !equal) next.push(c);
         }

@@ -98,10 +98,7 @@ function cellFor(type: string, value: unknown, now: number): unknown {
 }
 
 const defaultPrinter: TablePrinter = {
-  columns: [
-    column('Name', 'string', NAME_DESCRIPTION, { format: 'name' }),
-    column('Created At', 'date', CREATION_TIMESTAMP_DESCRIPTION),
-  ],
+  columns: [column('Name', 'string', NAME_DESCRIPTION, { format: 'name' }), column('Created At', 'date', CREATION_TIMESTAMP_DESCRIPTION)],
   cells: (obj) => [metadataOf(obj)?.name ?? '', metadataOf(obj)?.creationTimestamp ?? ''],
 };
 

@@ -21,12 +21,19 @@
  * instead of returning a partial answer.
  */
 import {
-  InvalidOptionError, formatGVR, gvrOfResource, keyOf, noopLogger, parseLabelSelector,
-  type Clock, type KubeObject, type Logger, type NamespacedName, type ResourceDescriptor,
+  InvalidOptionError,
+  formatGVR,
+  gvrOfResource,
+  keyOf,
+  noopLogger,
+  parseLabelSelector,
+  type Clock,
+  type KubeObject,
+  type Logger,
+  type NamespacedName,
+  type ResourceDescriptor,
 } from '../../meta/index.js';
-import {
-  NAMESPACE_INDEX, SharedInformerFactory, type IndexFunc, type SharedIndexInformer,
-} from '../../cache/index.js';
+import { NAMESPACE_INDEX, SharedInformerFactory, type IndexFunc, type SharedIndexInformer } from '../../cache/index.js';
 import type { Client } from '../../client/index.js';
 import { CacheNotSyncedError } from './errors.js';
 import { multiNamespaceInformer } from './multi-namespace-informer.js';
@@ -185,7 +192,7 @@ export class InformerCache {
 
   /** Cached objects matching every option (frozen, in no particular order). */
   list<T extends KubeObject>(resource: ResourceDescriptor<T>, options: CacheListOptions = {}): T[] {
-    const ns = resource.namespaced ? options.namespace ?? '' : '';
+    const ns = resource.namespaced ? (options.namespace ?? '') : '';
     const entry = this.#synced(resource, ns);
     const indexer = entry.informer.getIndexer();
     const scope = ns === '' ? ALL_NAMESPACES : ns;
@@ -194,7 +201,10 @@ export class InformerCache {
     for (const field in matching) {
       const indexName = entry.fieldIndexes.get(field);
       if (indexName === undefined) {
-        throw new InvalidOptionError(`matchingFields.${field}`, `no field index named ${JSON.stringify(field)} on ${resource.kind}; add it with indexField`);
+        throw new InvalidOptionError(
+          `matchingFields.${field}`,
+          `no field index named ${JSON.stringify(field)} on ${resource.kind}; add it with indexField`,
+        );
       }
       const value = `${scope}/${matching[field]}`;
       if (items === undefined) {
@@ -217,12 +227,14 @@ export class InformerCache {
    * network (for `explain`): whether it watches the kind (and that namespace), whether it synced, and
    * the cached object.
    */
-  peek<T extends KubeObject>(resource: ResourceDescriptor<T>, nn: NamespacedName):
-    | { informer: 'none' | 'outside-namespaces' | 'syncing' }
-    | { informer: 'synced'; object: T | undefined } {
+  peek<T extends KubeObject>(
+    resource: ResourceDescriptor<T>,
+    nn: NamespacedName,
+  ): { informer: 'none' | 'outside-namespaces' | 'syncing' } | { informer: 'synced'; object: T | undefined } {
     const entry = this.#entries.get(resourceKey(resource));
     if (!entry) return { informer: 'none' };
-    if (resource.namespaced && entry.namespaces.size > 0 && !entry.namespaces.has(nn.namespace ?? '')) return { informer: 'outside-namespaces' };
+    if (resource.namespaced && entry.namespaces.size > 0 && !entry.namespaces.has(nn.namespace ?? ''))
+      return { informer: 'outside-namespaces' };
     if (!entry.informer.hasSynced()) return { informer: 'syncing' };
     const key = resource.namespaced ? keyOf(nn) : nn.name;
     return { informer: 'synced', object: entry.informer.getIndexer().getByKey(key) as T | undefined };
@@ -260,7 +272,10 @@ export class InformerCache {
     }
     const sharding = resource.namespaced ? this.#sharding : undefined;
     if (sharding && (o.namespaces?.length ?? 0) > 0) {
-      throw new InvalidOptionError(`cache.namespaces`, `a sharded manager watches the namespaces of its shards; ${resource.kind} cannot also be limited to namespaces`);
+      throw new InvalidOptionError(
+        `cache.namespaces`,
+        `a sharded manager watches the namespaces of its shards; ${resource.kind} cannot also be limited to namespaces`,
+      );
     }
     const namespaces = resource.namespaced ? [...new Set(o.namespaces ?? [])] : [];
     const resyncMs = o.syncPeriodMs ?? DEFAULT_SYNC_PERIOD_MS;

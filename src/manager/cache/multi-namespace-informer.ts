@@ -8,10 +8,14 @@
  */
 import { splitKey, type KubeObject } from '../../meta/index.js';
 import type {
-  HandlerRegistration, IndexFunc, Indexer, ReflectorStatus, ResourceEventHandler, SharedIndexInformer,
+  HandlerRegistration,
+  IndexFunc,
+  Indexer,
+  ReflectorStatus,
+  ResourceEventHandler,
+  SharedIndexInformer,
 } from '../../cache/index.js';
 import { combineReflectorStatuses } from './combined-status.js';
-
 
 export function multiNamespaceInformer<T extends KubeObject>(members: ReadonlyMap<string, SharedIndexInformer<T>>): SharedIndexInformer<T> {
   const all = [...members.values()];

@@ -16,7 +16,13 @@
  */
 import { splitKey, type KubeObject, type ResourceDescriptor } from '../../meta/index.js';
 import type {
-  HandlerRegistration, IndexFunc, Indexer, InformerForOptions, ReflectorStatus, ResourceEventHandler, SharedIndexInformer,
+  HandlerRegistration,
+  IndexFunc,
+  Indexer,
+  InformerForOptions,
+  ReflectorStatus,
+  ResourceEventHandler,
+  SharedIndexInformer,
   SharedInformerFactory,
 } from '../../cache/index.js';
 import { combineReflectorStatuses } from './combined-status.js';
@@ -60,7 +66,11 @@ export class ShardedInformer<T extends KubeObject> implements SharedIndexInforme
     this.#shardOf = options.shardOf;
     const all = (): SharedIndexInformer<T>[] => [...this.#members.values()].map((m) => m.informer);
     this.#indexer = {
-      getByKey: (key) => this.#members.get(this.#shardOf(splitKey(key).namespace))?.informer.getIndexer().getByKey(key),
+      getByKey: (key) =>
+        this.#members
+          .get(this.#shardOf(splitKey(key).namespace))
+          ?.informer.getIndexer()
+          .getByKey(key),
       list: () => all().flatMap((i) => i.getIndexer().list()),
       listKeys: () => all().flatMap((i) => i.getIndexer().listKeys()),
       byIndex: (name, value) => all().flatMap((i) => i.getIndexer().byIndex(name, value)),
@@ -94,7 +104,11 @@ export class ShardedInformer<T extends KubeObject> implements SharedIndexInforme
       if (this.#members.has(shard)) continue;
       const stop = new AbortController();
       // A signal of its own makes this a new factory informer, never a released shard's stopped one.
-      const informer = this.#factory.informerFor(this.#resource, { ...this.#member(shard), signal: stop.signal, indexers: { ...this.#indexers } });
+      const informer = this.#factory.informerFor(this.#resource, {
+        ...this.#member(shard),
+        signal: stop.signal,
+        indexers: { ...this.#indexers },
+      });
       const m: Member<T> = { informer, stop, regs: new Map() };
       for (const h of this.#handlers) m.regs.set(h, informer.addEventHandler(h.handler, h.options));
       this.#members.set(shard, m);
@@ -147,7 +161,13 @@ export class ShardedInformer<T extends KubeObject> implements SharedIndexInforme
   status(): ReflectorStatus {
     const [head, ...tail] = [...this.#members.values()].map((m) => m.informer.status());
     if (!head) {
-      return { phase: this.#signal ? 'watching' : 'idle', lastSyncResourceVersion: '', reconnects: 0, relists: 0, errors: { gone: 0, tooManyRequests: 0, network: 0, other: 0 } };
+      return {
+        phase: this.#signal ? 'watching' : 'idle',
+        lastSyncResourceVersion: '',
+        reconnects: 0,
+        relists: 0,
+        errors: { gone: 0, tooManyRequests: 0, network: 0, other: 0 },
+      };
     }
     return combineReflectorStatuses([head, ...tail]);
   }

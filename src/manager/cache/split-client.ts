@@ -19,16 +19,31 @@ export interface CacheReader {
 /** Writes to the status subresource. */
 export interface StatusWriter {
   update<T extends KubeObject>(resource: ResourceDescriptor<T>, obj: T, options?: WriteOptions): Promise<T>;
-  patch<T extends KubeObject>(resource: ResourceDescriptor<T>, nn: NamespacedName, patch: unknown, type: PatchType, options?: PatchOptions): Promise<T>;
+  patch<T extends KubeObject>(
+    resource: ResourceDescriptor<T>,
+    nn: NamespacedName,
+    patch: unknown,
+    type: PatchType,
+    options?: PatchOptions,
+  ): Promise<T>;
 }
 
 /** The client reconcilers get from a manager: reads from the shared cache, writes straight to the API server. */
 export interface ManagerClient extends CacheReader {
   create<T extends KubeObject>(resource: ResourceDescriptor<T>, obj: T, options?: WriteOptions): Promise<T>;
   update<T extends KubeObject>(resource: ResourceDescriptor<T>, obj: T, options?: WriteOptions): Promise<T>;
-  patch<T extends KubeObject>(resource: ResourceDescriptor<T>, nn: NamespacedName, patch: unknown, type: PatchType, options?: PatchOptions): Promise<T>;
+  patch<T extends KubeObject>(
+    resource: ResourceDescriptor<T>,
+    nn: NamespacedName,
+    patch: unknown,
+    type: PatchType,
+    options?: PatchOptions,
+  ): Promise<T>;
   delete<T extends KubeObject>(resource: ResourceDescriptor<T>, nn: NamespacedName, options?: DeleteOptions): Promise<T | Status>;
-  deleteCollection<T extends KubeObject>(resource: ResourceDescriptor<T>, options?: ListOptions & DeleteOptions): Promise<KubeList<T> | Status>;
+  deleteCollection<T extends KubeObject>(
+    resource: ResourceDescriptor<T>,
+    options?: ListOptions & DeleteOptions,
+  ): Promise<KubeList<T> | Status>;
   status(): StatusWriter;
   /** Uncached reads straight from the API server. */
   readonly apiReader: Pick<Client, 'get' | 'list' | 'watch'>;

@@ -9,7 +9,14 @@
  * Invariant: no write when `mutate` changed nothing (`'unchanged'`); `mutate` may not change the
  * object's name or namespace.
  */
-import { InvalidOptionError, clone, namespacedNameOf, type KubeObject, type NamespacedName, type ResourceDescriptor } from '../../meta/index.js';
+import {
+  InvalidOptionError,
+  clone,
+  namespacedNameOf,
+  type KubeObject,
+  type NamespacedName,
+  type ResourceDescriptor,
+} from '../../meta/index.js';
 import { createMergePatch, isAlreadyExists } from '../../client/index.js';
 import type { ManagerClient } from '../cache/index.js';
 
@@ -40,7 +47,12 @@ async function mutated<T extends KubeObject>(base: T, key: NamespacedName, mutat
 
 /** The current object: from the cache, or (when the cache has not caught up) from the server. */
 async function current<T extends KubeObject>(
-  client: Writer, resource: ResourceDescriptor<T>, obj: T, key: NamespacedName, mutate: MutateFn<T>, signal: AbortSignal | undefined,
+  client: Writer,
+  resource: ResourceDescriptor<T>,
+  obj: T,
+  key: NamespacedName,
+  mutate: MutateFn<T>,
+  signal: AbortSignal | undefined,
 ): Promise<{ created: T } | { existing: T }> {
   const cached = client.get(resource, key);
   if (cached) return { existing: cached };
@@ -59,7 +71,11 @@ async function current<T extends KubeObject>(
  * update path.
  */
 export async function createOrUpdate<T extends KubeObject>(
-  client: Writer, resource: ResourceDescriptor<T>, obj: T, mutate: MutateFn<T>, options: { signal?: AbortSignal } = {},
+  client: Writer,
+  resource: ResourceDescriptor<T>,
+  obj: T,
+  mutate: MutateFn<T>,
+  options: { signal?: AbortSignal } = {},
 ): Promise<CreateOrUpdateOutcome<T>> {
   const key = namespacedNameOf(obj);
   const found = await current(client, resource, obj, key, mutate, options.signal);
@@ -75,7 +91,11 @@ export async function createOrUpdate<T extends KubeObject>(
  * (both), `updatedStatusOnly`.
  */
 export async function createOrPatch<T extends KubeObject>(
-  client: Writer, resource: ResourceDescriptor<T>, obj: T, mutate: MutateFn<T>, options: { signal?: AbortSignal } = {},
+  client: Writer,
+  resource: ResourceDescriptor<T>,
+  obj: T,
+  mutate: MutateFn<T>,
+  options: { signal?: AbortSignal } = {},
 ): Promise<CreateOrUpdateOutcome<T>> {
   const key = namespacedNameOf(obj);
   const signal = options.signal;
@@ -92,7 +112,13 @@ export async function createOrPatch<T extends KubeObject>(
   let object = before;
   if (mainChanged) object = await client.patch(resource, key, mainPatch, 'merge', { signal });
   if (statusChanged) object = await client.status().patch(resource, key, statusPatch, 'merge', { signal });
-  const result: OperationResult = mainChanged ? (statusChanged ? 'updatedStatus' : 'updated') : statusChanged ? 'updatedStatusOnly' : 'unchanged';
+  const result: OperationResult = mainChanged
+    ? statusChanged
+      ? 'updatedStatus'
+      : 'updated'
+    : statusChanged
+      ? 'updatedStatusOnly'
+      : 'unchanged';
   return { result, object };
 }
 

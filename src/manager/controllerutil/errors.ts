@@ -8,7 +8,10 @@ import { ConvergeError, type OwnerReference } from '../../meta/index.js';
 export class AlreadyOwnedError extends ConvergeError {
   readonly code = 'CONVERGE_ALREADY_OWNED';
   override readonly name = 'AlreadyOwnedError';
-  constructor(readonly object: { namespace?: string; name: string }, readonly owner: OwnerReference) {
+  constructor(
+    readonly object: { namespace?: string; name: string },
+    readonly owner: OwnerReference,
+  ) {
     const key = object.namespace ? `${object.namespace}/${object.name}` : object.name;
     super(`Object ${key} is already owned by another ${owner.kind} controller ${owner.name}`);
   }

@@ -55,7 +55,8 @@ export class Finalizers<T extends KubeObject = KubeObject> {
 
   register(key: string, finalizer: Finalizer<T>): void {
     if (!key) throw new InvalidOptionError('finalizer', 'key must not be empty');
-    if (this.#finalizers.has(key)) throw new InvalidOptionError(`finalizer.${key}`, `finalizer for key ${JSON.stringify(key)} already registered`);
+    if (this.#finalizers.has(key))
+      throw new InvalidOptionError(`finalizer.${key}`, `finalizer for key ${JSON.stringify(key)} already registered`);
     this.#finalizers.set(key, finalizer);
   }
 

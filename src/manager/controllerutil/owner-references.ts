@@ -8,8 +8,13 @@
  * reference — `AlreadyOwnedError` instead.
  */
 import {
-  InvalidOptionError, getControllerOf, newControllerRef, parseGroupVersion,
-  type KubeObject, type OwnerReference, type ResourceDescriptor,
+  InvalidOptionError,
+  getControllerOf,
+  newControllerRef,
+  parseGroupVersion,
+  type KubeObject,
+  type OwnerReference,
+  type ResourceDescriptor,
 } from '../../meta/index.js';
 import { AlreadyOwnedError } from './errors.js';
 
@@ -43,7 +48,10 @@ function validateOwner(owner: Owner, obj: KubeObject): void {
     throw new InvalidOptionError('owner', `cluster-scoped resource must not have a namespace-scoped owner, owner's namespace ${ownerNs}`);
   }
   if (objNs !== ownerNs) {
-    throw new InvalidOptionError('owner', `cross-namespace owner references are disallowed, owner's namespace ${ownerNs}, obj's namespace ${objNs}`);
+    throw new InvalidOptionError(
+      'owner',
+      `cross-namespace owner references are disallowed, owner's namespace ${ownerNs}, obj's namespace ${objNs}`,
+    );
   }
 }
 

@@ -49,13 +49,23 @@ const microTime = (ms: number): string => new Date(ms).toISOString().replace('Z'
 function reference(o: KubeObject): NonNullable<EventsV1['regarding']> {
   const m = o.metadata;
   return {
-    apiVersion: o.apiVersion, kind: o.kind, name: m.name, namespace: m.namespace, uid: m.uid, resourceVersion: m.resourceVersion,
+    apiVersion: o.apiVersion,
+    kind: o.kind,
+    name: m.name,
+    namespace: m.namespace,
+    uid: m.uid,
+    resourceVersion: m.resourceVersion,
   };
 }
 
 function truncateNote(note: string): string {
   const buf = Buffer.from(note, 'utf8');
-  return buf.length <= MAX_NOTE_BYTES ? note : buf.subarray(0, MAX_NOTE_BYTES).toString('utf8').replace(/\uFFFD$/, '');
+  return buf.length <= MAX_NOTE_BYTES
+    ? note
+    : buf
+        .subarray(0, MAX_NOTE_BYTES)
+        .toString('utf8')
+        .replace(/\uFFFD$/, '');
 }
 
 /** Owns the series cache and the background writes of every recorder of one manager. */
@@ -94,7 +104,12 @@ export class EventBroadcaster {
   }
 
   #record(
-    controller: string, instance: string, regarding: KubeObject, type: EventType, reason: string, message: string,
+    controller: string,
+    instance: string,
+    regarding: KubeObject,
+    type: EventType,
+    reason: string,
+    message: string,
     options: { action?: string; related?: KubeObject },
   ): void {
     const now = this.#clock.now();
@@ -103,7 +118,21 @@ export class EventBroadcaster {
     const ref = reference(regarding);
     const related = options.related ? reference(options.related) : undefined;
     this.#log.debug({ controller, kind: ref.kind, namespace: ref.namespace, name: ref.name, type, reason, note }, 'event');
-    const key = JSON.stringify([controller, instance, ref.kind, ref.namespace, ref.name, ref.uid, type, reason, action, note, related?.kind, related?.namespace, related?.name]);
+    const key = JSON.stringify([
+      controller,
+      instance,
+      ref.kind,
+      ref.namespace,
+      ref.name,
+      ref.uid,
+      type,
+      reason,
+      action,
+      note,
+      related?.kind,
+      related?.namespace,
+      related?.name,
+    ]);
     const existing = this.#series.get(key);
     if (existing && now - existing.lastObservedMs < SERIES_WINDOW_MS) {
       existing.count++;

@@ -9,7 +9,14 @@
  * when the cache cannot answer: no informer, still syncing, another namespace, or not held, as with a
  * filtered cache); the report is computed from snapshots and never changes anything.
  */
-import { InvalidOptionError, getControllerOf, type Clock, type KubeObject, type NamespacedName, type ResourceDescriptor } from '../../meta/index.js';
+import {
+  InvalidOptionError,
+  getControllerOf,
+  type Clock,
+  type KubeObject,
+  type NamespacedName,
+  type ResourceDescriptor,
+} from '../../meta/index.js';
 import type { Client } from '../../client/index.js';
 import type { Controller, ReconcileState, Request } from '../../controller/index.js';
 import type { InformerCache } from '../cache/index.js';
@@ -104,7 +111,8 @@ export interface ExplainInput {
 export async function explainObject(input: ExplainInput): Promise<ConvergeReport> {
   const { resource, clock } = input;
   if (!input.nn.name) throw new InvalidOptionError('name', `explain needs the name of the ${resource.kind}`);
-  if (resource.namespaced && !input.nn.namespace) throw new InvalidOptionError('namespace', `${resource.kind} is namespaced: explain needs a namespace`);
+  if (resource.namespaced && !input.nn.namespace)
+    throw new InvalidOptionError('namespace', `${resource.kind} is namespaced: explain needs a namespace`);
   const nn: NamespacedName = resource.namespaced ? { namespace: input.nn.namespace ?? '', name: input.nn.name } : { name: input.nn.name };
   const now = clock.now();
   const peek = input.cache.peek(resource, nn);
@@ -120,9 +128,11 @@ export async function explainObject(input: ExplainInput): Promise<ConvergeReport
   if (object.exists === false) reasons.push('the object does not exist');
   if (read.error !== undefined) reasons.push(`the object could not be read: ${read.error}`);
   if (object.deletionTimestamp !== undefined) {
-    reasons.push(object.finalizers.length > 0
-      ? `being deleted since ${object.deletionTimestamp}, waiting for finalizers: ${object.finalizers.join(', ')}`
-      : `being deleted since ${object.deletionTimestamp}`);
+    reasons.push(
+      object.finalizers.length > 0
+        ? `being deleted since ${object.deletionTimestamp}, waiting for finalizers: ${object.finalizers.join(', ')}`
+        : `being deleted since ${object.deletionTimestamp}`,
+    );
   }
   for (const c of controllers) {
     const why = controllerReason(c);
@@ -132,7 +142,8 @@ export async function explainObject(input: ExplainInput): Promise<ConvergeReport
     reasons.push(`status is stale: observedGeneration ${object.observedGeneration} < generation ${object.generation}`);
   }
   const ready = object.conditionsNotTrue.find((c) => c.type === 'Ready');
-  if (ready) reasons.push(`Ready=${ready.status}${ready.reason ? ` (${ready.reason}${ready.message ? `: ${firstLine(ready.message)}` : ''})` : ''}`);
+  if (ready)
+    reasons.push(`Ready=${ready.status}${ready.reason ? ` (${ready.reason}${ready.message ? `: ${firstLine(ready.message)}` : ''})` : ''}`);
 
   const converged = reasons.length === 0;
   const who = `${resource.kind} ${nn.namespace ? `${nn.namespace}/` : ''}${nn.name}`;
@@ -173,7 +184,13 @@ async function readLive(input: ExplainInput, nn: NamespacedName): Promise<Read> 
 
 function describeObject(obj: KubeObject | undefined, read: Read): ConvergeReport['object'] {
   if (!obj) {
-    return { exists: read.error === undefined ? false : undefined, ...(read.source ? { source: read.source } : {}), ...(read.error !== undefined ? { readError: read.error } : {}), finalizers: [], conditionsNotTrue: [] };
+    return {
+      exists: read.error === undefined ? false : undefined,
+      ...(read.source ? { source: read.source } : {}),
+      ...(read.error !== undefined ? { readError: read.error } : {}),
+      finalizers: [],
+      conditionsNotTrue: [],
+    };
   }
   const m = obj.metadata;
   const status = (obj as { status?: unknown }).status as { observedGeneration?: unknown; conditions?: unknown } | undefined;
@@ -181,9 +198,12 @@ function describeObject(obj: KubeObject | undefined, read: Read): ConvergeReport
   const readyCondition = conditions.find((c) => c['type'] === 'Ready');
   const generation = typeof m.generation === 'number' ? m.generation : undefined;
   // Without status.observedGeneration, the Ready condition's own observedGeneration says the same.
-  const observed = typeof status?.observedGeneration === 'number'
-    ? status.observedGeneration
-    : typeof readyCondition?.['observedGeneration'] === 'number' ? (readyCondition['observedGeneration'] as number) : undefined;
+  const observed =
+    typeof status?.observedGeneration === 'number'
+      ? status.observedGeneration
+      : typeof readyCondition?.['observedGeneration'] === 'number'
+        ? (readyCondition['observedGeneration'] as number)
+        : undefined;
   const notTrue = conditions
     .filter((c) => typeof c['type'] === 'string' && c['status'] !== 'True')
     .sort((a, b) => Number(b['type'] === 'Ready') - Number(a['type'] === 'Ready'))
@@ -285,8 +305,10 @@ function convergedFacts(object: ConvergeReport['object'], controllers: Controlle
     .filter((c) => c.role === 'for' && c.lastFinishedAgoMs !== undefined)
     .sort((a, b) => a.lastFinishedAgoMs! - b.lastFinishedAgoMs!)[0];
   if (last?.state) {
-    const requeue = last.state.phase === 'waiting-requeue' && last.nextAttemptInMs !== undefined
-      ? `, requeued in ${formatDuration(last.nextAttemptInMs)}` : '';
+    const requeue =
+      last.state.phase === 'waiting-requeue' && last.nextAttemptInMs !== undefined
+        ? `, requeued in ${formatDuration(last.nextAttemptInMs)}`
+        : '';
     facts.push(`last reconcile succeeded ${formatDuration(last.lastFinishedAgoMs!)} ago${requeue}`);
   }
   if (facts.length === 0) facts.push('nothing pending is known for it');

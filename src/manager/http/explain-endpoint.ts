@@ -47,9 +47,7 @@ export async function serveExplain(req: ExplainRequest): Promise<HttpResponse> {
 }
 
 /** Splits `/debug/converge/<group>/<version>/<plural>/…` into its parts (decoded; `core` is the empty group). */
-export function parseExplainPath(pathname: string):
-  | { group: string; version: string; plural: string; rest: string[] }
-  | { error: string } {
+export function parseExplainPath(pathname: string): { group: string; version: string; plural: string; rest: string[] } | { error: string } {
   const usage = `use ${EXPLAIN_PATH_PREFIX}<group>/<version>/<plural>/[<namespace>/]<name> (the core group is "core")`;
   if (!pathname.startsWith(EXPLAIN_PATH_PREFIX)) return { error: usage };
   let parts: string[];

@@ -33,7 +33,8 @@ export class HealthChecks {
 
   /** Adds a named check; names are unique and URL-safe (`[A-Za-z0-9._-]`). */
   add(name: string, check: HealthCheck): void {
-    if (!/^[A-Za-z0-9._-]+$/.test(name)) throw new InvalidOptionError(`${this.#path}.${name}`, 'check names may only contain letters, digits, ".", "_" and "-"');
+    if (!/^[A-Za-z0-9._-]+$/.test(name))
+      throw new InvalidOptionError(`${this.#path}.${name}`, 'check names may only contain letters, digits, ".", "_" and "-"');
     if (this.#checks.has(name)) throw new InvalidOptionError(`${this.#path}.${name}`, 'a check with this name was already added');
     this.#checks.set(name, check);
   }
@@ -50,7 +51,12 @@ export class HealthChecks {
       const err = await this.#run(name, check, signal);
       return err === undefined ? { status: 200, body: 'ok' } : { status: 500, body: `internal server error: ${describe(err)}\n` };
     }
-    const excluded = new Set(query.getAll('exclude').flatMap((e) => e.split(',')).filter((e) => e !== ''));
+    const excluded = new Set(
+      query
+        .getAll('exclude')
+        .flatMap((e) => e.split(','))
+        .filter((e) => e !== ''),
+    );
     const names = [...this.#checks.keys()].filter((n) => !excluded.has(n)).sort();
     const results = await Promise.all(names.map(async (n) => ({ name: n, err: await this.#run(n, this.#checks.get(n)!, signal) })));
     const healthy = results.every((r) => r.err === undefined);

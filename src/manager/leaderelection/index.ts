@@ -2,7 +2,13 @@
 // the coordination.k8s.io Lease lock it runs on.
 export { LeaderElector, validateLeaderElectionTimings, leaseStep, observe } from './leader-election.js';
 export type {
-  LeaderElectionRecord, LockSnapshot, LeaseLock, ElectorState, LeaderElectorOptions, Observation, LeaseStep,
+  LeaderElectionRecord,
+  LockSnapshot,
+  LeaseLock,
+  ElectorState,
+  LeaderElectorOptions,
+  Observation,
+  LeaseStep,
 } from './leader-election.js';
 export { leaseLock, snapshotOf } from './lease-lock.js';
 export { LeaderElectionLostError } from './errors.js';

@@ -55,10 +55,7 @@ export interface LeaseLock {
 
 /** Where a `LeaderElector` is: idle, acquiring, leading since when, or stopped and why. */
 export type ElectorState =
-  | { kind: 'idle' }
-  | { kind: 'acquiring' }
-  | { kind: 'leading'; sinceMs: number }
-  | { kind: 'stopped'; reason: 'cancelled' | 'lost' };
+  { kind: 'idle' } | { kind: 'acquiring' } | { kind: 'leading'; sinceMs: number } | { kind: 'stopped'; reason: 'cancelled' | 'lost' };
 
 /** Options of a `LeaderElector`: its lock, identity, lease timings, clock and logger. */
 export interface LeaderElectorOptions {
@@ -81,13 +78,19 @@ export interface LeaderElectorOptions {
  * client-go's validation: the lease outlives the renew deadline, which outlives a retry period
  * stretched by client-go's JitterFactor (1.2), so that a renewal retried once still fits.
  */
-export function validateLeaderElectionTimings(path: string, t: { leaseDurationMs: number; renewDeadlineMs: number; retryPeriodMs: number }): void {
+export function validateLeaderElectionTimings(
+  path: string,
+  t: { leaseDurationMs: number; renewDeadlineMs: number; retryPeriodMs: number },
+): void {
   requireDuration(`${path}.leaseDurationMs`, t.leaseDurationMs);
   requireDuration(`${path}.renewDeadlineMs`, t.renewDeadlineMs);
   requireDuration(`${path}.retryPeriodMs`, t.retryPeriodMs);
   if (t.retryPeriodMs <= 0) throw new InvalidOptionError(`${path}.retryPeriodMs`, `must be > 0, got ${t.retryPeriodMs}`);
   if (t.leaseDurationMs <= t.renewDeadlineMs) {
-    throw new InvalidOptionError(`${path}.leaseDurationMs`, `must be greater than renewDeadlineMs (${t.renewDeadlineMs}), got ${t.leaseDurationMs}`);
+    throw new InvalidOptionError(
+      `${path}.leaseDurationMs`,
+      `must be greater than renewDeadlineMs (${t.renewDeadlineMs}), got ${t.leaseDurationMs}`,
+    );
   }
   // renewDeadline > 1.2 × retryPeriod, in integers so that no rounding decides a boundary case.
   if (t.renewDeadlineMs * 5 <= t.retryPeriodMs * 6) {
@@ -140,7 +143,11 @@ export function leaseStep(input: {
 }): LeaseStep {
   const { identity, leaseSeconds, nowMs, monotonicMs, observed, fresh } = input;
   const desired: LeaderElectionRecord = {
-    holderIdentity: identity, leaseDurationSeconds: leaseSeconds, acquireTimeMs: nowMs, renewTimeMs: nowMs, leaderTransitions: 0,
+    holderIdentity: identity,
+    leaseDurationSeconds: leaseSeconds,
+    acquireTimeMs: nowMs,
+    renewTimeMs: nowMs,
+    leaderTransitions: 0,
   };
   if (!observed) return fresh ? { kind: 'create', record: desired } : { kind: 'read' };
   const old = observed.snapshot.record;
@@ -334,10 +341,17 @@ export class LeaderElector {
       const current = await lock.get({ signal });
       const readAt = clock.monotonicMs();
       if (current) this.#observe(current, readAt);
-      const step = leaseStep({ ...input, nowMs: clock.now(), monotonicMs: readAt, observed: current ? this.#observed : undefined, fresh: true });
+      const step = leaseStep({
+        ...input,
+        nowMs: clock.now(),
+        monotonicMs: readAt,
+        observed: current ? this.#observed : undefined,
+        fresh: true,
+      });
       assert(step.kind !== 'read', 'leaseStep never asks for a read right after a fresh read');
       if (step.kind === 'wait') return { kind: 'held', holder: step.holder };
-      const written = step.kind === 'create' ? await lock.create(step.record, { signal }) : await lock.update(step.record, step.version, { signal });
+      const written =
+        step.kind === 'create' ? await lock.create(step.record, { signal }) : await lock.update(step.record, step.version, { signal });
       this.#observe(written, clock.monotonicMs());
       return { kind: 'won' };
     } catch (err) {

@@ -36,7 +36,7 @@ export function createManagerMetrics(): ManagerMetrics {
   });
   const leader = new Gauge({
     name: 'leader_election_master_status',
-    help: 'Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 indicates master. \'name\' is the string used to identify the lease. Please make sure to group by name.',
+    help: "Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 indicates master. 'name' is the string used to identify the lease. Please make sure to group by name.",
     labelNames: ['name'] as const,
     registers: [registry],
   });

@@ -9,7 +9,7 @@ import { Gauge, type Registry } from 'prom-client';
 export function createOwnedShardsMetric(registry: Registry, id: string): (count: number) => void {
   const owned = new Gauge({
     name: 'converge_manager_owned_shards',
-    help: 'Number of namespace shards this replica owns. \'name\' is the sharding id.',
+    help: "Number of namespace shards this replica owns. 'name' is the sharding id.",
     labelNames: ['name'] as const,
     registers: [registry],
   });

@@ -43,7 +43,7 @@ export function createWorkqueueMetrics(registry: Registry): WorkqueueMetricsProv
   const unfinished = new Gauge({
     name: 'workqueue_unfinished_work_seconds',
     help:
-      'How many seconds of work has been done that is in progress and hasn\'t been observed by work_duration. ' +
+      "How many seconds of work has been done that is in progress and hasn't been observed by work_duration. " +
       'Large values indicate stuck threads. One can deduce the number of stuck threads by observing the rate at which this increases.',
     labelNames,
     registers: reg,
@@ -54,7 +54,12 @@ export function createWorkqueueMetrics(registry: Registry): WorkqueueMetricsProv
     labelNames,
     registers: reg,
   });
-  const retries = new Counter({ name: 'workqueue_retries_total', help: 'Total number of retries handled by workqueue', labelNames, registers: reg });
+  const retries = new Counter({
+    name: 'workqueue_retries_total',
+    help: 'Total number of retries handled by workqueue',
+    labelNames,
+    registers: reg,
+  });
 
   const labels = (name: string) => ({ name, controller: name });
   // One shape per kind of series. Counters and gauges start at zero, so a scrape shows a queue's

@@ -39,7 +39,8 @@ export interface ShardCoordinatorOptions {
 }
 
 /** A Lease name may hold only lower-case alphanumerics, '-' and '.'; identities like `host_uuid` do not. */
-export const memberLeaseName = (id: string, identity: string): string => `${id}-member-${identity.toLowerCase().replace(/[^a-z0-9.-]/g, '-')}`;
+export const memberLeaseName = (id: string, identity: string): string =>
+  `${id}-member-${identity.toLowerCase().replace(/[^a-z0-9.-]/g, '-')}`;
 export const shardLeaseName = (id: string, shard: number): string => `${id}-shard-${shard}`;
 
 interface Held {
@@ -124,7 +125,9 @@ export class ShardCoordinator {
       // (closed) and is acquired again, through the gate, by the balancing below.
       else if (written && this.#held.get(shard) === held) this.#renewed(shard, held, written);
     }
-    const excess = this.owned().reverse().slice(0, Math.max(0, this.#held.size - target));
+    const excess = this.owned()
+      .reverse()
+      .slice(0, Math.max(0, this.#held.size - target));
     for (const shard of excess) await this.#release(shard);
     for (let shard = 0; shard < shards && this.#held.size < target; shard++) {
       if (this.#held.has(shard)) continue;
@@ -155,9 +158,12 @@ export class ShardCoordinator {
     if (step.kind === 'wait') return 'taken';
     const lock = leaseLock({ client, namespace, name });
     try {
-      const written = step.kind === 'create' ? await lock.create(step.record, { signal })
-        : step.kind === 'update' ? await lock.update(step.record, step.version, { signal })
-        : undefined;
+      const written =
+        step.kind === 'create'
+          ? await lock.create(step.record, { signal })
+          : step.kind === 'update'
+            ? await lock.update(step.record, step.version, { signal })
+            : undefined;
       if (written) this.#observed.set(name, observe(observed, written, this.#o.clock.monotonicMs()));
       return written;
     } catch (err) {
@@ -221,7 +227,11 @@ export class ShardCoordinator {
     const { clock, client, namespace, identity } = this.#o;
     const now = clock.now();
     const free: LeaderElectionRecord = {
-      holderIdentity: '', leaseDurationSeconds: 1, acquireTimeMs: now, renewTimeMs: now, leaderTransitions: last.record.leaderTransitions,
+      holderIdentity: '',
+      leaseDurationSeconds: 1,
+      acquireTimeMs: now,
+      renewTimeMs: now,
+      leaderTransitions: last.record.leaderTransitions,
     };
     const deadline = new AbortController();
     const timer = clock.setTimer(() => deadline.abort(new Error('release deadline passed')), this.#o.renewDeadlineMs);

@@ -21,7 +21,8 @@ export interface HashRange {
 
 /** The `shards` ranges, shard `i` being `[floor(i * 2^64 / shards), floor((i + 1) * 2^64 / shards))`. */
 export function shardRanges(shards: number): HashRange[] {
-  if (!Number.isSafeInteger(shards) || shards < 1) throw new InvalidOptionError('sharding.shards', `must be a positive integer, got ${String(shards)}`);
+  if (!Number.isSafeInteger(shards) || shards < 1)
+    throw new InvalidOptionError('sharding.shards', `must be a positive integer, got ${String(shards)}`);
   const n = BigInt(shards);
   return Array.from({ length: shards }, (_, i) => ({ start: (BigInt(i) * HASH_SPACE_END) / n, end: (BigInt(i + 1) * HASH_SPACE_END) / n }));
 }

@@ -8,9 +8,13 @@ import { startClientNodeEnv, type ClientNodeEnv } from './harness.js';
 
 describe('client-node CoreV1Api against converge apiserver', () => {
   let env: ClientNodeEnv;
-  before(async () => { env = await startClientNodeEnv('client-node-core'); });
+  before(async () => {
+    env = await startClientNodeEnv('client-node-core');
+  });
   // `before` may have failed before the server started.
-  after(async () => { if (env !== undefined) await env.server.stop(); });
+  after(async () => {
+    if (env !== undefined) await env.server.stop();
+  });
 
   it('loads the kubeconfig as written: HTTPS verified against its CA, with its bearer token', async () => {
     const cluster = env.kc.getCurrentCluster();
@@ -32,7 +36,10 @@ describe('client-node CoreV1Api against converge apiserver', () => {
     assert.equal(read.metadata?.uid, created.metadata.uid);
     assert.deepEqual(read.data, { a: '1' });
     const list = await core.listNamespacedConfigMap({ namespace });
-    assert.deepEqual(list.items.map((c) => c.metadata?.name), ['app']);
+    assert.deepEqual(
+      list.items.map((c) => c.metadata?.name),
+      ['app'],
+    );
     assert.ok(list.metadata?.resourceVersion);
 
     const replaced = await core.replaceNamespacedConfigMap({ name: 'app', namespace, body: { ...read, data: { a: '2' } } });
@@ -42,9 +49,15 @@ describe('client-node CoreV1Api against converge apiserver', () => {
     // The generated client sends a JSON patch unless told otherwise.
     const jsonPatched = await core.patchNamespacedConfigMap({ name: 'app', namespace, body: [{ op: 'add', path: '/data/b', value: '3' }] });
     assert.deepEqual(jsonPatched.data, { a: '2', b: '3' });
-    const merged = await core.patchNamespacedConfigMap({ name: 'app', namespace, body: { data: { a: null } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
+    const merged = await core.patchNamespacedConfigMap(
+      { name: 'app', namespace, body: { data: { a: null } } },
+      setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+    );
     assert.deepEqual(merged.data, { b: '3' });
-    const strategic = await core.patchNamespacedConfigMap({ name: 'app', namespace, body: { metadata: { labels: { tier: 'web' } } } }, setHeaderOptions('Content-Type', PatchStrategy.StrategicMergePatch));
+    const strategic = await core.patchNamespacedConfigMap(
+      { name: 'app', namespace, body: { metadata: { labels: { tier: 'web' } } } },
+      setHeaderOptions('Content-Type', PatchStrategy.StrategicMergePatch),
+    );
     assert.deepEqual(strategic.metadata?.labels, { tier: 'web' });
 
     const status = await core.deleteNamespacedConfigMap({ name: 'app', namespace });

@@ -49,7 +49,10 @@ export class EventQueue<T> {
         return true;
       };
       if (take()) return;
-      const timer = setTimeout(() => reject(new Error(`no event within ${timeoutMs} ms; had ${this.#items.length}: ${JSON.stringify(this.#items)}`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`no event within ${timeoutMs} ms; had ${this.#items.length}: ${JSON.stringify(this.#items)}`)),
+        timeoutMs,
+      );
       const retry = (): void => {
         if (take()) clearTimeout(timer);
         else this.#waiters.push(retry);

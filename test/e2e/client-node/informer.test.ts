@@ -26,7 +26,11 @@ describe('client-node makeInformer against converge apiserver', () => {
     if (env !== undefined) await env.server.stop();
   });
 
-  const cached = () => informer.list(env.namespace).map((cm) => [cm.metadata?.name, cm.data]).sort();
+  const cached = () =>
+    informer
+      .list(env.namespace)
+      .map((cm) => [cm.metadata?.name, cm.data])
+      .sort();
 
   it('adds the objects that existed before it started to its cache', async () => {
     assert.deepEqual(await events.next(), [ADD, 'before', { v: '0' }]);
@@ -37,13 +41,19 @@ describe('client-node makeInformer against converge apiserver', () => {
     const { core, namespace } = env;
     await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: 'app' }, data: { v: '1' } } });
     assert.deepEqual(await events.next(), [ADD, 'app', { v: '1' }]);
-    assert.deepEqual(cached(), [['app', { v: '1' }], ['before', { v: '0' }]]);
+    assert.deepEqual(cached(), [
+      ['app', { v: '1' }],
+      ['before', { v: '0' }],
+    ]);
 
     const current = await core.readNamespacedConfigMap({ name: 'app', namespace });
     const updated = await core.replaceNamespacedConfigMap({ name: 'app', namespace, body: { ...current, data: { v: '2' } } });
     assert.deepEqual(await events.next(), [UPDATE, 'app', { v: '2' }]);
     assert.equal(informer.get('app', namespace)?.metadata?.resourceVersion, updated.metadata?.resourceVersion);
-    assert.deepEqual(cached(), [['app', { v: '2' }], ['before', { v: '0' }]]);
+    assert.deepEqual(cached(), [
+      ['app', { v: '2' }],
+      ['before', { v: '0' }],
+    ]);
 
     await core.deleteNamespacedConfigMap({ name: 'app', namespace });
     assert.deepEqual(await events.next(), [DELETE, 'app', { v: '2' }]);

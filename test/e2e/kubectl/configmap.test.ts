@@ -9,9 +9,13 @@ const binaries = kubectlBinaries();
 
 describe('kubectl on ConfigMaps', () => {
   let env: KubectlEnv;
-  before(async () => { env = await startKubectlEnv(); });
+  before(async () => {
+    env = await startKubectlEnv();
+  });
   // `before` may have failed before the server started.
-  after(async () => { if (env !== undefined) await env.stop(); });
+  after(async () => {
+    if (env !== undefined) await env.stop();
+  });
 
   it('has at least two kubectl versions to run with', () => {
     assert.ok(binaries.length >= 2, `found ${binaries.map((b) => b.path).join(', ') || 'no kubectl'}`);
@@ -75,13 +79,28 @@ ${data}`;
         // kubectl 1.27 prints "annotate".
         assert.match(await env.ok(bin, ['annotate', 'cm', 'app-config', '-n', ns, 'owner=team-a']), /configmap\/app-config annotated?/);
         assert.match(await env.ok(bin, ['patch', 'cm', 'app-config', '-n', ns, '-p', '{"data":{"s":"strategic"}}']), /patched/);
-        assert.match(await env.ok(bin, ['patch', 'cm', 'app-config', '-n', ns, '--type=merge', '-p', '{"data":{"m":"merge","b":null}}']), /patched/);
-        assert.match(await env.ok(bin, ['patch', 'cm', 'app-config', '-n', ns, '--type=json', '-p', '[{"op":"add","path":"/data/j","value":"json"}]']), /patched/);
+        assert.match(
+          await env.ok(bin, ['patch', 'cm', 'app-config', '-n', ns, '--type=merge', '-p', '{"data":{"m":"merge","b":null}}']),
+          /patched/,
+        );
+        assert.match(
+          await env.ok(bin, ['patch', 'cm', 'app-config', '-n', ns, '--type=json', '-p', '[{"op":"add","path":"/data/j","value":"json"}]']),
+          /patched/,
+        );
         const got = JSON.parse(await env.ok(bin, ['get', 'cm', 'app-config', '-n', ns, '-o', 'json']));
         assert.deepEqual(got.data, { s: 'strategic', m: 'merge', j: 'json' });
         assert.equal(got.metadata.labels.tier, 'web');
         assert.equal(got.metadata.annotations.owner, 'team-a');
-        const failed = await env.run(bin, ['patch', 'cm', 'app-config', '-n', ns, '--type=json', '-p', '[{"op":"test","path":"/data/j","value":"other"}]']);
+        const failed = await env.run(bin, [
+          'patch',
+          'cm',
+          'app-config',
+          '-n',
+          ns,
+          '--type=json',
+          '-p',
+          '[{"op":"test","path":"/data/j","value":"other"}]',
+        ]);
         assert.notEqual(failed.code, 0);
         assert.match(failed.stderr, /test failed/);
       });
@@ -90,7 +109,10 @@ ${data}`;
         const watch = env.watch(bin, ['get', 'cm', '-n', ns, '-w']);
         try {
           await watch.waitFor(/^app-config\s/);
-          const file = await env.manifest(`watched-${bin.version}.yaml`, `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: watched\n  namespace: ${ns}\ndata:\n  k: v\n`);
+          const file = await env.manifest(
+            `watched-${bin.version}.yaml`,
+            `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: watched\n  namespace: ${ns}\ndata:\n  k: v\n`,
+          );
           await env.ok(bin, ['create', '-f', file]);
           await watch.waitFor(/^watched\s+1\s/);
           await env.ok(bin, ['patch', 'cm', 'watched', '-n', ns, '--type=merge', '-p', '{"data":{"k2":"v2"}}']);
@@ -101,7 +123,10 @@ ${data}`;
       });
 
       it('deletes and waits until the object is gone', async () => {
-        assert.match(await env.ok(bin, ['delete', 'cm', 'watched', '-n', ns, '--wait=true', '--timeout=15s']), /configmap "watched" deleted/);
+        assert.match(
+          await env.ok(bin, ['delete', 'cm', 'watched', '-n', ns, '--wait=true', '--timeout=15s']),
+          /configmap "watched" deleted/,
+        );
         const gone = await env.run(bin, ['get', 'cm', 'watched', '-n', ns]);
         assert.notEqual(gone.code, 0);
         assert.match(gone.stderr, /configmaps "watched" not found/);

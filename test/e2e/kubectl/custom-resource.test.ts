@@ -95,18 +95,27 @@ describe('kubectl on a custom resource', () => {
     await env.ok(first, ['wait', '--for=condition=Established', 'crd/webapps.platform.converge.dev', '--timeout=15s']);
   });
   // `before` may have failed before the server started.
-  after(async () => { if (env !== undefined) await env.stop(); });
+  after(async () => {
+    if (env !== undefined) await env.stop();
+  });
 
   for (const bin of binaries) {
     describe(`kubectl ${bin.version}`, () => {
       const ns = `cr-${bin.version.replace(/\./g, '-')}`;
 
       it('finds the new kind in api-resources', async () => {
-        assert.match(await env.ok(bin, ['api-resources', '--api-group=platform.converge.dev']), /^webapps\s+wa\s+platform.converge.dev\/v1alpha1\s+true\s+WebApp$/m);
+        assert.match(
+          await env.ok(bin, ['api-resources', '--api-group=platform.converge.dev']),
+          /^webapps\s+wa\s+platform.converge.dev\/v1alpha1\s+true\s+WebApp$/m,
+        );
       });
 
       it('applies a custom resource twice (created, unchanged), defaulting spec.replicas', async () => {
-        await env.ok(bin, ['create', '-f', await env.manifest(`ns-${ns}.yaml`, `apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ${ns}\n`)]);
+        await env.ok(bin, [
+          'create',
+          '-f',
+          await env.manifest(`ns-${ns}.yaml`, `apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ${ns}\n`),
+        ]);
         const file = await env.manifest(`wa-${ns}.yaml`, webApp(ns, 'shop', 'shop:1'));
         assert.equal((await env.ok(bin, ['apply', '-f', file])).trim(), 'webapp.platform.converge.dev/shop created');
         assert.equal((await env.ok(bin, ['apply', '-f', file])).trim(), 'webapp.platform.converge.dev/shop unchanged');
@@ -126,7 +135,10 @@ describe('kubectl on a custom resource', () => {
         const file = await env.manifest(`unknown-${ns}.yaml`, `${webApp(ns, 'typo', 'x')}  imagePullPolicy: Always\n`);
         const strict = await env.run(bin, ['apply', '-f', file]);
         assert.notEqual(strict.code, 0);
-        assert.match(strict.stderr, /WebApp in version "v1alpha1" cannot be handled as a WebApp: strict decoding error: unknown field "spec.imagePullPolicy"/);
+        assert.match(
+          strict.stderr,
+          /WebApp in version "v1alpha1" cannot be handled as a WebApp: strict decoding error: unknown field "spec.imagePullPolicy"/,
+        );
         const warned = await env.run(bin, ['apply', '-f', file, '--validate=warn']);
         assert.equal(warned.code, 0, warned.stderr);
         assert.match(warned.stderr, /Warning: unknown field "spec.imagePullPolicy"/);
@@ -145,12 +157,24 @@ describe('kubectl on a custom resource', () => {
         const out = await env.ok(bin, ['explain', 'webapps.spec.replicas']);
         assert.match(out, /KIND:\s+WebApp/);
         assert.match(out, /Number of pods to run\./);
-        assert.match(await env.ok(bin, ['explain', 'webapp.spec']), /image\s+<string>.*-required-|Container image that serves the application/s);
+        assert.match(
+          await env.ok(bin, ['explain', 'webapp.spec']),
+          /image\s+<string>.*-required-|Container image that serves the application/s,
+        );
       });
 
       it('patches with merge and JSON patches, and the server refuses a strategic merge patch with 415', async () => {
         await env.ok(bin, ['patch', 'wa', 'shop', '-n', ns, '--type=merge', '-p', '{"spec":{"replicas":2}}']);
-        await env.ok(bin, ['patch', 'wa', 'shop', '-n', ns, '--type=json', '-p', '[{"op":"replace","path":"/spec/image","value":"shop:3"}]']);
+        await env.ok(bin, [
+          'patch',
+          'wa',
+          'shop',
+          '-n',
+          ns,
+          '--type=json',
+          '-p',
+          '[{"op":"replace","path":"/spec/image","value":"shop:3"}]',
+        ]);
         assert.equal(await env.ok(bin, ['get', 'wa', 'shop', '-n', ns, '-o', 'jsonpath={.spec.image}/{.spec.replicas}']), 'shop:3/2');
         const strategic = await env.run(bin, ['patch', 'wa', 'shop', '-n', ns, '--type=strategic', '-p', '{"spec":{"replicas":5}}']);
         assert.notEqual(strategic.code, 0);
@@ -166,8 +190,18 @@ describe('kubectl on a custom resource', () => {
         const watch = env.watch(bin, ['get', 'webapps', '-n', ns, '-w']);
         try {
           await watch.waitFor(/^shop\s+shop:3\s+4\s/);
-          const status = { status: { replicas: 4, conditions: [{ type: 'Ready', status: 'True', reason: 'AllPodsReady', message: 'ok', lastTransitionTime: '2026-01-01T00:00:00Z' }] } };
-          assert.match(await env.ok(bin, ['patch', 'webapp', 'shop', '-n', ns, '--subresource=status', '--type=merge', '-p', JSON.stringify(status)]), /patched/);
+          const status = {
+            status: {
+              replicas: 4,
+              conditions: [
+                { type: 'Ready', status: 'True', reason: 'AllPodsReady', message: 'ok', lastTransitionTime: '2026-01-01T00:00:00Z' },
+              ],
+            },
+          };
+          assert.match(
+            await env.ok(bin, ['patch', 'webapp', 'shop', '-n', ns, '--subresource=status', '--type=merge', '-p', JSON.stringify(status)]),
+            /patched/,
+          );
           assert.match(await env.ok(bin, ['wait', '--for=condition=Ready', 'webapp/shop', '-n', ns, '--timeout=15s']), /condition met/);
           await watch.waitFor(/^shop\s+shop:3\s+4\s+True\s/);
           assert.equal(await env.ok(bin, ['get', 'wa', 'shop', '-n', ns, '-o', 'jsonpath={.spec.image}']), 'shop:3');
@@ -177,7 +211,10 @@ describe('kubectl on a custom resource', () => {
       });
 
       it('deletes the custom resource and waits until it is gone', async () => {
-        assert.match(await env.ok(bin, ['delete', 'webapp', 'shop', '-n', ns, '--timeout=15s']), /webapp.platform.converge.dev "shop" deleted/);
+        assert.match(
+          await env.ok(bin, ['delete', 'webapp', 'shop', '-n', ns, '--timeout=15s']),
+          /webapp.platform.converge.dev "shop" deleted/,
+        );
         assert.match((await env.run(bin, ['get', 'webapp', 'shop', '-n', ns])).stderr, /webapps.platform.converge.dev "shop" not found/);
       });
     });

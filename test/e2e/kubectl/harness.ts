@@ -117,10 +117,15 @@ export async function startKubectlEnv(): Promise<KubectlEnv> {
 
   const run = (bin: KubectlBinary, args: readonly string[], options: { timeoutMs?: number } = {}): Promise<KubectlResult> =>
     new Promise((resolve) => {
-      execFile(bin.path, [...baseArgs(bin), ...args], { env, timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, killSignal: 'SIGKILL' }, (error, stdout, stderr) => {
-        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
-        resolve({ code, stdout, stderr: error !== null && error.killed ? `${stderr}\n(killed after timeout)` : stderr });
-      });
+      execFile(
+        bin.path,
+        [...baseArgs(bin), ...args],
+        { env, timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, killSignal: 'SIGKILL' },
+        (error, stdout, stderr) => {
+          const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
+          resolve({ code, stdout, stderr: error !== null && error.killed ? `${stderr}\n(killed after timeout)` : stderr });
+        },
+      );
     });
 
   const watches = new Set<WatchProcess>();
@@ -150,7 +155,9 @@ export async function startKubectlEnv(): Promise<KubectlEnv> {
         lines.push(...parts);
         for (const w of waiters) w();
       });
-      child.stderr.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk; });
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+        stderr += chunk;
+      });
       const proc: WatchProcess = {
         lines,
         waitFor(pattern, timeoutMs = DEFAULT_TIMEOUT_MS) {

@@ -15,19 +15,36 @@ import { createOrUpdate, type Manager } from 'kube-converge/manager';
 import { startApiServer } from 'kube-converge/apiserver';
 import { TestEnv, eventually, type TestEnvOptions } from 'kube-converge/testing';
 
-interface GreetingSpec { text: string; times?: number }
-export const Greeting = defineResource<GreetingSpec>({ group: 'example.dev', version: 'v1', kind: 'Greeting', plural: 'greetings', namespaced: true });
+interface GreetingSpec {
+  text: string;
+  times?: number;
+}
+export const Greeting = defineResource<GreetingSpec>({
+  group: 'example.dev',
+  version: 'v1',
+  kind: 'Greeting',
+  plural: 'greetings',
+  namespaced: true,
+});
 export type Greeting = KubeObject & { spec: GreetingSpec };
 
 export function setup(mgr: Manager, seen: Request[]): void {
-  controllerManagedBy(mgr).for(ConfigMapResource).complete(async (req, { client, signal }) => {
-    seen.push(req);
-    const cm = client.get(ConfigMapResource, req);
-    if (!cm) return;
-    await createOrUpdate(client, ConfigMapResource, { metadata: { namespace: req.namespace ?? 'default', name: `${req.name}-copy` } }, (copy) => {
-      copy.data = { ...cm.data };
-    }, { signal });
-  });
+  controllerManagedBy(mgr)
+    .for(ConfigMapResource)
+    .complete(async (req, { client, signal }) => {
+      seen.push(req);
+      const cm = client.get(ConfigMapResource, req);
+      if (!cm) return;
+      await createOrUpdate(
+        client,
+        ConfigMapResource,
+        { metadata: { namespace: req.namespace ?? 'default', name: `${req.name}-copy` } },
+        (copy) => {
+          copy.data = { ...cm.data };
+        },
+        { signal },
+      );
+    });
 }
 
 const options: TestEnvOptions = { garbageCollection: true };

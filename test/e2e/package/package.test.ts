@@ -25,7 +25,10 @@ const pkg = JSON.parse(await readFile(join(repo, 'package.json'), 'utf8')) as {
 const subpaths = Object.keys(pkg.exports).map((k) => `kube-converge/${k.slice(2)}`);
 const NPM_FLAGS = ['--prefer-offline', '--no-audit', '--no-fund'];
 
-interface PackedFile { path: string; mode: number }
+interface PackedFile {
+  path: string;
+  mode: number;
+}
 
 // npm run from `npm test` exports npm_* settings (the repository as local prefix among them) that
 // would make npm in the app act on the repository instead; the app must see a clean environment.
@@ -52,36 +55,50 @@ function readmeBlock(marker: string, lang: string): string {
 }
 
 /** The app's own TypeScript, without npx's start-up cost where the README does not say `npx`. */
-const tsc = (args: string[], cwd: string): Promise<string> => run(process.execPath, [join(app, 'node_modules/typescript/bin/tsc'), ...args], cwd);
+const tsc = (args: string[], cwd: string): Promise<string> =>
+  run(process.execPath, [join(app, 'node_modules/typescript/bin/tsc'), ...args], cwd);
 
-const commandLines = (block: string): string[][] => block.split('\n').filter((l) => l.trim() !== '').map((l) => l.trim().split(/\s+/));
+const commandLines = (block: string): string[][] =>
+  block
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => l.trim().split(/\s+/));
 
 let work = '';
 let app = '';
 let packed: PackedFile[] = [];
 let tarballBytes = 0;
 
-before(async () => {
-  work = await mkdtemp(join(tmpdir(), 'converge-pack-'));
-  const checkout = join(work, 'checkout');
-  cpSync(repo, checkout, { recursive: true, filter: (p) => !['node_modules', 'dist', '.git'].includes(basename(p)) });
-  symlinkSync(realpathSync(join(repo, 'node_modules')), join(checkout, 'node_modules'));
-  // stdout carries the JSON report only; the prepack build's output goes to stderr.
-  const [report] = JSON.parse(await run('npm', ['pack', '--json', '--pack-destination', work], checkout)) as [{ filename: string; size: number; files: PackedFile[] }];
-  packed = report.files;
-  tarballBytes = report.size;
-  const tarball = join(work, report.filename);
+before(
+  async () => {
+    work = await mkdtemp(join(tmpdir(), 'converge-pack-'));
+    const checkout = join(work, 'checkout');
+    cpSync(repo, checkout, { recursive: true, filter: (p) => !['node_modules', 'dist', '.git'].includes(basename(p)) });
+    symlinkSync(realpathSync(join(repo, 'node_modules')), join(checkout, 'node_modules'));
+    // stdout carries the JSON report only; the prepack build's output goes to stderr.
+    const [report] = JSON.parse(await run('npm', ['pack', '--json', '--pack-destination', work], checkout)) as [
+      { filename: string; size: number; files: PackedFile[] },
+    ];
+    packed = report.files;
+    tarballBytes = report.size;
+    const tarball = join(work, report.filename);
 
-  app = join(work, 'app');
-  await mkdir(app);
-  const versions: Record<string, string> = { 'kube-converge': tarball, typescript: `typescript@${pkg.devDependencies.typescript}`, '@types/node': `@types/node@${pkg.devDependencies['@types/node']}` };
-  for (const [cmd, ...args] of commandLines(readmeBlock('## Install', 'sh'))) {
-    assert.equal(cmd, 'npm', 'the README install steps are npm commands');
-    const install = args[0] === 'install';
-    // The registry name becomes the tarball, the tools the versions this repository is tested with.
-    await run('npm', [...args.map((a) => (install ? (versions[a] ?? a) : a)), ...(install ? NPM_FLAGS : [])], app);
-  }
-}, { timeout: 600_000 });
+    app = join(work, 'app');
+    await mkdir(app);
+    const versions: Record<string, string> = {
+      'kube-converge': tarball,
+      typescript: `typescript@${pkg.devDependencies.typescript}`,
+      '@types/node': `@types/node@${pkg.devDependencies['@types/node']}`,
+    };
+    for (const [cmd, ...args] of commandLines(readmeBlock('## Install', 'sh'))) {
+      assert.equal(cmd, 'npm', 'the README install steps are npm commands');
+      const install = args[0] === 'install';
+      // The registry name becomes the tarball, the tools the versions this repository is tested with.
+      await run('npm', [...args.map((a) => (install ? (versions[a] ?? a) : a)), ...(install ? NPM_FLAGS : [])], app);
+    }
+  },
+  { timeout: 600_000 },
+);
 
 after(async () => {
   if (work) await rm(work, { recursive: true, force: true });
@@ -117,15 +134,25 @@ describe('the packed package, installed into an empty app', () => {
     const dir = join(app, 'every-layer');
     await mkdir(dir);
     await writeFile(join(dir, 'every-layer.ts'), await readFile(new URL('./every-layer.ts', import.meta.url)));
-    const strict = { target: 'es2022', types: ['node'], strict: true, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true, skipLibCheck: false, verbatimModuleSyntax: true };
+    const strict = {
+      target: 'es2022',
+      types: ['node'],
+      strict: true,
+      exactOptionalPropertyTypes: true,
+      noUncheckedIndexedAccess: true,
+      skipLibCheck: false,
+      verbatimModuleSyntax: true,
+    };
     const configs = {
       'tsconfig.nodenext.json': { ...strict, module: 'nodenext', moduleResolution: 'nodenext', outDir: 'out' },
       'tsconfig.bundler.json': { ...strict, module: 'esnext', moduleResolution: 'bundler', noEmit: true },
     };
-    await Promise.all(Object.entries(configs).map(async ([name, compilerOptions]) => {
-      await writeFile(join(dir, name), JSON.stringify({ compilerOptions, files: ['every-layer.ts'] }));
-      await tsc(['-p', name], dir);
-    }));
+    await Promise.all(
+      Object.entries(configs).map(async ([name, compilerOptions]) => {
+        await writeFile(join(dir, name), JSON.stringify({ compilerOptions, files: ['every-layer.ts'] }));
+        await tsc(['-p', name], dir);
+      }),
+    );
     assert.equal(await run(process.execPath, ['out/every-layer.js'], dir), 'every layer works\n');
   });
 
@@ -156,7 +183,12 @@ describe('the packed package, installed into an empty app', () => {
   it('runs `converge apiserver`, whose written kubeconfig lets the installed client create and list objects', async () => {
     const kubeconfig = join(work, 'converge.kubeconfig');
     // Its own process group, so stopping it reaches the server behind npx too.
-    const child = spawn('npx', ['converge', 'apiserver', '--kubeconfig', kubeconfig], { cwd: app, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('npx', ['converge', 'apiserver', '--kubeconfig', kubeconfig], {
+      cwd: app,
+      env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -181,7 +213,9 @@ describe('the packed package, installed into an empty app', () => {
       process.kill(-child.pid!, 'SIGINT');
       await exited;
       assert.ok(child.exitCode === 0 || child.signalCode === 'SIGINT', `npx exit: ${child.exitCode ?? child.signalCode}\n${err}`);
-      await eventually(() => assert.throws(() => process.kill(-child.pid!, 0), { code: 'ESRCH' }), { message: 'every process of the group to exit' });
+      await eventually(() => assert.throws(() => process.kill(-child.pid!, 0), { code: 'ESRCH' }), {
+        message: 'every process of the group to exit',
+      });
     } finally {
       try {
         process.kill(-child.pid!, 'SIGKILL');

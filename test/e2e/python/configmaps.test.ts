@@ -9,7 +9,8 @@ import { startApiserverProcess, type ApiserverProcess } from '../apiserver-proce
 
 const SCRIPT = new URL('configmaps.py', import.meta.url).pathname;
 const SCENARIO_TIMEOUT_MS = 60_000;
-const INSTALL_HINT = 'install it with `apt-get install python3-kubernetes` (what .ci/run does), or name an interpreter that has it in CONVERGE_PYTHON';
+const INSTALL_HINT =
+  'install it with `apt-get install python3-kubernetes` (what .ci/run does), or name an interpreter that has it in CONVERGE_PYTHON';
 
 /**
  * The first interpreter that imports `kubernetes`: CONVERGE_PYTHON when set, else `python3` on PATH, else the system
@@ -27,10 +28,15 @@ const skip = python === undefined && !inCi ? `no python3 with the kubernetes cli
 
 function runScenario(server: ApiserverProcess, namespace: string, scenario: string): Promise<any> {
   return new Promise((resolve, reject) => {
-    execFile(python!, [SCRIPT, server.kubeconfig, namespace, scenario], { timeout: SCENARIO_TIMEOUT_MS, killSignal: 'SIGKILL' }, (error, stdout, stderr) => {
-      if (error !== null) reject(new Error(`configmaps.py ${scenario} failed (${error.message}):\n${stderr}`));
-      else resolve(JSON.parse(stdout));
-    });
+    execFile(
+      python!,
+      [SCRIPT, server.kubeconfig, namespace, scenario],
+      { timeout: SCENARIO_TIMEOUT_MS, killSignal: 'SIGKILL' },
+      (error, stdout, stderr) => {
+        if (error !== null) reject(new Error(`configmaps.py ${scenario} failed (${error.message}):\n${stderr}`));
+        else resolve(JSON.parse(stdout));
+      },
+    );
   });
 }
 
@@ -41,7 +47,9 @@ describe('the Python kubernetes client against converge apiserver', { skip }, ()
     server = await startApiserverProcess();
   });
   // `before` may have failed before the server started.
-  after(async () => { if (server !== undefined) await server.stop(); });
+  after(async () => {
+    if (server !== undefined) await server.stop();
+  });
 
   it('loads the kubeconfig as written: HTTPS verified against its CA, with its bearer token', async () => {
     const r = await runScenario(server, 'py-connection', 'connection');
@@ -70,16 +78,24 @@ describe('the Python kubernetes client against converge apiserver', { skip }, ()
   });
 
   it('raises ApiException with status 404 and a NotFound Status for a missing ConfigMap', async () => {
-    assert.deepEqual(await runScenario(server, 'py-missing', 'not-found'), { exception: 'ApiException', status: 404, reason: 'NotFound', kind: 'Status' });
+    assert.deepEqual(await runScenario(server, 'py-missing', 'not-found'), {
+      exception: 'ApiException',
+      status: 404,
+      reason: 'NotFound',
+      kind: 'Status',
+    });
   });
 
   it('streams ADDED, MODIFIED and DELETED with Watch().stream from a resourceVersion', async () => {
     const r = await runScenario(server, 'py-watch', 'watch');
-    assert.deepEqual(r.events.map((e: { type: string; name: string; data: unknown }) => [e.type, e.name, e.data]), [
-      ['ADDED', 'watched', { step: 'added' }],
-      ['MODIFIED', 'watched', { step: 'modified' }],
-      ['DELETED', 'watched', { step: 'modified' }],
-    ]);
+    assert.deepEqual(
+      r.events.map((e: { type: string; name: string; data: unknown }) => [e.type, e.name, e.data]),
+      [
+        ['ADDED', 'watched', { step: 'added' }],
+        ['MODIFIED', 'watched', { step: 'modified' }],
+        ['DELETED', 'watched', { step: 'modified' }],
+      ],
+    );
     const rvs = r.events.map((e: { resourceVersion: string }) => Number(e.resourceVersion));
     assert.ok(rvs[0] > Number(r.from) && rvs[0] < rvs[1] && rvs[1] < rvs[2], `increasing after ${r.from}: ${rvs.join(', ')}`);
   });

@@ -63,7 +63,10 @@ async function createAuthority(): Promise<CertificateAuthority> {
   const keys = await generateKeys(false);
   const name = 'CN=converge-local-ca,O=converge';
   const cert = await lib.X509CertificateGenerator.createSelfSigned({
-    name, keys, signingAlgorithm: SIGNING_ALGORITHM, ...validity(),
+    name,
+    keys,
+    signingAlgorithm: SIGNING_ALGORITHM,
+    ...validity(),
     extensions: [
       new lib.BasicConstraintsExtension(true, 0, true),
       new lib.KeyUsagesExtension(lib.KeyUsageFlags.keyCertSign | lib.KeyUsageFlags.cRLSign | lib.KeyUsageFlags.digitalSignature, true),
@@ -82,8 +85,12 @@ async function createServing(hosts: readonly string[]): Promise<ServingMaterial>
   const keys = await generateKeys(true);
   const names = hosts.map((h) => ({ type: isIP(h) ? ('ip' as const) : ('dns' as const), value: h }));
   const cert = await lib.X509CertificateGenerator.create({
-    subject: 'CN=converge-apiserver,O=converge', issuer: ca.name, publicKey: keys.publicKey, signingKey: ca.keys.privateKey,
-    signingAlgorithm: SIGNING_ALGORITHM, ...validity(),
+    subject: 'CN=converge-apiserver,O=converge',
+    issuer: ca.name,
+    publicKey: keys.publicKey,
+    signingKey: ca.keys.privateKey,
+    signingAlgorithm: SIGNING_ALGORITHM,
+    ...validity(),
     extensions: [
       new lib.BasicConstraintsExtension(false, undefined, true),
       new lib.KeyUsagesExtension(lib.KeyUsageFlags.digitalSignature | lib.KeyUsageFlags.keyEncipherment, true),
