@@ -6,7 +6,7 @@
  * Invariant: applying the result to `oldObj` with RFC 7386 yields `newObj` (with the lock, plus the
  * old resourceVersion).
  */
-import { InvalidOptionError } from '../meta/index.js';
+import { InvalidOptionError, jsonEqual } from '../meta/index.js';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
@@ -29,17 +29,6 @@ function diff(a: Record<string, unknown>, b: Record<string, unknown>): Record<st
     }
   }
   return patch;
-}
-
-function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => jsonEqual(x, b[i]));
-  if (isObject(a) && isObject(b)) {
-    const ka = Object.keys(a).filter((k) => a[k] !== undefined);
-    const kb = Object.keys(b).filter((k) => b[k] !== undefined);
-    return ka.length === kb.length && ka.every((k) => jsonEqual(a[k], b[k]));
-  }
-  return false;
 }
 
 /** Options of `createMergePatch`, such as carrying the old resourceVersion for optimistic locking. */

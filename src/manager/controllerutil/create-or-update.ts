@@ -12,6 +12,7 @@
 import {
   InvalidOptionError,
   clone,
+  jsonEqual,
   namespacedNameOf,
   type KubeObject,
   type NamespacedName,
@@ -120,15 +121,4 @@ export async function createOrPatch<T extends KubeObject>(
       ? 'updatedStatusOnly'
       : 'unchanged';
   return { result, object };
-}
-
-function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => jsonEqual(x, b[i]));
-  if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null || Array.isArray(b)) return false;
-  const ra = a as Record<string, unknown>;
-  const rb = b as Record<string, unknown>;
-  const ka = Object.keys(ra).filter((k) => ra[k] !== undefined);
-  const kb = Object.keys(rb).filter((k) => rb[k] !== undefined);
-  return ka.length === kb.length && ka.every((k) => jsonEqual(ra[k], rb[k]));
 }
