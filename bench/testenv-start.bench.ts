@@ -30,7 +30,7 @@ for (let i = 0; i < ROUNDS; i++) {
   http.push(await cycle(true));
 }
 const fmt = (n: number): string => n.toFixed(1);
-console.log(`first HTTPS start in the process (cold, makes the CA): ${fmt(cold)} ms`);
+console.log(`first HTTPS start in the process (cold: reuses the per-user cached loopback certificate, or makes one): ${fmt(cold)} ms`);
 console.log(`warm HTTPS start+request+stop:  median ${fmt(median(tls))} ms (min ${fmt(Math.min(...tls))}, of ${ROUNDS})`);
 console.log(`plain HTTP start+request+stop:  median ${fmt(median(http))} ms (min ${fmt(Math.min(...http))}, of ${ROUNDS})`);
 console.log(`ratio TLS-warm / HTTP: ${(median(tls) / median(http)).toFixed(2)}`);
