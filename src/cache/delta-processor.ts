@@ -21,7 +21,7 @@ import { deepFreezeFresh, type KubeObject, type Logger } from '../meta/index.js'
 import type { Delta } from './fifo.js';
 import type { IndexedStore } from './indexer.js';
 import type { Notification, ProcessorListener } from './processor-listener.js';
-import { deletedFinalStateUnknown, isDeletedFinalStateUnknown } from './tombstone.js';
+import { deletedFinalStateUnknown } from './tombstone.js';
 import type { DeletedFinalStateUnknown } from './types.js';
 
 export class DeltaProcessor<T extends KubeObject> {
@@ -66,9 +66,8 @@ export class DeltaProcessor<T extends KubeObject> {
         return;
       }
       case 'Deleted': {
-        const raw = delta.object;
-        const obj = isDeletedFinalStateUnknown(raw) ? raw : reuseOrFreeze(indexer.getByKey(delta.key), raw);
-        indexer.remove(delta.key, isDeletedFinalStateUnknown(obj) ? obj.obj : obj);
+        const obj = reuseOrFreeze(indexer.getByKey(delta.key), delta.object);
+        indexer.remove(delta.key, obj);
         this.#distribute({ kind: 'delete', obj });
         return;
       }

@@ -20,7 +20,6 @@
  */
 import { requireInt, type KubeObject } from '../meta/index.js';
 import { deletionHandlingKey } from './tombstone.js';
-import type { DeletedFinalStateUnknown } from './types.js';
 
 /** client-go's delta types. `ReplacedAll`, `SyncAll` and `Bookmark` are the atomic FIFO's forms. */
 export type DeltaType = 'Added' | 'Updated' | 'Deleted' | 'Replaced' | 'Sync' | 'ReplacedAll' | 'SyncAll' | 'Bookmark';
@@ -30,8 +29,9 @@ export type DeltaType = 'Added' | 'Updated' | 'Deleted' | 'Replaced' | 'Sync' | 
  * atomic whole-collection forms (a relist's `ReplacedAll`, a resync's `SyncAll`, a `Bookmark`).
  */
 export type Delta<T extends KubeObject = KubeObject> =
-  | { readonly type: 'Added' | 'Updated' | 'Replaced' | 'Sync'; readonly key: string; readonly object: T }
-  | { readonly type: 'Deleted'; readonly key: string; readonly object: T | DeletedFinalStateUnknown<T> }
+  // `Deleted` carries the object the watch reported: in atomic mode a relist's tombstones are made by
+  // the sink, from its own store, and are never queued here.
+  | { readonly type: 'Added' | 'Updated' | 'Deleted' | 'Replaced' | 'Sync'; readonly key: string; readonly object: T }
   | { readonly type: 'ReplacedAll'; readonly resourceVersion: string; readonly objects: Map<string, T> }
   | { readonly type: 'SyncAll' }
   | { readonly type: 'Bookmark'; readonly resourceVersion: string };
