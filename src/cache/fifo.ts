@@ -107,21 +107,15 @@ export class RealFIFO<T extends KubeObject = KubeObject> {
   // ---- producer side (the reflector) -------------------------------------------------------------
 
   add(obj: T): void {
-    const raw = this.#transform ? this.#transform(obj) : obj;
-    const key = deletionHandlingKey(raw);
-    this.#push({ type: 'Added', key, object: raw });
+    this.#pushObject('Added', obj);
   }
 
   update(obj: T): void {
-    const raw = this.#transform ? this.#transform(obj) : obj;
-    const key = deletionHandlingKey(raw);
-    this.#push({ type: 'Updated', key, object: raw });
+    this.#pushObject('Updated', obj);
   }
 
   delete(obj: T): void {
-    const raw = this.#transform ? this.#transform(obj) : obj;
-    const key = deletionHandlingKey(raw);
-    this.#push({ type: 'Deleted', key, object: raw });
+    this.#pushObject('Deleted', obj);
   }
 
   /** A full relist: the complete content at `resourceVersion`, applied by the sink in one step. */
@@ -212,6 +206,12 @@ export class RealFIFO<T extends KubeObject = KubeObject> {
   };
 
   // ---- internals ---------------------------------------------------------------------------------
+
+  /** Transforms and keys a watched object, then queues it: the one place an object-level delta is made. */
+  #pushObject(type: 'Added' | 'Updated' | 'Deleted', obj: T): void {
+    const raw = this.#transform ? this.#transform(obj) : obj;
+    this.#push({ type, key: deletionHandlingKey(raw), object: raw });
+  }
 
   #prepareInto(objects: Map<string, T>, item: T): void {
     const raw = this.#transform ? this.#transform(item) : item;
