@@ -87,14 +87,7 @@ export class HttpWatchStream<T extends KubeObject = KubeObject> implements Watch
   next(): Promise<IteratorResult<WatchEvent<T>>> {
     if (this.#head < this.#queue.length) {
       const value = this.#queue[this.#head++]!;
-      if (this.#head === this.#queue.length) {
-        this.#queue = [];
-        this.#head = 0;
-      }
-      if (this.#paused && this.#queue.length - this.#head < HIGH_WATER / 2) {
-        this.#paused = false;
-        this.#res.resume();
-      }
+      this.#taken();
       return Promise.resolve({ value, done: false });
     }
     if (this.#failed) {
@@ -121,6 +114,12 @@ export class HttpWatchStream<T extends KubeObject = KubeObject> implements Watch
       n++;
       fn(this.#queue[this.#head++]!);
     }
+    this.#taken();
+    return n;
+  }
+
+  /** After events were taken from the queue: an emptied queue starts over, and a paused socket resumes once it is half drained. */
+  #taken(): void {
     if (this.#head === this.#queue.length) {
       this.#queue = [];
       this.#head = 0;
@@ -129,7 +128,6 @@ export class HttpWatchStream<T extends KubeObject = KubeObject> implements Watch
       this.#paused = false;
       this.#res.resume();
     }
-    return n;
   }
 
   return(): Promise<IteratorResult<WatchEvent<T>>> {
