@@ -55,9 +55,7 @@ export class DeltaProcessor<T extends KubeObject> {
     const indexer = this.#indexer;
     switch (delta.type) {
       case 'Added':
-      case 'Updated':
-      case 'Replaced':
-      case 'Sync': {
+      case 'Updated': {
         const prev = indexer.getByKey(delta.key);
         const obj = reuseOrFreeze(prev, delta.object);
         indexer.upsert(delta.key, obj);

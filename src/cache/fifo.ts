@@ -22,16 +22,17 @@ import { requireInt, type KubeObject } from '../meta/index.js';
 import { deletionHandlingKey } from './tombstone.js';
 
 /** client-go's delta types. `ReplacedAll`, `SyncAll` and `Bookmark` are the atomic FIFO's forms. */
-export type DeltaType = 'Added' | 'Updated' | 'Deleted' | 'Replaced' | 'Sync' | 'ReplacedAll' | 'SyncAll' | 'Bookmark';
+export type DeltaType = Delta['type'];
 
 /**
  * One change the FIFO hands its sink: an object-level delta keyed by `namespace/name`, or one of the
  * atomic whole-collection forms (a relist's `ReplacedAll`, a resync's `SyncAll`, a `Bookmark`).
  */
 export type Delta<T extends KubeObject = KubeObject> =
-  // `Deleted` carries the object the watch reported: in atomic mode a relist's tombstones are made by
-  // the sink, from its own store, and are never queued here.
-  | { readonly type: 'Added' | 'Updated' | 'Deleted' | 'Replaced' | 'Sync'; readonly key: string; readonly object: T }
+  // Atomic mode has no per-object `Replaced` or `Sync` (a relist and a resync are one delta each), and
+  // `Deleted` carries the object the watch reported: a relist's tombstones are made by the sink, from
+  // its own store, and are never queued here.
+  | { readonly type: 'Added' | 'Updated' | 'Deleted'; readonly key: string; readonly object: T }
   | { readonly type: 'ReplacedAll'; readonly resourceVersion: string; readonly objects: Map<string, T> }
   | { readonly type: 'SyncAll' }
   | { readonly type: 'Bookmark'; readonly resourceVersion: string };
