@@ -2,14 +2,10 @@
 // them (object metadata, JSON patches, Secret maps), so a boolean is `bool` in every one of them.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createApiServer, type ApiServer } from 'kube-converge/apiserver';
+import { createApiServer } from 'kube-converge/apiserver';
+import { handleJson as call } from './helpers.js';
 
 const CM = '/api/v1/namespaces/default/configmaps';
-
-async function call(s: ApiServer, method: string, path: string, body: unknown, contentType = 'application/json') {
-  const r = await s.handle({ method, path, headers: { 'content-type': contentType }, body: JSON.stringify(body) });
-  return { status: r.status, message: (JSON.parse(r.body) as { message?: string }).message };
-}
 
 describe('decode errors name a boolean as Go does', () => {
   it('calls a boolean in metadata.labels a bool', async () => {
@@ -17,7 +13,7 @@ describe('decode errors name a boolean as Go does', () => {
     const r = await call(s, 'POST', CM, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', labels: true } });
     assert.equal(r.status, 400);
     assert.equal(
-      r.message,
+      r.body.message,
       'unable to decode the object: json: cannot unmarshal bool into Go struct field ObjectMeta.metadata.labels of type map[string]string',
     );
   });
@@ -27,9 +23,9 @@ describe('decode errors name a boolean as Go does', () => {
     assert.equal((await call(s, 'POST', CM, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' } })).status, 201);
     const whole = await call(s, 'PATCH', `${CM}/a`, true, 'application/json-patch+json');
     assert.equal(whole.status, 400);
-    assert.equal(whole.message, 'error decoding patch: json: cannot unmarshal bool into Go value of type jsonpatch.Patch');
+    assert.equal(whole.body.message, 'error decoding patch: json: cannot unmarshal bool into Go value of type jsonpatch.Patch');
     const op = await call(s, 'PATCH', `${CM}/a`, [false], 'application/json-patch+json');
     assert.equal(op.status, 400);
-    assert.equal(op.message, 'error decoding patch: json: cannot unmarshal bool into Go value of type jsonpatch.Operation');
+    assert.equal(op.body.message, 'error decoding patch: json: cannot unmarshal bool into Go value of type jsonpatch.Operation');
   });
 });
