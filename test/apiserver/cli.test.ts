@@ -3,59 +3,14 @@
 // naming the path; and the warnings for plain HTTP and a non-loopback address.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, writeFile, rm, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { serverFetch } from './helpers.js';
+import { runConverge as run, type ConvergeRun as Run } from '../e2e/apiserver-process.js';
 
-const MAIN = new URL('../../src/cli/main.ts', import.meta.url).pathname;
 const ROOT = new URL('../..', import.meta.url).pathname;
-
-interface Run {
-  child: ChildProcess;
-  out: () => string;
-  err: () => string;
-  exited: Promise<number | null>;
-  /** Resolves once stdout says the server listens and the kubeconfig is written; rejects if it exits first. */
-  listening(): Promise<string>;
-}
-
-function run(args: string[]): Run {
-  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', MAIN, ...args], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
-  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-  return {
-    child,
-    exited,
-    out: () => out,
-    err: () => err,
-    listening: () =>
-      new Promise((resolve, reject) => {
-        const t = setTimeout(() => reject(new Error(`no URL printed: ${out}\n${err}`)), 20_000);
-        const check = (): void => {
-          const m = /listening on (https?:\/\/\S+)/.exec(out);
-          if (m && out.includes('kubeconfig written')) {
-            clearTimeout(t);
-            resolve(m[1]!);
-          }
-        };
-        child.stdout!.on('data', check);
-        void exited.then((code) => {
-          clearTimeout(t);
-          reject(new Error(`exited with ${code} before listening: ${out}\n${err}`));
-        });
-        check();
-      }),
-  };
-}
 
 /** Runs `body` with a temporary folder, and kills the child processes it started whatever happens. */
 async function withDir(body: (dir: string, spawned: (r: Run) => Run) => Promise<void>): Promise<void> {

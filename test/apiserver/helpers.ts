@@ -1,8 +1,9 @@
 // Shared test helpers: raw requests to a running server over its own HTTPS (its CA, its admin token),
-// a JSON request function and a line-by-line watch reader on top of them.
+// a JSON request function and a line-by-line watch reader on top of them; and one JSON request
+// straight to an in-process server's `handle`, for tests that need no socket.
 import { request as httpRequest, type IncomingMessage, type ClientRequest, type RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { startApiServer, type RunningApiServer, type StartApiServerOptions } from 'kube-converge/apiserver';
+import { startApiServer, type ApiServer, type RunningApiServer, type StartApiServerOptions } from 'kube-converge/apiserver';
 
 type Server = Pick<RunningApiServer, 'url' | 'caCertificate' | 'token'>;
 
@@ -62,6 +63,35 @@ export interface Reply {
   body: any;
 }
 
+/** The body parsed as JSON, or undefined when it is not JSON. */
+function parsedJson(text: string): any {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * One request to `server.handle`, in process: a string body is sent as written, anything else as
+ * JSON, with `contentType`; the answer as status, text and parsed body.
+ */
+export async function handleJson(
+  server: Pick<ApiServer, 'handle'>,
+  method: string,
+  path: string,
+  body?: unknown,
+  contentType = 'application/json',
+): Promise<Omit<Reply, 'headers'>> {
+  const r = await server.handle({
+    method,
+    path,
+    headers: { 'content-type': contentType, accept: 'application/json' },
+    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+  });
+  return { status: r.status, text: r.body, body: parsedJson(r.body) };
+}
+
 export interface Api {
   srv: RunningApiServer;
   call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Reply>;
@@ -85,13 +115,7 @@ export async function startApi(opts: StartApiServerOptions = {}): Promise<Api> {
       }
       const res = await serverFetch(srv, path, init);
       const text = await res.text();
-      let parsed: unknown = undefined;
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        parsed = undefined;
-      }
-      return { status: res.status, headers: res.headers, text, body: parsed };
+      return { status: res.status, headers: res.headers, text, body: parsedJson(text) };
     },
     async watch(path, headers = {}) {
       const w = await openWatch(srv, path, headers);

@@ -3,7 +3,8 @@
 // the server is a crash of the test.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createApiServer, type ApiServer } from 'kube-converge/apiserver';
+import { createApiServer } from 'kube-converge/apiserver';
+import { handleJson as call } from './helpers.js';
 
 const LIMIT = 256;
 const CM = '/api/v1/namespaces/default/configmaps';
@@ -13,16 +14,6 @@ const deepJson = (depth: number): string =>
   `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"deep"},"x":${'{"a":'.repeat(depth - 2)}{}${'}'.repeat(depth - 2)}}`;
 const deepFlowYaml = (depth: number): string =>
   `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: deep}\nx: ${'{a: '.repeat(depth - 2)}{}${'}'.repeat(depth - 2)}\n`;
-
-async function call(s: ApiServer, method: string, path: string, body?: string, contentType = 'application/json') {
-  const r = await s.handle({
-    method,
-    path,
-    headers: { 'content-type': contentType, accept: 'application/json' },
-    ...(body === undefined ? {} : { body }),
-  });
-  return { status: r.status, body: r.body === '' ? undefined : JSON.parse(r.body) };
-}
 
 describe('request body nesting', () => {
   it('refuses a YAML body nested 1,000 levels with 400 naming the limit, request after request, and keeps serving', async () => {

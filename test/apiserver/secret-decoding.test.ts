@@ -4,6 +4,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createApiServer, type ApiServer } from 'kube-converge/apiserver';
+import { handleJson as call } from './helpers.js';
 
 const SECRETS = '/api/v1/namespaces/default/secrets';
 const VALUE = 'hunter2-do-not-print';
@@ -14,16 +15,6 @@ function server(): { s: ApiServer; logged: string[] } {
   const line = (...args: unknown[]): void => void logged.push(JSON.stringify(args));
   const logger = { error: line, warn: line, info: line, debug: line, child: () => logger };
   return { s: createApiServer({ logger: logger as never }), logged };
-}
-
-async function call(s: ApiServer, method: string, path: string, body?: unknown, contentType = 'application/json') {
-  const r = await s.handle({
-    method,
-    path,
-    headers: { 'content-type': contentType },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: r.status, text: r.body, body: JSON.parse(r.body) };
 }
 
 const secret = (fields: Record<string, unknown>) => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, ...fields });

@@ -3,21 +3,12 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createApiServer, type ApiServer } from 'kube-converge/apiserver';
+import { handleJson as call } from './helpers.js';
 
 const CM = '/api/v1/namespaces/default/configmaps';
 const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 const WIDGETS = '/apis/example.com/v1/namespaces/default/widgets';
 const OTHER_UID = '00000000-0000-4000-8000-000000000000';
-
-async function call(s: ApiServer, method: string, path: string, body?: unknown) {
-  const r = await s.handle({
-    method,
-    path,
-    headers: { 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: r.status, body: JSON.parse(r.body) };
-}
 
 const widgetCrd = {
   apiVersion: 'apiextensions.k8s.io/v1',

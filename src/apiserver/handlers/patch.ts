@@ -154,6 +154,5 @@ function applyHandler(scope: Scope, old: KubeObject | undefined, applied: KubeOb
       shape: shapeOf(scope.strategy, scope.version),
     },
   );
-  if (nestsDeeperThan(merged)) throw patchedTooDeep(scope.strategy.kind, scope.strategy.group, scope.name);
-  return objectResponse(scope, updateObject(scope, old, merged, params, 'Apply'));
+  return objectResponse(scope, updateObject(scope, old, patchedObject(merged, scope), params, 'Apply'));
 }

@@ -6,6 +6,7 @@
  * `yaml` composer recurses per level and carries on after running out of stack (see below).
  */
 import { parse as parseYaml } from 'yaml';
+import { goJsonKind } from '../go-json-kind.js';
 import { bodyTooDeep, MAX_NESTING_DEPTH, nestsDeeperThan, yamlNestingDepth } from '../nesting.js';
 import type { KubeObject } from '../../meta/index.js';
 import { decodeProtobufObject } from '../protobuf/index.js';
@@ -76,9 +77,8 @@ const MAP_META = ['labels', 'annotations'];
 const LIST_META = ['finalizers', 'ownerReferences', 'managedFields'];
 
 const decodeError = (field: string, want: string, got: unknown): never => {
-  const kind = got === null ? 'null' : Array.isArray(got) ? 'array' : typeof got;
   throw badRequest(
-    `unable to decode the object: json: cannot unmarshal ${kind} into Go struct field ObjectMeta.metadata.${field} of type ${want}`,
+    `unable to decode the object: json: cannot unmarshal ${goJsonKind(got)} into Go struct field ObjectMeta.metadata.${field} of type ${want}`,
   );
 };
 

@@ -7,6 +7,7 @@
  * 422 because the patch decoded but does not apply; a patch that is not a list of operations is 400.
  */
 import { PatchError } from './patch-error.js';
+import { goJsonKind } from '../go-json-kind.js';
 import { jsonEqual } from '../../meta/index.js';
 import { isJsonObject, jsonClone } from './json-value.js';
 import type { JsonObject } from './json-value.js';
@@ -40,7 +41,7 @@ export function parseJsonPointer(pointer: string): string[] {
  */
 export function applyJsonPatch(doc: unknown, ops: unknown): unknown {
   if (!Array.isArray(ops)) {
-    throw new PatchError(400, `error decoding patch: json: cannot unmarshal ${jsonTypeName(ops)} into Go value of type jsonpatch.Patch`);
+    throw new PatchError(400, `error decoding patch: json: cannot unmarshal ${goJsonKind(ops)} into Go value of type jsonpatch.Patch`);
   }
   // The document lives under a holder so that the empty pointer ("" = the whole document) is just
   // one more parent/key pair.
@@ -49,7 +50,7 @@ export function applyJsonPatch(doc: unknown, ops: unknown): unknown {
     if (!isJsonObject(raw)) {
       throw new PatchError(
         400,
-        `error decoding patch: json: cannot unmarshal ${jsonTypeName(raw)} into Go value of type jsonpatch.Operation`,
+        `error decoding patch: json: cannot unmarshal ${goJsonKind(raw)} into Go value of type jsonpatch.Operation`,
       );
     }
     applyOne(holder, raw);
@@ -177,10 +178,4 @@ function arrayIndex(array: unknown[], token: string, forInsert: boolean): number
     throw new PatchError(422, `Unable to access invalid index: ${token}: invalid index referenced`);
   }
   return i;
-}
-
-function jsonTypeName(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'array';
-  return typeof v === 'object' ? 'object' : typeof v;
 }

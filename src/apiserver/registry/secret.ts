@@ -6,12 +6,10 @@
  */
 import type { KubeObject } from '../../meta/index.js';
 import { badRequest, fieldCause, type FieldCause } from '../http/status.js';
+import { goJsonKind } from '../go-json-kind.js';
 import { dataKeyCauses, immutableCauses } from './configmap.js';
 import { ageColumn, cells, column, nameColumn, type TablePrinter } from '../table/index.js';
 import { Strategy, builtinVersion, type VersionSpec } from './strategy.js';
-
-/** `json.Unmarshal`'s name for the kind of a JSON value. */
-const goJsonKind = (v: unknown): string => (Array.isArray(v) ? 'array' : typeof v === 'boolean' ? 'bool' : typeof v);
 
 /** Go types of the two maps: `map[string]string` and `map[string][]byte` (printed `[]uint8`). */
 const MAP_FIELDS = [

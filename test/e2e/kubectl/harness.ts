@@ -7,14 +7,14 @@
  *
  * Versions before 1.29 decide how to validate `apply`/`create` from the protobuf `/openapi/v2`
  * document alone (1.29 and later ask `/openapi/v3`) and fail without it, so they are picked only
- * when the server answers `/openapi/v2` (probed once, on a throwaway server, when this loads).
+ * when the server answers `/openapi/v2` (probed once, on a throwaway in-process server, when this loads).
  */
 import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { readdirSync, realpathSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { startApiServer } from 'kube-converge/apiserver';
+import { createApiServer, startApiServer } from 'kube-converge/apiserver';
 import type { RunningApiServer } from 'kube-converge/apiserver';
 
 export interface KubectlBinary {
@@ -26,12 +26,13 @@ export interface KubectlBinary {
 /** The oldest kubectl that needs no `/openapi/v2`: 1.29, as major * 1000 + minor. */
 const OLDEST_WITHOUT_OPENAPI_V2 = 1029;
 
+/** Asked of an in-process server: the answer does not depend on a socket, so none is opened. */
 async function servesOpenApiV2(): Promise<boolean> {
-  const server = await startApiServer();
+  const server = createApiServer();
   try {
     return (await server.handle({ method: 'GET', path: '/openapi/v2' })).status === 200;
   } finally {
-    await server.stop();
+    server.stop();
   }
 }
 const oldestUsable = (await servesOpenApiV2()) ? 0 : OLDEST_WITHOUT_OPENAPI_V2;
