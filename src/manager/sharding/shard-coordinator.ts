@@ -16,8 +16,15 @@
  */
 import { LeaseResource, type Clock, type Logger } from '../../meta/index.js';
 import { isConflict, type Client } from '../../client/index.js';
-import { leaseStep, observe, type LeaderElectionRecord, type LockSnapshot, type Observation } from '../leaderelection/index.js';
-import { leaseLock, snapshotOf } from '../leaderelection/index.js';
+import {
+  leaseLock,
+  leaseStep,
+  observe,
+  snapshotOf,
+  type LeaderElectionRecord,
+  type LockSnapshot,
+  type Observation,
+} from '../leaderelection/index.js';
 import type { ShardGate } from './shard-gate.js';
 
 /** Options of a `ShardCoordinator`: its client, Lease namespace and names, identity, shard count and timings. */
