@@ -2,21 +2,14 @@
 // Type-only imports count: a cycle of types is still two files that cannot be understood apart.
 // Every relative import must resolve to a file (`./x.js` is `./x.ts`); one that does not is an error,
 // not a skipped edge. Usage: node scripts/check-import-cycles.mjs [folder]
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { filesUnder } from './files-under.mjs';
 
 const root = resolve(process.argv[2] ?? 'src');
 
 /** Static `import … from`, `export … from` and bare `import '…'` statements, each at the start of a line. */
 const IMPORT = /^[ \t]*(?:import|export)\b(?:[^;'"]*?\bfrom)?\s*['"](\.{1,2}\/[^'"]+)['"]/gm;
-
-function tsFiles(dir) {
-  return readdirSync(dir).flatMap((name) => {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) return tsFiles(p);
-    return name.endsWith('.ts') && !name.endsWith('.d.ts') ? [p] : [];
-  });
-}
 
 function resolveImport(from, spec) {
   const base = resolve(dirname(from), spec);
@@ -26,7 +19,7 @@ function resolveImport(from, spec) {
   return undefined;
 }
 
-const files = tsFiles(root).sort();
+const files = filesUnder(root, (name) => name.endsWith('.ts') && !name.endsWith('.d.ts'));
 const edges = new Map();
 const unresolved = [];
 for (const file of files) {

@@ -3,28 +3,15 @@
 // the list over; `--conditions=source` makes `kube-converge/<layer>` resolve to src/ through tsx.
 // Pass paths or substrings as arguments to run a subset: `npm test -- workqueue`.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync } from 'node:fs';
+import { filesUnder } from './files-under.mjs';
 
-const roots = ['test', 'examples'];
-const found = [];
-function walk(dir) {
-  let entries;
-  try {
-    entries = readdirSync(dir);
-  } catch {
-    return;
-  }
-  for (const name of entries) {
-    if (name === 'node_modules') continue;
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) walk(p);
-    else if (name.endsWith('.test.ts')) found.push(relative('.', p));
-  }
-}
-roots.forEach(walk);
+const found = ['test', 'examples']
+  .filter((d) => existsSync(d))
+  .flatMap((d) => filesUnder(d, (name) => name.endsWith('.test.ts')))
+  .sort();
 const filters = process.argv.slice(2);
-const files = found.sort().filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)));
+const files = found.filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)));
 if (files.length === 0) {
   console.error(`no test files matched ${filters.join(' ') || '(all)'}`);
   process.exit(1);

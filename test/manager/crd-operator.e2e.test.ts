@@ -16,6 +16,7 @@ import {
   type ObjectOf,
 } from 'kube-converge/meta';
 import { TestEnv, eventually, type CustomResourceDefinition } from 'kube-converge/testing';
+import { conditionsSchema } from './fixtures/conditions-schema.js';
 
 interface SiteSpec {
   secretRef: string;
@@ -58,20 +59,7 @@ const crd: CustomResourceDefinition = {
                 type: 'object',
                 properties: {
                   renderedFrom: { type: 'string' },
-                  conditions: {
-                    type: 'array',
-                    items: {
-                      type: 'object',
-                      properties: {
-                        type: { type: 'string' },
-                        status: { type: 'string' },
-                        reason: { type: 'string' },
-                        message: { type: 'string' },
-                        lastTransitionTime: { type: 'string' },
-                        observedGeneration: { type: 'integer' },
-                      },
-                    },
-                  },
+                  conditions: conditionsSchema,
                 },
               },
             },

@@ -8,6 +8,7 @@ import { controllerManagedBy } from 'kube-converge/controller';
 import { createOrUpdate, setControllerReference, type ConvergeReport } from 'kube-converge/manager';
 import { ConfigMapResource, clone, defineResource, setStatusCondition, type Condition } from 'kube-converge/meta';
 import { TestEnv, eventually, type CustomResourceDefinition } from 'kube-converge/testing';
+import { conditionsSchema } from './fixtures/conditions-schema.js';
 
 interface WidgetSpec {
   size: number;
@@ -48,20 +49,7 @@ const crd: CustomResourceDefinition = {
                 type: 'object',
                 properties: {
                   observedGeneration: { type: 'integer' },
-                  conditions: {
-                    type: 'array',
-                    items: {
-                      type: 'object',
-                      properties: {
-                        type: { type: 'string' },
-                        status: { type: 'string' },
-                        reason: { type: 'string' },
-                        message: { type: 'string' },
-                        lastTransitionTime: { type: 'string' },
-                        observedGeneration: { type: 'integer' },
-                      },
-                    },
-                  },
+                  conditions: conditionsSchema,
                 },
               },
             },

@@ -8,7 +8,7 @@ import { StatusError, type Client } from 'kube-converge/client';
 import type { Runnable } from 'kube-converge/controller';
 import { createManager } from 'kube-converge/manager';
 import { FakeClock, noopLogger, type KubeObject, type Status } from 'kube-converge/meta';
-import { WakingClock } from './waking-clock.js';
+import { DisturbedClock } from './disturbed-clock.js';
 
 const timings = { leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 };
 
@@ -49,7 +49,7 @@ const req = { namespace: 'default', name: 'x' };
 describe('reconcile admission under leader election', () => {
   it('admits while the fence is open and refuses the moment a pause outlasted the renew deadline, then start rejects as lost', async () => {
     const fake = new FakeClock(0);
-    const clock = new WakingClock(fake);
+    const clock = new DisturbedClock(fake);
     const mgr = await createManager({
       client: leaseClient().client,
       clock,

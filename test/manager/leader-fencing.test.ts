@@ -9,8 +9,7 @@ import { LeaderElector, resolveManagerOptions, type LeaseLock } from 'kube-conve
 import { validateLeaderElectionTimings } from '../../src/manager/leaderelection/index.js';
 import { FakeClock, noopLogger, type Clock } from 'kube-converge/meta';
 import { MemoryLock } from './memory-lock.js';
-import { SteppableClock } from './steppable-clock.js';
-import { WakingClock } from './waking-clock.js';
+import { DisturbedClock } from './disturbed-clock.js';
 
 const timings = { leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 };
 
@@ -93,7 +92,7 @@ describe('leader fencing', () => {
       'a',
     );
     await fake.advance(0);
-    const standbyClock = new SteppableClock(fake);
+    const standbyClock = new DisturbedClock(fake);
     const b = candidate(store, standbyClock, 'b');
     await fake.advance(2_000);
     assert.equal(store.snapshot!.record.renewTimeMs, 2_000, 'a renewed at 2 s, and b saw it');
@@ -115,7 +114,7 @@ describe('leader fencing', () => {
 
   it('refuses to lead past the deadline after a pause, before any timer has fired', async () => {
     const fake = new FakeClock(0);
-    const clock = new WakingClock(fake);
+    const clock = new DisturbedClock(fake);
     const a = candidate(new MemoryLock(), clock, 'a');
     await fake.advance(2_000);
     assert.equal(a.elector.isLeading(), true);

@@ -5,8 +5,8 @@
  * for the rare read that must not be stale (e.g. before a non-idempotent action). Invariant: a
  * cached read never blocks and never returns a half-synced answer (`CacheNotSyncedError` instead).
  */
-import type { KubeList, KubeObject, NamespacedName, ResourceDescriptor, Status } from '../../meta/index.js';
-import type { Client, DeleteOptions, ListOptions, PatchOptions, PatchType, WriteOptions } from '../../client/index.js';
+import type { KubeObject, NamespacedName, ResourceDescriptor } from '../../meta/index.js';
+import type { Client, PatchOptions, PatchType, WriteOptions } from '../../client/index.js';
 import type { CacheListOptions, InformerCache } from './informer-cache.js';
 
 /** Cached reads. Objects are deep-frozen: `clone()` one before changing it. */
@@ -28,22 +28,12 @@ export interface StatusWriter {
   ): Promise<T>;
 }
 
-/** The client reconcilers get from a manager: reads from the shared cache, writes straight to the API server. */
-export interface ManagerClient extends CacheReader {
-  create<T extends KubeObject>(resource: ResourceDescriptor<T>, obj: T, options?: WriteOptions): Promise<T>;
+/**
+ * The client reconcilers get from a manager: reads from the shared cache, writes straight to the API server.
+ * The writes are the `Client`'s own, except that `update` writes the object, never a subresource.
+ */
+export interface ManagerClient extends CacheReader, Pick<Client, 'create' | 'patch' | 'delete' | 'deleteCollection'> {
   update<T extends KubeObject>(resource: ResourceDescriptor<T>, obj: T, options?: WriteOptions): Promise<T>;
-  patch<T extends KubeObject>(
-    resource: ResourceDescriptor<T>,
-    nn: NamespacedName,
-    patch: unknown,
-    type: PatchType,
-    options?: PatchOptions,
-  ): Promise<T>;
-  delete<T extends KubeObject>(resource: ResourceDescriptor<T>, nn: NamespacedName, options?: DeleteOptions): Promise<T | Status>;
-  deleteCollection<T extends KubeObject>(
-    resource: ResourceDescriptor<T>,
-    options?: ListOptions & DeleteOptions,
-  ): Promise<KubeList<T> | Status>;
   status(): StatusWriter;
   /** Uncached reads straight from the API server. */
   readonly apiReader: Pick<Client, 'get' | 'list' | 'watch'>;
@@ -64,12 +54,11 @@ export function createSplitClient(options: { client: Client; cache: InformerCach
   return Object.freeze({
     get: <T extends KubeObject>(r: ResourceDescriptor<T>, nn: NamespacedName) => cache.get(r, nn),
     list: <T extends KubeObject>(r: ResourceDescriptor<T>, o?: CacheListOptions) => cache.list(r, o),
-    create: <T extends KubeObject>(r: ResourceDescriptor<T>, obj: T, o?: WriteOptions) => client.create(r, obj, o),
+    create: client.create.bind(client),
     update: <T extends KubeObject>(r: ResourceDescriptor<T>, obj: T, o?: WriteOptions) => client.update(r, obj, o),
-    patch: <T extends KubeObject>(r: ResourceDescriptor<T>, nn: NamespacedName, p: unknown, type: PatchType, o?: PatchOptions) =>
-      client.patch(r, nn, p, type, o),
-    delete: <T extends KubeObject>(r: ResourceDescriptor<T>, nn: NamespacedName, o?: DeleteOptions) => client.delete(r, nn, o),
-    deleteCollection: <T extends KubeObject>(r: ResourceDescriptor<T>, o?: ListOptions & DeleteOptions) => client.deleteCollection(r, o),
+    patch: client.patch.bind(client),
+    delete: client.delete.bind(client),
+    deleteCollection: client.deleteCollection.bind(client),
     status: () => status,
     apiReader,
   });

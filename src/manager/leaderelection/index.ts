@@ -1,6 +1,6 @@
 // Leader election (client-go's leaderelection): the elector with its fence, its pure lease steps, and
 // the coordination.k8s.io Lease lock it runs on.
-export { LeaderElector, validateLeaderElectionTimings, leaseStep, observe } from './leader-election.js';
+export { LeaderElector, validateLeaderElectionTimings, leaseStep, observe, releasedRecord } from './leader-election.js';
 export type {
   LeaderElectionRecord,
   LockSnapshot,

@@ -105,6 +105,20 @@ const recordText = (r: LeaderElectionRecord): string =>
   `${r.holderIdentity}|${r.leaseDurationSeconds}|${r.acquireTimeMs}|${r.renewTimeMs}|${r.leaderTransitions}`;
 
 /**
+ * The record that gives a lease up, as client-go writes it on release: no holder, a one-second
+ * duration so a candidate's next look finds it expired, stamped `nowMs`, the transition count kept.
+ */
+export function releasedRecord(last: LeaderElectionRecord, nowMs: number): LeaderElectionRecord {
+  return {
+    holderIdentity: '',
+    leaseDurationSeconds: 1,
+    acquireTimeMs: nowMs,
+    renewTimeMs: nowMs,
+    leaderTransitions: last.leaderTransitions,
+  };
+}
+
+/**
  * What a candidate knows about the lock: the record last read or written, and when it last changed,
  * on its own monotonic clock (`Clock.monotonicMs`), so no wall-clock step can stretch or shrink a lease.
  */
@@ -363,14 +377,7 @@ export class LeaderElector {
   async #release(log: Logger): Promise<void> {
     const o = this.#observed;
     if (!o || o.snapshot.record.holderIdentity !== this.#o.identity) return;
-    const now = this.#o.clock.now();
-    const released: LeaderElectionRecord = {
-      holderIdentity: '',
-      leaseDurationSeconds: 1,
-      acquireTimeMs: now,
-      renewTimeMs: now,
-      leaderTransitions: o.snapshot.record.leaderTransitions,
-    };
+    const released = releasedRecord(o.snapshot.record, this.#o.clock.now());
     const deadline = new AbortController();
     const timer = this.#o.clock.setTimer(() => deadline.abort(new Error('release deadline passed')), this.#o.renewDeadlineMs);
     try {

@@ -16,8 +16,7 @@
  */
 import { LeaseResource, type Clock, type Logger } from '../../meta/index.js';
 import { isConflict, type Client } from '../../client/index.js';
-import { leaseStep, observe, type LeaderElectionRecord, type LockSnapshot, type Observation } from '../leaderelection/index.js';
-import { leaseLock, snapshotOf } from '../leaderelection/index.js';
+import { leaseLock, leaseStep, observe, releasedRecord, snapshotOf, type LockSnapshot, type Observation } from '../leaderelection/index.js';
 import type { ShardGate } from './shard-gate.js';
 
 /** Options of a `ShardCoordinator`: its client, Lease namespace and names, identity, shard count and timings. */
@@ -225,14 +224,7 @@ export class ShardCoordinator {
    */
   async #writeFree(name: string, last: LockSnapshot): Promise<void> {
     const { clock, client, namespace, identity } = this.#o;
-    const now = clock.now();
-    const free: LeaderElectionRecord = {
-      holderIdentity: '',
-      leaseDurationSeconds: 1,
-      acquireTimeMs: now,
-      renewTimeMs: now,
-      leaderTransitions: last.record.leaderTransitions,
-    };
+    const free = releasedRecord(last.record, clock.now());
     const deadline = new AbortController();
     const timer = clock.setTimer(() => deadline.abort(new Error('release deadline passed')), this.#o.renewDeadlineMs);
     const lock = leaseLock({ client, namespace, name });
