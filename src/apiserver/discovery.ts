@@ -7,6 +7,7 @@
  */
 import type { Registry } from './registry/registry.js';
 import type { ApiResponse } from './http/request.js';
+import { goJson } from './http/go-json-string.js';
 import { jsonResponse } from './http/response.js';
 import type { ServedResource } from './served-resource.js';
 
@@ -15,7 +16,7 @@ export const AGGREGATED_CONTENT_TYPE = 'application/json;g=apidiscovery.k8s.io;v
 const gvString = (group: string, version: string): string => (group ? `${group}/${version}` : version);
 
 function aggregated(body: unknown): ApiResponse {
-  return { status: 200, headers: { 'content-type': AGGREGATED_CONTENT_TYPE, vary: 'Accept' }, body: JSON.stringify(body) };
+  return { status: 200, headers: { 'content-type': AGGREGATED_CONTENT_TYPE, vary: 'Accept' }, body: `${goJson(JSON.stringify(body))}\n` };
 }
 
 export function legacyApiVersions(serverAddress: string): ApiResponse {
@@ -110,8 +111,9 @@ export function aggregatedDiscovery(registry: Registry, legacy: boolean): ApiRes
   return aggregated({ kind: 'APIGroupDiscoveryList', apiVersion: 'apidiscovery.k8s.io/v2', metadata: {}, items });
 }
 
+/** `/version` is written indented and without a final newline, as kube-apiserver writes it. */
 export function versionInfo(): ApiResponse {
-  return jsonResponse(200, {
+  const info = {
     major: '1',
     minor: '36',
     emulationMajor: '1',
@@ -125,5 +127,6 @@ export function versionInfo(): ApiResponse {
     goVersion: `node${process.versions.node}`,
     compiler: 'converge',
     platform: `${process.platform}/${process.arch}`,
-  });
+  };
+  return { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(info, null, 2) };
 }

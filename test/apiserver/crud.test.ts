@@ -40,7 +40,7 @@ describe('ConfigMap and Namespace CRUD over HTTP', () => {
     assert.equal(r.status, 409);
     assert.equal(r.body.reason, 'AlreadyExists');
     assert.equal(r.body.message, 'configmaps "a" already exists');
-    assert.deepEqual(r.body.details, { name: 'a', group: '', kind: 'configmaps' });
+    assert.deepEqual(r.body.details, { name: 'a', kind: 'configmaps' });
   });
 
   it('answers 404 NotFound for a missing object and for a missing namespace', async () => {
@@ -141,7 +141,7 @@ describe('ConfigMap and Namespace CRUD over HTTP', () => {
     assert.equal(d.status, 200);
     assert.equal(d.body.kind, 'Status');
     assert.equal(d.body.status, 'Success');
-    assert.deepEqual(d.body.details, { name: 'a', group: '', kind: 'configmaps', uid: a.metadata.uid });
+    assert.deepEqual(d.body.details, { name: 'a', kind: 'configmaps', uid: a.metadata.uid });
     assert.equal((await api.call('GET', `${CMS}/a`)).status, 404);
     assert.equal((await api.call('DELETE', `${CMS}/a`)).status, 404);
   });

@@ -9,7 +9,7 @@ import type { KubeObject } from '../../meta/index.js';
 import { rfc3339, storageKey, type Scope } from '../context.js';
 import { decodeObject } from '../http/decode.js';
 import type { ApiResponse } from '../http/request.js';
-import { jsonResponse } from '../http/response.js';
+import { jsonResponse, statusResponse } from '../http/response.js';
 import { badRequest, notFound } from '../http/status.js';
 import { checkTypeMeta } from './params.js';
 import { performDelete, type DeleteParams } from './write-pipeline.js';
@@ -31,7 +31,7 @@ function evict(scope: Scope): ApiResponse {
   if (typeof opts.gracePeriodSeconds === 'number') params.gracePeriodSeconds = opts.gracePeriodSeconds;
   if (opts.preconditions) params.preconditions = opts.preconditions;
   performDelete(scope.ctx, scope.strategy, storageKey(scope.strategy, scope.namespace, scope.name), params);
-  return jsonResponse(201, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 });
+  return statusResponse({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 });
 }
 
 function requestToken(scope: Scope): ApiResponse {

@@ -12,7 +12,7 @@ import { negotiateOutput } from '../http/negotiation.js';
 import { decodeProtobufDeleteOptions, PROTOBUF_MEDIA_TYPE } from '../protobuf/index.js';
 import { renderList, renderObject } from '../http/render.js';
 import { headerOf, type ApiResponse } from '../http/request.js';
-import { jsonResponse } from '../http/response.js';
+import { jsonResponse, statusResponse } from '../http/response.js';
 import { badRequest, fieldCause, invalid, methodNotAllowed, successStatus } from '../http/status.js';
 import { parseListOptions } from './list-options.js';
 import { writeParams } from './params.js';
@@ -64,7 +64,7 @@ export function deleteHandler(scope: Scope): ApiResponse {
   // The one 202 of the API: kept for clients of the legacy cascade flag, as the real server keeps it.
   if (outcome.kind === 'pending') return jsonResponse(p.legacyCascade ? 202 : 200, renderObject(scope, form, outcome.object));
   if (strategy.returnDeletedObject) return jsonResponse(200, renderObject(scope, form, outcome.object));
-  return jsonResponse(200, successStatus(strategy, scope.name, outcome.object.metadata.uid));
+  return statusResponse(successStatus(strategy, scope.name, outcome.object.metadata.uid), 200);
 }
 
 export function deleteCollectionHandler(scope: Scope): ApiResponse {

@@ -47,9 +47,7 @@ function unsupported(): ApiStatusError {
 
 function runPatch(kind: Exclude<PatchKind, 'apply'>, doc: unknown, patch: unknown, scope: Scope): unknown {
   if (kind === 'json' && Array.isArray(patch) && patch.length > MAX_JSON_PATCH_OPERATIONS) {
-    throw tooLarge(
-      `Request entity too large: The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${patch.length}`,
-    );
+    throw tooLarge(`The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${patch.length}`);
   }
   try {
     if (kind === 'json') return applyJsonPatch(doc, patch);

@@ -12,6 +12,7 @@ import { negotiateOutput } from '../http/negotiation.js';
 import { watchEncoder } from '../http/render.js';
 import { headerOf, type ApiResponse } from '../http/request.js';
 import { expired } from '../http/status.js';
+import { statusJson } from '../http/status-json.js';
 import { WatchHub } from '../watch-hub.js';
 import { parseListOptions, tooLargeResourceVersion } from './list-options.js';
 
@@ -33,7 +34,7 @@ export function watchObjects(scope: Scope): ApiResponse {
   const initial = opts.sendInitialEvents ?? fromStart;
   if (opts.sendInitialEvents === true && opts.rv !== undefined && opts.rv > store.currentRv) {
     // The streaming list must start at a state at least as new as the request asks for; there is none yet.
-    watcher.failWith(`{"type":"ERROR","object":${JSON.stringify(tooLargeResourceVersion(opts.rv, store.currentRv).status)}}\n`);
+    watcher.failWith(`{"type":"ERROR","object":${statusJson(tooLargeResourceVersion(opts.rv, store.currentRv).status)}}\n`);
     return response;
   }
   if (initial) {
@@ -48,7 +49,7 @@ export function watchObjects(scope: Scope): ApiResponse {
     const since = store.eventsSince(strategy.storageId, opts.rv!);
     if (!since) {
       const status = expired(`too old resource version: ${opts.rv!} (${store.compactedRv})`).status;
-      watcher.failWith(`{"type":"ERROR","object":${JSON.stringify(status)}}\n`);
+      watcher.failWith(`{"type":"ERROR","object":${statusJson(status)}}\n`);
       return response;
     }
     for (const e of since) WatchHub.deliver(watcher, e, false);

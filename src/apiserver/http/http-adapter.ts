@@ -78,7 +78,7 @@ async function serve(api: ApiServer, req: IncomingMessage, res: ServerResponse):
   const body = await readBody(req);
   if (body === 'tooLarge') {
     res.setHeader('connection', 'close');
-    writeResponse(res, statusResponse(tooLarge(`the request body is larger than the limit of ${MAX_BODY_BYTES} bytes`).status), false);
+    writeResponse(res, statusResponse(tooLarge(`limit is ${MAX_BODY_BYTES}`).status), false);
     return;
   }
   const apiReq: ApiRequest = {

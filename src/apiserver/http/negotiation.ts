@@ -28,7 +28,8 @@ export function parseAccept(accept: string | undefined): MediaRange[] {
   });
 }
 
-const SERVED = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf', 'application/json;stream=watch'];
+/** What a 406 lists, as kube-apiserver lists its serializers for objects and lists. */
+const SERVED = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'];
 
 function isJsonLike(t: string): boolean {
   return t === 'application/json' || t === '*/*' || t === 'application/*';

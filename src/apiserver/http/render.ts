@@ -7,16 +7,12 @@
 import type { KubeObject } from '../../meta/index.js';
 import { present, type Scope } from '../context.js';
 import type { OutputForm } from './negotiation.js';
+import { goJson } from './go-json-string.js';
 import { frozenJson } from './response.js';
 import type { WatchEncoder, WatchEventType } from '../watch-hub.js';
+import { listMetaJson, type ListMetaOut } from './list-meta-json.js';
 
-export interface ListMetaOut {
-  resourceVersion: string;
-  continue?: string;
-  remainingItemCount?: number;
-  /** Set on sharded lists: the list is the shard, not the whole collection. */
-  shardInfo?: { selector: string };
-}
+export type { ListMetaOut } from './list-meta-json.js';
 
 type RenderScope = Pick<Scope, 'strategy' | 'version' | 'ctx'>;
 
@@ -40,21 +36,29 @@ function tableOf(
   );
 }
 
+/** A Table in Go's field order, its `metadata` already written by the ListMeta writer. */
+function tableJson(t: Record<string, unknown>, metaJson: string): string {
+  const defs = goJson(JSON.stringify(t['columnDefinitions']));
+  return `{"kind":"Table","apiVersion":"meta.k8s.io/v1","metadata":${metaJson},"columnDefinitions":${defs},"rows":${goJson(JSON.stringify(t['rows']))}}`;
+}
+
+const objectMetaJson = (obj: KubeObject): string => listMetaJson({ resourceVersion: obj.metadata.resourceVersion ?? '' });
+
 /** One object in the requested form. */
 export function renderObject(scope: RenderScope, form: OutputForm, obj: KubeObject): string {
   switch (form.kind) {
     case 'json':
       return frozenJson(present(scope, obj));
     case 'partial':
-      return JSON.stringify(partial(obj));
+      return goJson(JSON.stringify(partial(obj)));
     case 'table':
-      return JSON.stringify({ ...tableOf(scope, [obj], form, false), metadata: { resourceVersion: obj.metadata.resourceVersion } });
+      return tableJson(tableOf(scope, [obj], form, false), objectMetaJson(obj));
   }
 }
 
 /** A list in the requested form. */
 export function renderList(scope: RenderScope, form: OutputForm, items: KubeObject[], meta: ListMetaOut): string {
-  const metaJson = JSON.stringify(meta);
+  const metaJson = listMetaJson(meta);
   switch (form.kind) {
     case 'json': {
       const apiVersion = scope.strategy.apiVersion(scope.version);
@@ -62,9 +66,9 @@ export function renderList(scope: RenderScope, form: OutputForm, items: KubeObje
       return `{"kind":${JSON.stringify(scope.strategy.listKind)},"apiVersion":${JSON.stringify(apiVersion)},"metadata":${metaJson},"items":[${body}]}`;
     }
     case 'partial':
-      return `{"kind":"PartialObjectMetadataList","apiVersion":"meta.k8s.io/v1","metadata":${metaJson},"items":${JSON.stringify(items.map(partial))}}`;
+      return `{"kind":"PartialObjectMetadataList","apiVersion":"meta.k8s.io/v1","metadata":${metaJson},"items":${goJson(JSON.stringify(items.map(partial)))}}`;
     case 'table':
-      return JSON.stringify({ ...tableOf(scope, items, form, false), metadata: meta });
+      return tableJson(tableOf(scope, items, form, false), metaJson);
   }
 }
 
@@ -77,11 +81,7 @@ export function watchEncoder(scope: RenderScope, form: OutputForm): WatchEncoder
     key: `${apiVersion}|${form.kind}|${form.kind === 'table' ? form.includeObject : ''}`,
     firstDiffers: form.kind === 'table',
     render(type: WatchEventType, obj: KubeObject, first: boolean): string {
-      if (form.kind === 'table')
-        return line(
-          type,
-          JSON.stringify({ ...tableOf(scope, [obj], form, !first), metadata: { resourceVersion: obj.metadata.resourceVersion } }),
-        );
+      if (form.kind === 'table') return line(type, tableJson(tableOf(scope, [obj], form, !first), objectMetaJson(obj)));
       return line(type, renderObject(scope, form, obj));
     },
     bookmark(rv: number, annotations?: Record<string, string>): string {
@@ -92,7 +92,7 @@ export function watchEncoder(scope: RenderScope, form: OutputForm): WatchEncoder
           : form.kind === 'partial'
             ? { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata }
             : { kind: 'Table', apiVersion: 'meta.k8s.io/v1', metadata, columnDefinitions: null, rows: null };
-      return line('BOOKMARK', JSON.stringify(o));
+      return line('BOOKMARK', goJson(JSON.stringify(o)));
     },
   };
 }

@@ -2,7 +2,8 @@
  * Failures as the real API server reports them: a `Status` object with the exact `reason`, `code`,
  * message wording and `details` of apimachinery's error constructors, carried by `ApiStatusError`
  * until the handler turns it into a response. Invariant: every error response body the server writes
- * is built here, so clients that branch on `reason` see the same values as from kube-apiserver.
+ * is built here, so clients that branch on `reason` see the same values as from kube-apiserver (the
+ * bytes are written by status-json.ts).
  */
 import { ConvergeError, type Status } from '../../meta/index.js';
 import type { FieldCause } from '../schema/field-cause.js';
@@ -84,14 +85,16 @@ export const notAcceptable = (accepted: string[]): ApiStatusError =>
 
 export const expired = (message: string): ApiStatusError => failure(410, 'Expired', message);
 
-export const tooLarge = (message: string): ApiStatusError => failure(413, 'RequestEntityTooLarge', message);
+export const tooLarge = (message: string): ApiStatusError => failure(413, 'RequestEntityTooLarge', `Request entity too large: ${message}`);
 
 export const unsupportedMediaType = (message: string): ApiStatusError => failure(415, 'UnsupportedMediaType', message);
 
 export const timeout = (message: string, retryAfterSeconds: number, causes?: FieldCause[]): ApiStatusError =>
   failure(504, 'Timeout', `Timeout: ${message}`, { retryAfterSeconds, ...(causes ? { causes } : {}) });
 
-export const internalError = (message: string): ApiStatusError => failure(500, 'InternalError', `Internal error occurred: ${message}`);
+/** The error itself is also the one cause, as apimachinery's `NewInternalError` reports it. */
+export const internalError = (message: string): ApiStatusError =>
+  failure(500, 'InternalError', `Internal error occurred: ${message}`, { causes: [{ message }] });
 
 /** A ready `Status` for an immediate delete of a kind that does not answer with the deleted object. */
 export function successStatus(t: Target, name: string, uid: string | undefined): Status {
