@@ -185,7 +185,8 @@ export function serverSideApply(live: KubeObject, applied: KubeObject, o: ApplyO
         message,
         reason: 'Conflict',
         code: 409,
-        details: { name: o.target.name, group: o.target.group, kind: o.target.plural, causes },
+        // Only the causes, as apimachinery's NewApplyConflict reports them: no name, group or kind.
+        details: { causes },
       });
     }
     kept = others.flatMap((e) => {
