@@ -27,6 +27,7 @@ import { updateHandler } from './handlers/update.js';
 import { watchObjects } from './handlers/watch.js';
 import { createObject } from './handlers/write-pipeline.js';
 import { wantsAggregatedDiscovery } from './http/negotiation.js';
+import { localApiServices } from './registry/apiservice.js';
 import { builtinStrategies } from './registry/builtins.js';
 import { ReviewStrategy } from './registry/review.js';
 import { OpenApiRoutes } from './openapi-routes.js';
@@ -138,6 +139,8 @@ export function createApiServer(options: ApiServerOptions = {}): ApiServer {
     },
     PARAMS,
   );
+  const apiServiceStrategy = registry.lookup('apiregistration.k8s.io', 'v1', 'apiservices')!.strategy;
+  for (const s of localApiServices(registry.groups())) createObject(internalScope(ctx, apiServiceStrategy), s, PARAMS);
 
   const server: ApiServer = {
     serverAddress: '127.0.0.1:6443',

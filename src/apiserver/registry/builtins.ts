@@ -1,6 +1,7 @@
 /**
  * The built-in kinds this server stores, one strategy each, in the order they are registered.
  */
+import { ApiServiceStrategy } from './apiservice.js';
 import { ConfigMapStrategy } from './configmap.js';
 import { CrdStrategy } from './crd.js';
 import { CoreEventStrategy, EventsV1Strategy } from './event.js';
@@ -30,6 +31,7 @@ export function builtinStrategies(store: StoreReader): Strategy[] {
     new EventsV1Strategy(),
     new LeaseStrategy(),
     new CrdStrategy(store),
+    new ApiServiceStrategy(),
     ...STORED_BUILTINS.map((d) => new StoredBuiltinStrategy(d)),
     ...reviewStrategies(),
   ];

@@ -15,13 +15,20 @@ import {
 } from '../../meta/index.js';
 import { fieldCause, type FieldCause } from '../http/status.js';
 
-/** How a kind's object names are checked. */
-export type NameRule = 'subdomain' | 'label' | 'dns1035';
+/** How a kind's object names are checked (`pathSegment`: anything usable as one URL path segment). */
+export type NameRule = 'subdomain' | 'label' | 'dns1035' | 'pathSegment';
+
+/** apimachinery's path-segment rule, the least any name must meet. */
+function pathSegmentErrors(v: string): string[] {
+  if (v === '.' || v === '..') return [`may not be '${v}'`];
+  return ['/', '%'].filter((c) => v.includes(c)).map((c) => `may not contain '${c}'`);
+}
 
 const NAME_RULES: Record<NameRule, (v: string) => string[]> = {
   subdomain: dns1123SubdomainErrors,
   label: dns1123LabelErrors,
   dns1035: dns1035LabelErrors,
+  pathSegment: pathSegmentErrors,
 };
 
 /** Each problem with `v` as a name under `rule`; the server reports each as its own cause. */

@@ -16,6 +16,7 @@ export interface Route {
 /** Built-in groups in the order the real server advertises them (legacy core is separate). */
 const GROUP_ORDER = [
   '',
+  'apiregistration.k8s.io',
   'apps',
   'events.k8s.io',
   'autoscaling',
