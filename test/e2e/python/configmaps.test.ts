@@ -4,41 +4,12 @@
 // installed the tests skip, except in CI, where they fail: .ci/run installs it.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, spawnSync } from 'node:child_process';
 import { startApiserverProcess, type ApiserverProcess } from '../apiserver-process.js';
+import { INSTALL_HINT, python, runScenario as run, skip } from './python-client.js';
 
 const SCRIPT = new URL('configmaps.py', import.meta.url).pathname;
-const SCENARIO_TIMEOUT_MS = 60_000;
-const INSTALL_HINT =
-  'install it with `apt-get install python3-kubernetes` (what .ci/run does), or name an interpreter that has it in CONVERGE_PYTHON';
-
-/**
- * The first interpreter that imports `kubernetes`: CONVERGE_PYTHON when set, else `python3` on PATH, else the system
- * one (a pyenv or venv python3 first on PATH does not see Debian's python3-kubernetes).
- */
-function findPython(): string | undefined {
-  const listed = process.env['CONVERGE_PYTHON'];
-  const candidates = listed !== undefined && listed !== '' ? [listed] : ['python3', '/usr/bin/python3'];
-  return candidates.find((py) => spawnSync(py, ['-c', 'import kubernetes'], { stdio: 'ignore' }).status === 0);
-}
-
-const python = findPython();
-const inCi = process.env['CI'] === 'true';
-const skip = python === undefined && !inCi ? `no python3 with the kubernetes client: ${INSTALL_HINT}` : false;
-
-function runScenario(server: ApiserverProcess, namespace: string, scenario: string): Promise<any> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      python!,
-      [SCRIPT, server.kubeconfig, namespace, scenario],
-      { timeout: SCENARIO_TIMEOUT_MS, killSignal: 'SIGKILL' },
-      (error, stdout, stderr) => {
-        if (error !== null) reject(new Error(`configmaps.py ${scenario} failed (${error.message}):\n${stderr}`));
-        else resolve(JSON.parse(stdout));
-      },
-    );
-  });
-}
+const runScenario = (server: ApiserverProcess, namespace: string, scenario: string): Promise<any> =>
+  run(SCRIPT, server, namespace, scenario);
 
 describe('the Python kubernetes client against converge apiserver', { skip }, () => {
   let server: ApiserverProcess;
