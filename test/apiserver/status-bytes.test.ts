@@ -269,10 +269,10 @@ describe('Status bodies, byte for byte as kube-apiserver writes them', () => {
     s.stop();
   });
 
-  it('escapes <, > and & in messages as Go does', () => {
+  it('escapes <, >, & and the line and paragraph separators in messages as Go does', () => {
     assert.equal(
-      statusJson({ status: 'Failure', message: 'a <b> & c', reason: 'BadRequest', code: 400 }) + '\n',
-      failure('"message":"a \\u003cb\\u003e \\u0026 c","reason":"BadRequest","code":400'),
+      statusJson({ status: 'Failure', message: 'a <b> & c\u2028\u2029', reason: 'BadRequest', code: 400 }) + '\n',
+      failure('"message":"a \\u003cb\\u003e \\u0026 c\\u2028\\u2029","reason":"BadRequest","code":400'),
     );
   });
 });

@@ -4,15 +4,18 @@
  * (Go's HTML-safe default). Those characters can only occur inside strings, so escaping them in a
  * whole JSON text is exact. Invariant: for any well-formed Unicode text, the bytes equal Go's.
  */
-const HTML_UNSAFE = /[<>&\u2028\u2029]/;
-const HTML_UNSAFE_ALL = new RegExp(HTML_UNSAFE.source, 'g');
+const HTML_UNSAFE_ALL = /[<>&\u2028\u2029]/g;
+
+// Five `includes` scans are far faster than one regular-expression test over a long text (a list's).
+const needsEscapes = (json: string): boolean =>
+  json.includes('<') || json.includes('>') || json.includes('&') || json.includes('\u2028') || json.includes('\u2029');
 
 const escape = (c: string): string => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 
 /** `json` (text from `JSON.stringify`) with Go's escapes. */
 export function goJson(json: string): string {
-  // The test first: almost no text has these characters, and a failed test is cheaper than a replace.
-  return HTML_UNSAFE.test(json) ? json.replace(HTML_UNSAFE_ALL, escape) : json;
+  // The check first: almost no text has these characters, and a scan is cheaper than a replace.
+  return needsEscapes(json) ? json.replace(HTML_UNSAFE_ALL, escape) : json;
 }
 
 export const goJsonString = (s: string): string => goJson(JSON.stringify(s));
