@@ -54,7 +54,11 @@ function engineMessage(e: EngineError): string {
 /** Compiles `expression` with `declarations` as its variables. */
 export function compile(expression: string, declarations: Declarations): CompileResult {
   const variables = Object.keys(declarations);
-  const { engine } = environmentFor(variables);
+  const optionals = variables.filter((v) => declarations[v]!.kind === 'optional');
+  const { engine } = environmentFor(
+    variables.filter((v) => !optionals.includes(v)),
+    optionals,
+  );
   let parsed;
   try {
     parsed = engine.parse(expression);

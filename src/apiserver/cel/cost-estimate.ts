@@ -308,7 +308,7 @@ function comprehension(name: string, receiverNode: ASTNode, args: ASTNode[], sco
   const element = elementOf(range.type);
   const bound = new Map(scope).set(variable, { ...sized(element), cost: 0 });
   const body = args.slice(1).map((a) => estimate(a, bound));
-  const perElement = sum(body) + (QUANTIFIERS.has(name) ? 3 : 5);
+  const perElement = sum(body) + (QUANTIFIERS.has(name) ? 1 : 2);
   const type: CelType = QUANTIFIERS.has(name)
     ? { kind: 'bool' }
     : { kind: 'list', items: name === 'filter' ? element : (body.at(-1)?.type ?? DYN), maxItems: range.size };

@@ -2,7 +2,7 @@
  * The one CEL environment every Kubernetes expression is compiled in: the engine's standard
  * library, macros and optional types, plus the Kubernetes libraries (strings, lists, regex, URLs,
  * quantity, IP/CIDR, format). Built once per variable set, since building is the expensive part;
- * variables are declared `dyn` to the engine, and the declared types are enforced by the cost
+ * variables are declared `dyn` (or `optional<dyn>`) to the engine, and the declared types are enforced by the cost
  * estimate's own type walk (field names, sizes).
  */
 import { Environment } from '@marcbachmann/cel-js';
@@ -20,7 +20,7 @@ export interface CelEnvironment {
   optional: OptionalFactory;
 }
 
-function build(variables: readonly string[]): CelEnvironment {
+function build(variables: readonly string[], optionals: readonly string[]): CelEnvironment {
   const engine = new Environment({ enableOptionalTypes: true, homogeneousAggregateLiterals: false });
   const optional = optionalFactory(engine);
   registerStrings(engine);
@@ -32,17 +32,19 @@ function build(variables: readonly string[]): CelEnvironment {
   registerFormat(engine, optional);
   registerOptionalMacros(engine, optional);
   for (const v of variables) engine.registerVariable(v, 'dyn');
+  // An optional variable is declared as one, or the engine cannot type what `.value()` returns.
+  for (const v of optionals) engine.registerVariable(v, 'optional<dyn>');
   return { engine, optional };
 }
 
 const environments = new Map<string, CelEnvironment>();
 
-/** The environment declaring exactly `variables`, built on first use and kept. */
-export function environmentFor(variables: readonly string[]): CelEnvironment {
-  const key = [...variables].sort().join(',');
+/** The environment declaring exactly `variables` (and `optionals` as optional values), built on first use and kept. */
+export function environmentFor(variables: readonly string[], optionals: readonly string[] = []): CelEnvironment {
+  const key = `${[...variables].sort().join(',')};${[...optionals].sort().join(',')}`;
   let env = environments.get(key);
   if (env === undefined) {
-    env = build([...variables].sort());
+    env = build([...variables].sort(), [...optionals].sort());
     environments.set(key, env);
   }
   return env;

@@ -4,7 +4,7 @@ export { compile } from './compile.js';
 export type { Program, CompileResult } from './compile.js';
 export { evaluate } from './evaluate.js';
 export type { EvaluationResult } from './evaluate.js';
-export { toCelValue } from './values.js';
+export { toCelValue, celOptionalOf, celOptionalNone } from './values.js';
 export { environmentFor } from './environment.js';
 export type { CelType, Declarations } from './types.js';
 export { maxElements, maxLength, MAX_REQUEST_SIZE_BYTES } from './types.js';

@@ -64,3 +64,9 @@ function untyped(value: unknown): unknown {
   }
   return value;
 }
+
+/** `optional.of(value)`: an optional CEL value (`oldSelf` under `optionalOldSelf`). */
+export const celOptionalOf = (value: unknown): unknown => environmentFor([]).optional.of(value);
+
+/** `optional.none()`: an empty optional (`oldSelf` under `optionalOldSelf` when there is no old value). */
+export const celOptionalNone = (): unknown => environmentFor([]).optional.none();
