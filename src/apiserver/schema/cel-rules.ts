@@ -105,3 +105,21 @@ function compileRule(rule: ValidationRule, type: CelType, schema: JSONSchemaProp
   }
   return out;
 }
+
+const withRules = new WeakMap<JSONSchemaProps, boolean>();
+
+/** True when `schema` has a rule at any depth (kube-apiserver runs no CEL step at all for a schema without). */
+export function hasRules(schema: JSONSchemaProps): boolean {
+  const known = withRules.get(schema);
+  if (known !== undefined) return known;
+  const children = [
+    ...Object.values(schema.properties ?? {}),
+    ...(typeof schema.additionalProperties === 'object' ? [schema.additionalProperties] : []),
+    ...(schema.items !== undefined && !Array.isArray(schema.items) ? [schema.items as JSONSchemaProps] : []),
+  ];
+  const found =
+    (extensionsOf(schema)['x-kubernetes-validations'] ?? []).length > 0 ||
+    children.some((c) => c !== null && typeof c === 'object' && hasRules(c));
+  withRules.set(schema, found);
+  return found;
+}

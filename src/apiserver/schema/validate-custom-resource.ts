@@ -6,6 +6,7 @@
  * ratcheted rules.
  */
 import type { JSONSchemaProps } from 'kubernetes-types/apiextensions/v1.js';
+import { hasRules } from './cel-rules.js';
 import { validateCelRules } from './cel-validate.js';
 import { fieldCause, type FieldCause } from './field-cause.js';
 import { validateAgainstSchema } from './validate.js';
@@ -20,6 +21,7 @@ const BLOCKING = new Set(['FieldValueTypeInvalid', 'FieldValueNotSupported']);
 /** Validates `obj` (and, on update, its transition from `old`) against `schema`. */
 export function validateCustomResource(obj: unknown, schema: JSONSchemaProps, old?: unknown): CustomResourceValidation {
   const causes = validateAgainstSchema(obj, schema);
+  if (!hasRules(schema)) return { causes, warnings: [] };
   if (causes.some((c) => BLOCKING.has(c.reason))) {
     const skipped = fieldCause.invalid(
       '',
