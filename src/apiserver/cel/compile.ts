@@ -66,7 +66,12 @@ export function compile(expression: string, declarations: Declarations): Compile
     const err = e as EngineError;
     return { ok: false, error: `compilation failed: ${located(expression, err.range?.start ?? 0, `Syntax error: ${engineMessage(err)}`)}` };
   }
-  const checked = parsed.check();
+  let checked = parsed.check();
+  for (let source = withPortableHas(expression, parsed.ast); !checked.valid && source !== undefined;) {
+    parsed = engine.parse(source);
+    checked = parsed.check();
+    source = withPortableHas(source, parsed.ast);
+  }
   if (!checked.valid) {
     const err = checked.error as unknown as EngineError;
     return { ok: false, error: `compilation failed: ${located(expression, err.range?.start ?? 0, engineMessage(err))}` };
@@ -104,4 +109,47 @@ function* identifiers(node: unknown): Generator<string> {
   const n = node as { op?: string; args?: unknown };
   if (n.op === 'id' && typeof n.args === 'string') yield n.args;
   else if (n.op !== undefined) yield* identifiers(n.args);
+}
+
+interface Span {
+  op: string;
+  args: unknown;
+  start: number;
+  end: number;
+}
+
+/**
+ * `has(e.f)` where `e` is not a chain of selections from a variable (`has(self.items[0].name)`):
+ * CEL allows any operand, the engine only such chains. `e.?f.hasValue()` is the same test, so the
+ * outermost such calls are rewritten to it; undefined when there is none left to rewrite.
+ */
+function withPortableHas(source: string, ast: unknown): string | undefined {
+  const found: Span[] = [];
+  const visit = (x: unknown): void => {
+    if (x === null || typeof x !== 'object') return;
+    if (Array.isArray(x)) return x.forEach(visit);
+    const n = x as Span;
+    if (n.op === 'call' && Array.isArray(n.args) && n.args[0] === 'has') {
+      const arg = (n.args[1] as Span[])[0];
+      if (arg?.op === '.' && !isSelectChain(arg)) {
+        found.push(n);
+        return;
+      }
+    }
+    if (n.op !== undefined) visit(n.args);
+  };
+  visit(ast);
+  if (found.length === 0) return undefined;
+  let out = source;
+  for (const call of found.sort((a, b) => b.start - a.start)) {
+    const [operand, field] = ((call.args as [string, Span[]])[1][0] as Span).args as [Span, string];
+    out = `${out.slice(0, call.start)}${source.slice(operand.start, operand.end)}.?${field}.hasValue()${out.slice(call.end)}`;
+  }
+  return out;
+}
+
+function isSelectChain(n: Span): boolean {
+  let node = n;
+  while (node.op === '.' || node.op === '.?') node = (node.args as [Span])[0];
+  return node.op === 'id';
 }

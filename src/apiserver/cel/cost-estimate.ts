@@ -105,9 +105,15 @@ function literal(value: unknown): Estimate {
   return { type: DYN, cost: 0, size: 1 };
 }
 
+/**
+ * Map keys have no declarable bound; like kube-apiserver's declared key type they are costed as
+ * short strings, or no rule iterating over a map's keys (`self.all(k, k.matches(…))`) would pass.
+ */
+const MAP_KEY: CelType = { kind: 'string', maxLength: 1 };
+
 function elementOf(t: CelType): CelType {
   if (t.kind === 'list') return t.items;
-  if (t.kind === 'map' || t.kind === 'object') return STRING;
+  if (t.kind === 'map' || t.kind === 'object') return MAP_KEY;
   return DYN;
 }
 

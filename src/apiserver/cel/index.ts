@@ -6,6 +6,7 @@ export { evaluate } from './evaluate.js';
 export type { EvaluationResult } from './evaluate.js';
 export { toCelValue, celOptionalOf, celOptionalNone } from './values.js';
 export { environmentFor } from './environment.js';
+export { celFieldName } from './field-names.js';
 export type { CelType, Declarations } from './types.js';
 export { maxElements, maxLength, MAX_REQUEST_SIZE_BYTES } from './types.js';
 export {

@@ -2,10 +2,12 @@
  * JSON values as CEL sees them under their declared type: integers become `int` (bigint) and
  * numbers `double`; `date`/`date-time` strings become timestamps, `duration` strings durations and
  * `byte` strings bytes when the declaration says so; null-valued fields are absent (so `has()` is
- * false for them, as in Kubernetes); fields the declaration does not know are left out.
+ * false for them, as in Kubernetes); fields the declaration does not know are left out, and the
+ * rest carry their CEL names (`namespace` is `__namespace__`).
  */
 import type { CelType } from './types.js';
 import { environmentFor } from './environment.js';
+import { celFieldName } from './field-names.js';
 
 function toDuration(s: string): unknown {
   const { engine } = environmentFor(['s']);
@@ -31,9 +33,9 @@ export function toCelValue(value: unknown, type: CelType): unknown {
     case 'list':
       return Array.isArray(value) ? value.map((x) => toCelValue(x, type.items)) : value;
     case 'map':
-      return isObject(value) ? mapEntries(value, () => type.values) : value;
+      return isObject(value) ? mapEntries(value, (k) => [k, type.values]) : value;
     case 'object':
-      return isObject(value) ? mapEntries(value, (k) => type.fields[k]) : value;
+      return isObject(value) ? mapEntries(value, (k) => fieldOf(type.fields, k)) : value;
     case 'dyn':
       return untyped(value);
     default:
@@ -43,12 +45,18 @@ export function toCelValue(value: unknown, type: CelType): unknown {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-function mapEntries(value: Record<string, unknown>, typeOf: (key: string) => CelType | undefined): Record<string, unknown> {
+function fieldOf(fields: Readonly<Record<string, CelType>>, key: string): [string, CelType] | undefined {
+  const name = celFieldName(key);
+  const t = name === undefined ? undefined : fields[name];
+  return t === undefined ? undefined : [name!, t];
+}
+
+function mapEntries(value: Record<string, unknown>, entryOf: (key: string) => [string, CelType] | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
-    const t = typeOf(k);
-    if (t === undefined || v === null || v === undefined) continue;
-    out[k] = toCelValue(v, t);
+    const entry = entryOf(k);
+    if (entry === undefined || v === null || v === undefined) continue;
+    out[entry[0]] = toCelValue(v, entry[1]);
   }
   return out;
 }

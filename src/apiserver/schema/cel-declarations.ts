@@ -5,9 +5,10 @@
  * `additionalProperties` are maps, arrays are lists, `integer` is `int`, `number` is `double`,
  * strings of format `date`/`date-time`/`duration`/`byte` are timestamps, durations and bytes,
  * and int-or-string is either. Size bounds come from `maxLength`/`maxItems`/`maxProperties`.
+ * Field names are CEL's escaped names (`__namespace__`).
  */
 import type { JSONSchemaProps } from 'kubernetes-types/apiextensions/v1.js';
-import type { CelType } from '../cel/index.js';
+import { celFieldName, type CelType } from '../cel/index.js';
 import { extensionsOf } from './extensions.js';
 
 const STRING: CelType = { kind: 'string' };
@@ -55,7 +56,10 @@ function build(s: JSONSchemaProps, root: boolean): CelType {
         return withMax({ kind: 'map', values: celTypeOf(s.additionalProperties) }, 'maxProperties', s.maxProperties);
       }
       const fields: Record<string, CelType> = {};
-      for (const [name, child] of Object.entries(s.properties ?? {})) fields[name] = celTypeOf(child);
+      for (const [name, child] of Object.entries(s.properties ?? {})) {
+        const celName = celFieldName(name);
+        if (celName !== undefined) fields[celName] = celTypeOf(child);
+      }
       if (root || ext['x-kubernetes-embedded-resource'] === true) Object.assign(fields, EMBEDDED_FIELDS);
       return withMax({ kind: 'object', fields }, 'maxProperties', s.maxProperties);
     }
