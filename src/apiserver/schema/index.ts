@@ -11,3 +11,5 @@ export type { SchemaExtensions } from './extensions.js';
 export { validateCustomResource } from './validate-custom-resource.js';
 export type { CustomResourceValidation } from './validate-custom-resource.js';
 export { celSchemaErrors } from './cel-schema-check.js';
+export { checkCustomResource } from './check-custom-resource.js';
+export type { CustomResourceCheck } from './check-custom-resource.js';
