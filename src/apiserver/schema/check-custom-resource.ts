@@ -32,8 +32,7 @@ export interface CustomResourceCheck {
  * sits at `schemaPath` in the CRD (for error paths, e.g. `spec.versions[0].schema.openAPIV3Schema`).
  */
 export function checkCustomResource(schema: JSONSchemaProps, obj: unknown, old: unknown, schemaPath: string): CustomResourceCheck {
-  const structural = validateStructuralSchema(schema, schemaPath);
-  const schemaProblems = structural.length > 0 ? structural : celSchemaErrors(schema, schemaPath);
+  const schemaProblems = problemsOf(schema, schemaPath);
   const object = structuredClone(obj) as Record<string, unknown>;
   applyDefaults(object, schema);
   const unknownFields = pruneUnknownFields(object, schema).map((p) => p.replace(/^\./, ''));
@@ -45,4 +44,19 @@ export function checkCustomResource(schema: JSONSchemaProps, obj: unknown, old: 
   }
   const { causes, warnings } = validateCustomResource(object, schema, oldObject);
   return { object, causes, warnings, unknownFields, schemaProblems };
+}
+
+const problems = new WeakMap<JSONSchemaProps, Map<string, FieldCause[]>>();
+
+/** The schema's own problems, found once per schema: a CRD's schema is checked on every object otherwise. */
+function problemsOf(schema: JSONSchemaProps, path: string): FieldCause[] {
+  let byPath = problems.get(schema);
+  if (byPath === undefined) problems.set(schema, (byPath = new Map()));
+  let found = byPath.get(path);
+  if (found === undefined) {
+    const structural = validateStructuralSchema(schema, path);
+    found = structural.length > 0 ? structural : celSchemaErrors(schema, path);
+    byPath.set(path, found);
+  }
+  return found;
 }
