@@ -7,7 +7,7 @@
 import { estimateCost, CelCompileError } from './cost-estimate.js';
 import { environmentFor } from './environment.js';
 import { instrument } from './runtime-cost.js';
-import type { CelType, Declarations } from './types.js';
+import type { Declarations } from './types.js';
 
 /** A compiled expression, ready for `evaluate`. */
 export interface Program {
@@ -18,8 +18,6 @@ export interface Program {
   readonly estimatedCost: number;
   /** The result type the engine infers (`bool`, `string`, `dyn`, …). */
   readonly resultType: string;
-  /** The declared-type view of the result, from the cost walk. */
-  readonly declaredResult: CelType;
   /** True when the expression mentions `name` (how a rule becomes a transition rule through `oldSelf`). */
   uses(name: string): boolean;
   /** @internal The engine's callable. */
@@ -76,9 +74,9 @@ export function compile(expression: string, declarations: Declarations): Compile
     const err = checked.error as unknown as EngineError;
     return { ok: false, error: `compilation failed: ${located(expression, err.range?.start ?? 0, engineMessage(err))}` };
   }
-  let estimate;
+  let estimatedCost;
   try {
-    estimate = estimateCost(parsed.ast, declarations);
+    estimatedCost = estimateCost(parsed.ast, declarations);
   } catch (e) {
     if (!(e instanceof CelCompileError)) throw e;
     return { ok: false, error: `compilation failed: ${located(expression, e.position, e.message)}` };
@@ -91,9 +89,8 @@ export function compile(expression: string, declarations: Declarations): Compile
     program: {
       expression,
       variables,
-      estimatedCost: estimate.cost,
+      estimatedCost,
       resultType: checked.type ?? 'dyn',
-      declaredResult: estimate.type,
       uses: (name) => mentioned.has(name),
       run,
     },

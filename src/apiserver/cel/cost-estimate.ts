@@ -91,10 +91,9 @@ const sized = (type: CelType): Estimate => ({
 });
 
 /** The estimated worst-case cost of `ast` under `declarations`; throws `CelCompileError` for a field the types do not have. */
-export function estimateCost(ast: ASTNode, declarations: Declarations): { cost: number; type: CelType } {
+export function estimateCost(ast: ASTNode, declarations: Declarations): number {
   const scope = new Map(Object.entries(declarations).map(([k, t]) => [k, sized(t)]));
-  const e = estimate(ast, scope);
-  return { cost: e.cost, type: e.type };
+  return estimate(ast, scope).cost;
 }
 
 function literal(value: unknown): Estimate {
@@ -186,10 +185,10 @@ function estimate(node: ASTNode, scope: Scope): Estimate {
       return { ...a, cost: a.cost + 1 };
     }
     case 'call':
-      return call(n.args as [string, ASTNode[]], undefined, node, scope);
+      return call(n.args as [string, ASTNode[]], undefined, scope);
     case 'rcall': {
       const [name, receiver, args] = n.args as [string, ASTNode, ASTNode[]];
-      return call([name, args], receiver, node, scope);
+      return call([name, args], receiver, scope);
     }
     default:
       return binary(n.op, n.args as [ASTNode, ASTNode], scope);
@@ -236,7 +235,7 @@ function binary(op: string, args: [ASTNode, ASTNode], scope: Scope): Estimate {
   }
 }
 
-function call([name, args]: [string, ASTNode[]], receiverNode: ASTNode | undefined, node: ASTNode, scope: Scope): Estimate {
+function call([name, args]: [string, ASTNode[]], receiverNode: ASTNode | undefined, scope: Scope): Estimate {
   if (name === 'has' && receiverNode === undefined) {
     const inner = estimate(args[0]!, scope);
     return { type: { kind: 'bool' }, cost: inner.cost, size: 1 };
@@ -278,7 +277,6 @@ function call([name, args]: [string, ASTNode[]], receiverNode: ASTNode | undefin
   } else if (name === 'size') {
     type = { kind: 'int' };
   }
-  void node;
   return { type, cost, size };
 }
 

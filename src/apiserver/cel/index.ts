@@ -5,10 +5,9 @@ export type { Program, CompileResult } from './compile.js';
 export { evaluate } from './evaluate.js';
 export type { EvaluationResult } from './evaluate.js';
 export { toCelValue, celOptionalOf, celOptionalNone } from './values.js';
-export { environmentFor } from './environment.js';
 export { celFieldName } from './field-names.js';
 export type { CelType, Declarations } from './types.js';
-export { maxElements, maxLength, MAX_REQUEST_SIZE_BYTES } from './types.js';
+export { maxElements } from './types.js';
 export {
   PER_CALL_LIMIT,
   RUNTIME_CEL_COST_BUDGET,
