@@ -1,5 +1,5 @@
-// Test support for operator authors: the in-process API server environment, CRD installation and
-// polling assertions.
+// Test support for operator authors: the in-process API server environment, CRD installation,
+// checking objects against a CRD's schema and CEL rules without a server, and polling assertions.
 export { eventually } from './eventually.js';
 export type { EventuallyOptions } from './eventually.js';
 export { TestEnv } from './test-env.js';
@@ -10,3 +10,5 @@ export type { ClientFaults, ClientWrite, FaultInjectingClient } from './fault-in
 export { installCrds, loadCrds } from './crds.js';
 export type { InstallCrdsOptions, CrdSource, CustomResourceDefinition } from './crds.js';
 export { CrdNotServedError, EventuallyTimeoutError } from './errors.js';
+export { validateAgainstCrd } from './validate-against-crd.js';
+export type { CrdValidationResult, ValidateAgainstCrdOptions } from './validate-against-crd.js';

@@ -1,7 +1,7 @@
 /**
  * CustomResourceDefinitions (apiextensions.k8s.io/v1): defaulting of names and conversion, the
  * validation kube-apiserver applies (name = plural.group, a dotted group, exactly one storage version,
- * a structural schema per version), and what the naming and establishing controllers would write — on create the
+ * a structural schema per version whose CEL rules compile within their cost limits), and what the naming and establishing controllers would write — on create the
  * status already carries `acceptedNames`, `storedVersions` and the `NamesAccepted`/`Established`
  * conditions, and the `customresourcecleanup` finalizer is added, so the kind is served as soon as
  * the create returns. Names that collide with another CRD of the group are not accepted.
@@ -9,7 +9,7 @@
 import type { CustomResourceDefinition } from 'kubernetes-types/apiextensions/v1.js';
 import { jsonEqual, InvalidOptionError, type KubeObject } from '../../meta/index.js';
 import { rfc3339 } from '../context.js';
-import { validateStructuralSchema } from '../schema/index.js';
+import { celSchemaErrors, validateStructuralSchema } from '../schema/index.js';
 import { parseJsonPath } from '../table/jsonpath.js';
 import { fieldCause, type FieldCause } from '../http/status.js';
 import { Strategy, builtinVersion, type StoreReader, type VersionSpec, type WriteContext } from './strategy.js';
@@ -228,7 +228,12 @@ export class CrdStrategy extends Strategy {
       seen.add(v.name);
       const schema = (v.schema as Obj | undefined)?.openAPIV3Schema;
       if (!schema) out.push(fieldCause.required(`${f}.schema.openAPIV3Schema`, 'schemas are required'));
-      else out.push(...(validateStructuralSchema(schema as never, `${f}.schema.openAPIV3Schema`) as FieldCause[]));
+      else {
+        const structural = validateStructuralSchema(schema as never, `${f}.schema.openAPIV3Schema`) as FieldCause[];
+        out.push(...structural);
+        // Rules are compiled against the schema's types, which only a structural schema has.
+        if (structural.length === 0) out.push(...celSchemaErrors(schema as never, `${f}.schema.openAPIV3Schema`));
+      }
       out.push(...printerColumnErrors(v.additionalPrinterColumns, `${f}.additionalPrinterColumns`));
       const sf = (v.selectableFields as unknown[] | undefined) ?? [];
       if (sf.length > 8) out.push(fieldCause.tooMany(`${f}.selectableFields`, sf.length, 8, 'items'));

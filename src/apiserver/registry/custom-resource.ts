@@ -3,11 +3,11 @@
  * (served/storage, conversion `None`), per-version status and scale subresources, printer columns and
  * selectable fields, and the structural schema applied on every write — defaulting, pruning of
  * unknown fields (Warning headers, or 400 with `fieldValidation=Strict`), then validation (422 with a
- * cause per field). Generation bumps on any change outside metadata; PUT needs a resourceVersion.
+ * cause per field) by the OpenAPI schema and the CEL rules, transition rules on updates only. Generation bumps on any change outside metadata; PUT needs a resourceVersion.
  */
 import type { CustomResourceDefinition } from 'kubernetes-types/apiextensions/v1.js';
 import { jsonEqual, type KubeObject } from '../../meta/index.js';
-import { applyDefaults, pruneUnknownFields, validateAgainstSchema } from '../schema/index.js';
+import { applyDefaults, pruneUnknownFields, validateCustomResource } from '../schema/index.js';
 import { badRequest, methodNotAllowedBecause, type FieldCause } from '../http/status.js';
 import { Strategy, type VersionSpec, type WriteContext } from './strategy.js';
 
@@ -118,8 +118,20 @@ export class CustomResourceStrategy extends Strategy {
   }
 
   override validate(obj: KubeObject, ctx: WriteContext): FieldCause[] {
+    return this.#validate(obj, undefined, ctx);
+  }
+
+  override validateUpdate(obj: KubeObject, old: KubeObject, ctx: WriteContext): FieldCause[] {
+    return this.#validate(obj, old, ctx);
+  }
+
+  /** OpenAPI checks, then the CEL rules (transition rules only with `old`); ratcheted failures become warnings. */
+  #validate(obj: KubeObject, old: KubeObject | undefined, ctx: WriteContext): FieldCause[] {
     const schema = this.version(ctx.version)?.schema;
-    return schema ? (validateAgainstSchema(obj, schema) as FieldCause[]) : [];
+    if (!schema) return [];
+    const result = validateCustomResource(obj, schema, old);
+    ctx.warnings.push(...result.warnings);
+    return result.causes;
   }
 
   override served(version: string): ReturnType<Strategy['served']> {

@@ -4,6 +4,16 @@
  */
 import type { JSONSchemaProps } from 'kubernetes-types/apiextensions/v1.js';
 
+/** One `x-kubernetes-validations` entry: a CEL rule and how its failure is reported. */
+export interface ValidationRule {
+  rule: string;
+  message?: string;
+  messageExpression?: string;
+  reason?: string;
+  fieldPath?: string;
+  optionalOldSelf?: boolean;
+}
+
 export interface SchemaExtensions {
   'x-kubernetes-preserve-unknown-fields'?: boolean;
   'x-kubernetes-embedded-resource'?: boolean;
@@ -11,6 +21,7 @@ export interface SchemaExtensions {
   'x-kubernetes-list-type'?: string;
   'x-kubernetes-list-map-keys'?: string[];
   'x-kubernetes-map-type'?: string;
+  'x-kubernetes-validations'?: ValidationRule[];
 }
 
 export function extensionsOf(schema: JSONSchemaProps): SchemaExtensions {

@@ -1,4 +1,5 @@
-// Structural schemas of custom resources as pure functions: structural checks, pruning, defaulting, validation.
+// Structural schemas of custom resources as pure functions: structural checks, pruning, defaulting, validation
+// (OpenAPI and CEL rules).
 export { validateStructuralSchema } from './structural.js';
 export { pruneUnknownFields } from './prune.js';
 export { applyDefaults } from './defaults.js';
@@ -7,3 +8,8 @@ export { fieldCause, renderValue } from './field-cause.js';
 export type { FieldCause } from './field-cause.js';
 export { extensionsOf } from './extensions.js';
 export type { SchemaExtensions } from './extensions.js';
+export { validateCustomResource } from './validate-custom-resource.js';
+export type { CustomResourceValidation } from './validate-custom-resource.js';
+export { celSchemaErrors } from './cel-schema-check.js';
+export { checkCustomResource } from './check-custom-resource.js';
+export type { CustomResourceCheck } from './check-custom-resource.js';

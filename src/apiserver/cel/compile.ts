@@ -1,0 +1,152 @@
+/**
+ * Compiling one CEL expression against declared variables: parse, type-check with the engine,
+ * check field names and estimate the worst-case cost against the declared types. Failures are
+ * data, worded as kube-apiserver words them (`compilation failed: ERROR: <input>:1:6: …` with the
+ * source line and a caret), never exceptions: a CRD author sees every bad rule at once.
+ */
+import { estimateCost, CelCompileError } from './cost-estimate.js';
+import { environmentFor } from './environment.js';
+import { instrument } from './runtime-cost.js';
+import type { Declarations } from './types.js';
+
+/** A compiled expression, ready for `evaluate`. */
+export interface Program {
+  readonly expression: string;
+  /** The variables it was compiled against. */
+  readonly variables: readonly string[];
+  /** The worst-case cost cel-go's estimator would give it under the declared sizes. */
+  readonly estimatedCost: number;
+  /** The result type the engine infers (`bool`, `string`, `dyn`, …). */
+  readonly resultType: string;
+  /** True when the expression mentions `name` (how a rule becomes a transition rule through `oldSelf`). */
+  uses(name: string): boolean;
+  /** @internal The engine's callable. */
+  readonly run: (activation: Record<string, unknown>) => unknown;
+}
+
+export type CompileResult = { ok: true; program: Program } | { ok: false; error: string };
+
+/** `<input>:line:column: message` plus the source line and a caret, as cel-go reports. */
+function located(expression: string, position: number, message: string): string {
+  const before = expression.slice(0, Math.max(0, position));
+  const line = before.split('\n').length;
+  const lineStart = before.lastIndexOf('\n') + 1;
+  const column = position - lineStart;
+  const source = expression.split('\n')[line - 1] ?? '';
+  return `ERROR: <input>:${line}:${column + 1}: ${message}\n | ${source}\n | ${'.'.repeat(column)}^`;
+}
+
+interface EngineError {
+  summary?: string;
+  message: string;
+  range?: { start: number };
+}
+
+function engineMessage(e: EngineError): string {
+  const summary = e.summary ?? e.message.split('\n')[0] ?? e.message;
+  return summary
+    .replace(/^Unknown variable: (.*)$/, "undeclared reference to '$1' (in container '')")
+    .replace(/^has\(\) invalid argument$/, 'invalid argument to has() macro');
+}
+
+/** Compiles `expression` with `declarations` as its variables. */
+export function compile(expression: string, declarations: Declarations): CompileResult {
+  const variables = Object.keys(declarations);
+  const optionals = variables.filter((v) => declarations[v]!.kind === 'optional');
+  const { engine } = environmentFor(
+    variables.filter((v) => !optionals.includes(v)),
+    optionals,
+  );
+  let parsed;
+  try {
+    parsed = engine.parse(expression);
+  } catch (e) {
+    const err = e as EngineError;
+    return { ok: false, error: `compilation failed: ${located(expression, err.range?.start ?? 0, `Syntax error: ${engineMessage(err)}`)}` };
+  }
+  let checked = parsed.check();
+  for (let source = withPortableHas(expression, parsed.ast); !checked.valid && source !== undefined;) {
+    parsed = engine.parse(source);
+    checked = parsed.check();
+    source = withPortableHas(source, parsed.ast);
+  }
+  if (!checked.valid) {
+    const err = checked.error as unknown as EngineError;
+    return { ok: false, error: `compilation failed: ${located(expression, err.range?.start ?? 0, engineMessage(err))}` };
+  }
+  let estimatedCost;
+  try {
+    estimatedCost = estimateCost(parsed.ast, declarations);
+  } catch (e) {
+    if (!(e instanceof CelCompileError)) throw e;
+    return { ok: false, error: `compilation failed: ${located(expression, e.position, e.message)}` };
+  }
+  instrument(parsed.ast);
+  const mentioned = new Set(identifiers(parsed.ast));
+  const run = parsed as unknown as (activation: Record<string, unknown>) => unknown;
+  return {
+    ok: true,
+    program: {
+      expression,
+      variables,
+      estimatedCost,
+      resultType: checked.type ?? 'dyn',
+      uses: (name) => mentioned.has(name),
+      run,
+    },
+  };
+}
+
+function* identifiers(node: unknown): Generator<string> {
+  if (node === null || typeof node !== 'object') return;
+  if (Array.isArray(node)) {
+    for (const x of node) yield* identifiers(x);
+    return;
+  }
+  const n = node as { op?: string; args?: unknown };
+  if (n.op === 'id' && typeof n.args === 'string') yield n.args;
+  else if (n.op !== undefined) yield* identifiers(n.args);
+}
+
+interface Span {
+  op: string;
+  args: unknown;
+  start: number;
+  end: number;
+}
+
+/**
+ * `has(e.f)` where `e` is not a chain of selections from a variable (`has(self.items[0].name)`):
+ * CEL allows any operand, the engine only such chains. `e.?f.hasValue()` is the same test, so the
+ * outermost such calls are rewritten to it; undefined when there is none left to rewrite.
+ */
+function withPortableHas(source: string, ast: unknown): string | undefined {
+  const found: Span[] = [];
+  const visit = (x: unknown): void => {
+    if (x === null || typeof x !== 'object') return;
+    if (Array.isArray(x)) return x.forEach(visit);
+    const n = x as Span;
+    if (n.op === 'call' && Array.isArray(n.args) && n.args[0] === 'has') {
+      const arg = (n.args[1] as Span[])[0];
+      if (arg?.op === '.' && !isSelectChain(arg)) {
+        found.push(n);
+        return;
+      }
+    }
+    if (n.op !== undefined) visit(n.args);
+  };
+  visit(ast);
+  if (found.length === 0) return undefined;
+  let out = source;
+  for (const call of found.sort((a, b) => b.start - a.start)) {
+    const [operand, field] = ((call.args as [string, Span[]])[1][0] as Span).args as [Span, string];
+    out = `${out.slice(0, call.start)}${source.slice(operand.start, operand.end)}.?${field}.hasValue()${out.slice(call.end)}`;
+  }
+  return out;
+}
+
+function isSelectChain(n: Span): boolean {
+  let node = n;
+  while (node.op === '.' || node.op === '.?') node = (node.args as [Span])[0];
+  return node.op === 'id';
+}

@@ -1,0 +1,18 @@
+// Kubernetes CEL: compile an expression against declared variables (with cel-go's worst-case cost
+// estimate), evaluate it within a cost budget, and convert JSON values to CEL under their declared type.
+export { compile } from './compile.js';
+export type { Program, CompileResult } from './compile.js';
+export { evaluate } from './evaluate.js';
+export type { EvaluationResult } from './evaluate.js';
+export { toCelValue, celOptionalOf, celOptionalNone } from './values.js';
+export { celFieldName } from './field-names.js';
+export type { CelType, Declarations } from './types.js';
+export { maxElements } from './types.js';
+export {
+  PER_CALL_LIMIT,
+  RUNTIME_CEL_COST_BUDGET,
+  STATIC_ESTIMATED_COST_LIMIT,
+  STATIC_ESTIMATED_CRD_COST_LIMIT,
+  MAX_EVALUATED_MESSAGE_EXPRESSION_SIZE_BYTES,
+  costErrorMessage,
+} from './limits.js';
