@@ -127,7 +127,10 @@ export class ReconcileTracing {
     const waiting = this.#pending.get(key);
     this.#pending.delete(key);
     const now = this.#clock.now();
-    const links: Link[] = (waiting ?? []).map((l) => ({ context: l.context, attributes: { 'converge.queue.wait_ms': now - l.enqueuedAt } }));
+    const links: Link[] = (waiting ?? []).map((l) => ({
+      context: l.context,
+      attributes: { 'converge.queue.wait_ms': now - l.enqueuedAt },
+    }));
     const span = tracer.startSpan(`reconcile ${this.#controller}`, { kind: SpanKind.INTERNAL, links, root: true });
     if (!span.isRecording()) return untraced;
     span.setAttributes({

@@ -59,7 +59,12 @@ describe('reconcile tracing', () => {
     const firstHash = await eventually(hashOf, { timeoutMs: 5000, message: 'the Deployment with its config hash' });
     exporter.reset();
 
-    const changed = await env.client.patch(ConfigMapResource, { namespace: ns, name: 'shop-config' }, { data: { GREETING: 'hi' } }, 'merge');
+    const changed = await env.client.patch(
+      ConfigMapResource,
+      { namespace: ns, name: 'shop-config' },
+      { data: { GREETING: 'hi' } },
+      'merge',
+    );
     await eventually(async () => assert.notEqual(await hashOf(), firstHash), { timeoutMs: 5000, message: 'the Deployment rolled' });
     const spans = await eventually(
       () => {

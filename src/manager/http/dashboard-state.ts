@@ -73,7 +73,13 @@ export async function dashboardSnapshot(source: DashboardSource, signal: AbortSi
   for (const s of suspects.slice(0, MAX_NOT_CONVERGED)) {
     const report = await source.explain(s.resource, s.nn, signal);
     if (report.converged) continue;
-    notConverged.push({ kind: s.resource.kind, ...(s.nn.namespace ? { namespace: s.nn.namespace } : {}), name: s.nn.name, why: s.why, report });
+    notConverged.push({
+      kind: s.resource.kind,
+      ...(s.nn.namespace ? { namespace: s.nn.namespace } : {}),
+      name: s.nn.name,
+      why: s.why,
+      report,
+    });
   }
   return {
     at: new Date(source.clock.now()).toISOString(),
