@@ -14,6 +14,7 @@ export function dashboardPage(statePath: string): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Converge dashboard</title>
+<link rel="icon" href="data:,">
 <style>
   body { font: 14px/1.4 system-ui, sans-serif; margin: 1.5rem; color: #1d2433; background: #f7f8fa; }
   h1 { font-size: 1.4rem; margin: 0 0 .25rem; }
@@ -86,9 +87,11 @@ function drawControllers(s, dt) {
     const rate = before && dt > 0 ? ((c.addsTotal - before.addsTotal) / dt).toFixed(1) : '–';
     const errors = el('td', { className: c.errors > 0 ? 'num bad' : 'num' }, c.errors);
     const last = el('td', {}, ...c.lastErrors.map((e) => el('div', { className: 'bad' }, e.request + ': ' + (e.reason ? e.reason + ': ' : '') + e.message)));
-    return el('tr', { dataset: { controller: c.name } },
+    const row = el('tr', {},
       el('td', {}, c.name), el('td', {}, c.kind ?? ''), num(c.queueDepth), num(rate), num(c.inFlight + ' / ' + c.maxWorkers),
       num(c.reconciles.success ?? 0), num(c.reconciles.requeue_after ?? 0), errors, histogram(c.latency), last);
+    row.dataset.controller = c.name;
+    return row;
   }));
 }
 
@@ -108,12 +111,23 @@ function drawNotConverged(s) {
     el('details', {}, el('summary', {}, 'explain'), el('pre', {}, JSON.stringify(o.report, null, 2))))));
 }
 
-async function poll() {
-  const status = document.getElementById('status');
+/** The snapshot, or undefined (said on the page) when the manager cannot be reached. */
+async function fetchState(status) {
   try {
     const res = await fetch(STATE, { cache: 'no-store' });
     if (!res.ok) throw new Error('HTTP ' + res.status);
-    const s = await res.json();
+    return await res.json();
+  } catch (err) {
+    status.className = 'down';
+    status.textContent = 'cannot reach the manager (' + err.message + '); retrying';
+    return undefined;
+  }
+}
+
+async function poll() {
+  const status = document.getElementById('status');
+  const s = await fetchState(status);
+  if (s) {
     const dt = previous ? (Date.parse(s.at) - Date.parse(previous.at)) / 1000 : 0;
     drawControllers(s, dt);
     drawKinds(s);
@@ -121,9 +135,6 @@ async function poll() {
     previous = s;
     status.className = '';
     status.textContent = 'live · updated ' + new Date(s.at).toLocaleTimeString();
-  } catch (err) {
-    status.className = 'down';
-    status.textContent = 'cannot reach the manager (' + err.message + '); retrying';
   }
   setTimeout(poll, 1000);
 }
