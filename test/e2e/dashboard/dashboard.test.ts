@@ -52,7 +52,7 @@ describe('the dashboard page, in Chromium', () => {
     const webAppCache = page.locator('#kinds tr').filter({ hasText: 'WebApp' }).locator('td');
     assert.equal(await webAppCache.nth(2).textContent(), 'synced');
     assert.equal(await webAppCache.nth(4).textContent(), '2', 'two WebApps in the cache');
-    await page.waitForFunction(() => document.getElementById('status')?.textContent?.startsWith('live'));
+    await page.locator('#status', { hasText: /^live · updated / }).waitFor();
 
     const client = createClient({ config: { ...loadKubeConfig({ path: demo.kubeconfig }), qps: -1 } });
     try {
