@@ -7,6 +7,8 @@
  *
  * Synced means: the informer has synced AND this handler has been handed every object of the initial
  * list (the registration's `hasSynced`), so the first reconciles see a complete cache.
+ *
+ * Each event is dispatched inside its trace span (tracing.ts), so the reconciles it enqueues link to it.
  */
 import { formatGVK, gvkOfResource, untilAborted } from '../meta/index.js';
 import type { Clock, KubeObject, ResourceDescriptor } from '../meta/index.js';
