@@ -1,5 +1,6 @@
 // Runs `npm start`'s program in a child process on a free port: the live view shows every sample
-// object reaching Ready, the printed kubeconfig and endpoints work, Ctrl-C stops it cleanly and
+// object reaching Ready, the dashboard URL comes first and its state shows both operators, the
+// printed kubeconfig and endpoints work, Ctrl-C stops it cleanly and
 // removes the kubeconfig, two demos side by side keep their own kubeconfig, and a bad `PORT` is one
 // line of error.
 import { describe, it } from 'node:test';
@@ -73,6 +74,11 @@ describe('demo (npm start)', () => {
       assert.ok(metrics && health, out);
       assert.match(await (await fetch(metrics)).text(), /controller_runtime_reconcile_total\{controller="webapp"/);
       assert.equal((await fetch(health)).status, 200);
+      const dashboard = /^Converge demo: dashboard (http:\/\/127\.0\.0\.1:\d+\/dashboard) /.exec(out)?.[1];
+      assert.ok(dashboard, `the first line names the dashboard:\n${out}`);
+      assert.match(await (await fetch(dashboard)).text(), /<title>Converge dashboard<\/title>/);
+      const state = (await (await fetch(`${dashboard}/state`)).json()) as { controllers: { name: string }[] };
+      assert.deepEqual(state.controllers.map((c) => c.name).sort(), ['applicationroute', 'deployment-simulator', 'webapp']);
       const why = /curl (http:\/\/\S+\/debug\/converge\/\S+)/.exec(out)?.[1];
       assert.ok(why, out);
       const report = (await (await fetch(why)).json()) as { summary: string };

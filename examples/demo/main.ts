@@ -1,8 +1,8 @@
 /**
  * `npm start`: the whole system on one laptop, no cluster. It starts the embedded API server, writes
  * a kubeconfig kubectl can use, installs the CRDs, runs both operators (and the deployment simulator
- * that stands in for Pods) in one manager with metrics and health endpoints, applies sample objects,
- * and prints a live view of every WebApp and route converging — then keeps running until Ctrl-C, so
+ * that stands in for Pods) in one manager with metrics and health endpoints and the live dashboard
+ * page (its URL printed first), applies sample objects, and prints a live view of every WebApp and route converging — then keeps running until Ctrl-C, so
  * you can poke at it with kubectl and watch the operators react.
  *
  * The kubeconfig goes to a fresh folder per run (two demos never overwrite each other's), removed again
@@ -86,6 +86,7 @@ async function main(): Promise<void> {
     config,
     metricsBindAddress: '127.0.0.1:0',
     healthProbeBindAddress: '127.0.0.1:0',
+    dashboard: true,
     logger: jsonLogger({ level: 'warn' }),
   });
   setupWebAppController(mgr, { externalSystem: new ExternalSystem() });
@@ -95,7 +96,8 @@ async function main(): Promise<void> {
   const running = mgr.start(signal);
   const endpoints = await mgr.listening();
 
-  say(`Converge demo: API server ${server.url}`);
+  say(`Converge demo: dashboard ${endpoints.healthProbe}/dashboard   (open it in a browser)`);
+  say(`  API server ${server.url}`);
   say(`  metrics  ${endpoints.metrics}/metrics`);
   say(`  health   ${endpoints.healthProbe}/healthz  ${endpoints.healthProbe}/readyz`);
   say(`  kubeconfig ${kubeconfigPath}  (removed when the demo exits)`);
@@ -109,6 +111,7 @@ async function main(): Promise<void> {
   say('  kubectl delete deployment shop              # the operator recreates it');
   say('  kubectl delete webapp blog                  # the finalizer cleans up first');
   say(`  curl ${endpoints.healthProbe}/debug/converge/platform.converge.dev/v1alpha1/webapps/default/shop   # why is it (not) converged?`);
+  say(`  npx converge why webapp/shop --url ${endpoints.healthProbe}   # the same, for a person`);
   say();
   say('Live view (Ctrl-C to stop):');
 

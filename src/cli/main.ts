@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * The `converge` command. `converge apiserver` runs the local Kubernetes-compatible API server on
+ * The `converge` command. `converge why` asks a running manager why an object is (not) converged
+ * (see why.ts). `converge apiserver` runs the local Kubernetes-compatible API server on
  * loopback over HTTPS, installs CRDs from files and folders, writes a kubeconfig (CA and admin token)
  * that kubectl uses unedited, prints the URL and shuts down cleanly on SIGINT/SIGTERM. Argument errors
  * exit with status 2 and the usage text; other failures with status 1 and a message naming the cause.
@@ -12,14 +13,18 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startApiServer } from '../apiserver/index.js';
 import { createCrds, crdPaths, readCrds } from './install-crds.js';
+import { WhyError, runWhy } from './why.js';
 
 const USAGE = `Usage:
   converge apiserver [--port N] [--host H] [--kubeconfig PATH] [--crds PATH]... [--garbage-collection] [--insecure-http]
+  converge why <kind>/<name> [-n NAMESPACE] [--url URL] [-o text|json]
   converge help | --help
   converge --version
 
 Commands:
   apiserver   Run a local Kubernetes-compatible API server (in memory, nothing runs Pods).
+  why         Ask a running manager (--url or $CONVERGE_MANAGER_URL: its health-probe URL) why an
+              object is or is not converged; -o json prints the manager's report as is.
 
 Options for apiserver:
   --port N           Port to listen on (default 0: any free port).
@@ -105,10 +110,15 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   if (command === 'apiserver') return runApiserver(rest);
+  if (command === 'why') return void process.stdout.write(await runWhy(rest, process.env));
   throw new UsageError(`unknown command: ${command}`);
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {
+  if (err instanceof WhyError) {
+    process.stderr.write(`converge why: ${err.message}\n`);
+    process.exit(err.exitCode);
+  }
   // Every parseArgs refusal (unknown option, missing value, stray positional) is an argument error too.
   if (err instanceof UsageError || String((err as { code?: unknown }).code).startsWith('ERR_PARSE_ARGS_')) {
     process.stderr.write(`converge: ${(err as Error).message}\n\n${USAGE}`);

@@ -19,6 +19,7 @@ import { NetworkError, statusErrorFromResponse } from './errors.js';
 import { HttpProxyAgent, HttpsProxyAgent } from './proxy-agent.js';
 import { createRateLimiter, type RateLimiter } from './rate-limiter.js';
 import type { Credentials, RestConfig } from './rest-config.js';
+import { traceRequest } from './tracing.js';
 
 /** One attempt, as reported to the metrics hook (`rest_client_requests_total{code,host,method}`). */
 export interface RequestMetric {
@@ -137,8 +138,12 @@ export class Transport {
     return this.#base.href;
   }
 
-  /** Sends a request and reads the whole body; non-2xx rejects with a StatusError. */
-  async request(r: TransportRequest): Promise<TransportResponse> {
+  /** Sends a request and reads the whole body; non-2xx rejects with a StatusError. Traced as one span. */
+  request(r: TransportRequest): Promise<TransportResponse> {
+    return traceRequest(this.#base, r.method.toUpperCase(), r.path, () => this.#request(r));
+  }
+
+  async #request(r: TransportRequest): Promise<TransportResponse> {
     const { req, res, method, url, causeOf, done } = await this.#send(r, false);
     let body: string;
     try {
@@ -157,9 +162,14 @@ export class Transport {
 
   /**
    * Opens a streaming request (watch). Retries like a GET until a 2xx arrives; the request timeout
-   * covers only the wait for the response headers. The caller owns the returned request.
+   * covers only the wait for the response headers. The caller owns the returned request. Traced as
+   * one span that ends when the headers arrive.
    */
-  async stream(r: TransportRequest): Promise<StreamingResponse> {
+  stream(r: TransportRequest): Promise<StreamingResponse> {
+    return traceRequest(this.#base, r.method.toUpperCase(), r.path, () => this.#stream(r));
+  }
+
+  async #stream(r: TransportRequest): Promise<StreamingResponse> {
     const { req, res, method, url, done } = await this.#send(r, true);
     done();
     const statusCode = res.statusCode ?? 0;

@@ -44,6 +44,7 @@ import type { Reconciler, Request, Result } from './reconciler.js';
 import type { Source, SourceContext } from './source.js';
 import { isTerminalError } from './terminal-error.js';
 import { tapEnqueues, tapRetries } from './tracking-taps.js';
+import { ReconcileTracing } from './tracing.js';
 
 /** Options of `newController`: its name, its reconciler, the kinds it reconciles and owns, and the controller options. */
 export interface NewControllerOptions<C> extends ControllerOptions {
@@ -103,6 +104,7 @@ export class Controller<C = unknown> implements Runnable {
   readonly #metrics: ControllerMetrics | undefined;
   readonly #sources: Source[] = [];
   readonly #tracker: ReconcileTracker;
+  readonly #tracing: ReconcileTracing;
   /** Set by `start`: what sources added later are started with. */
   #running: SourceContext | undefined;
   #started = false;
@@ -114,6 +116,7 @@ export class Controller<C = unknown> implements Runnable {
     this.forResource = forResource;
     this.ownedResources = Object.freeze([...(ownedResources ?? [])]);
     this.#tracker = new ReconcileTracker({ clock: host.clock });
+    this.#tracing = new ReconcileTracing({ controller: name, clock: host.clock });
     this.#host = host;
     this.#reconciler = reconciler;
     this.#log = host.logger.child({ controller: name });
@@ -161,7 +164,7 @@ export class Controller<C = unknown> implements Runnable {
     try {
       const ctx: SourceContext = {
         signal: life,
-        queue: tapEnqueues(queue, this.#tracker),
+        queue: this.#tracing.tapQueue(tapEnqueues(queue, this.#tracker)),
         host: this.#host as ControllerHost<unknown>,
         log: this.#log,
       };
@@ -270,8 +273,9 @@ export class Controller<C = unknown> implements Runnable {
     let outcome: { ok: true; result: Result } | { ok: false; err: unknown; panic: boolean };
     log.debug({}, 'Reconciling');
     this.#tracker.started(req, reconcileID);
+    const span = this.#tracing.start(req, reconcileID);
     try {
-      const result = (await this.#reconciler(req, { client: this.#host.client, log, signal, reconcileID })) ?? {};
+      const result = (await span.run(() => this.#reconciler(req, { client: this.#host.client, log, signal, reconcileID }))) ?? {};
       const invalid = invalidResult(result);
       outcome = invalid ? { ok: false, err: invalid, panic: false } : { ok: true, result };
     } catch (err) {
@@ -281,6 +285,7 @@ export class Controller<C = unknown> implements Runnable {
     }
     if (timedOut) this.#metrics?.reconcileTimeouts(this.name);
     this.#afterReconcile(queue, req, dequeuedPriority, outcome, log);
+    span.end(outcome);
     this.#metrics?.reconcileTime(this.name, (clock.now() - startedAt) / 1000);
   }
 

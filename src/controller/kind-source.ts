@@ -7,6 +7,8 @@
  *
  * Synced means: the informer has synced AND this handler has been handed every object of the initial
  * list (the registration's `hasSynced`), so the first reconciles see a complete cache.
+ *
+ * Each event is dispatched inside its trace span (tracing.ts), so the reconciles it enqueues link to it.
  */
 import { formatGVK, gvkOfResource, untilAborted } from '../meta/index.js';
 import type { Clock, KubeObject, ResourceDescriptor } from '../meta/index.js';
@@ -16,6 +18,7 @@ import type { EventHandler } from './handler.js';
 import type { Predicate } from './predicate.js';
 import { EventDispatcher } from './source.js';
 import type { Source, SourceContext } from './source.js';
+import { traceEvent } from './tracing.js';
 
 /** How often a kind that is not served yet is asked for again (controller-runtime's 10 s). */
 export const KIND_RETRY_INTERVAL_MS = 10_000;
@@ -114,13 +117,14 @@ class KindSource<T extends KubeObject> implements Source {
   }
 
   #register(informer: SharedIndexInformer<T>, dispatcher: EventDispatcher<T>): HandlerRegistration {
+    const kind = this.#resource.kind;
     return informer.addEventHandler({
-      onAdd: (object, isInInitialList) => dispatcher.create({ object, isInInitialList }),
-      onUpdate: (objectOld, objectNew) => dispatcher.update({ objectOld, objectNew }),
+      onAdd: (object, isInInitialList) => traceEvent(kind, 'ADDED', object, () => dispatcher.create({ object, isInInitialList })),
+      onUpdate: (objectOld, objectNew) => traceEvent(kind, 'MODIFIED', objectNew, () => dispatcher.update({ objectOld, objectNew })),
       onDelete: (obj) =>
         isTombstone(obj)
-          ? dispatcher.delete({ object: obj.obj, deleteStateUnknown: true })
-          : dispatcher.delete({ object: obj, deleteStateUnknown: false }),
+          ? traceEvent(kind, 'DELETED', obj.obj, () => dispatcher.delete({ object: obj.obj, deleteStateUnknown: true }))
+          : traceEvent(kind, 'DELETED', obj, () => dispatcher.delete({ object: obj, deleteStateUnknown: false })),
     });
   }
 }

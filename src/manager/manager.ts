@@ -37,7 +37,14 @@ import type { WorkqueueMetricsProvider } from '../workqueue/index.js';
 import { InformerCache, createSplitClient, type ManagerClient } from './cache/index.js';
 import { EventBroadcaster, type EventRecorder } from './events/index.js';
 import { explainObject, type ConvergeReport } from './explain/index.js';
-import { HealthChecks, HttpServerRunnable, healthProbeHandler, metricsHandler, type HealthCheck } from './http/index.js';
+import {
+  HealthChecks,
+  HttpServerRunnable,
+  healthProbeHandler,
+  metricsHandler,
+  type DashboardSource,
+  type HealthCheck,
+} from './http/index.js';
 import { LeaderElectionRunnable } from './leader-election-runnable.js';
 import { createManagerMetrics, type ManagerMetrics } from './metrics/index.js';
 import type { ResolvedManagerOptions } from './options.js';
@@ -142,6 +149,7 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
         readyz: this.#readyz,
         known: () => this.#knownResources(),
         explain: (r, nn, signal) => this.explain(r, nn, { signal }),
+        ...(options.dashboard ? { dashboard: this.#dashboardSource() } : {}),
       });
       this.#servers.healthProbe = new HttpServerRunnable({
         name: 'health-probe',
@@ -251,6 +259,17 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
       clock: this.clock,
       signal: options.signal,
     });
+  }
+
+  /** What the dashboard reads: the registry, the controllers, the cache's informers and `explain`. */
+  #dashboardSource(): DashboardSource {
+    return {
+      registry: this.metrics.registry,
+      controllers: () => this.#controllers,
+      informers: () => this.#cache.resources().map((resource) => ({ resource, informer: this.#cache.informerFor(resource) })),
+      explain: (r, nn, signal) => this.explain(r, nn, { signal }),
+      clock: this.clock,
+    };
   }
 
   /** The kinds this manager knows: its controllers' `for` and `owns` kinds and its cache's. */

@@ -61,6 +61,11 @@ export interface ManagerOptions {
   metricsBindAddress?: string;
   /** `host:port` for `/healthz` and `/readyz`; `'0'` or absent: off. */
   healthProbeBindAddress?: string;
+  /**
+   * Serve a live dashboard page at `/dashboard` on the health-probe server (controllers, caches, objects
+   * not converged). Default false: like `/debug/converge`, it shows object names and error messages.
+   */
+  dashboard?: boolean;
   /** How long a stop waits for runnables; 0 = not at all, `Infinity` = forever. Default 30 s. */
   gracefulShutdownTimeoutMs?: number;
   clock?: Clock;
@@ -109,6 +114,7 @@ export interface ResolvedManagerOptions {
   readonly sharding: ResolvedSharding | undefined;
   readonly metricsBind: { host: string | undefined; port: number } | undefined;
   readonly healthProbeBind: { host: string | undefined; port: number } | undefined;
+  readonly dashboard: boolean;
   readonly gracefulShutdownTimeoutMs: number;
   readonly clock: Clock;
   readonly logger: Logger;
@@ -141,6 +147,8 @@ export function resolveManagerOptions(o: ManagerOptions = {}): ResolvedManagerOp
     validateLeaderElectionTimings('leaderElection', leaderElection);
   }
   const sharding = o.sharding && resolveSharding(o.sharding);
+  if (o.dashboard && bind('healthProbeBindAddress', o.healthProbeBindAddress) === undefined)
+    throw new InvalidOptionError('dashboard', 'is served on the health-probe server: give healthProbeBindAddress too');
   const grace = o.gracefulShutdownTimeoutMs ?? MANAGER_DEFAULTS.gracefulShutdownTimeoutMs;
   if (grace !== Infinity) requireDuration('gracefulShutdownTimeoutMs', grace);
   return Object.freeze({
@@ -152,6 +160,7 @@ export function resolveManagerOptions(o: ManagerOptions = {}): ResolvedManagerOp
     sharding,
     metricsBind: bind('metricsBindAddress', o.metricsBindAddress),
     healthProbeBind: bind('healthProbeBindAddress', o.healthProbeBindAddress),
+    dashboard: o.dashboard ?? false,
     gracefulShutdownTimeoutMs: grace,
     clock: o.clock ?? realClock,
     logger: o.logger ?? jsonLogger(),

@@ -234,11 +234,11 @@ describe('explain end to end', () => {
         /^not converged: Widget default\/doomed — being deleted since \S+Z, waiting for finalizers: explain\.converge\.dev\/hold/,
       );
 
-      // 5. An object that does not exist, read through the cache without finding it.
+      // 5. An object that does not exist, read through the cache without finding it: nothing is pending for it.
       const missing = await mgr.explain(Widget, { namespace: NS, name: 'nope' });
       assert.equal(missing.object.exists, false);
-      assert.equal(missing.converged, false);
-      assert.equal(missing.summary, 'not converged: Widget default/nope — the object does not exist');
+      assert.equal(missing.converged, true);
+      assert.equal(missing.summary, 'converged: Widget default/nope — the object does not exist (deleted, or never created)');
 
       // 6. The endpoint's refusals.
       const unknown = await fetch(url(`core/v1/pods/${NS}/x`));

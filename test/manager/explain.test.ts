@@ -77,11 +77,41 @@ describe('Manager.explain', () => {
     assert.equal(JSON.parse(JSON.stringify(r)).summary, r.summary, 'the report is plain JSON');
   });
 
-  it('says an object the API server does not have does not exist', async () => {
+  it('calls an object the API server does not have converged: a deleted object has reached what its deletion asked for', async () => {
     const mgr = await createManager({ client: clientAnswering(() => Promise.reject(notFound())), logger: noopLogger });
     const r = await mgr.explain(App, { namespace: 'default', name: 'x' });
     assert.equal(r.object.exists, false);
-    assert.equal(r.summary, 'not converged: App default/x — the object does not exist');
+    assert.equal(r.converged, true);
+    assert.deepEqual(r.reasons, []);
+    assert.equal(r.summary, 'converged: App default/x — the object does not exist (deleted, or never created)');
+  });
+
+  it('does not list healthy False conditions of the abnormal-true types, and lists them when True', async () => {
+    const app = (degraded: string) => ({
+      apiVersion: App.apiVersion,
+      kind: 'App',
+      metadata: { name: 'shop', namespace: 'default', generation: 2 },
+      status: {
+        observedGeneration: 2,
+        conditions: [
+          { type: 'Ready', status: 'True', reason: 'AllReplicasReady' },
+          { type: 'Progressing', status: 'False', reason: 'RolloutComplete' },
+          { type: 'Degraded', status: degraded, reason: degraded === 'True' ? 'ConfigMapNotFound' : 'AsExpected' },
+          { type: 'Stalled', status: 'False' },
+        ],
+      },
+    });
+    let answer = app('False');
+    const mgr = await createManager({ client: clientAnswering(async () => answer), logger: noopLogger });
+    const healthy = await mgr.explain(App, { namespace: 'default', name: 'shop' });
+    assert.deepEqual(healthy.object.conditionsNotTrue, []);
+    assert.equal(healthy.converged, true);
+    answer = app('True');
+    const degraded = await mgr.explain(App, { namespace: 'default', name: 'shop' });
+    assert.deepEqual(
+      degraded.object.conditionsNotTrue.map((c) => `${c.type}=${c.status}`),
+      ['Degraded=True'],
+    );
   });
 
   it('reports a failed read as unknown existence with the reason, not as absence', async () => {

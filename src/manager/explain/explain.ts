@@ -86,7 +86,11 @@ export interface ConvergeReport {
     statusUpToDate?: boolean;
     deletionTimestamp?: string;
     finalizers: string[];
-    /** Conditions whose status is not True, `Ready` first. */
+    /**
+     * Conditions not in their healthy state, `Ready` first: status not True, except for the
+     * abnormal-true types (`Degraded`, `Progressing`, `Stalled`, `Reconciling`), which are healthy
+     * when False and listed when they are not.
+     */
     conditionsNotTrue: ConditionReport[];
     /** The `Ready` condition's status, when the object has one. */
     ready?: string;
@@ -125,7 +129,6 @@ export async function explainObject(input: ExplainInput): Promise<ConvergeReport
 
   const reasons: string[] = [];
   if (peek.informer === 'syncing') reasons.push(`the cache of ${resource.kind} has not synced yet`);
-  if (object.exists === false) reasons.push('the object does not exist');
   if (read.error !== undefined) reasons.push(`the object could not be read: ${read.error}`);
   if (object.deletionTimestamp !== undefined) {
     reasons.push(
@@ -205,7 +208,7 @@ function describeObject(obj: KubeObject | undefined, read: Read): ConvergeReport
         ? (readyCondition['observedGeneration'] as number)
         : undefined;
   const notTrue = conditions
-    .filter((c) => typeof c['type'] === 'string' && c['status'] !== 'True')
+    .filter((c) => typeof c['type'] === 'string' && c['status'] !== healthyStatus(c['type']))
     .sort((a, b) => Number(b['type'] === 'Ready') - Number(a['type'] === 'Ready'))
     .map(conditionReport);
   return {
@@ -221,6 +224,13 @@ function describeObject(obj: KubeObject | undefined, read: Read): ConvergeReport
     ...(typeof readyCondition?.['status'] === 'string' ? { ready: readyCondition['status'] } : {}),
     conditionsNotTrue: notTrue,
   };
+}
+
+/** Condition types whose True means trouble or work still going on (the Kubernetes API conventions' abnormal-true). */
+const ABNORMAL_TRUE = new Set(['Degraded', 'Progressing', 'Stalled', 'Reconciling']);
+
+function healthyStatus(type: string): 'True' | 'False' {
+  return ABNORMAL_TRUE.has(type) ? 'False' : 'True';
 }
 
 function conditionReport(c: Record<string, unknown>): ConditionReport {
@@ -299,6 +309,8 @@ function controllerReason(c: ControllerReport): string | undefined {
 /** What a converged object's summary says: the facts that were checked. */
 function convergedFacts(object: ConvergeReport['object'], controllers: ControllerReport[]): string[] {
   const facts: string[] = [];
+  // A deleted object has reached what its deletion asked for.
+  if (object.exists === false) facts.push('the object does not exist (deleted, or never created)');
   if (object.ready !== undefined) facts.push(`Ready=${object.ready}`);
   if (object.statusUpToDate) facts.push(`observedGeneration ${object.observedGeneration} = generation ${object.generation}`);
   const last = controllers

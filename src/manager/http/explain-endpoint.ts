@@ -4,7 +4,9 @@
  *     GET /debug/converge/<group>/<version>/<plural>/<namespace>/<name>   (namespaced kinds)
  *     GET /debug/converge/<group>/<version>/<plural>/<name>               (cluster-scoped kinds)
  *
- * with the core group spelled `core`. It answers the JSON report, or 404 with a message naming what
+ * with the core group spelled `core`, and `GET /debug/converge/` lists the kinds it explains (JSON
+ * `{ kinds: [{ group, version, kind, plural, namespaced }] }`, for clients such as `converge why`
+ * that start from a kind's name). It answers the JSON report, or 404 with a message naming what
  * is wrong (a kind this manager neither reconciles nor caches, a namespace missing or extra for the
  * kind's scope). Invariant: only kinds the manager already knows are explained, so a probe of this
  * path can never make the manager start watching something new.
@@ -26,6 +28,7 @@ export interface ExplainRequest {
 /** Answers a request whose path starts with `EXPLAIN_PATH_PREFIX`. */
 export async function serveExplain(req: ExplainRequest): Promise<HttpResponse> {
   if (req.method !== 'GET' && req.method !== 'HEAD') return text(405, 'method not allowed\n');
+  if (req.pathname === EXPLAIN_PATH_PREFIX) return knownKinds(req.known());
   const parsed = parseExplainPath(req.pathname);
   if ('error' in parsed) return text(404, `${parsed.error}\n`);
   const { group, version, plural, rest } = parsed;
@@ -59,6 +62,21 @@ export function parseExplainPath(pathname: string): { group: string; version: st
   if (parts.length < 4 || parts.length > 5 || parts.some((p) => p === '')) return { error: usage };
   const [group, version, plural, ...rest] = parts as [string, string, string, ...string[]];
   return { group: group === 'core' ? '' : group, version, plural, rest };
+}
+
+function knownKinds(known: readonly ResourceDescriptor[]): HttpResponse {
+  const kinds = new Map<string, { group: string; version: string; kind: string; plural: string; namespaced: boolean }>();
+  for (const r of known) {
+    kinds.set(`${r.group}/${r.version}/${r.plural}`, {
+      group: r.group,
+      version: r.version,
+      kind: r.kind,
+      plural: r.plural,
+      namespaced: r.namespaced,
+    });
+  }
+  const sorted = [...kinds.values()].sort((a, b) => `${a.group}/${a.plural}`.localeCompare(`${b.group}/${b.plural}`));
+  return { status: 200, body: `${JSON.stringify({ kinds: sorted }, null, 2)}\n`, contentType: 'application/json' };
 }
 
 function text(status: number, body: string): HttpResponse {

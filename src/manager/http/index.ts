@@ -7,4 +7,6 @@ export type { HealthCheck, HealthResponse } from './health.js';
 export { EXPLAIN_PATH_PREFIX, parseExplainPath } from './explain-endpoint.js';
 export { metricsHandler } from './metrics-endpoint.js';
 export { healthProbeHandler } from './health-probe-endpoint.js';
+export { DASHBOARD_PATH } from './dashboard-endpoint.js';
+export type { DashboardSource, DashboardSnapshot, ControllerSnapshot, KindSnapshot } from './dashboard-state.js';
 export type { HealthProbeRoutes } from './health-probe-endpoint.js';
