@@ -1,8 +1,9 @@
 /**
  * The manager's sharding: runs the `ShardCoordinator` on the manager's shard Leases, points the
  * cache's sharded informers at the shards held, and keeps `converge_manager_owned_shards` in step.
- * Invariant: on every ownership change the cache is told the new set at once (its new informers then
- * sync in the background; a failure to sync is logged unless the manager is stopping).
+ * Invariant: on every ownership change the cache is told the new set at once; a newly acquired
+ * shard's gate opens only once its informers synced, and only then are its objects handed to the
+ * controllers — so no reconcile of it ever reads a half-filled cache.
  */
 import type { Clock, Logger } from '../meta/index.js';
 import type { Client } from '../client/index.js';
@@ -34,6 +35,16 @@ export class ShardOwnership {
     return this.#coordinator?.owned() ?? [];
   }
 
+  /** The identity of the replica holding `shard`'s Lease as last seen, or undefined when none validly does. */
+  holderOf(shard: number): string | undefined {
+    return this.#coordinator?.holderOf(shard);
+  }
+
+  /** This replica's identity. */
+  identity(): string {
+    return this.#o.sharding.identity;
+  }
+
   /** Whether the coordinator has reconciled shard ownership at least once (the readiness check). */
   reconciledOnce(): boolean {
     return this.#coordinator?.reconciledOnce() ?? false;
@@ -61,6 +72,11 @@ export class ShardOwnership {
         cache.setOwnedShards(shards).catch((err: unknown) => {
           if (!signal.aborted) log.error({ err }, 'shard informers did not sync');
         });
+      },
+      whenSynced: (shard, lost) => cache.waitForShard(shard, AbortSignal.any([signal, lost])),
+      onOpened: (shard) => {
+        cache.deliverShard(shard);
+        log.info({ shard }, 'serving shard: its cache synced');
       },
     });
     return this.#coordinator.run(signal);

@@ -85,6 +85,9 @@ describe('shard coordinator', () => {
     const ctl = new AbortController();
     const run = c.run(ctl.signal);
     await clock.advance(0);
+    assert.deepEqual(c.owned(), [], 'the first round only announces the member');
+    assert.equal(c.reconciledOnce(), false);
+    await clock.advance(timings.retryPeriodMs);
     assert.deepEqual(c.owned(), [0, 1]);
     assert.equal(c.reconciledOnce(), true);
     assert.equal(store.leases.get('op-shard-0')?.spec?.holderIdentity, 'a');
@@ -108,7 +111,7 @@ describe('shard coordinator', () => {
     const c = coordinator(store.client, clock, gate, 4);
     const ctl = new AbortController();
     const run = c.run(ctl.signal);
-    await clock.advance(0);
+    await clock.advance(timings.retryPeriodMs);
     assert.deepEqual(c.owned(), [0, 1, 2, 3]);
     const inFlight = gate.admit({ namespace: 'ns3', name: 'busy' })!;
     const now = new Date(clock.now()).toISOString().replace('Z', '000Z');
@@ -155,6 +158,8 @@ describe('shard coordinator', () => {
     await clock.advance(timings.leaseDurationMs - timings.retryPeriodMs);
     assert.deepEqual(c.owned(), [], "b's Leases are still valid");
     await clock.advance(timings.retryPeriodMs);
+    assert.equal(store.leases.has('op-member-a'), true, 'a joined');
+    await clock.advance(timings.retryPeriodMs);
     assert.deepEqual(c.owned(), [0, 1, 2, 3]);
     assert.equal(c.reconciledOnce(), true);
     assert.equal(store.leases.has('op-member-b'), false, "b's expired member Lease is deleted");
@@ -173,7 +178,7 @@ describe('shard coordinator', () => {
     const a = coordinator(store.client, clock, gateOf(), 12, 'a');
     const ctl = new AbortController();
     const runA = a.run(ctl.signal);
-    await clock.advance(0);
+    await clock.advance(timings.retryPeriodMs);
     assert.deepEqual(a.owned().length, 12);
     const b = coordinator(store.client, clock, gateOf(), 12, 'b');
     const runB = b.run(ctl.signal);

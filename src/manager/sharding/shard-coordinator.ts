@@ -11,7 +11,8 @@
  *
  * A replica joins (writes its member Lease, so that the others count it) only once it can trust what
  * it sees (`LeaseView.trusted`): a newcomer that finds a crashed replica's Leases waits until it has
- * watched them for their duration, so that it is never assigned a shard it still believes held. A
+ * watched them for their duration, so that it is never assigned a shard it still believes held. It
+ * acquires from the round after it joined, by when replicas started at the same time see each other. A
  * crashed replica's shards are thus re-owned by the survivors' assignment one lease duration after
  * its last renewal was seen, plus up to one retry period for the round that notices.
  *
@@ -124,7 +125,7 @@ export class ShardCoordinator {
     await this.#leave();
   }
 
-  /** One round; false while this replica waits to trust what it sees before joining. */
+  /** One round; false until this replica has joined (trusting what it sees) and announced itself. */
   async #round(signal: AbortSignal): Promise<boolean> {
     const { clock, shards, id, namespace, client, identity } = this.#o;
     const list = await client.list(LeaseResource, { namespace, signal });
@@ -144,8 +145,12 @@ export class ShardCoordinator {
         this.#log.debug({ leases: doubtful }, 'waiting to see whether these Leases are still renewed before joining');
         return false;
       }
+      // Announce first and balance from the next round on: replicas that start together then see
+      // each other before acquiring, instead of grabbing shards they hand over a round later.
       this.#joined = true;
       this.#log.info({}, 'joining the shard members');
+      await this.#claim(this.#memberName, now, seenAt, signal);
+      return false;
     }
     await this.#claim(this.#memberName, now, seenAt, signal);
     await this.#deleteExpiredMembers(seenAt, signal);
