@@ -50,4 +50,4 @@ export { createManagerMetrics } from './metrics/index.js';
 export type { ManagerMetrics } from './metrics/index.js';
 export { EventBroadcaster } from './events/index.js';
 export type { EventRecorder, EventType } from './events/index.js';
-export type { ConvergeReport, ControllerReport, ConditionReport, ExplainSource } from './explain/index.js';
+export type { ConvergeReport, ControllerReport, ConditionReport, ExplainSource, ShardReport } from './explain/index.js';

@@ -251,6 +251,7 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
       controllers: this.#controllers,
       clock: this.clock,
       signal: options.signal,
+      shardOf: this.#sharding && ((namespace) => this.#sharding!.report(namespace)),
     });
   }
 

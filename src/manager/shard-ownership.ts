@@ -10,7 +10,8 @@ import type { Client } from '../client/index.js';
 import type { InformerCache } from './cache/index.js';
 import { createOwnedShardsMetric, type ManagerMetrics } from './metrics/index.js';
 import type { ResolvedSharding } from './options.js';
-import { ShardCoordinator, type ShardGate } from './sharding/index.js';
+import type { ShardReport } from './explain/index.js';
+import { ShardCoordinator, namespaceSharder, shardRanges, type ShardGate } from './sharding/index.js';
 
 export interface ShardOwnershipOptions {
   sharding: ResolvedSharding;
@@ -24,10 +25,19 @@ export interface ShardOwnershipOptions {
 
 export class ShardOwnership {
   readonly #o: ShardOwnershipOptions;
+  readonly #shardOf: (namespace: string) => number;
   #coordinator: ShardCoordinator | undefined;
 
   constructor(o: ShardOwnershipOptions) {
     this.#o = o;
+    this.#shardOf = namespaceSharder(shardRanges(o.sharding.shards));
+  }
+
+  /** The shard of `namespace` and who owns it, for `explain`. */
+  report(namespace: string): ShardReport {
+    const shard = this.#shardOf(namespace);
+    const owner = this.holderOf(shard);
+    return { shard, ...(owner !== undefined ? { owner } : {}), ownedHere: this.owned().includes(shard) };
   }
 
   /** The shards owned now, ascending (empty before `run`). */
@@ -38,11 +48,6 @@ export class ShardOwnership {
   /** The identity of the replica holding `shard`'s Lease as last seen, or undefined when none validly does. */
   holderOf(shard: number): string | undefined {
     return this.#coordinator?.holderOf(shard);
-  }
-
-  /** This replica's identity. */
-  identity(): string {
-    return this.#o.sharding.identity;
   }
 
   /** Whether the coordinator has reconciled shard ownership at least once (the readiness check). */

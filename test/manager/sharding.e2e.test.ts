@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { startApiServer, type RunningApiServer } from 'kube-converge/apiserver';
 import { createClient, isConflict, type Client } from 'kube-converge/client';
 import { controllerManagedBy, newPredicateFuncs } from 'kube-converge/controller';
-import { createManager, shardRanges, type Manager } from 'kube-converge/manager';
+import { ShardNotOwnedError, createManager, shardRanges, type Manager } from 'kube-converge/manager';
 import { namespaceSharder } from '../../src/manager/sharding/index.js';
 import { ConfigMapResource, LeaseResource, NamespaceResource, noopLogger, type ObjectOf } from 'kube-converge/meta';
 import { eventually, restConfigFor } from 'kube-converge/testing';
@@ -113,6 +113,26 @@ describe('sharding end to end', () => {
         assert.deepEqual([...new Set(log.filter((i) => i.namespace === ns).map((i) => i.replica))], [owner(ns)], ns);
       }
 
+      // a's cache holds nothing of b's shards: a read there throws, naming the namespace, shard and owner.
+      const ofB = namespaces.find((ns) => owner(ns) === 'b')!;
+      assert.throws(() => a.client.get(ConfigMapResource, { namespace: ofB, name: 'app' }), (err: unknown) => {
+        assert.ok(err instanceof ShardNotOwnedError);
+        assert.equal(err.code, 'CONVERGE_SHARD_NOT_OWNED');
+        assert.deepEqual([err.namespace, err.shard, err.owner], [ofB, shardOf(ofB), 'b']);
+        assert.match(err.message, new RegExp(`namespace "${ofB}".*shard ${shardOf(ofB)}.*replica "b"`));
+        return true;
+      });
+      assert.throws(() => a.client.list(ConfigMapResource, { namespace: ofB }), { code: 'CONVERGE_SHARD_NOT_OWNED' });
+      assert.equal(b.client.get(ConfigMapResource, { namespace: ofB, name: 'app' })?.metadata.name, 'app');
+      // Explain on a says who owns it; on b it explains the reconcile.
+      const elsewhere = await a.explain(ConfigMapResource, { namespace: ofB, name: 'app' });
+      assert.deepEqual(elsewhere.shard, { shard: shardOf(ofB), owner: 'b', ownedHere: false });
+      assert.deepEqual(elsewhere.controllers, []);
+      assert.match(elsewhere.summary, /owned by replica "b" — ask that replica's \/debug\/converge/);
+      const here = await b.explain(ConfigMapResource, { namespace: ofB, name: 'app' });
+      assert.equal(here.shard?.ownedHere, true);
+      assert.equal(here.converged, true, here.summary);
+
       // b stops: a takes all 4 shards within the lease duration and reconciles b's namespaces.
       const orphaned = namespaces.filter((ns) => owner(ns) === 'b');
       const stoppingAt = performance.now();
@@ -159,6 +179,15 @@ describe('sharding end to end', () => {
         'c reconciled nothing',
       );
       assertNoOverlap(log);
+      // a reconciled c's namespaces before the handover; its explain forgets that and points at c.
+      const handed = namespaces.find((ns) => c.ownedShards().includes(shardOf(ns)))!;
+      const stale = await a.explain(ConfigMapResource, { namespace: handed, name: 'app' });
+      assert.deepEqual(stale.controllers, []);
+      assert.equal(stale.shard?.ownedHere, false);
+      // a learns who took the shard at its next list of the Leases.
+      await eventually(async () => (await a.explain(ConfigMapResource, { namespace: handed, name: 'app' })).shard?.owner === 'c', {
+        timeoutMs: 2_000,
+      });
       await a.shutdown();
       await c.shutdown();
       await Promise.all([runA, runC]);
