@@ -192,7 +192,7 @@ describe('shard coordinator', () => {
     await Promise.all([runA, runB]);
   });
 
-  it('gives 12 shards over 5 members 3+3+2+2+2 and re-owns a silent member\'s shards within a lease duration and two retry periods, a newcomer joining meanwhile', async () => {
+  it("gives 12 shards over 5 members 3+3+2+2+2 and re-owns a silent member's shards within a lease duration and two retry periods, a newcomer joining meanwhile", async () => {
     const clock = new FakeClock();
     const store = leaseStore();
     const names = ['a', 'b', 'c', 'd', 'e'];

@@ -106,7 +106,8 @@ function assertNoOverlap(replicas: readonly Replica[]): void {
   for (const [ns, list] of byNs) {
     for (const a of list) {
       for (const b of list) {
-        if (a.replica !== b.replica) assert.ok(a.end <= b.start || b.end <= a.start, `${ns} reconciled by ${a.replica} and ${b.replica} at once`);
+        if (a.replica !== b.replica)
+          assert.ok(a.end <= b.start || b.end <= a.start, `${ns} reconciled by ${a.replica} and ${b.replica} at once`);
       }
     }
   }
@@ -173,7 +174,8 @@ describe('sharding across processes', () => {
       );
       assert.ok(Math.max(...work) <= 1.5 * (names.length / group.length), `${scheme}: ${work.join(' / ')}`);
     }
-    for (const r of group) for (const i of r.intervals) assert.ok(r.owned.includes(shardOf(i.ns)), `${r.identity} reconciled ${i.ns} outside its shards`);
+    for (const r of group)
+      for (const i of r.intervals) assert.ok(r.owned.includes(shardOf(i.ns)), `${r.identity} reconciled ${i.ns} outside its shards`);
     assertNoOverlap(group);
     assertNoReconcilerErrors(group);
     assert.deepEqual(await Promise.all(group.map((r) => r.stop())), [0, 0, 0]);
@@ -233,10 +235,9 @@ describe('sharding across processes', () => {
     updating = false;
     await updater;
     const live = group.filter((r) => r.alive);
-    await eventually(
-      () => namespaces.every((ns) => live.some((r) => r.intervals.some((i) => i.ns === ns && i.round === last.get(ns)))),
-      { timeoutMs: 10_000 },
-    );
+    await eventually(() => namespaces.every((ns) => live.some((r) => r.intervals.some((i) => i.ns === ns && i.round === last.get(ns)))), {
+      timeoutMs: 10_000,
+    });
     assertNoOverlap(group);
     assertNoReconcilerErrors(group);
     assert.deepEqual(await Promise.all(live.map((r) => r.stop())), [0, 0]);

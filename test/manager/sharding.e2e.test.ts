@@ -115,13 +115,16 @@ describe('sharding end to end', () => {
 
       // a's cache holds nothing of b's shards: a read there throws, naming the namespace, shard and owner.
       const ofB = namespaces.find((ns) => owner(ns) === 'b')!;
-      assert.throws(() => a.client.get(ConfigMapResource, { namespace: ofB, name: 'app' }), (err: unknown) => {
-        assert.ok(err instanceof ShardNotOwnedError);
-        assert.equal(err.code, 'CONVERGE_SHARD_NOT_OWNED');
-        assert.deepEqual([err.namespace, err.shard, err.owner], [ofB, shardOf(ofB), 'b']);
-        assert.match(err.message, new RegExp(`namespace "${ofB}".*shard ${shardOf(ofB)}.*replica "b"`));
-        return true;
-      });
+      assert.throws(
+        () => a.client.get(ConfigMapResource, { namespace: ofB, name: 'app' }),
+        (err: unknown) => {
+          assert.ok(err instanceof ShardNotOwnedError);
+          assert.equal(err.code, 'CONVERGE_SHARD_NOT_OWNED');
+          assert.deepEqual([err.namespace, err.shard, err.owner], [ofB, shardOf(ofB), 'b']);
+          assert.match(err.message, new RegExp(`namespace "${ofB}".*shard ${shardOf(ofB)}.*replica "b"`));
+          return true;
+        },
+      );
       assert.throws(() => a.client.list(ConfigMapResource, { namespace: ofB }), { code: 'CONVERGE_SHARD_NOT_OWNED' });
       assert.equal(b.client.get(ConfigMapResource, { namespace: ofB, name: 'app' })?.metadata.name, 'app');
       // Explain on a says who owns it; on b it explains the reconcile.

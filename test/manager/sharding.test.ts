@@ -4,7 +4,15 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { fnv1a64 as serverHash, namespaceShardHash as serverNamespaceHash } from 'kube-converge/apiserver';
 import { ShardGate, namespaceShardSelector, resolveManagerOptions, shardRanges } from 'kube-converge/manager';
-import { HASH_SPACE_END, assignedShards, fnv1a64, memberLeaseName, namespaceHash, namespaceSharder, shardOfHash } from '../../src/manager/sharding/index.js';
+import {
+  HASH_SPACE_END,
+  assignedShards,
+  fnv1a64,
+  memberLeaseName,
+  namespaceHash,
+  namespaceSharder,
+  shardOfHash,
+} from '../../src/manager/sharding/index.js';
 import { namingSchemes } from './fixtures/naming-schemes.js';
 
 describe('shard ranges', () => {
@@ -105,7 +113,10 @@ describe('the shard assignment', () => {
         const members = Array.from({ length: r }, (_, i) => `replica-${i}`);
         const blocks = members.map((m) => assignedShards(m, [...members].reverse(), shards));
         for (const b of blocks) assert.ok(b.length === Math.floor(shards / r) || b.length === Math.ceil(shards / r), `${shards}/${r}`);
-        assert.deepEqual(blocks.flat(), Array.from({ length: shards }, (_, i) => i));
+        assert.deepEqual(
+          blocks.flat(),
+          Array.from({ length: shards }, (_, i) => i),
+        );
       }
     }
     assert.deepEqual(assignedShards('a', ['b', 'c', 'a', 'd', 'e'], 12), [0, 1, 2]);

@@ -193,7 +193,10 @@ export class ShardCoordinator {
       if (!name.startsWith(this.#memberPrefix) || name === this.#memberName || this.#view.valid(name, monotonicMs)) continue;
       const o = this.#view.get(name)!;
       if (await this.#delete(name, o.snapshot.version, signal)) {
-        this.#log.info({ lease: name, holder: o.snapshot.record.holderIdentity }, 'deleted the member Lease of a replica that stopped renewing it');
+        this.#log.info(
+          { lease: name, holder: o.snapshot.record.holderIdentity },
+          'deleted the member Lease of a replica that stopped renewing it',
+        );
       }
     }
   }
