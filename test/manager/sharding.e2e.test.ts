@@ -7,7 +7,8 @@ import { createClient, isConflict, type Client } from 'kube-converge/client';
 import { controllerManagedBy, newPredicateFuncs } from 'kube-converge/controller';
 import { ShardNotOwnedError, createManager, shardRanges, type Manager } from 'kube-converge/manager';
 import { namespaceSharder } from '../../src/manager/sharding/index.js';
-import { ConfigMapResource, LeaseResource, NamespaceResource, noopLogger, type ObjectOf } from 'kube-converge/meta';
+import { InformerCache } from '../../src/manager/cache/index.js';
+import { ConfigMapResource, LeaseResource, NamespaceResource, noopLogger, realClock, type ObjectOf } from 'kube-converge/meta';
 import { eventually, restConfigFor } from 'kube-converge/testing';
 
 type ConfigMap = ObjectOf<typeof ConfigMapResource>;
@@ -250,6 +251,50 @@ describe('sharding end to end', () => {
       await runA;
     } finally {
       await a.shutdown();
+      admin.close();
+      await api.stop();
+    }
+  });
+
+  it('hands a newly owned shard to the handlers only when told, once synced, and throws for reads in shards not owned', async () => {
+    const api = await startApiServer({ port: 0 });
+    const admin = createClient({ config: restConfigFor(api) });
+    const namespaces = namespacesPerShard();
+    const ctl = new AbortController();
+    try {
+      for (const ns of namespaces) {
+        await admin.create(NamespaceResource, { metadata: { name: ns } });
+        await admin.create(ConfigMapResource, primary(ns, 'app'));
+      }
+      const cache = new InformerCache({ client: admin, clock: realClock, shards: SHARDS, shardOwner: (shard) => `owner-of-${shard}` });
+      const seen: string[] = [];
+      cache.informerFor(ConfigMapResource).addEventHandler({
+        onAdd: (o) => {
+          seen.push(o.metadata.namespace!);
+        },
+      });
+      const running = cache.start(ctl.signal);
+      const [mine, other] = [namespaces.find((ns) => shardOf(ns) === 0)!, namespaces.find((ns) => shardOf(ns) === 1)!];
+      await cache.setOwnedShards(new Set([0]));
+      await cache.waitForShard(0, ctl.signal);
+      assert.equal(cache.get(ConfigMapResource, { namespace: mine, name: 'app' })?.metadata.name, 'app');
+      await new Promise((r) => setTimeout(r, 50));
+      assert.deepEqual(seen, [], 'nothing is delivered before deliverShard');
+      cache.deliverShard(0);
+      await eventually(() => seen.length === 2);
+      assert.deepEqual(seen.map(shardOf), [0, 0]);
+      assert.throws(() => cache.get(ConfigMapResource, { namespace: other, name: 'app' }), {
+        code: 'CONVERGE_SHARD_NOT_OWNED',
+        namespace: other,
+        shard: 1,
+        owner: 'owner-of-1',
+      });
+      assert.throws(() => cache.list(ConfigMapResource, { namespace: other }), { code: 'CONVERGE_SHARD_NOT_OWNED' });
+      assert.equal(cache.list(ConfigMapResource).length, 2, 'a list over all namespaces holds the owned shards');
+      ctl.abort();
+      await running;
+    } finally {
+      ctl.abort();
       admin.close();
       await api.stop();
     }
