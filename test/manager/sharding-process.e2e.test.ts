@@ -21,8 +21,13 @@ const RETRY_MS = 200;
 const timings = { LEASE_MS: String(LEASE_MS), RENEW_MS: '1200', RETRY_MS: String(RETRY_MS) };
 /** The promise: a crashed replica's shards are owned again within a lease duration and two retry periods. */
 const BOUND_MS = LEASE_MS + 2 * RETRY_MS;
-/** What a loaded 2-core machine adds on top: polling (10 ms here, 10 ms in the replica) and scheduling. */
-const SLACK_MS = 600;
+/**
+ * The shards a crash moves between survivors (the assignment changes with the member count) are
+ * handed over — freed, then taken at the taker's next round — so they may take one retry period more.
+ */
+const HANDOVER_MS = RETRY_MS;
+/** What a loaded 2-core machine adds on top: polling (10 ms here, 10 ms in the replica), HTTP round trips and scheduling. */
+const SLACK_MS = 1_000;
 const shardOf = namespaceSharder(shardRanges(SHARDS));
 const wallMs = (): number => performance.timeOrigin + performance.now();
 
@@ -94,11 +99,41 @@ function balanced(replicas: readonly Replica[]): boolean {
   return fullyOwned(replicas) && live.every((r) => r.owned.length >= lo && r.owned.length <= hi);
 }
 
-/** Milliseconds from now until every shard is owned again by a live replica. */
-async function timeToFullyOwned(replicas: readonly Replica[], from: number): Promise<number> {
-  await eventually(() => fullyOwned(replicas), { timeoutMs: 4 * BOUND_MS, intervalMs: 10 });
+/** Milliseconds from `from` until `shards` (default: all) are owned again by live replicas. */
+async function timeToOwned(replicas: readonly Replica[], from: number, shards?: readonly number[]): Promise<number> {
+  const owned = (): boolean => {
+    const held = new Set(replicas.filter((r) => r.alive).flatMap((r) => r.owned));
+    return shards ? shards.every((s) => held.has(s)) : fullyOwned(replicas);
+  };
+  await until(replicas, owned, shards ? `shards ${shards.join(',')} owned` : 'every shard owned', 4 * BOUND_MS);
   return wallMs() - from;
 }
+
+/** SIGKILLs `victim` and measures how long until its shards, then all shards, are owned again. */
+async function crashAndMeasure(
+  replicas: readonly Replica[],
+  victim: Replica,
+  meanwhile: () => void,
+): Promise<{ its: number; all: number }> {
+  const its = [...victim.owned];
+  const from = wallMs();
+  victim.crash();
+  meanwhile();
+  return { its: await timeToOwned(replicas, from, its), all: await timeToOwned(replicas, from) };
+}
+
+/** Waits for `pred`; a timeout names every replica's shards and its stderr, to tell slow starts from churn. */
+async function until(replicas: readonly Replica[], pred: () => boolean, what: string, timeoutMs: number): Promise<void> {
+  try {
+    await eventually(pred, { timeoutMs, intervalMs: 10 });
+  } catch (err) {
+    const state = replicas.map((r) => `${r.identity}${r.alive ? '' : ' (gone)'}: [${r.owned.join(',')}] ${r.stderr.slice(-500)}`);
+    throw new Error(`${what} not reached within ${timeoutMs} ms:\n${state.join('\n')}`, { cause: err });
+  }
+}
+
+/** Process start-up (tsx compiling the sources) on a loaded machine is slow; it is not what is measured. */
+const STARTUP_MS = 60_000;
 
 function assertNoOverlap(replicas: readonly Replica[]): void {
   const byNs = new Map<string, Interval[]>();
@@ -152,7 +187,7 @@ describe('sharding across processes', () => {
   it('splits 12 shards 4+4+4 over 3 replicas, and for every naming scheme the busiest replica reconciles at most 1.5x the mean', async (t: TestContext) => {
     const t0 = wallMs();
     const group = [start('a', 'spread'), start('b', 'spread'), start('c', 'spread')];
-    await eventually(() => balanced(group), { timeoutMs: 20_000 });
+    await until(group, () => balanced(group), 'balance', STARTUP_MS);
     t.diagnostic(`balanced after ${Math.round(wallMs() - t0)} ms`);
     assert.deepEqual(
       group.map((r) => r.owned.length),
@@ -186,7 +221,7 @@ describe('sharding across processes', () => {
     const namespaces = namingSchemes(60)['team-1..']!.map((ns) => `churn-${ns}`);
     await createNamespaces(admin, namespaces);
     const group = [start('a', id), start('b', id), start('c', id)];
-    await eventually(() => balanced(group), { timeoutMs: 20_000 });
+    await until(group, () => balanced(group), 'balance', STARTUP_MS);
 
     // ~50 updates a second, round-robin over the namespaces, until the churn is over.
     const last = new Map<string, number>();
@@ -202,38 +237,38 @@ describe('sharding across processes', () => {
       }
     })();
 
-    // A crash, and a replica joining while the crashed one's Leases are still valid.
-    let from = wallMs();
-    group[1]!.crash();
-    group.push(start('d', id));
-    const afterCrash = await timeToFullyOwned(group, from);
-    await eventually(() => balanced(group), { timeoutMs: 20_000 });
+    try {
+      // A crash, and a replica joining while the crashed one's Leases are still valid.
+      const crash = await crashAndMeasure(group, group[1]!, () => group.push(start('d', id)));
+      await until(group, () => balanced(group), 'balance', STARTUP_MS);
 
-    // A graceful leave: it frees its shards, so they move within about a retry period.
-    from = wallMs();
-    const leaving = group[2]!.stop();
-    const afterLeave = await timeToFullyOwned(group, from);
-    assert.equal(await leaving, 0);
-    await eventually(() => balanced(group), { timeoutMs: 20_000 });
+      // A graceful leave: it frees its shards, so they move within about a retry period.
+      const from = wallMs();
+      const leaving = group[2]!.stop();
+      const leave = await timeToOwned(group, from);
+      assert.equal(await leaving, 0);
+      await until(group, () => balanced(group), 'balance', STARTUP_MS);
 
-    // A join, then a crash before the newcomer took anything.
-    group.push(start('e', id));
-    await new Promise((r) => setTimeout(r, 200));
-    from = wallMs();
-    group[0]!.crash();
-    const afterSecondCrash = await timeToFullyOwned(group, from);
-    await eventually(() => balanced(group), { timeoutMs: 20_000 });
-    t.diagnostic(
-      `every shard owned again ${Math.round(afterCrash)} ms after SIGKILL + join, ${Math.round(afterLeave)} ms after SIGTERM, ${Math.round(afterSecondCrash)} ms after join + SIGKILL (bound ${BOUND_MS} ms + ${SLACK_MS} ms slack)`,
-    );
-    for (const ms of [afterCrash, afterLeave, afterSecondCrash]) assert.ok(ms <= BOUND_MS + SLACK_MS, `${Math.round(ms)} ms`);
-    assert.deepEqual(
-      group.filter((r) => r.alive).map((r) => r.owned.length),
-      [6, 6],
-    );
-
-    updating = false;
-    await updater;
+      // A join, then a crash before the newcomer took anything.
+      group.push(start('e', id));
+      await new Promise((r) => setTimeout(r, 200));
+      const second = await crashAndMeasure(group, group[0]!, () => {});
+      await until(group, () => balanced(group), 'balance', STARTUP_MS);
+      const ms = (n: number): string => `${Math.round(n)} ms`;
+      t.diagnostic(
+        `after SIGKILL + join: its shards owned again in ${ms(crash.its)}, all in ${ms(crash.all)}; after SIGTERM: all in ${ms(leave)}; ` +
+          `after join + SIGKILL: its shards in ${ms(second.its)}, all in ${ms(second.all)} (bound ${BOUND_MS} ms, +${HANDOVER_MS} ms for handovers, +${SLACK_MS} ms slack)`,
+      );
+      for (const its of [crash.its, second.its]) assert.ok(its <= BOUND_MS + SLACK_MS, ms(its));
+      for (const all of [crash.all, leave, second.all]) assert.ok(all <= BOUND_MS + HANDOVER_MS + SLACK_MS, ms(all));
+      assert.deepEqual(
+        group.filter((r) => r.alive).map((r) => r.owned.length),
+        [6, 6],
+      );
+    } finally {
+      updating = false;
+      await updater;
+    }
     const live = group.filter((r) => r.alive);
     await eventually(() => namespaces.every((ns) => live.some((r) => r.intervals.some((i) => i.ns === ns && i.round === last.get(ns)))), {
       timeoutMs: 10_000,

@@ -260,9 +260,17 @@ export class InformerCache {
     if (!entry) return { informer: 'none' };
     if (resource.namespaced && entry.namespaces.size > 0 && !entry.namespaces.has(nn.namespace ?? ''))
       return { informer: 'outside-namespaces' };
-    if (!entry.informer.hasSynced()) return { informer: 'syncing' };
+    if (!this.#readable(entry, nn.namespace)) return { informer: 'syncing' };
     const key = resource.namespaced ? keyOf(nn) : nn.name;
     return { informer: 'synced', object: entry.informer.getIndexer().getByKey(key) as T | undefined };
+  }
+
+  /** Whether a read in `namespace` can be answered: its shard synced when sharded, else the whole informer. */
+  #readable(entry: Entry, namespace: string | undefined): boolean {
+    const { informer } = entry;
+    if (!(informer instanceof ShardedInformer) || !namespace) return informer.hasSynced();
+    const shard = this.#sharding!.shardOf(namespace);
+    return this.#owned.has(shard) ? informer.shardSynced(shard) : informer.hasSynced();
   }
 
   /** The kinds the cache has informers for. */
@@ -286,10 +294,8 @@ export class InformerCache {
     if (informer instanceof ShardedInformer && namespace) {
       const shard = this.#sharding!.shardOf(namespace);
       if (!this.#owned.has(shard)) throw new ShardNotOwnedError(resource.kind, namespace, shard, this.#shardOwner(shard));
-      if (!informer.shardSynced(shard)) throw new CacheNotSyncedError(resource.kind);
-      return entry;
     }
-    if (!informer.hasSynced()) throw new CacheNotSyncedError(resource.kind);
+    if (!this.#readable(entry, namespace)) throw new CacheNotSyncedError(resource.kind);
     return entry;
   }
 

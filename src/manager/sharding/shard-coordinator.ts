@@ -156,19 +156,25 @@ export class ShardCoordinator {
     await this.#deleteExpiredMembers(seenAt, signal);
     const mine = new Set(assignedShards(identity, this.#liveMembers(seenAt), shards));
 
-    for (const [shard, held] of [...this.#held]) {
-      const written = await this.#claim(shardLeaseName(id, shard), now, seenAt, signal);
-      if (written === 'taken') this.#lose(shard, 'another replica holds its Lease');
-      // The renew deadline may have passed while the write was in flight: the shard stays lost
-      // (closed) and is acquired again, through the gate, by the balancing below.
-      else if (written && this.#held.get(shard) === held) this.#renewed(shard, held, written);
-    }
-    for (const shard of this.owned().reverse()) if (!mine.has(shard)) await this.#release(shard);
-    for (const shard of mine) {
-      if (this.#held.has(shard)) continue;
-      const written = await this.#claim(shardLeaseName(id, shard), now, seenAt, signal);
-      if (written && written !== 'taken') this.#acquired(shard, written);
-    }
+    // Each Lease is its own lock, so a round writes them side by side: on a slow server a round then
+    // takes about one round trip, not one per shard, and a crashed replica's Leases all expire together.
+    await Promise.all(
+      [...this.#held].map(async ([shard, held]) => {
+        const written = await this.#claim(shardLeaseName(id, shard), now, seenAt, signal);
+        if (written === 'taken') this.#lose(shard, 'another replica holds its Lease');
+        // The renew deadline may have passed while the write was in flight: the shard stays lost
+        // (closed) and is acquired again, through the gate, by the balancing below.
+        else if (written && this.#held.get(shard) === held) this.#renewed(shard, held, written);
+      }),
+    );
+    await Promise.all(this.owned().flatMap((shard) => (mine.has(shard) ? [] : [this.#release(shard)])));
+    await Promise.all(
+      [...mine].map(async (shard) => {
+        if (this.#held.has(shard)) return;
+        const written = await this.#claim(shardLeaseName(id, shard), now, seenAt, signal);
+        if (written && written !== 'taken') this.#acquired(shard, written);
+      }),
+    );
     return true;
   }
 
@@ -295,7 +301,7 @@ export class ShardCoordinator {
 
   /** Frees every held shard, then deletes our member Lease, so that the others rebalance at their next round. */
   async #leave(): Promise<void> {
-    for (const shard of this.owned()) await this.#release(shard);
+    await Promise.all(this.owned().map((shard) => this.#release(shard)));
     const member = this.#view.get(this.#memberName);
     if (member?.snapshot.record.holderIdentity !== this.#o.identity) return;
     const deadline = new AbortController();
