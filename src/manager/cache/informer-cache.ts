@@ -112,9 +112,8 @@ export class InformerCache {
   readonly #sharding: { ranges: HashRange[]; shardOf: (namespace: string) => number } | undefined;
   readonly #sharded = new Map<ShardedInformer<KubeObject>, ResourceDescriptor>();
   #owned: ReadonlySet<number> = new Set();
-  #signal: AbortSignal | undefined;
-
   readonly #shardOwner: (shard: number) => string | undefined;
+  #signal: AbortSignal | undefined;
 
   /**
    * `shards`: split namespaced kinds into that many namespace shards (the manager's sharding);
