@@ -15,7 +15,7 @@ export type {
 export { installSignalHandlers } from './signals.js';
 export type { SignalHandlers } from './signals.js';
 export { ShutdownTimeoutError } from './errors.js';
-export { stripManagedFields, DEFAULT_SYNC_PERIOD_MS, CacheNotSyncedError, ShardedInformer } from './cache/index.js';
+export { stripManagedFields, DEFAULT_SYNC_PERIOD_MS, CacheNotSyncedError, ShardNotOwnedError, ShardedInformer } from './cache/index.js';
 export type { CacheOptions, CacheResourceOptions, CacheListOptions, ManagerClient, CacheReader, StatusWriter } from './cache/index.js';
 export { shardRanges, namespaceShardSelector, ShardGate, ShardCoordinator } from './sharding/index.js';
 export type { HashRange, ShardCoordinatorOptions } from './sharding/index.js';
@@ -51,4 +51,4 @@ export type { ManagerMetrics } from './metrics/index.js';
 export { EventBroadcaster } from './events/index.js';
 export type { EventRecorder, EventType } from './events/index.js';
 export { formatDuration } from './explain/index.js';
-export type { ConvergeReport, ControllerReport, ConditionReport, ExplainSource } from './explain/index.js';
+export type { ConvergeReport, ControllerReport, ConditionReport, ExplainSource, ShardReport } from './explain/index.js';

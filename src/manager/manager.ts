@@ -107,6 +107,7 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
       logger: this.logger.child({ component: 'cache' }),
       cache: options.cache,
       shards: options.sharding?.shards,
+      shardOwner: (shard) => this.#sharding?.holderOf(shard),
     });
     this.client = createSplitClient({ client: this.#rest, cache: this.#cache });
     this.#events = new EventBroadcaster({ client: this.#rest, clock: this.clock, logger: this.logger.child({ component: 'events' }) });
@@ -258,6 +259,7 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
       controllers: this.#controllers,
       clock: this.clock,
       signal: options.signal,
+      shardOf: this.#sharding && ((namespace) => this.#sharding!.report(namespace)),
     });
   }
 

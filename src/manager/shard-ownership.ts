@@ -1,15 +1,17 @@
 /**
  * The manager's sharding: runs the `ShardCoordinator` on the manager's shard Leases, points the
  * cache's sharded informers at the shards held, and keeps `converge_manager_owned_shards` in step.
- * Invariant: on every ownership change the cache is told the new set at once (its new informers then
- * sync in the background; a failure to sync is logged unless the manager is stopping).
+ * Invariant: on every ownership change the cache is told the new set at once; a newly acquired
+ * shard's gate opens only once its informers synced, and only then are its objects handed to the
+ * controllers — so no reconcile of it ever reads a half-filled cache.
  */
 import type { Clock, Logger } from '../meta/index.js';
 import type { Client } from '../client/index.js';
 import type { InformerCache } from './cache/index.js';
 import { createOwnedShardsMetric, type ManagerMetrics } from './metrics/index.js';
 import type { ResolvedSharding } from './options.js';
-import { ShardCoordinator, type ShardGate } from './sharding/index.js';
+import type { ShardReport } from './explain/index.js';
+import { ShardCoordinator, namespaceSharder, shardRanges, type ShardGate } from './sharding/index.js';
 
 export interface ShardOwnershipOptions {
   sharding: ResolvedSharding;
@@ -23,15 +25,29 @@ export interface ShardOwnershipOptions {
 
 export class ShardOwnership {
   readonly #o: ShardOwnershipOptions;
+  readonly #shardOf: (namespace: string) => number;
   #coordinator: ShardCoordinator | undefined;
 
   constructor(o: ShardOwnershipOptions) {
     this.#o = o;
+    this.#shardOf = namespaceSharder(shardRanges(o.sharding.shards));
+  }
+
+  /** The shard of `namespace` and who owns it, for `explain`. */
+  report(namespace: string): ShardReport {
+    const shard = this.#shardOf(namespace);
+    const owner = this.holderOf(shard);
+    return { shard, ...(owner !== undefined ? { owner } : {}), ownedHere: this.owned().includes(shard) };
   }
 
   /** The shards owned now, ascending (empty before `run`). */
   owned(): number[] {
     return this.#coordinator?.owned() ?? [];
+  }
+
+  /** The identity of the replica holding `shard`'s Lease as last seen, or undefined when none validly does. */
+  holderOf(shard: number): string | undefined {
+    return this.#coordinator?.holderOf(shard);
   }
 
   /** Whether the coordinator has reconciled shard ownership at least once (the readiness check). */
@@ -61,6 +77,11 @@ export class ShardOwnership {
         cache.setOwnedShards(shards).catch((err: unknown) => {
           if (!signal.aborted) log.error({ err }, 'shard informers did not sync');
         });
+      },
+      whenSynced: (shard, lost) => cache.waitForShard(shard, AbortSignal.any([signal, lost])),
+      onOpened: (shard) => {
+        cache.deliverShard(shard);
+        log.info({ shard }, 'serving shard: its cache synced');
       },
     });
     return this.#coordinator.run(signal);

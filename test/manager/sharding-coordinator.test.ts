@@ -1,10 +1,11 @@
-// The shard coordinator on a fake clock over an in-memory Lease store: renew deadlines, and handing
-// shards over only after their in-flight reconciles settled.
+// The shard coordinator on a fake clock over an in-memory Lease store: renew deadlines, handing
+// shards over only after their in-flight reconciles settled, balance, and crashed replicas' Leases.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Client } from 'kube-converge/client';
 import { ShardCoordinator, ShardGate } from 'kube-converge/manager';
 import { FakeClock, noopLogger, type KubeObject } from 'kube-converge/meta';
+import { assignedShards } from '../../src/manager/sharding/index.js';
 
 type Lease = KubeObject & {
   spec?: { holderIdentity?: string; leaseDurationSeconds?: number; renewTime?: string; acquireTime?: string; leaseTransitions?: number };
@@ -38,6 +39,21 @@ function leaseStore() {
       if (leases.get(l.metadata.name!)?.metadata.resourceVersion !== l.metadata.resourceVersion) throw new Error('409 Conflict');
       return stored(l);
     },
+    async get(_r: unknown, nn: { name: string }) {
+      check();
+      const l = leases.get(nn.name);
+      if (!l) throw Object.assign(new Error('404 NotFound'), { status: { code: 404, reason: 'NotFound' } });
+      return structuredClone(l);
+    },
+    async delete(_r: unknown, nn: { name: string }, o?: { preconditions?: { resourceVersion?: string } }) {
+      check();
+      const l = leases.get(nn.name);
+      if (!l) throw Object.assign(new Error('404 NotFound'), { status: { code: 404, reason: 'NotFound' } });
+      const rv = o?.preconditions?.resourceVersion;
+      if (rv !== undefined && rv !== l.metadata.resourceVersion) throw new Error('409 Conflict');
+      leases.delete(nn.name);
+      return structuredClone(l);
+    },
   } as unknown as Client;
   return { client, leases, state, put: stored };
 }
@@ -45,12 +61,12 @@ function leaseStore() {
 const timings = { leaseDurationMs: 1_000, renewDeadlineMs: 600, retryPeriodMs: 100 };
 const gateOf = (): ShardGate => new ShardGate({ shardOf: (ns) => Number(ns.slice(2)) });
 
-function coordinator(client: Client, clock: FakeClock, gate: ShardGate, shards: number): ShardCoordinator {
+function coordinator(client: Client, clock: FakeClock, gate: ShardGate, shards: number, identity = 'a'): ShardCoordinator {
   return new ShardCoordinator({
     client,
     namespace: 'default',
     id: 'op',
-    identity: 'a',
+    identity,
     shards,
     ...timings,
     gate,
@@ -69,6 +85,9 @@ describe('shard coordinator', () => {
     const ctl = new AbortController();
     const run = c.run(ctl.signal);
     await clock.advance(0);
+    assert.deepEqual(c.owned(), [], 'the first round only announces the member');
+    assert.equal(c.reconciledOnce(), false);
+    await clock.advance(timings.retryPeriodMs);
     assert.deepEqual(c.owned(), [0, 1]);
     assert.equal(c.reconciledOnce(), true);
     assert.equal(store.leases.get('op-shard-0')?.spec?.holderIdentity, 'a');
@@ -92,7 +111,7 @@ describe('shard coordinator', () => {
     const c = coordinator(store.client, clock, gate, 4);
     const ctl = new AbortController();
     const run = c.run(ctl.signal);
-    await clock.advance(0);
+    await clock.advance(timings.retryPeriodMs);
     assert.deepEqual(c.owned(), [0, 1, 2, 3]);
     const inFlight = gate.admit({ namespace: 'ns3', name: 'busy' })!;
     const now = new Date(clock.now()).toISOString().replace('Z', '000Z');
@@ -114,11 +133,12 @@ describe('shard coordinator', () => {
     ctl.abort();
     await clock.runAll();
     await run;
-    // A clean stop frees every shard and the member Lease.
-    for (const name of ['op-shard-0', 'op-shard-1', 'op-member-a']) assert.equal(store.leases.get(name)?.spec?.holderIdentity, '', name);
+    // A clean stop frees every shard and deletes the member Lease.
+    for (const name of ['op-shard-0', 'op-shard-1']) assert.equal(store.leases.get(name)?.spec?.holderIdentity, '', name);
+    assert.equal(store.leases.has('op-member-a'), false);
   });
 
-  it('takes over the shards of a member that stopped renewing once its Leases expired on our clock, not before', async () => {
+  it('joins only after watching a silent member for a lease duration, then deletes its member Lease and takes its shards', async () => {
     const clock = new FakeClock();
     const store = leaseStore();
     const now = new Date(clock.now()).toISOString().replace('Z', '000Z');
@@ -130,16 +150,97 @@ describe('shard coordinator', () => {
     const ctl = new AbortController();
     const run = c.run(ctl.signal);
     await clock.advance(0);
-    assert.deepEqual(c.owned(), [0, 1]);
+    // b may be alive and renewing: a cannot tell yet, so it neither joins nor takes anything.
+    assert.deepEqual(c.owned(), []);
+    assert.equal(c.reconciledOnce(), false);
+    assert.equal(store.leases.has('op-member-a'), false);
+    assert.equal(c.holderOf(2), 'b');
     await clock.advance(timings.leaseDurationMs - timings.retryPeriodMs);
-    assert.deepEqual(c.owned(), [0, 1], "b's Leases are still valid");
+    assert.deepEqual(c.owned(), [], "b's Leases are still valid");
+    await clock.advance(timings.retryPeriodMs);
+    assert.equal(store.leases.has('op-member-a'), true, 'a joined');
     await clock.advance(timings.retryPeriodMs);
     assert.deepEqual(c.owned(), [0, 1, 2, 3]);
+    assert.equal(c.reconciledOnce(), true);
+    assert.equal(store.leases.has('op-member-b'), false, "b's expired member Lease is deleted");
     assert.equal(gate.isOpen(3), true);
     assert.equal(store.leases.get('op-shard-3')?.spec?.holderIdentity, 'a');
     assert.equal(store.leases.get('op-shard-3')?.spec?.leaseTransitions, 1);
     ctl.abort();
     await clock.runAll();
     await run;
+    assert.equal(store.leases.has('op-member-a'), false, 'a clean stop deletes the member Lease');
+  });
+
+  it('joins at once beside members that renew, and never deletes the member Lease of one that renewed', async () => {
+    const clock = new FakeClock();
+    const store = leaseStore();
+    const a = coordinator(store.client, clock, gateOf(), 12, 'a');
+    const ctl = new AbortController();
+    const runA = a.run(ctl.signal);
+    await clock.advance(timings.retryPeriodMs);
+    assert.deepEqual(a.owned().length, 12);
+    const b = coordinator(store.client, clock, gateOf(), 12, 'b');
+    const runB = b.run(ctl.signal);
+    for (let i = 0; i < 5; i++) await clock.advance(timings.retryPeriodMs);
+    assert.deepEqual(a.owned(), [0, 1, 2, 3, 4, 5]);
+    assert.deepEqual(b.owned(), [6, 7, 8, 9, 10, 11]);
+    for (let i = 0; i < 30; i++) await clock.advance(timings.retryPeriodMs);
+    assert.ok(store.leases.has('op-member-a') && store.leases.has('op-member-b'), 'live members keep their Leases');
+    ctl.abort();
+    await clock.runAll();
+    await Promise.all([runA, runB]);
+  });
+
+  it("gives 12 shards over 5 members 3+3+2+2+2 and re-owns a silent member's shards within a lease duration and two retry periods, a newcomer joining meanwhile", async () => {
+    const clock = new FakeClock();
+    const store = leaseStore();
+    const names = ['a', 'b', 'c', 'd', 'e'];
+    const ctl = new AbortController();
+    // Each member talks to the store through its own switch, so one can fall silent (a crash, to the others).
+    const silent = new Set<string>();
+    const clientOf = (who: string): Client =>
+      new Proxy(store.client, {
+        get: (target, key) => {
+          const f = (target as unknown as Record<string | symbol, unknown>)[key];
+          if (typeof f !== 'function') return f;
+          return async (...args: unknown[]) => {
+            if (silent.has(who)) throw new Error('connection refused');
+            return (f as (...a: unknown[]) => unknown).apply(target, args);
+          };
+        },
+      });
+    const members = new Map(names.map((n) => [n, coordinator(clientOf(n), clock, gateOf(), 12, n)]));
+    const runs = [...members.values()].map((m) => m.run(ctl.signal));
+    for (let i = 0; i < 10; i++) await clock.advance(timings.retryPeriodMs);
+    assert.deepEqual(
+      names.map((n) => members.get(n)!.owned()),
+      names.map((n) => assignedShards(n, names, 12)),
+    );
+    assert.deepEqual(
+      names.map((n) => members.get(n)!.owned().length),
+      [3, 3, 2, 2, 2],
+    );
+
+    silent.add('b');
+    const crashedAt = clock.monotonicMs();
+    await clock.advance(timings.leaseDurationMs / 2);
+    const f = coordinator(clientOf('f'), clock, gateOf(), 12, 'f');
+    members.set('f', f);
+    runs.push(f.run(ctl.signal));
+    const live = ['a', 'c', 'd', 'e', 'f'];
+    const allOwned = (): boolean => new Set(live.flatMap((n) => members.get(n)!.owned())).size === 12;
+    while (!allOwned()) await clock.advance(timings.retryPeriodMs);
+    const reOwnedAfter = clock.monotonicMs() - crashedAt;
+    assert.ok(reOwnedAfter <= timings.leaseDurationMs + 2 * timings.retryPeriodMs, `every shard owned again after ${reOwnedAfter} ms`);
+    assert.equal(store.leases.has('op-member-b'), false);
+    for (let i = 0; i < 20; i++) await clock.advance(timings.retryPeriodMs);
+    assert.deepEqual(
+      live.map((n) => members.get(n)!.owned()),
+      live.map((n) => assignedShards(n, live, 12)),
+    );
+    ctl.abort();
+    await clock.runAll();
+    await Promise.all(runs);
   });
 });

@@ -5,9 +5,10 @@ import assert from 'node:assert/strict';
 import { startApiServer, type RunningApiServer } from 'kube-converge/apiserver';
 import { createClient, isConflict, type Client } from 'kube-converge/client';
 import { controllerManagedBy, newPredicateFuncs } from 'kube-converge/controller';
-import { createManager, shardRanges, type Manager } from 'kube-converge/manager';
+import { ShardNotOwnedError, createManager, shardRanges, type Manager } from 'kube-converge/manager';
 import { namespaceSharder } from '../../src/manager/sharding/index.js';
-import { ConfigMapResource, LeaseResource, NamespaceResource, noopLogger, type ObjectOf } from 'kube-converge/meta';
+import { InformerCache } from '../../src/manager/cache/index.js';
+import { ConfigMapResource, LeaseResource, NamespaceResource, noopLogger, realClock, type ObjectOf } from 'kube-converge/meta';
 import { eventually, restConfigFor } from 'kube-converge/testing';
 
 type ConfigMap = ObjectOf<typeof ConfigMapResource>;
@@ -113,6 +114,29 @@ describe('sharding end to end', () => {
         assert.deepEqual([...new Set(log.filter((i) => i.namespace === ns).map((i) => i.replica))], [owner(ns)], ns);
       }
 
+      // a's cache holds nothing of b's shards: a read there throws, naming the namespace, shard and owner.
+      const ofB = namespaces.find((ns) => owner(ns) === 'b')!;
+      assert.throws(
+        () => a.client.get(ConfigMapResource, { namespace: ofB, name: 'app' }),
+        (err: unknown) => {
+          assert.ok(err instanceof ShardNotOwnedError);
+          assert.equal(err.code, 'CONVERGE_SHARD_NOT_OWNED');
+          assert.deepEqual([err.namespace, err.shard, err.owner], [ofB, shardOf(ofB), 'b']);
+          assert.match(err.message, new RegExp(`namespace "${ofB}".*shard ${shardOf(ofB)}.*replica "b"`));
+          return true;
+        },
+      );
+      assert.throws(() => a.client.list(ConfigMapResource, { namespace: ofB }), { code: 'CONVERGE_SHARD_NOT_OWNED' });
+      assert.equal(b.client.get(ConfigMapResource, { namespace: ofB, name: 'app' })?.metadata.name, 'app');
+      // Explain on a says who owns it; on b it explains the reconcile.
+      const elsewhere = await a.explain(ConfigMapResource, { namespace: ofB, name: 'app' });
+      assert.deepEqual(elsewhere.shard, { shard: shardOf(ofB), owner: 'b', ownedHere: false });
+      assert.deepEqual(elsewhere.controllers, []);
+      assert.match(elsewhere.summary, /owned by replica "b" — ask that replica's \/debug\/converge/);
+      const here = await b.explain(ConfigMapResource, { namespace: ofB, name: 'app' });
+      assert.equal(here.shard?.ownedHere, true);
+      assert.equal(here.converged, true, here.summary);
+
       // b stops: a takes all 4 shards within the lease duration and reconciles b's namespaces.
       const orphaned = namespaces.filter((ns) => owner(ns) === 'b');
       const stoppingAt = performance.now();
@@ -125,8 +149,8 @@ describe('sharding end to end', () => {
       await eventually(() => orphaned.every((ns) => log.some((i) => i.replica === 'a' && i.namespace === ns && i.start > stoppingAt)), {
         timeoutMs: 3_000,
       });
-      const freed = await admin.get(LeaseResource, { namespace: 'default', name: 'sharded-op-member-b' });
-      assert.equal(freed.spec?.holderIdentity, '');
+      const leases = await admin.list(LeaseResource, { namespace: 'default' });
+      assert.ok(!leases.items.some((l) => l.metadata.name === 'sharded-op-member-b'), 'a leaving replica deletes its member Lease');
 
       // c joins while every object keeps changing: a hands 2 shards over, never overlapping with c.
       const c = await replica(api, 'c', log);
@@ -159,6 +183,15 @@ describe('sharding end to end', () => {
         'c reconciled nothing',
       );
       assertNoOverlap(log);
+      // a reconciled c's namespaces before the handover; its explain forgets that and points at c.
+      const handed = namespaces.find((ns) => c.ownedShards().includes(shardOf(ns)))!;
+      const stale = await a.explain(ConfigMapResource, { namespace: handed, name: 'app' });
+      assert.deepEqual(stale.controllers, []);
+      assert.equal(stale.shard?.ownedHere, false);
+      // a learns who took the shard at its next list of the Leases.
+      await eventually(async () => (await a.explain(ConfigMapResource, { namespace: handed, name: 'app' })).shard?.owner === 'c', {
+        timeoutMs: 2_000,
+      });
       await a.shutdown();
       await c.shutdown();
       await Promise.all([runA, runC]);
@@ -218,6 +251,50 @@ describe('sharding end to end', () => {
       await runA;
     } finally {
       await a.shutdown();
+      admin.close();
+      await api.stop();
+    }
+  });
+
+  it('hands a newly owned shard to the handlers only when told, once synced, and throws for reads in shards not owned', async () => {
+    const api = await startApiServer({ port: 0 });
+    const admin = createClient({ config: restConfigFor(api) });
+    const namespaces = namespacesPerShard();
+    const ctl = new AbortController();
+    try {
+      for (const ns of namespaces) {
+        await admin.create(NamespaceResource, { metadata: { name: ns } });
+        await admin.create(ConfigMapResource, primary(ns, 'app'));
+      }
+      const cache = new InformerCache({ client: admin, clock: realClock, shards: SHARDS, shardOwner: (shard) => `owner-of-${shard}` });
+      const seen: string[] = [];
+      cache.informerFor(ConfigMapResource).addEventHandler({
+        onAdd: (o) => {
+          seen.push(o.metadata.namespace!);
+        },
+      });
+      const running = cache.start(ctl.signal);
+      const [mine, other] = [namespaces.find((ns) => shardOf(ns) === 0)!, namespaces.find((ns) => shardOf(ns) === 1)!];
+      await cache.setOwnedShards(new Set([0]));
+      await cache.waitForShard(0, ctl.signal);
+      assert.equal(cache.get(ConfigMapResource, { namespace: mine, name: 'app' })?.metadata.name, 'app');
+      await new Promise((r) => setTimeout(r, 50));
+      assert.deepEqual(seen, [], 'nothing is delivered before deliverShard');
+      cache.deliverShard(0);
+      await eventually(() => seen.length === 2);
+      assert.deepEqual(seen.map(shardOf), [0, 0]);
+      assert.throws(() => cache.get(ConfigMapResource, { namespace: other, name: 'app' }), {
+        code: 'CONVERGE_SHARD_NOT_OWNED',
+        namespace: other,
+        shard: 1,
+        owner: 'owner-of-1',
+      });
+      assert.throws(() => cache.list(ConfigMapResource, { namespace: other }), { code: 'CONVERGE_SHARD_NOT_OWNED' });
+      assert.equal(cache.list(ConfigMapResource).length, 2, 'a list over all namespaces holds the owned shards');
+      ctl.abort();
+      await running;
+    } finally {
+      ctl.abort();
       admin.close();
       await api.stop();
     }

@@ -2,9 +2,18 @@
 // The hash and lease-naming internals come from the private sharding package, to test them directly.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { fnv1a64 as serverHash } from 'kube-converge/apiserver';
+import { fnv1a64 as serverHash, namespaceShardHash as serverNamespaceHash } from 'kube-converge/apiserver';
 import { ShardGate, namespaceShardSelector, resolveManagerOptions, shardRanges } from 'kube-converge/manager';
-import { HASH_SPACE_END, fnv1a64, memberLeaseName, namespaceSharder, shardOfHash } from '../../src/manager/sharding/index.js';
+import {
+  HASH_SPACE_END,
+  assignedShards,
+  fnv1a64,
+  memberLeaseName,
+  namespaceHash,
+  namespaceSharder,
+  shardOfHash,
+} from '../../src/manager/sharding/index.js';
+import { namingSchemes } from './fixtures/naming-schemes.js';
 
 describe('shard ranges', () => {
   it('cover [0, 2^64) contiguously and disjointly for every shard count', () => {
@@ -52,14 +61,67 @@ describe('the namespace hash', () => {
     for (const s of ['default', 'kube-system', 'team-42', 'ünïcødé', 'x'.repeat(63)]) assert.equal(fnv1a64(s), serverHash(s));
   });
 
+  it('is FNV-1a 64 times 2^64/φ, the same function the API server filters namespace shards by', () => {
+    for (const s of ['', 'default', 'kube-system', 'team-42', 'ünïcødé', 'x'.repeat(63)]) {
+      assert.equal(namespaceHash(s), serverNamespaceHash(s));
+      assert.notEqual(namespaceHash(s), fnv1a64(s));
+    }
+    assert.equal(namespaceHash(''), (0xcbf29ce484222325n * 0x9e3779b97f4a7c15n) % 2n ** 64n);
+  });
+
+  it('spreads every common naming scheme so that the busiest of 2, 3 or 4 replicas on 12 or 16 shards does at most 1.5x the mean', () => {
+    const members = ['a', 'b', 'c', 'd'];
+    for (const shards of [12, 16]) {
+      const shardOf = namespaceSharder(shardRanges(shards));
+      for (const [scheme, names] of Object.entries(namingSchemes(60))) {
+        for (const r of [2, 3, 4]) {
+          const live = members.slice(0, r);
+          const load = live.map((m) => {
+            const mine = new Set(assignedShards(m, live, shards));
+            return names.filter((ns) => mine.has(shardOf(ns))).length;
+          });
+          assert.ok(Math.max(...load) <= 1.5 * (names.length / r), `${scheme}, ${shards} shards, ${r} replicas: ${load.join(' ')}`);
+        }
+      }
+    }
+  });
+
+  it('left raw, FNV-1a would put each scheme of sequential suffixes in at most two of 12 shards (why the hash is mixed)', () => {
+    const ranges = shardRanges(12);
+    const schemes = namingSchemes(60);
+    for (const scheme of ['team-1..', 'p-00..', 'tenant-000..']) {
+      const names = schemes[scheme]!;
+      assert.ok(new Set(names.map((ns) => shardOfHash(ranges, fnv1a64(ns)))).size <= 2, scheme);
+    }
+  });
+
   it('maps a namespace to the shard whose range holds its hash', () => {
     const ranges = shardRanges(16);
     const shardOf = namespaceSharder(ranges);
     for (const ns of ['default', 'a', 'b', 'team-1', 'team-2']) {
-      const h = fnv1a64(ns);
+      const h = namespaceHash(ns);
       const r = ranges[shardOf(ns)]!;
       assert.ok(h >= r.start && h < r.end);
     }
+  });
+});
+
+describe('the shard assignment', () => {
+  it('gives every member floor(s/r) or ceil(s/r) shards, partitions them, and is the same whatever order members are listed in', () => {
+    for (const shards of [1, 4, 12, 16]) {
+      for (let r = 1; r <= 6; r++) {
+        const members = Array.from({ length: r }, (_, i) => `replica-${i}`);
+        const blocks = members.map((m) => assignedShards(m, [...members].reverse(), shards));
+        for (const b of blocks) assert.ok(b.length === Math.floor(shards / r) || b.length === Math.ceil(shards / r), `${shards}/${r}`);
+        assert.deepEqual(
+          blocks.flat(),
+          Array.from({ length: shards }, (_, i) => i),
+        );
+      }
+    }
+    assert.deepEqual(assignedShards('a', ['b', 'c', 'a', 'd', 'e'], 12), [0, 1, 2]);
+    assert.deepEqual(assignedShards('e', ['b', 'c', 'a', 'd', 'e'], 12), [10, 11]);
+    assert.deepEqual(assignedShards('z', ['a'], 4), [], 'a replica not among the members holds nothing');
   });
 });
 

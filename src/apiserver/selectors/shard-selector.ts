@@ -2,8 +2,12 @@
  * The `shardSelector` query parameter of sharded list and watch (KEP-5866, alpha in 1.36):
  * `shardRange(object.metadata.uid, '0xSTART', '0xEND')`, several ranges joined by `||`, all over the
  * same field (`object.metadata.uid` or `object.metadata.namespace`). An object belongs to the shard
- * when the 64-bit FNV-1a hash of that field's value lies in one of the ranges, start inclusive, end
- * exclusive, within the full space `[0x0, 0x10000000000000000)`.
+ * when the hash of that field's value lies in one of the ranges, start inclusive, end exclusive,
+ * within the full space `[0x0, 0x10000000000000000)`. A uid is hashed with 64-bit FNV-1a, as
+ * KEP-5866 specifies; a namespace with FNV-1a multiplied by 2^64/φ — Converge's own choice,
+ * matched by the manager's sharding: namespace names are made by people with shared
+ * prefixes and sequential suffixes, and raw FNV-1a leaves those in one narrow slice of the space
+ * (UIDs are random, so theirs spreads already).
  * Invariant: a malformed selector is a 400 raised before any object is read; both fields are
  * immutable, so an object never moves between shards and a watch filtered by shard needs no
  * enter/leave events.
@@ -83,14 +87,22 @@ export function fnv1a64(value: string): bigint {
   return (BigInt(hi) << 32n) | BigInt(lo >>> 0);
 }
 
+/**
+ * The hash a namespace is sharded by: FNV-1a 64 times 2^64/φ, mod 2^64 (Fibonacci hashing), which
+ * carries the low-bit differences of sequentially named namespaces into the top bits, evenly.
+ */
+export function namespaceShardHash(namespace: string): bigint {
+  return (fnv1a64(namespace) * 0x9e3779b97f4a7c15n) & (FULL_SPACE_END - 1n);
+}
+
 /** The predicate of a parsed selector. */
 export function shardMatcher(s: ShardSelector): (obj: { metadata: { uid?: string; namespace?: string } }) => boolean {
-  const valueOf =
+  const hashOf =
     s.field === 'object.metadata.uid'
-      ? (obj: { metadata: { uid?: string } }): string => obj.metadata.uid ?? ''
-      : (obj: { metadata: { namespace?: string } }): string => obj.metadata.namespace ?? '';
+      ? (obj: { metadata: { uid?: string } }): bigint => fnv1a64(obj.metadata.uid ?? '')
+      : (obj: { metadata: { namespace?: string } }): bigint => namespaceShardHash(obj.metadata.namespace ?? '');
   return (obj) => {
-    const h = fnv1a64(valueOf(obj));
+    const h = hashOf(obj);
     for (const r of s.ranges) if (h >= r.start && h < r.end) return true;
     return false;
   };

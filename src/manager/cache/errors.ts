@@ -16,3 +16,23 @@ export class CacheNotSyncedError extends ConvergeError {
     super(`the cache for ${kind} has not synced yet (its informer starts on first use; the read is retried)`);
   }
 }
+
+/**
+ * A cached read in a namespace whose shard this replica does not own: its cache holds none of that
+ * namespace's objects, and answering "absent" would tell a reconciler that existing objects are gone.
+ * Names the namespace, its shard, and the replica that owns it (`owner` undefined: none now).
+ */
+export class ShardNotOwnedError extends ConvergeError {
+  readonly code = 'CONVERGE_SHARD_NOT_OWNED';
+  override readonly name = 'ShardNotOwnedError';
+  constructor(
+    readonly kind: string,
+    readonly namespace: string,
+    readonly shard: number,
+    readonly owner: string | undefined,
+  ) {
+    super(
+      `${kind} in namespace ${JSON.stringify(namespace)}: its shard ${shard} is ${owner === undefined ? 'owned by no replica now' : `owned by replica ${JSON.stringify(owner)}`}, not this one, so this cache does not hold it; read it with apiReader`,
+    );
+  }
+}

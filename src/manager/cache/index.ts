@@ -7,4 +7,4 @@ export { ShardedInformer } from './sharded-informer.js';
 export type { ShardedInformerOptions } from './sharded-informer.js';
 export { createSplitClient } from './split-client.js';
 export type { ManagerClient, CacheReader, StatusWriter } from './split-client.js';
-export { CacheNotSyncedError } from './errors.js';
+export { CacheNotSyncedError, ShardNotOwnedError } from './errors.js';

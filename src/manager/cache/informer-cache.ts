@@ -14,11 +14,13 @@
  * `list({ matchingFields })` works within one namespace or across all.
  *
  * With sharding, each namespaced kind's informer is a `ShardedInformer` holding only the shards set
- * by `setOwnedShards` (one sharded list/watch per owned shard); cluster-scoped kinds are whole.
+ * by `setOwnedShards` (one sharded list/watch per owned shard); cluster-scoped kinds are whole. A
+ * newly owned shard's objects reach the controllers only at `deliverShard`, once it synced.
  *
  * Invariants: no I/O before `start`; reads never touch the network and return the informers' frozen
  * objects (zero copy); a read of a kind whose informer has not synced throws `CacheNotSyncedError`
- * instead of returning a partial answer.
+ * instead of returning a partial answer; a read in a namespace of a shard not owned throws
+ * `ShardNotOwnedError`, and one in an owned shard needs only that shard synced.
  */
 import {
   InvalidOptionError,
@@ -35,7 +37,7 @@ import {
 } from '../../meta/index.js';
 import { NAMESPACE_INDEX, SharedInformerFactory, type IndexFunc, type SharedIndexInformer } from '../../cache/index.js';
 import type { Client } from '../../client/index.js';
-import { CacheNotSyncedError } from './errors.js';
+import { CacheNotSyncedError, ShardNotOwnedError } from './errors.js';
 import { multiNamespaceInformer } from './multi-namespace-informer.js';
 import { ShardedInformer } from './sharded-informer.js';
 import { namespaceSharder, namespaceShardSelector, shardRanges, type HashRange } from '../sharding/index.js';
@@ -110,10 +112,22 @@ export class InformerCache {
   readonly #sharding: { ranges: HashRange[]; shardOf: (namespace: string) => number } | undefined;
   readonly #sharded = new Map<ShardedInformer<KubeObject>, ResourceDescriptor>();
   #owned: ReadonlySet<number> = new Set();
+  readonly #shardOwner: (shard: number) => string | undefined;
   #signal: AbortSignal | undefined;
 
-  /** `shards`: split namespaced kinds into that many namespace shards (the manager's sharding). */
-  constructor(options: { client: Client; clock: Clock; logger?: Logger; cache?: CacheOptions; shards?: number }) {
+  /**
+   * `shards`: split namespaced kinds into that many namespace shards (the manager's sharding);
+   * `shardOwner` names the replica owning a shard, for the error of a read in a shard not owned.
+   */
+  constructor(options: {
+    client: Client;
+    clock: Clock;
+    logger?: Logger;
+    cache?: CacheOptions;
+    shards?: number;
+    shardOwner?: (shard: number) => string | undefined;
+  }) {
+    this.#shardOwner = options.shardOwner ?? (() => undefined);
     this.#log = options.logger ?? noopLogger;
     this.#factory = new SharedInformerFactory({ client: options.client, clock: options.clock, logger: this.#log });
     this.#defaults = options.cache?.defaults ?? {};
@@ -130,7 +144,17 @@ export class InformerCache {
    */
   async setOwnedShards(owned: ReadonlySet<number>): Promise<void> {
     this.#owned = new Set(owned);
-    await Promise.all([...this.#sharded.keys()].map((i) => i.setShards(this.#owned, { signal: this.#signal })));
+    await Promise.all([...this.#sharded.keys()].map((i) => i.setShards(this.#owned, { signal: this.#signal, deliver: 'when-told' })));
+  }
+
+  /** Resolves once every sharded informer's member of `shard` synced; rejects if `signal` aborts first. */
+  async waitForShard(shard: number, signal: AbortSignal): Promise<void> {
+    await Promise.all([...this.#sharded.keys()].map((i) => i.waitForShard(shard, { signal })));
+  }
+
+  /** Hands the synced store of `shard` to the controllers' handlers (as adds), then its live events. */
+  deliverShard(shard: number): void {
+    for (const i of this.#sharded.keys()) i.deliverShard(shard);
   }
 
   /** The shared informer of `resource`, created on first use (started at once if the cache runs). */
@@ -235,9 +259,17 @@ export class InformerCache {
     if (!entry) return { informer: 'none' };
     if (resource.namespaced && entry.namespaces.size > 0 && !entry.namespaces.has(nn.namespace ?? ''))
       return { informer: 'outside-namespaces' };
-    if (!entry.informer.hasSynced()) return { informer: 'syncing' };
+    if (!this.#readable(entry, nn.namespace)) return { informer: 'syncing' };
     const key = resource.namespaced ? keyOf(nn) : nn.name;
     return { informer: 'synced', object: entry.informer.getIndexer().getByKey(key) as T | undefined };
+  }
+
+  /** Whether a read in `namespace` can be answered: its shard synced when sharded, else the whole informer. */
+  #readable(entry: Entry, namespace: string | undefined): boolean {
+    const { informer } = entry;
+    if (!(informer instanceof ShardedInformer) || !namespace) return informer.hasSynced();
+    const shard = this.#sharding!.shardOf(namespace);
+    return this.#owned.has(shard) ? informer.shardSynced(shard) : informer.hasSynced();
   }
 
   /** The kinds the cache has informers for. */
@@ -258,7 +290,11 @@ export class InformerCache {
         `the cache of ${resource.kind} holds only namespaces ${[...namespaces].join(', ')}, not ${JSON.stringify(namespace ?? '')}; read it with apiReader`,
       );
     }
-    if (!informer.hasSynced()) throw new CacheNotSyncedError(resource.kind);
+    if (informer instanceof ShardedInformer && namespace) {
+      const shard = this.#sharding!.shardOf(namespace);
+      if (!this.#owned.has(shard)) throw new ShardNotOwnedError(resource.kind, namespace, shard, this.#shardOwner(shard));
+    }
+    if (!this.#readable(entry, namespace)) throw new CacheNotSyncedError(resource.kind);
     return entry;
   }
 

@@ -5,7 +5,10 @@
  * registered so far is added to them, so controllers keep their queue and see the new shard's
  * objects as adds — and stops the members of shards no longer owned (their objects leave the store
  * without delete events: their reconciles are dropped by the shard gate, not by the informer).
- * A change touches only the shards that changed; the others keep their watches.
+ * A change touches only the shards that changed; the others keep their watches. A member added with
+ * `deliver: 'when-told'` gets the handlers only at `deliverShard` (the manager's sharding calls it
+ * once the shard synced and its gate opened): its objects then reach the controllers as adds of a
+ * complete store, never while it fills.
  *
  * The members are informers of a `SharedInformerFactory`, each asked for with a stop signal of its
  * own: releasing a shard aborts it, which stops that member and drops it from the factory, so owning
@@ -40,6 +43,8 @@ interface Member<T extends KubeObject> {
   readonly informer: SharedIndexInformer<T>;
   readonly stop: AbortController;
   readonly regs: Map<Handler<T>, HandlerRegistration>;
+  /** Whether the handlers are registered on it (false until `deliverShard` for a deferred member). */
+  delivering: boolean;
 }
 
 interface Handler<T extends KubeObject> {
@@ -88,11 +93,30 @@ export class ShardedInformer<T extends KubeObject> implements SharedIndexInforme
     return [...this.#members.keys()].sort((a, b) => a - b);
   }
 
+  /** Whether the member of `shard` exists and synced. */
+  shardSynced(shard: number): boolean {
+    return this.#members.get(shard)?.informer.hasSynced() ?? false;
+  }
+
+  /** Resolves once the member of `shard` synced (at once without one); rejects if `signal` aborts first. */
+  async waitForShard(shard: number, options: { signal?: AbortSignal } = {}): Promise<void> {
+    await this.#members.get(shard)?.informer.waitForSync(options);
+  }
+
+  /** Registers every handler on the member of `shard`, if not yet: its store reaches them as adds. */
+  deliverShard(shard: number): void {
+    const m = this.#members.get(shard);
+    if (!m || m.delivering) return;
+    m.delivering = true;
+    for (const h of this.#handlers) m.regs.set(h, m.informer.addEventHandler(h.handler, h.options));
+  }
+
   /**
    * Makes the members exactly `owned`: adds (and, if running, starts) the missing ones, stops the
-   * others. Resolves once the added members synced, or rejects if `signal` aborts first.
+   * others. Added members get the handlers at once, or with `deliver: 'when-told'` only at
+   * `deliverShard`. Resolves once the added members synced, or rejects if `signal` aborts first.
    */
-  async setShards(owned: ReadonlySet<number>, options: { signal?: AbortSignal } = {}): Promise<void> {
+  async setShards(owned: ReadonlySet<number>, options: { signal?: AbortSignal; deliver?: 'at-once' | 'when-told' } = {}): Promise<void> {
     for (const [shard, m] of this.#members) {
       if (owned.has(shard)) continue;
       this.#members.delete(shard);
@@ -109,9 +133,9 @@ export class ShardedInformer<T extends KubeObject> implements SharedIndexInforme
         signal: stop.signal,
         indexers: { ...this.#indexers },
       });
-      const m: Member<T> = { informer, stop, regs: new Map() };
-      for (const h of this.#handlers) m.regs.set(h, informer.addEventHandler(h.handler, h.options));
+      const m: Member<T> = { informer, stop, regs: new Map(), delivering: false };
       this.#members.set(shard, m);
+      if ((options.deliver ?? 'at-once') === 'at-once') this.deliverShard(shard);
       added.push(informer);
     }
     if (this.#signal && added.length > 0) this.#factory.start(this.#signal);
@@ -121,7 +145,7 @@ export class ShardedInformer<T extends KubeObject> implements SharedIndexInforme
   addEventHandler(handler: ResourceEventHandler<T>, options?: { resyncMs?: number; name?: string }): HandlerRegistration {
     const h: Handler<T> = { handler, options };
     this.#handlers.add(h);
-    for (const m of this.#members.values()) m.regs.set(h, m.informer.addEventHandler(handler, options));
+    for (const m of this.#members.values()) if (m.delivering) m.regs.set(h, m.informer.addEventHandler(handler, options));
     const regs = (): HandlerRegistration[] => [...this.#members.values()].flatMap((m) => m.regs.get(h) ?? []);
     return {
       hasSynced: () => regs().every((r) => r.hasSynced()),

@@ -20,6 +20,7 @@ import {
 import type { Client } from '../../client/index.js';
 import type { Controller, ReconcileState, Request } from '../../controller/index.js';
 import type { InformerCache } from '../cache/index.js';
+import { shardElsewhereReason, type ShardReport } from './shard-ownership.js';
 
 /** Where the facts about the object came from. */
 export type ExplainSource = 'cache' | 'api';
@@ -96,6 +97,8 @@ export interface ConvergeReport {
     ready?: string;
   };
   controllers: ControllerReport[];
+  /** With sharding: the shard of the object's namespace and who owns it. */
+  shard?: ShardReport;
 }
 
 export interface ExplainInput {
@@ -106,6 +109,8 @@ export interface ExplainInput {
   controllers: readonly Controller<unknown>[];
   clock: Clock;
   signal?: AbortSignal;
+  /** With sharding: the shard of a namespace and its owner. */
+  shardOf?: (namespace: string) => ShardReport;
 }
 
 /**
@@ -125,9 +130,11 @@ export async function explainObject(input: ExplainInput): Promise<ConvergeReport
 
   const obj = read.object;
   const object = describeObject(obj, read);
-  const controllers = controllerReports(resource, nn, obj, input.controllers, now);
+  const shard = nn.namespace && input.shardOf ? input.shardOf(nn.namespace) : undefined;
+  const elsewhere = shard && shardElsewhereReason(nn.namespace!, shard);
+  const controllers = elsewhere ? [] : controllerReports(resource, nn, obj, input.controllers, now);
 
-  const reasons: string[] = [];
+  const reasons: string[] = elsewhere ? [elsewhere] : [];
   if (peek.informer === 'syncing') reasons.push(`the cache of ${resource.kind} has not synced yet`);
   if (read.error !== undefined) reasons.push(`the object could not be read: ${read.error}`);
   if (object.deletionTimestamp !== undefined) {
@@ -166,6 +173,7 @@ export async function explainObject(input: ExplainInput): Promise<ConvergeReport
     cache: { informer: peek.informer, holdsObject },
     object,
     controllers,
+    ...(shard ? { shard } : {}),
   };
 }
 

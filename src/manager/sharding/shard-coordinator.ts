@@ -1,25 +1,36 @@
 /**
  * Shard ownership across replicas, through Leases in one namespace: `<id>-shard-<i>` for each shard
  * and `<id>-member-<identity>` for each replica. Every `retryPeriodMs` a replica lists the Leases,
- * renews its member Lease and the shard Leases it holds, counts the live members (member Leases
- * renewed within their duration, measured on OUR clock as leader election does), and aims to hold
- * `ceil(shards / liveMembers)` shards: it releases its excess, highest-numbered first, and acquires
- * free or expired shards, lowest-numbered first. Each acquire, renew and takeover is leader
- * election's `leaseStep` written through the same `LeaseLock`, so racing replicas get one success and
- * one conflict.
+ * renews its member Lease and the shard Leases it holds, and deletes member Leases that expired (a
+ * crashed replica's; the delete quotes the resourceVersion seen, so one renewed meanwhile stays). The
+ * live members (member Leases valid on OUR clock, as leader election measures) decide the
+ * assignment (`assignedShards`: the same blocks on every replica that sees the same members); a
+ * replica releases the shards it holds outside its block and acquires the free or expired ones in
+ * it. Each acquire, renew and takeover is leader election's `leaseStep` written through the same
+ * `LeaseLock`, so racing replicas get one success and one conflict.
+ *
+ * A replica joins (writes its member Lease, so that the others count it) only once it can trust what
+ * it sees (`LeaseView.trusted`): a newcomer that finds a crashed replica's Leases waits until it has
+ * watched them for their duration, so that it is never assigned a shard it still believes held. It
+ * acquires from the round after it joined, by when replicas started at the same time see each other. A
+ * crashed replica's shards are thus re-owned by the survivors' assignment one lease duration after
+ * its last renewal was seen, plus up to one retry period for the round that notices.
  *
  * Invariants (with the shard gate): a shard is opened for reconciles only after its Lease was
- * written; a release first closes the shard and waits for its in-flight reconciles, then writes the
- * Lease free; a shard whose renewal has not succeeded for `renewDeadlineMs` is closed at that instant,
- * before any other replica may take it (`leaseDurationMs > renewDeadlineMs`). A reconcile already
- * running when a shard is lost that way is not cut short.
+ * written and its cache synced (`whenSynced`); a release first closes the shard and waits for its
+ * in-flight reconciles, then writes the Lease free; a shard whose renewal has not succeeded for
+ * `renewDeadlineMs` is closed at that instant, before any other replica may take it
+ * (`leaseDurationMs > renewDeadlineMs`). A reconcile already running when a shard is lost that way
+ * is not cut short.
  */
 import { LeaseResource, type Clock, type Logger } from '../../meta/index.js';
-import { isConflict, type Client } from '../../client/index.js';
-import { leaseLock, leaseStep, observe, releasedRecord, snapshotOf, type LockSnapshot, type Observation } from '../leaderelection/index.js';
+import { isConflict, isNotFound, type Client } from '../../client/index.js';
+import { leaseLock, leaseStep, releasedRecord, snapshotOf, type LockSnapshot } from '../leaderelection/index.js';
 import type { ShardGate } from './shard-gate.js';
+import { assignedShards } from './shard-assignment.js';
+import { LeaseView } from './lease-view.js';
 
-/** Options of a `ShardCoordinator`: its client, Lease namespace and names, identity, shard count and timings. */
+/** Options of a `ShardCoordinator`: its client, Lease namespace and names, identity, shard count, timings and hooks. */
 export interface ShardCoordinatorOptions {
   client: Client;
   namespace: string;
@@ -33,8 +44,15 @@ export interface ShardCoordinatorOptions {
   gate: ShardGate;
   clock: Clock;
   logger: Logger;
-  /** Called with the owned set whenever it changed (after opening, before releasing a Lease). */
+  /** Called with the owned set whenever it changed (after acquiring, before releasing a Lease). */
   onOwnedChange(owned: ReadonlySet<number>): void;
+  /**
+   * Resolves once a newly acquired shard's cache synced; its gate opens only then (`signal` aborts
+   * if the shard is lost first). Absent: the gate opens as soon as the Lease is written.
+   */
+  whenSynced?(shard: number, signal: AbortSignal): Promise<void>;
+  /** Called right after a shard's gate opened. */
+  onOpened?(shard: number): void;
 }
 
 /** A Lease name may hold only lower-case alphanumerics, '-' and '.'; identities like `host_uuid` do not. */
@@ -45,6 +63,8 @@ export const shardLeaseName = (id: string, shard: number): string => `${id}-shar
 interface Held {
   snapshot: LockSnapshot;
   lostTimer: { cancel(): void };
+  /** Aborted when the shard is lost or released, ending its wait for the cache. */
+  readonly stop: AbortController;
 }
 
 /** Shares namespace shards among replicas through Leases, telling its caller which shards it owns. */
@@ -54,8 +74,9 @@ export class ShardCoordinator {
   readonly #memberName: string;
   readonly #memberPrefix: string;
   readonly #held = new Map<number, Held>();
-  readonly #observed = new Map<string, Observation>();
+  readonly #view = new LeaseView();
   readonly #log: Logger;
+  #joined = false;
   #rounds = 0;
 
   constructor(options: ShardCoordinatorOptions) {
@@ -71,19 +92,25 @@ export class ShardCoordinator {
     return [...this.#held.keys()].sort((a, b) => a - b);
   }
 
-  /** Whether a round of ownership (list, renew, balance) has completed at least once: the readiness check. */
+  /** Who holds `shard`'s Lease as last seen: this replica's identity, another's, or undefined when nobody validly does. */
+  holderOf(shard: number): string | undefined {
+    if (this.#held.has(shard)) return this.#o.identity;
+    const name = shardLeaseName(this.#o.id, shard);
+    return this.#view.valid(name, this.#o.clock.monotonicMs()) ? this.#view.get(name)!.snapshot.record.holderIdentity : undefined;
+  }
+
+  /** Whether this replica joined and completed a round of ownership (list, renew, balance): the readiness check. */
   reconciledOnce(): boolean {
     return this.#rounds > 0;
   }
 
-  /** Coordinates until `signal` aborts, then closes every shard and writes its Leases free. Never rejects. */
+  /** Coordinates until `signal` aborts, then closes every shard, writes its Leases free and deletes its member Lease. Never rejects. */
   async run(signal: AbortSignal): Promise<void> {
     while (!signal.aborted) {
       const attempt = new AbortController();
       const timer = this.#o.clock.setTimer(() => attempt.abort(new Error('sharding round timed out')), this.#o.renewDeadlineMs);
       try {
-        await this.#round(AbortSignal.any([signal, attempt.signal]));
-        this.#rounds++;
+        if (await this.#round(AbortSignal.any([signal, attempt.signal]))) this.#rounds++;
       } catch (err) {
         if (!signal.aborted) this.#log.warn({ err }, 'sharding round failed; retrying');
       } finally {
@@ -95,55 +122,104 @@ export class ShardCoordinator {
         break;
       }
     }
-    await this.#releaseAll();
+    await this.#leave();
   }
 
-  async #round(signal: AbortSignal): Promise<void> {
-    const { clock, shards, id, namespace, client } = this.#o;
+  /** One round; false until this replica has joined (trusting what it sees) and announced itself. */
+  async #round(signal: AbortSignal): Promise<boolean> {
+    const { clock, shards, id, namespace, client, identity } = this.#o;
     const list = await client.list(LeaseResource, { namespace, signal });
     // Timestamped when the answer arrived, never earlier: a lease seen is counted from when it was visible.
     const now = clock.now();
     const seenAt = clock.monotonicMs();
-    const seen = new Map<string, LockSnapshot>();
+    const listed = new Map<string, LockSnapshot>();
     for (const lease of list.items) {
       const name = lease.metadata.name ?? '';
-      if (!name.startsWith(`${id}-`)) continue;
-      const snapshot = snapshotOf(lease);
-      seen.set(name, snapshot);
-      this.#observed.set(name, observe(this.#observed.get(name), snapshot, seenAt));
+      if (name.startsWith(`${id}-`)) listed.set(name, snapshotOf(lease));
     }
-    for (const name of this.#observed.keys()) if (!seen.has(name)) this.#observed.delete(name);
+    this.#view.update(listed, seenAt);
 
+    if (!this.#joined) {
+      const doubtful = this.#view.names().filter((n) => this.#heldByOther(n) && !this.#view.trusted(n, seenAt));
+      if (doubtful.length > 0) {
+        this.#log.debug({ leases: doubtful }, 'waiting to see whether these Leases are still renewed before joining');
+        return false;
+      }
+      // Announce first and balance from the next round on: replicas that start together then see
+      // each other before acquiring, instead of grabbing shards they hand over a round later.
+      this.#joined = true;
+      this.#log.info({}, 'joining the shard members');
+      await this.#claim(this.#memberName, now, seenAt, signal);
+      return false;
+    }
     await this.#claim(this.#memberName, now, seenAt, signal);
-    const target = Math.ceil(shards / this.#liveMembers(seenAt));
+    await this.#deleteExpiredMembers(seenAt, signal);
+    const mine = new Set(assignedShards(identity, this.#liveMembers(seenAt), shards));
 
-    for (const [shard, held] of [...this.#held]) {
-      const written = await this.#claim(shardLeaseName(id, shard), now, seenAt, signal);
-      if (written === 'taken') this.#lose(shard, 'another replica holds its Lease');
-      // The renew deadline may have passed while the write was in flight: the shard stays lost
-      // (closed) and is acquired again, through the gate, by the balancing below.
-      else if (written && this.#held.get(shard) === held) this.#renewed(shard, held, written);
+    // Each Lease is its own lock, so a round writes them side by side: on a slow server a round then
+    // takes about one round trip, not one per shard, and a crashed replica's Leases all expire together.
+    await Promise.all(
+      [...this.#held].map(async ([shard, held]) => {
+        const written = await this.#claim(shardLeaseName(id, shard), now, seenAt, signal);
+        if (written === 'taken') this.#lose(shard, 'another replica holds its Lease');
+        // The renew deadline may have passed while the write was in flight: the shard stays lost
+        // (closed) and is acquired again, through the gate, by the balancing below.
+        else if (written && this.#held.get(shard) === held) this.#renewed(shard, held, written);
+      }),
+    );
+    await Promise.all(this.owned().flatMap((shard) => (mine.has(shard) ? [] : [this.#release(shard)])));
+    await Promise.all(
+      [...mine].map(async (shard) => {
+        if (this.#held.has(shard)) return;
+        const written = await this.#claim(shardLeaseName(id, shard), now, seenAt, signal);
+        if (written && written !== 'taken') this.#acquired(shard, written);
+      }),
+    );
+    return true;
+  }
+
+  #heldByOther(name: string): boolean {
+    const holder = this.#view.get(name)?.snapshot.record.holderIdentity ?? '';
+    return holder !== '' && holder !== this.#o.identity;
+  }
+
+  /** The identities of the members whose Lease is valid on our clock, this replica always among them. */
+  #liveMembers(monotonicMs: number): string[] {
+    const live = new Set([this.#o.identity]);
+    for (const name of this.#view.names()) {
+      if (name.startsWith(this.#memberPrefix) && this.#view.valid(name, monotonicMs))
+        live.add(this.#view.get(name)!.snapshot.record.holderIdentity);
     }
-    const excess = this.owned()
-      .reverse()
-      .slice(0, Math.max(0, this.#held.size - target));
-    for (const shard of excess) await this.#release(shard);
-    for (let shard = 0; shard < shards && this.#held.size < target; shard++) {
-      if (this.#held.has(shard)) continue;
-      const written = await this.#claim(shardLeaseName(id, shard), now, seenAt, signal);
-      if (written && written !== 'taken') this.#acquired(shard, written);
+    return [...live];
+  }
+
+  /** Deletes the member Leases of replicas that stopped renewing (or left one free): nobody else cleans them up. */
+  async #deleteExpiredMembers(monotonicMs: number, signal: AbortSignal): Promise<void> {
+    for (const name of this.#view.names()) {
+      if (!name.startsWith(this.#memberPrefix) || name === this.#memberName || this.#view.valid(name, monotonicMs)) continue;
+      const o = this.#view.get(name)!;
+      if (await this.#delete(name, o.snapshot.version, signal)) {
+        this.#log.info(
+          { lease: name, holder: o.snapshot.record.holderIdentity },
+          'deleted the member Lease of a replica that stopped renewing it',
+        );
+      }
     }
   }
 
-  /** Members whose Lease was renewed within its duration; at least this replica. */
-  #liveMembers(monotonicMs: number): number {
-    let live = 0;
-    for (const [name, o] of this.#observed) {
-      if (!name.startsWith(this.#memberPrefix)) continue;
-      const r = o.snapshot.record;
-      if (r.holderIdentity !== '' && o.atMs + r.leaseDurationSeconds * 1000 > monotonicMs) live++;
+  /** Deletes the Lease if it is still at `version`; true when it is gone. A conflict (renewed meanwhile) keeps it. */
+  async #delete(name: string, version: string, signal: AbortSignal): Promise<boolean> {
+    const { client, namespace } = this.#o;
+    try {
+      await client.delete(LeaseResource, { namespace, name }, { preconditions: { resourceVersion: version }, signal });
+    } catch (err) {
+      if (!isNotFound(err)) {
+        if (!signal.aborted) this.#log.debug({ err, lease: `${namespace}/${name}` }, 'did not delete lease');
+        return false;
+      }
     }
-    return Math.max(1, live);
+    this.#view.forget(name);
+    return true;
   }
 
   /**
@@ -152,7 +228,7 @@ export class ShardCoordinator {
    */
   async #claim(name: string, now: number, monotonicMs: number, signal: AbortSignal): Promise<LockSnapshot | 'taken' | undefined> {
     const { client, namespace, identity } = this.#o;
-    const observed = this.#observed.get(name);
+    const observed = this.#view.get(name);
     const step = leaseStep({ identity, leaseSeconds: this.#leaseSeconds, nowMs: now, monotonicMs, observed, fresh: true });
     if (step.kind === 'wait') return 'taken';
     const lock = leaseLock({ client, namespace, name });
@@ -163,7 +239,7 @@ export class ShardCoordinator {
           : step.kind === 'update'
             ? await lock.update(step.record, step.version, { signal })
             : undefined;
-      if (written) this.#observed.set(name, observe(observed, written, this.#o.clock.monotonicMs()));
+      if (written) this.#view.record(name, written, this.#o.clock.monotonicMs());
       return written;
     } catch (err) {
       if (!signal.aborted) this.#log.debug({ err, lease: `${namespace}/${name}` }, 'failed to acquire or renew lease');
@@ -175,11 +251,21 @@ export class ShardCoordinator {
     return this.#o.clock.setTimer(() => this.#lose(shard, 'renew deadline passed'), this.#o.renewDeadlineMs);
   }
 
+  /** Holds the shard now; opens its gate once its cache synced (at once without `whenSynced`), if still held then. */
   #acquired(shard: number, snapshot: LockSnapshot): void {
-    this.#held.set(shard, { snapshot, lostTimer: this.#armLostTimer(shard) });
-    this.#o.gate.open(shard);
+    const held: Held = { snapshot, lostTimer: this.#armLostTimer(shard), stop: new AbortController() };
+    this.#held.set(shard, held);
     this.#log.info({ shard }, 'acquired shard');
     this.#o.onOwnedChange(new Set(this.#held.keys()));
+    const open = (): void => {
+      if (this.#held.get(shard) !== held) return;
+      this.#o.gate.open(shard);
+      this.#o.onOpened?.(shard);
+    };
+    if (!this.#o.whenSynced) return open();
+    this.#o.whenSynced(shard, held.stop.signal).then(open, (err: unknown) => {
+      if (!held.stop.signal.aborted) this.#log.warn({ err, shard }, 'the cache of an acquired shard did not sync; not serving it');
+    });
   }
 
   #renewed(shard: number, held: Held, snapshot: LockSnapshot): void {
@@ -193,6 +279,7 @@ export class ShardCoordinator {
     const held = this.#held.get(shard);
     if (!held) return;
     held.lostTimer.cancel();
+    held.stop.abort(new Error(`shard ${shard} lost: ${why}`));
     this.#held.delete(shard);
     void this.#o.gate.close(shard);
     this.#log.error({ shard, why }, 'lost shard');
@@ -205,16 +292,31 @@ export class ShardCoordinator {
     if (!held) return;
     await this.#o.gate.close(shard);
     held.lostTimer.cancel();
+    held.stop.abort(new Error(`shard ${shard} released`));
     this.#held.delete(shard);
     this.#o.onOwnedChange(new Set(this.#held.keys()));
     await this.#writeFree(shardLeaseName(this.#o.id, shard), held.snapshot);
     this.#log.info({ shard }, 'released shard');
   }
 
-  async #releaseAll(): Promise<void> {
-    for (const shard of this.owned()) await this.#release(shard);
-    const member = this.#observed.get(this.#memberName);
-    if (member?.snapshot.record.holderIdentity === this.#o.identity) await this.#writeFree(this.#memberName, member.snapshot);
+  /** Frees every held shard, then deletes our member Lease, so that the others rebalance at their next round. */
+  async #leave(): Promise<void> {
+    await Promise.all(this.owned().map((shard) => this.#release(shard)));
+    const member = this.#view.get(this.#memberName);
+    if (member?.snapshot.record.holderIdentity !== this.#o.identity) return;
+    const deadline = new AbortController();
+    const timer = this.#o.clock.setTimer(() => deadline.abort(new Error('release deadline passed')), this.#o.renewDeadlineMs);
+    try {
+      if (!(await this.#delete(this.#memberName, member.snapshot.version, deadline.signal))) {
+        // A renewal whose answer the stop cut off moved it to a newer version: still ours to delete.
+        const current = await leaseLock({ client: this.#o.client, namespace: this.#o.namespace, name: this.#memberName }).get(deadline);
+        if (current?.record.holderIdentity === this.#o.identity) await this.#delete(this.#memberName, current.version, deadline.signal);
+      }
+    } catch (err) {
+      this.#log.warn({ err, lease: `${this.#o.namespace}/${this.#memberName}` }, 'failed to delete the member lease');
+    } finally {
+      timer.cancel();
+    }
   }
 
   /**
