@@ -16,6 +16,8 @@ export interface JsonPatchOp {
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const escapeToken = (t: string): string => t.replace(/~/g, '~0').replace(/\//g, '~1');
+/** An own member only: `b.__proto__` of a `b` without that member is the prototype, not JSON. */
+const member = (o: Record<string, unknown>, k: string): unknown => (Object.hasOwn(o, k) ? o[k] : undefined);
 
 /** The operations that make `before` into `after` (both JSON values). */
 export function createJsonPatch(before: unknown, after: unknown): JsonPatchOp[] {
@@ -28,12 +30,12 @@ function diff(a: unknown, b: unknown, path: string, ops: JsonPatchOp[]): void {
   if (jsonEqual(a, b)) return;
   if (isRecord(a) && isRecord(b)) {
     for (const k of Object.keys(a)) {
-      if (a[k] !== undefined && b[k] === undefined) ops.push({ op: 'remove', path: `${path}/${escapeToken(k)}` });
+      if (a[k] !== undefined && member(b, k) === undefined) ops.push({ op: 'remove', path: `${path}/${escapeToken(k)}` });
     }
     for (const k of Object.keys(b)) {
       if (b[k] === undefined) continue;
       const p = `${path}/${escapeToken(k)}`;
-      if (a[k] === undefined) ops.push({ op: 'add', path: p, value: b[k] });
+      if (member(a, k) === undefined) ops.push({ op: 'add', path: p, value: b[k] });
       else diff(a[k], b[k], p, ops);
     }
     return;

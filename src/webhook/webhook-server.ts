@@ -19,7 +19,7 @@ import { serveConversion } from './conversion-review.js';
 import type { Conversion } from './conversion.js';
 import { CONVERT_PATH } from './paths.js';
 
-/** Options of `createWebhookServer` (and of `webhookServerFor`). */
+/** Options of `new WebhookServer` (and of `webhookServerFor`): where it binds and where its certificate is. */
 export interface WebhookServerOptions {
   /** Address to bind; default all interfaces. */
   host?: string;
