@@ -84,21 +84,6 @@ export const STORED_BUILTINS: readonly StoredBuiltinDefinition[] = [
   { group: '', version: 'v1', kind: 'LimitRange', plural: 'limitranges', namespaced: true, shortNames: ['limits'] },
   { group: '', version: 'v1', kind: 'Endpoints', plural: 'endpoints', namespaced: true, shortNames: ['ep'] },
   { group: 'discovery.k8s.io', version: 'v1', kind: 'EndpointSlice', plural: 'endpointslices', namespaced: true },
-  // Admission webhooks: stored here, called by the write handlers (src/apiserver/admission).
-  {
-    group: 'admissionregistration.k8s.io',
-    version: 'v1',
-    kind: 'MutatingWebhookConfiguration',
-    plural: 'mutatingwebhookconfigurations',
-    namespaced: false,
-  },
-  {
-    group: 'admissionregistration.k8s.io',
-    version: 'v1',
-    kind: 'ValidatingWebhookConfiguration',
-    plural: 'validatingwebhookconfigurations',
-    namespaced: false,
-  },
   {
     group: '',
     version: 'v1',
