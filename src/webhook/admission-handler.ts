@@ -93,7 +93,7 @@ export function validatingHandler<T extends KubeObject>(resource: ResourceDescri
     return {
       uid: request.uid,
       allowed: false,
-      status: denialStatus(outcome.denied),
+      status: denialStatus(outcome.denied, { group: resource.group, kind: resource.kind, name: request.name }),
       ...(warnings.length ? { warnings: [...warnings] } : {}),
     };
   };

@@ -34,8 +34,12 @@ export function deny(message: string, options: Omit<Denial, 'message'> & { warni
   return { denied: { message, ...rest }, ...(warnings ? { warnings } : {}) };
 }
 
-/** The Status a denial becomes in the admission response. */
-export function denialStatus(d: Denial): Status {
+/**
+ * The Status a denial becomes in the admission response. `target` names the object: with causes it
+ * goes into `details` as the API server's own validation errors carry it, so kubectl prints
+ * `The WebApp "shop" is invalid: spec.image: …`.
+ */
+export function denialStatus(d: Denial, target?: { group: string; kind: string; name?: string }): Status {
   const reason = d.reason ?? (d.causes?.length ? 'Invalid' : 'Forbidden');
   const code = d.code ?? (reason === 'Invalid' ? 422 : 403);
   return {
@@ -44,6 +48,13 @@ export function denialStatus(d: Denial): Status {
     code,
     reason,
     message: d.message,
-    ...(d.causes?.length ? { details: { causes: d.causes.map((c) => ({ ...c })) } } : {}),
+    ...(d.causes?.length
+      ? {
+          details: {
+            ...(target ? { group: target.group, kind: target.kind, name: target.name ?? '' } : {}),
+            causes: d.causes.map((c) => ({ ...c })),
+          },
+        }
+      : {}),
   };
 }
