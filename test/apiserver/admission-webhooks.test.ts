@@ -166,6 +166,25 @@ describe('admission webhooks in the local API server', () => {
     assert.equal(seen[0]?.object, null);
   });
 
+  it('an update whose stored object changed while its webhooks ran is refused with a conflict, so no change is lost', async () => {
+    const api = createApiServer();
+    assert.equal((await handleJson(api, 'POST', CM_PATH, cm('race'))).status, 201);
+    let raced = false;
+    const path = serve(async (req) => {
+      if (req.operation === 'UPDATE' && !raced) {
+        raced = true; // a concurrent writer commits while this webhook is still answering
+        const r = await handleJson(api, 'PUT', `${CM_PATH}/race`, { ...cm('race'), data: { a: 'concurrent' } });
+        assert.equal(r.status, 200, r.text);
+      }
+      return allow(req);
+    });
+    await configure(api, 'validating', 'v', [{ name: 'slow-check.test.dev', path }]);
+    const r = await handleJson(api, 'PUT', `${CM_PATH}/race`, { ...cm('race'), data: { a: 'mine' } });
+    assert.equal(r.status, 409);
+    assert.equal((r.body as { reason: string }).reason, 'Conflict');
+    assert.deepEqual(((await handleJson(api, 'GET', `${CM_PATH}/race`)).body as { data: unknown }).data, { a: 'concurrent' });
+  });
+
   it('rules: operations, resources and scope decide which writes a webhook is called for', async () => {
     const api = createApiServer();
     const seen: string[] = [];
