@@ -146,7 +146,7 @@ export function createApiServer(options: ApiServerOptions = {}): ApiServer {
     serverAddress: '127.0.0.1:6443',
     async handle(req) {
       try {
-        return dispatch(req);
+        return await dispatch(req);
       } catch (err) {
         // Status errors are answers; anything else is a bug in the server, answered 500 and logged.
         if (!(err instanceof ApiStatusError))
@@ -158,7 +158,7 @@ export function createApiServer(options: ApiServerOptions = {}): ApiServer {
     stop: () => hub.stop(),
   };
 
-  function dispatch(req: ApiRequest): ApiResponse {
+  function dispatch(req: ApiRequest): ApiResponse | Promise<ApiResponse> {
     const q = req.path.indexOf('?');
     const path = q === -1 ? req.path : req.path.slice(0, q);
     const query = new URLSearchParams(q === -1 ? '' : req.path.slice(q + 1));
@@ -198,7 +198,7 @@ export function createApiServer(options: ApiServerOptions = {}): ApiServer {
     return notFoundPage();
   }
 
-  function resourceVerb(scope: Scope, method: string, legacyWatch: boolean): ApiResponse {
+  function resourceVerb(scope: Scope, method: string, legacyWatch: boolean): ApiResponse | Promise<ApiResponse> {
     const { strategy, name, subresource, req } = scope;
     const watch = legacyWatch || (queryBool(scope.query, 'watch') ?? false);
     const clusterWideNamespaced = strategy.namespaced && !scope.namespace;

@@ -7,6 +7,8 @@ export { listen, MAX_BODY_BYTES } from './http/http-adapter.js';
 export type { Listening } from './http/http-adapter.js';
 export type { ApiRequest, ApiResponse, ResponseStream, StreamSink } from './http/request.js';
 export type { ServedResource, ServedSubresource } from './served-resource.js';
+export { servingMaterial } from './http/tls/certificates.js';
+export type { ServingMaterial } from './http/tls/certificates.js';
 export { fnv1a64, namespaceShardHash } from './selectors/shard-selector.js';
 export { checkCustomResource } from './schema/index.js';
 export type { CustomResourceCheck, FieldCause } from './schema/index.js';

@@ -3,6 +3,7 @@
 // Each sub-folder is one of controller-runtime's packages with its own face; this file re-exports them.
 export { createManager } from './create-manager.js';
 export { Manager } from './manager.js';
+export type { WebhookServerRunnable } from './manager.js';
 export { resolveManagerOptions, MANAGER_DEFAULTS } from './options.js';
 export type {
   ManagerOptions,

@@ -3,8 +3,8 @@
  * leader election, the metrics and health endpoints, the event recorder — in controller-runtime's
  * order, and stops them in its order too.
  *
- *   start ─▶ HTTP servers ─▶ caches (wait for sync) ─▶ others ─▶ [win the lease] ─▶ leader runnables
- *   stop  ─▶ others ─▶ leader runnables ─▶ caches ─▶ HTTP servers ─▶ flush events ─▶ release the lease
+ *   start ─▶ HTTP + webhook servers ─▶ caches (wait for sync) ─▶ others ─▶ [win the lease] ─▶ leader runnables
+ *   stop  ─▶ others ─▶ leader runnables ─▶ caches ─▶ HTTP + webhook servers ─▶ flush events ─▶ release the lease
  *
  * The stop waits at most `gracefulShutdownTimeoutMs` (in-flight reconciles finish; queued work is not
  * started, because each controller stops taking work when its signal aborts). Losing the lease cuts:
@@ -67,6 +67,7 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
   readonly #healthz: HealthChecks;
   readonly #readyz: HealthChecks;
   readonly #servers: { metrics?: HttpServerRunnable; healthProbe?: HttpServerRunnable } = {};
+  readonly #webhookServers: WebhookServerRunnable[] = [];
   readonly #internal = new AbortController();
   readonly #groups: { http: RunnableGroup; caches: RunnableGroup; others: RunnableGroup; leader: RunnableGroup };
   readonly #names = new Set<string>();
@@ -204,6 +205,16 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
   }
 
   /**
+   * Registers a webhook server: it starts with the HTTP servers and the caches wait until it listens
+   * (an informer's list may need a conversion webhook to answer), and it stops after the caches.
+   */
+  addWebhookServer(server: WebhookServerRunnable): void {
+    this.#beforeStart('addWebhookServer');
+    this.#webhookServers.push(server);
+    this.#groups.http.add(server);
+  }
+
+  /**
    * The controllers' reconcile gate. With leader election, a leader-elected controller's request is
    * admitted only while the elector's fence is open (checked now, synchronously: after a pause the
    * first reconcile is refused even before any timer ran). With sharding, requests of namespaces
@@ -333,7 +344,7 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
   }
 
   #beforeStart(what: string): void {
-    if (this.#run) throw new InvalidOptionError(what, 'health checks are added before start()');
+    if (this.#run) throw new InvalidOptionError(what, 'health checks and webhook servers are added before start()');
   }
 
   #fail(err: unknown): void {
@@ -356,7 +367,7 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
     try {
       this.logger.info({}, 'starting manager');
       this.#groups.http.start();
-      await untilAborted(Promise.all(Object.values(this.#servers).map((s) => s.listening())), internal);
+      await untilAborted(Promise.all([...Object.values(this.#servers), ...this.#webhookServers].map((s) => s.listening())), internal);
       this.#groups.caches.start();
       await this.#cache.waitForSync({ signal: internal });
       internal.throwIfAborted();
@@ -412,6 +423,11 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
     this.#groups.leader.start();
     this.#resolveElected();
   }
+}
+
+/** A runnable that serves webhooks; `listening()` resolves once it accepts connections, or rejects with its bind error. */
+export interface WebhookServerRunnable extends Runnable {
+  listening(): Promise<string>;
 }
 
 /** The `done` of a reconcile admitted without a gate. */

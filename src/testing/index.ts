@@ -4,6 +4,7 @@ export { eventually } from './eventually.js';
 export type { EventuallyOptions } from './eventually.js';
 export { TestEnv } from './test-env.js';
 export type { TestEnvOptions } from './test-env.js';
+export type { TestEnvWebhooks, WebhookConfigurationSource } from './webhooks.js';
 export { restConfigFor } from './server-config.js';
 export { faultInjectingClient } from './fault-injecting-client.js';
 export type { ClientFaults, ClientWrite, FaultInjectingClient } from './fault-injecting-client.js';

@@ -16,7 +16,9 @@ import { InvalidOptionError, noopLogger, realClock, type Clock, type Logger } fr
 import { startApiServer, type Kubeconfig, type RunningApiServer } from '../apiserver/index.js';
 import { createClient, type RestClient, type RestConfig } from '../client/index.js';
 import { createManager, type Manager, type ManagerOptions } from '../manager/index.js';
+import { webhookServerFor, type WebhookServerOptions } from '../webhook/index.js';
 import { installCrds, loadCrds, type CrdSource, type CustomResourceDefinition } from './crds.js';
+import { installWebhooks, loadWebhookConfigurations, type TestEnvWebhooks } from './webhooks.js';
 import { restConfigFor } from './server-config.js';
 
 /** Options of `TestEnv.start`: the CRDs to install, the clock and logger, and how the server is set up. */
@@ -42,6 +44,11 @@ export interface TestEnvOptions {
    * as in envtest: tests of deletion usually want to see that the operator does not rely on it.
    */
   garbageCollection?: boolean;
+  /**
+   * Webhook configurations to install, pointed at a local HTTPS endpoint that every manager made by
+   * `newManager` serves its webhooks on (certificate, CA bundle and port handled here).
+   */
+  webhooks?: TestEnvWebhooks;
 }
 
 /** A local API server started in-process for a test suite, with its CRDs installed and a client ready. */
@@ -59,6 +66,7 @@ export class TestEnv implements AsyncDisposable {
   readonly #dir: string;
   readonly #crdTimeoutMs: number;
   readonly #managers = new Set<Manager>();
+  #webhookServer: WebhookServerOptions | undefined;
   #stopping: Promise<void> | undefined;
 
   private constructor(server: RunningApiServer, dir: string, clock: Clock, crdTimeoutMs: number) {
@@ -78,6 +86,7 @@ export class TestEnv implements AsyncDisposable {
     const crdTimeoutMs = options.crdTimeoutMs ?? 10_000;
     // Read (and refuse bad input) before a server is started for nothing.
     const crds = await loadCrds(options.crds ?? []);
+    const webhooks = options.webhooks ? await loadWebhookConfigurations(options.webhooks.configurations) : undefined;
     const server = await startApiServer({
       port: 0,
       clock,
@@ -97,11 +106,17 @@ export class TestEnv implements AsyncDisposable {
     try {
       await server.writeKubeconfig(env.kubeconfigPath);
       await env.installCrds(crds);
+      if (webhooks) env.#webhookServer = await installWebhooks({ client: env.client, dir: env.#dir, configurations: webhooks });
       return env;
     } catch (err) {
       await env.stop();
       throw err;
     }
+  }
+
+  /** Where managers made here serve webhooks (loopback host, port, certificate folder), when `webhooks` were given. */
+  get webhookServerOptions(): WebhookServerOptions | undefined {
+    return this.#webhookServer;
   }
 
   /** A fresh config for this server: its CA, the admin token, no client-side rate limit (tests are the only caller). */
@@ -122,6 +137,7 @@ export class TestEnv implements AsyncDisposable {
       ...(options.client || options.kubeconfig ? {} : { config: options.config ?? this.restConfig() }),
     });
     this.#managers.add(mgr);
+    if (this.#webhookServer) webhookServerFor(mgr, this.#webhookServer);
     return mgr;
   }
 

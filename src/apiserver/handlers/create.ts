@@ -11,6 +11,7 @@ import { jsonResponse } from '../http/response.js';
 import { checkTypeMeta, reconcileNamespace, writeParams } from './params.js';
 import { objectResponse } from './respond.js';
 import { createObject } from './write-pipeline.js';
+import { admitWrite, afterWrite } from '../admission/index.js';
 
 /** POST of a review kind: nothing is stored; the answer is the request with its status (201). */
 export function reviewHandler(scope: Scope, strategy: ReviewStrategy): ApiResponse {
@@ -22,10 +23,13 @@ export function reviewHandler(scope: Scope, strategy: ReviewStrategy): ApiRespon
   return jsonResponse(201, strategy.review(obj));
 }
 
-export function createHandler(scope: Scope): ApiResponse {
+export function createHandler(scope: Scope): ApiResponse | Promise<ApiResponse> {
   const params = writeParams(scope, 'CreateOptions');
   const obj = decodeObject(scope.req);
   checkTypeMeta(scope, obj);
   reconcileNamespace(scope, obj);
-  return objectResponse(scope, createObject(scope, obj, params));
+  const written = admitWrite(scope, { operation: 'CREATE', object: obj, dryRun: params.dryRun }, (o, dryRun) =>
+    createObject(scope, o!, { ...params, dryRun }),
+  );
+  return afterWrite(written, (r) => objectResponse(scope, r));
 }

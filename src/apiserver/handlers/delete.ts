@@ -6,18 +6,21 @@
  * for a collection. Namespaces have their own lifecycle (`namespace-lifecycle.ts`).
  */
 import type { KubeObject } from '../../meta/index.js';
-import { storageKey, type Scope } from '../context.js';
+import { present, storageKey, type Scope } from '../context.js';
 import { bodyText, mediaType, parseDocument } from '../http/decode.js';
 import { negotiateOutput } from '../http/negotiation.js';
 import { decodeProtobufDeleteOptions, PROTOBUF_MEDIA_TYPE } from '../protobuf/index.js';
 import { renderList, renderObject } from '../http/render.js';
 import { headerOf, type ApiResponse } from '../http/request.js';
-import { jsonResponse, statusResponse } from '../http/response.js';
+import { jsonResponse } from '../http/response.js';
+import { statusJson } from '../http/status-json.js';
 import { badRequest, fieldCause, invalid, methodNotAllowed, successStatus } from '../http/status.js';
 import { parseListOptions } from './list-options.js';
 import { writeParams } from './params.js';
 import { queryBool } from './query-bool.js';
+import { warningHeaders } from './respond.js';
 import { performDelete, type DeleteParams } from './write-pipeline.js';
+import { admitWrite, afterWrite } from '../admission/index.js';
 
 const POLICIES = ['Orphan', 'Background', 'Foreground'];
 
@@ -56,15 +59,24 @@ export function deleteParams(scope: Scope): DeleteParams {
   return p;
 }
 
-export function deleteHandler(scope: Scope): ApiResponse {
+export function deleteHandler(scope: Scope): ApiResponse | Promise<ApiResponse> {
   const { strategy, ctx } = scope;
   const p = deleteParams(scope);
-  const outcome = performDelete(ctx, strategy, storageKey(strategy, scope.namespace, scope.name), p);
-  const form = negotiateOutput(headerOf(scope.req, 'accept'), scope.query.get('includeObject'));
-  // The one 202 of the API: kept for clients of the legacy cascade flag, as the real server keeps it.
-  if (outcome.kind === 'pending') return jsonResponse(p.legacyCascade ? 202 : 200, renderObject(scope, form, outcome.object));
-  if (strategy.returnDeletedObject) return jsonResponse(200, renderObject(scope, form, outcome.object));
-  return statusResponse(successStatus(strategy, scope.name, outcome.object.metadata.uid), 200);
+  const key = storageKey(strategy, scope.namespace, scope.name);
+  const stored = ctx.store.get(strategy.storageId, key);
+  const request = { operation: 'DELETE' as const, ...(stored ? { old: present(scope, stored) } : {}), dryRun: p.dryRun };
+  const written = admitWrite(scope, request, (_o, dryRun) => ({
+    ...performDelete(ctx, strategy, key, { ...p, dryRun }),
+    warnings: [] as string[],
+  }));
+  return afterWrite(written, (outcome) => {
+    const form = negotiateOutput(headerOf(scope.req, 'accept'), scope.query.get('includeObject'));
+    const headers = warningHeaders(outcome.warnings);
+    // The one 202 of the API: kept for clients of the legacy cascade flag, as the real server keeps it.
+    if (outcome.kind === 'pending') return jsonResponse(p.legacyCascade ? 202 : 200, renderObject(scope, form, outcome.object), headers);
+    if (strategy.returnDeletedObject) return jsonResponse(200, renderObject(scope, form, outcome.object), headers);
+    return jsonResponse(200, statusJson(successStatus(strategy, scope.name, outcome.object.metadata.uid)), headers);
+  });
 }
 
 export function deleteCollectionHandler(scope: Scope): ApiResponse {

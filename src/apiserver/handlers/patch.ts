@@ -28,6 +28,7 @@ import { queryBool } from './query-bool.js';
 import { objectResponse, warningHeaders } from './respond.js';
 import { applyScale, scaleOf } from './scale.js';
 import { createObject, updateObject } from './write-pipeline.js';
+import { admitWrite, afterWrite } from '../admission/index.js';
 
 type PatchKind = 'json' | 'merge' | 'strategic' | 'apply';
 
@@ -77,7 +78,7 @@ function asObject(v: unknown): KubeObject {
   return o;
 }
 
-export function patchHandler(scope: Scope): ApiResponse {
+export function patchHandler(scope: Scope): ApiResponse | Promise<ApiResponse> {
   const { strategy, ctx } = scope;
   const kind = TYPES[mediaType(scope.req)];
   if (!kind) throw unsupported();
@@ -107,7 +108,9 @@ export function patchHandler(scope: Scope): ApiResponse {
     throw badRequest(`the name of the object (${String(patched.metadata.name ?? '')}) does not match the name on the URL (${scope.name})`);
   }
   reconcileNamespace(scope, patched);
-  return objectResponse(scope, updateObject(scope, old, patched, params));
+  const request = { operation: 'UPDATE' as const, object: patched, old: present(scope, old), dryRun: params.dryRun };
+  const written = admitWrite(scope, request, (o, dryRun) => updateObject(scope, old, o!, { ...params, dryRun }));
+  return afterWrite(written, (r) => objectResponse(scope, r));
 }
 
 function checkPrecondition(scope: Scope, patched: KubeObject, old: KubeObject): void {
@@ -118,7 +121,12 @@ function checkPrecondition(scope: Scope, patched: KubeObject, old: KubeObject): 
 }
 
 /** Server-side apply: creates a missing object, else merges with field ownership (`server-side-apply.ts`). */
-function applyHandler(scope: Scope, old: KubeObject | undefined, applied: KubeObject, params: ReturnType<typeof writeParams>): ApiResponse {
+function applyHandler(
+  scope: Scope,
+  old: KubeObject | undefined,
+  applied: KubeObject,
+  params: ReturnType<typeof writeParams>,
+): ApiResponse | Promise<ApiResponse> {
   if (!scope.query.get('fieldManager')) {
     throw invalid('PatchOptions', 'meta.k8s.io', '', [fieldCause.required('fieldManager', 'is required for apply patch')]);
   }
@@ -131,10 +139,11 @@ function applyHandler(scope: Scope, old: KubeObject | undefined, applied: KubeOb
   reconcileNamespace(scope, applied);
   if (!old) {
     if (scope.subresource) throw notFound(scope.strategy, scope.name);
-    return objectResponse(
-      scope,
-      createObject(scope, applied, params, fieldSetOf(applied, undefined, shapeOf(scope.strategy, scope.version))),
+    const fields = fieldSetOf(applied, undefined, shapeOf(scope.strategy, scope.version));
+    const created = admitWrite(scope, { operation: 'CREATE', object: applied, dryRun: params.dryRun }, (o, dryRun) =>
+      createObject(scope, o!, { ...params, dryRun }, fields),
     );
+    return afterWrite(created, (r) => objectResponse(scope, r));
   }
   checkPrecondition(scope, applied, old);
   const { resourceVersion: _rv, ...appliedMeta } = applied.metadata;
@@ -152,5 +161,7 @@ function applyHandler(scope: Scope, old: KubeObject | undefined, applied: KubeOb
       shape: shapeOf(scope.strategy, scope.version),
     },
   );
-  return objectResponse(scope, updateObject(scope, old, patchedObject(merged, scope), params, 'Apply'));
+  const request = { operation: 'UPDATE' as const, object: patchedObject(merged, scope), old: present(scope, old), dryRun: params.dryRun };
+  const written = admitWrite(scope, request, (o, dryRun) => updateObject(scope, old, o!, { ...params, dryRun }, 'Apply'));
+  return afterWrite(written, (r) => objectResponse(scope, r));
 }

@@ -13,8 +13,9 @@ import { checkTypeMeta, reconcileNamespace, writeParams } from './params.js';
 import { objectResponse, warningHeaders } from './respond.js';
 import { applyScale, scaleOf } from './scale.js';
 import { checkResourceVersion, createObject, updateObject } from './write-pipeline.js';
+import { admitWrite, afterWrite } from '../admission/index.js';
 
-export function updateHandler(scope: Scope): ApiResponse {
+export function updateHandler(scope: Scope): ApiResponse | Promise<ApiResponse> {
   const { strategy, ctx } = scope;
   const params = writeParams(scope, 'UpdateOptions');
   const obj = decodeObject(scope.req);
@@ -27,7 +28,12 @@ export function updateHandler(scope: Scope): ApiResponse {
   const old = ctx.store.get(strategy.storageId, storageKey(strategy, scope.namespace, scope.name));
   checkUid(scope, obj.metadata.uid, old?.metadata.uid);
   if (!old) {
-    if (strategy.allowCreateOnUpdate && !scope.subresource) return objectResponse(scope, createObject(scope, obj, params));
+    if (strategy.allowCreateOnUpdate && !scope.subresource) {
+      const created = admitWrite(scope, { operation: 'CREATE', object: obj, dryRun: params.dryRun }, (o, dryRun) =>
+        createObject(scope, o!, { ...params, dryRun }),
+      );
+      return afterWrite(created, (r) => objectResponse(scope, r));
+    }
     throw notFound(strategy, scope.name);
   }
   checkResourceVersion(scope, obj, old);
@@ -36,7 +42,9 @@ export function updateHandler(scope: Scope): ApiResponse {
     const r = updateObject({ ...scope, subresource: '' }, old, next, params);
     return jsonResponse(200, scaleOf(scope, r.object), warningHeaders(r.warnings));
   }
-  return objectResponse(scope, updateObject(scope, old, obj, params));
+  const request = { operation: 'UPDATE' as const, object: obj, old: strategy.toExternal(old, scope.version), dryRun: params.dryRun };
+  const written = admitWrite(scope, request, (o, dryRun) => updateObject(scope, old, o!, { ...params, dryRun }));
+  return afterWrite(written, (r) => objectResponse(scope, r));
 }
 
 /**
