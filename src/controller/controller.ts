@@ -38,7 +38,9 @@ import type { RequestQueue } from './handler.js';
 import type { ControllerHost, ControllerMetrics, Runnable } from './host.js';
 import { resolveControllerOptions } from './options.js';
 import type { ControllerOptions, ResolvedControllerOptions } from './options.js';
+import { ReadYourWritesGate } from './read-your-writes-gate.js';
 import { ReconcileTracker } from './reconcile-tracker.js';
+import { recordReconcileWrites } from './reconcile-writes.js';
 import type { ReconcileState } from './reconcile-tracker.js';
 import type { Reconciler, Request, Result } from './reconciler.js';
 import type { Source, SourceContext } from './source.js';
@@ -103,6 +105,7 @@ export class Controller<C = unknown> implements Runnable {
   readonly #metrics: ControllerMetrics | undefined;
   readonly #sources: Source[] = [];
   readonly #tracker: ReconcileTracker;
+  readonly #readYourWrites: ReadYourWritesGate | undefined;
   /** Set by `start`: what sources added later are started with. */
   #running: SourceContext | undefined;
   #started = false;
@@ -118,6 +121,15 @@ export class Controller<C = unknown> implements Runnable {
     this.#reconciler = reconciler;
     this.#log = host.logger.child({ controller: name });
     this.#metrics = host.controllerMetrics;
+    this.#readYourWrites = options.readYourWrites
+      ? new ReadYourWritesGate({
+          clock: host.clock,
+          timeoutMs: options.readYourWritesTimeoutMs,
+          controller: name,
+          log: this.#log,
+          metrics: this.#metrics,
+        })
+      : undefined;
   }
 
   /** What this controller knows about `req`'s reconciles, or undefined if it never saw it (or forgot it). */
@@ -229,6 +241,7 @@ export class Controller<C = unknown> implements Runnable {
       try {
         // A client-go queue still hands out queued items after shutdown: they must not start.
         if (life.aborted) continue;
+        if (this.#readYourWrites?.hold(next, queue)) continue;
         const admitted = this.#host.admitReconcile ? this.#host.admitReconcile(next.item, this) : settledNothing;
         if (!admitted) {
           queue.forget(next.item);
@@ -270,14 +283,16 @@ export class Controller<C = unknown> implements Runnable {
     let outcome: { ok: true; result: Result } | { ok: false; err: unknown; panic: boolean };
     log.debug({}, 'Reconciling');
     this.#tracker.started(req, reconcileID);
+    const run = recordReconcileWrites(() => this.#reconciler(req, { client: this.#host.client, log, signal, reconcileID }));
     try {
-      const result = (await this.#reconciler(req, { client: this.#host.client, log, signal, reconcileID })) ?? {};
+      const result = (await run.result) ?? {};
       const invalid = invalidResult(result);
       outcome = invalid ? { ok: false, err: invalid, panic: false } : { ok: true, result };
     } catch (err) {
       outcome = { ok: false, err, panic: !(err instanceof Error) };
     } finally {
       timer?.cancel();
+      this.#readYourWrites?.finished(req, run.writes());
     }
     if (timedOut) this.#metrics?.reconcileTimeouts(this.name);
     this.#afterReconcile(queue, req, dequeuedPriority, outcome, log);

@@ -34,7 +34,7 @@ import { createClient, type Client, type RestClient, type RestConfig } from '../
 import type { SharedIndexInformer } from '../cache/index.js';
 import { AlreadyStartedError, Controller, type ControllerHost, type ControllerMetrics, type Runnable } from '../controller/index.js';
 import type { WorkqueueMetricsProvider } from '../workqueue/index.js';
-import { InformerCache, createSplitClient, type ManagerClient } from './cache/index.js';
+import { InformerCache, createSplitClient, withReadYourWrites, type ManagerClient } from './cache/index.js';
 import { EventBroadcaster, type EventRecorder } from './events/index.js';
 import { explainObject, type ConvergeReport } from './explain/index.js';
 import { HealthChecks, HttpServerRunnable, healthProbeHandler, metricsHandler, type HealthCheck } from './http/index.js';
@@ -101,7 +101,7 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
       cache: options.cache,
       shards: options.sharding?.shards,
     });
-    this.client = createSplitClient({ client: this.#rest, cache: this.#cache });
+    this.client = withReadYourWrites(createSplitClient({ client: this.#rest, cache: this.#cache }), this.#cache);
     this.#events = new EventBroadcaster({ client: this.#rest, clock: this.clock, logger: this.logger.child({ component: 'events' }) });
     this.#healthz = new HealthChecks({ path: 'healthz', logger: this.logger });
     this.#readyz = new HealthChecks({ path: 'readyz', logger: this.logger });
