@@ -3,11 +3,13 @@
  * before every write, list and watch (throw to fail the call — a conflict, a lost response — or await
  * to delay it), a hook before every watch event is delivered (await to make the cache lag behind the
  * server, or drop the event as a stalled connection loses it), and `endWatches()`, which ends every
- * open watch cleanly as the server does at its timeout. Gets pass through untouched. Invariant: with
- * no hooks set and no watch ended it behaves exactly like the client it wraps.
+ * open watch cleanly as the server does at its timeout. A constant `watchLag` delivers every watch
+ * event a fixed time after it arrived (events keep flowing meanwhile, so the lag never builds up).
+ * Gets pass through untouched. Invariant: with no hooks set and no watch ended it behaves exactly
+ * like the client it wraps.
  */
 import type { Client, ListOptions, WatchEvent, WatchOptions, WatchStream } from '../client/index.js';
-import type { KubeObject, ResourceDescriptor } from '../meta/index.js';
+import type { Clock, KubeObject, ResourceDescriptor } from '../meta/index.js';
 
 /** One write the wrapped client is about to send. */
 export interface ClientWrite {
@@ -33,6 +35,13 @@ export interface ClientFaults {
    * returning (or resolving to) `'drop'` loses the event in flight, as a stalled connection does.
    */
   beforeWatchEvent?: (resource: ResourceDescriptor, event: WatchEvent) => void | 'drop' | Promise<void | 'drop'>;
+  /**
+   * Delivers each watch event `ms` (on `clock`) after it arrived from the server, whatever came before
+   * it: a cache that is always that far behind, as a busy API server or a slow network makes it.
+   * Events are read ahead meanwhile, so they keep their order and the lag does not grow. Applied
+   * before `beforeWatchEvent`.
+   */
+  watchLag?: { ms: number; clock: Clock };
 }
 
 /** The client `faultInjectingClient` returns: the wrapped one, plus control over its open watches. */
@@ -67,7 +76,12 @@ export function faultInjectingClient(base: Client, faults: ClientFaults): FaultI
     async watch<T extends KubeObject>(r: ResourceDescriptor<T>, o?: WatchOptions): Promise<WatchStream<T>> {
       await faults.beforeWatch?.(r as ResourceDescriptor, o);
       const onEvent = faults.beforeWatchEvent;
-      return endableStream(await base.watch(r, o), open, onEvent && ((e) => onEvent(r as ResourceDescriptor, e as WatchEvent)));
+      const stream = await base.watch(r, o);
+      return endableStream(
+        faults.watchLag ? laggedStream(stream, faults.watchLag) : stream,
+        open,
+        onEvent && ((e) => onEvent(r as ResourceDescriptor, e as WatchEvent)),
+      );
     },
     async create(r, obj, o) {
       await before({ verb: 'create', resource: r as ResourceDescriptor, name: obj.metadata.name ?? '' });
@@ -144,6 +158,54 @@ function endableStream<T extends KubeObject>(
       async return() {
         close();
         return done;
+      },
+    }),
+  };
+}
+
+/**
+ * `stream` with every event held until `lag.ms` after it was read. A pump reads ahead into a queue
+ * stamped with arrival times; an error or the end is delivered in its place in the order, after the
+ * same lag. Closing stops the pump and the stream.
+ */
+function laggedStream<T extends KubeObject>(stream: WatchStream<T>, lag: { ms: number; clock: Clock }): WatchStream<T> {
+  type Arrival = { at: number } & ({ r: IteratorResult<WatchEvent<T>> } | { err: unknown });
+  const arrived: Arrival[] = [];
+  let wake: (() => void) | undefined;
+  let closed = false;
+  const source = stream[Symbol.asyncIterator]();
+  void (async () => {
+    for (;;) {
+      let a: Arrival;
+      try {
+        const r = await source.next();
+        a = { at: lag.clock.monotonicMs(), r };
+      } catch (err) {
+        a = { at: lag.clock.monotonicMs(), err };
+      }
+      arrived.push(a);
+      wake?.();
+      if (closed || !('r' in a) || a.r.done) return;
+    }
+  })();
+  const close = (): void => {
+    closed = true;
+    stream.close();
+  };
+  return {
+    close,
+    [Symbol.asyncIterator]: () => ({
+      async next(): Promise<IteratorResult<WatchEvent<T>>> {
+        while (arrived.length === 0) await new Promise<void>((resolve) => (wake = resolve));
+        const a = arrived.shift()!;
+        const wait = a.at + lag.ms - lag.clock.monotonicMs();
+        if (wait > 0) await lag.clock.sleep(wait);
+        if ('err' in a) throw a.err;
+        return a.r;
+      },
+      async return() {
+        close();
+        return { value: undefined, done: true };
       },
     }),
   };
