@@ -96,7 +96,9 @@ async function torture(readYourWrites: boolean): Promise<Counts> {
     async () => {
       const list = await env.client.list(ConfigMapResource, { namespace: NS });
       const byName = new Map(list.items.map((o: ConfigMap) => [o.metadata.name!, o]));
-      return names.every((n) => byName.get(n)?.data?.['seen'] === byName.get(n)?.data?.['want'] && byName.has(`${n}-want-${byName.get(n)?.data?.['want']}`));
+      return names.every(
+        (n) => byName.get(n)?.data?.['seen'] === byName.get(n)?.data?.['want'] && byName.has(`${n}-want-${byName.get(n)?.data?.['want']}`),
+      );
     },
     { timeoutMs: 10_000 },
   );
