@@ -1,7 +1,7 @@
 /**
  * A `Client` that injects the faults an operator's failure tests need on top of a real one: hooks
- * before every write, list and watch (throw to fail the call — a conflict, a lost response — or await
- * to delay it), a hook before every watch event is delivered (await to make the cache lag behind the
+ * before every write, list and watch (throw to fail the call — a conflict — or await to delay it),
+ * after every write (throw to lose the response of a write that was applied), a hook before every watch event is delivered (await to make the cache lag behind the
  * server, or drop the event as a stalled connection loses it), and `endWatches()`, which ends every
  * open watch cleanly as the server does at its timeout. A constant `watchLag` delivers every watch
  * event a fixed time after it arrived (events keep flowing meanwhile, so the lag never builds up).
@@ -15,6 +15,8 @@ import type { Clock, KubeObject, ResourceDescriptor } from '../meta/index.js';
 export interface ClientWrite {
   verb: 'create' | 'update' | 'updateStatus' | 'patch' | 'delete';
   resource: ResourceDescriptor;
+  /** Absent for cluster-scoped kinds, and for a namespaced write that leaves it to the client's default. */
+  namespace?: string;
   name: string;
   subresource?: string;
 }
@@ -23,6 +25,11 @@ export interface ClientWrite {
 export interface ClientFaults {
   /** Runs before each write; throwing fails the write (nothing is sent), awaiting delays it. */
   beforeWrite?: (w: ClientWrite) => void | Promise<void>;
+  /**
+   * Runs after each write the server answered successfully; throwing replaces the answer with that
+   * error while the write stays applied — a response lost on the way back.
+   */
+  afterWrite?: (w: ClientWrite) => void | Promise<void>;
   /**
    * Runs before each list request, once per page (`options.continue` is set on all pages but the
    * first); throwing fails it (nothing is sent), awaiting delays it.
@@ -58,8 +65,11 @@ export interface FaultInjectingClient extends Client {
 /** Wraps a `Client` so tests can fail or delay its writes, lists and watches, and delay, drop or end its watch events. */
 export function faultInjectingClient(base: Client, faults: ClientFaults): FaultInjectingClient {
   const open = new Set<() => void>();
-  const before = async (w: ClientWrite): Promise<void> => {
+  const write = async <R>(w: ClientWrite, send: () => Promise<R>): Promise<R> => {
     await faults.beforeWrite?.(w);
+    const answer = await send();
+    await faults.afterWrite?.(w);
+    return answer;
   };
   return {
     get openWatches() {
@@ -83,26 +93,38 @@ export function faultInjectingClient(base: Client, faults: ClientFaults): FaultI
         onEvent && ((e) => onEvent(r as ResourceDescriptor, e as WatchEvent)),
       );
     },
-    async create(r, obj, o) {
-      await before({ verb: 'create', resource: r as ResourceDescriptor, name: obj.metadata.name ?? '' });
-      return base.create(r, obj, o);
-    },
-    async update(r, obj, o) {
-      await before({ verb: 'update', resource: r as ResourceDescriptor, name: obj.metadata.name ?? '', subresource: o?.subresource });
-      return base.update(r, obj, o);
-    },
-    async updateStatus(r, obj, o) {
-      await before({ verb: 'updateStatus', resource: r as ResourceDescriptor, name: obj.metadata.name ?? '', subresource: 'status' });
-      return base.updateStatus(r, obj, o);
-    },
-    async patch(r, nn, p, type, o) {
-      await before({ verb: 'patch', resource: r as ResourceDescriptor, name: nn.name, subresource: o?.subresource });
-      return base.patch(r, nn, p, type, o);
-    },
-    async delete(r, nn, o) {
-      await before({ verb: 'delete', resource: r as ResourceDescriptor, name: nn.name });
-      return base.delete(r, nn, o);
-    },
+    create: (r, obj, o) =>
+      write({ verb: 'create', resource: r as ResourceDescriptor, namespace: obj.metadata.namespace, name: obj.metadata.name ?? '' }, () =>
+        base.create(r, obj, o),
+      ),
+    update: (r, obj, o) =>
+      write(
+        {
+          verb: 'update',
+          resource: r as ResourceDescriptor,
+          namespace: obj.metadata.namespace,
+          name: obj.metadata.name ?? '',
+          subresource: o?.subresource,
+        },
+        () => base.update(r, obj, o),
+      ),
+    updateStatus: (r, obj, o) =>
+      write(
+        {
+          verb: 'updateStatus',
+          resource: r as ResourceDescriptor,
+          namespace: obj.metadata.namespace,
+          name: obj.metadata.name ?? '',
+          subresource: 'status',
+        },
+        () => base.updateStatus(r, obj, o),
+      ),
+    patch: (r, nn, p, type, o) =>
+      write({ verb: 'patch', resource: r as ResourceDescriptor, namespace: nn.namespace, name: nn.name, subresource: o?.subresource }, () =>
+        base.patch(r, nn, p, type, o),
+      ),
+    delete: (r, nn, o) =>
+      write({ verb: 'delete', resource: r as ResourceDescriptor, namespace: nn.namespace, name: nn.name }, () => base.delete(r, nn, o)),
     deleteCollection: (r, o) => base.deleteCollection(r, o),
   };
 }

@@ -10,3 +10,8 @@ export type { ClientFaults, ClientWrite, FaultInjectingClient } from './fault-in
 export { installCrds, loadCrds } from './crds.js';
 export type { InstallCrdsOptions, CrdSource, CustomResourceDefinition } from './crds.js';
 export { CrdNotServedError, EventuallyTimeoutError } from './errors.js';
+export { explore } from './explore/explore.js';
+export type { ExploreOptions, ExploreResult, ExploreFailure } from './explore/explore.js';
+export type { ExploreContext, ExploreSetup, ScenarioStep, Invariant } from './explore/run-schedule.js';
+export { FAULT_KINDS, describeFault, scheduleFor } from './explore/schedule.js';
+export type { Fault, FaultKind, ScheduleShape } from './explore/schedule.js';
