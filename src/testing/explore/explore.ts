@@ -27,6 +27,8 @@ export interface ExploreOptions<T extends KubeObject> {
   scenario: readonly ScenarioStep[];
   /** Properties of the converged state, checked once every object converged. */
   invariants?: readonly Invariant[];
+  /** Runs exactly this schedule (e.g. a reported minimal one) instead of drawing one per seed. */
+  replay?: readonly Fault[];
   /** CRDs to install in the API server first. */
   crds?: readonly CrdSource[];
 }
@@ -52,11 +54,11 @@ export interface ExploreResult {
 }
 
 /** Fake time between two looks at the cluster. */
-const STEP_MS = 50;
+const STEP_MS = 100;
 /** Time faults fall in the first second of a run; the scenario should be done by then too. */
 const WINDOW_MS = 1000;
 /** After the faults stop, the operator has this long (fake time) to converge. */
-const SETTLE_MS = 10_000;
+const SETTLE_MS = 5000;
 /** One to three faults a schedule, in the first second of the run. */
 const SHAPE = { windowMs: WINDOW_MS, maxFaults: 3 };
 
@@ -98,11 +100,12 @@ export async function explore<T extends KubeObject>(setup: ExploreSetup, options
     faults: options.faults ?? FAULT_KINDS,
     writes: Math.max(1, baseline.writes.length),
     calls: Math.max(1, baseline.calls),
+    watches: Math.max(1, baseline.kinds.length),
   };
   let schedules = 1;
   for (const seed of seeds) {
     if (performance.now() - started > budgetMs) break;
-    const schedule = scheduleFor(seed, shape);
+    const schedule = options.replay ?? scheduleFor(seed, shape);
     schedules++;
     const outcome = await run(seed, schedule);
     if (outcome.failure === undefined) continue;
@@ -134,7 +137,7 @@ function failureOf(seed: number, schedule: readonly Fault[], minimal: { faults: 
   const reason = outcome.failure!;
   const line = (f: Fault): string => {
     const hit = 'write' in f ? outcome.writes[f.write] : undefined;
-    return `  ${describeFault(f)}${hit ? ` (${hit})` : ''}`;
+    return `  ${describeFault(f, outcome.kinds)}${hit ? ` (${hit})` : ''}`;
   };
   const report = [
     `explore: the schedule of seed ${seed} fails: ${reason}`,

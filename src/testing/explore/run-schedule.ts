@@ -63,6 +63,8 @@ export interface RunOutcome {
   writes: string[];
   /** How many dependency calls the run made. */
   calls: number;
+  /** The kinds the operator watched, in the order it first watched them. */
+  kinds: string[];
 }
 
 const TOUCHED = 'explore.converge.dev/touched';
@@ -90,9 +92,12 @@ export async function runSchedule<T extends KubeObject>(
     },
   };
 
-  const lagNow = (): number => {
+  const kinds: string[] = [];
+  const lagNow = (kind: string): number => {
     const t = elapsed();
-    return Math.max(0, ...faults.map((f) => (f.kind === 'cacheLag' && t >= f.atMs && t < f.atMs + f.forMs ? f.lagMs : 0)));
+    const lags = (f: Fault): boolean =>
+      f.kind === 'cacheLag' && t >= f.atMs && t < f.atMs + f.forMs && (f.watch === undefined || kinds[f.watch] === kind);
+    return Math.max(0, ...faults.map((f) => (lags(f) ? (f as { lagMs: number }).lagMs : 0)));
   };
   const faultAt = (write: number, kind: Fault['kind']): boolean => faults.some((f) => f.kind === kind && 'write' in f && f.write === write);
 
@@ -123,8 +128,11 @@ export async function runSchedule<T extends KubeObject>(
           throw new NetworkError(w.verb, writes[n]!, new Error(`response of write #${n} lost (injected by the explorer)`));
         }
       },
-      beforeWatchEvent: async () => {
-        const lag = lagNow();
+      beforeWatch: (r) => {
+        if (!kinds.includes(r.kind)) kinds.push(r.kind);
+      },
+      beforeWatchEvent: async (r) => {
+        const lag = lagNow(r.kind);
         if (lag > 0) await clock.sleep(lag);
       },
     });
@@ -163,7 +171,7 @@ export async function runSchedule<T extends KubeObject>(
   let current = await startManager();
   try {
     for (;;) {
-      if (state.failure) return { failure: state.failure, writes, calls: state.calls };
+      if (state.failure) return { failure: state.failure, writes, calls: state.calls, kinds };
       while (scenario[0] && scenario[0].atMs <= elapsed()) await scenario.shift()!.run(ctx);
       while (cuts[0] && cuts[0].atMs <= elapsed()) {
         if (cuts.shift()!.relist) env.server.compact();
@@ -180,12 +188,18 @@ export async function runSchedule<T extends KubeObject>(
       if (waiting.length === 0) {
         for (const inv of spec.invariants) {
           const broken = await inv.check(ctx);
-          if (broken !== undefined) return { failure: `invariant "${inv.name}" does not hold: ${broken}`, writes, calls: state.calls };
+          if (broken !== undefined)
+            return { failure: `invariant "${inv.name}" does not hold: ${broken}`, writes, calls: state.calls, kinds };
         }
-        return { failure: undefined, writes, calls: state.calls };
+        return { failure: undefined, writes, calls: state.calls, kinds };
       }
       if (elapsed() >= spec.windowMs + spec.settleMs) {
-        return { failure: `not converged ${spec.settleMs} ms after the faults stopped: ${waiting.join(', ')}`, writes, calls: state.calls };
+        return {
+          failure: `not converged ${spec.settleMs} ms after the faults stopped: ${waiting.join(', ')}`,
+          writes,
+          calls: state.calls,
+          kinds,
+        };
       }
     }
   } finally {

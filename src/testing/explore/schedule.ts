@@ -22,8 +22,11 @@ export const FAULT_KINDS: readonly FaultKind[] = Object.freeze([
 
 /** One fault of a schedule. */
 export type Fault =
-  /** Every watch event is held `lagMs` before the operator's cache sees it, from `atMs` for `forMs`. */
-  | { readonly kind: 'cacheLag'; readonly atMs: number; readonly forMs: number; readonly lagMs: number }
+  /**
+   * Watch events are held `lagMs` before the operator's cache sees them, from `atMs` for `forMs`: the
+   * events of every kind, or of the `watch`-th kind the operator watched (kinds lag unevenly in a cluster).
+   */
+  | { readonly kind: 'cacheLag'; readonly atMs: number; readonly forMs: number; readonly lagMs: number; readonly watch?: number }
   /** Every open watch ends at `atMs`; with `relist`, history is compacted first, so re-watching gets 410 Gone. */
   | { readonly kind: 'watchCut'; readonly atMs: number; readonly relist: boolean }
   /** Another writer changes the object just before write #`write`: a 409 if that write carries its resourceVersion. */
@@ -45,6 +48,8 @@ export interface ScheduleShape {
   /** Write faults hit one of the first `writes` writes, dependency faults one of the first `calls` calls. */
   writes: number;
   calls: number;
+  /** A lag of one kind lags one of the first `watches` kinds watched. */
+  watches: number;
   /** At most this many faults (at least one). */
   maxFaults: number;
 }
@@ -60,7 +65,14 @@ export function scheduleFor(seed: number, shape: ScheduleShape): Fault[] {
     const kind = shape.faults[int(shape.faults.length)]!;
     switch (kind) {
       case 'cacheLag':
-        out.push({ kind, atMs: atMs(), forMs: 100 + int(10) * 100, lagMs: 50 + int(10) * 50 });
+        // Half the lags start with the run: the first reconciles, which create everything, are where stale reads hurt most.
+        out.push({
+          kind,
+          atMs: random() < 0.5 ? 0 : atMs(),
+          forMs: 100 + int(10) * 100,
+          lagMs: 50 + int(10) * 50,
+          ...(random() < 0.75 ? { watch: int(shape.watches) } : {}),
+        });
         break;
       case 'watchCut':
         out.push({ kind, atMs: atMs(), relist: random() < 0.5 });
@@ -75,11 +87,13 @@ export function scheduleFor(seed: number, shape: ScheduleShape): Fault[] {
   return out;
 }
 
-/** One line saying what `fault` does, for failure reports. */
-export function describeFault(fault: Fault): string {
+/** One line saying what `fault` does, for failure reports; `kinds` names the kinds watched, in order. */
+export function describeFault(fault: Fault, kinds: readonly string[] = []): string {
   switch (fault.kind) {
-    case 'cacheLag':
-      return `at ${fault.atMs} ms: the cache lags ${fault.lagMs} ms behind the server for ${fault.forMs} ms`;
+    case 'cacheLag': {
+      const which = fault.watch === undefined ? 'the cache' : `the cache of ${kinds[fault.watch] ?? `watched kind #${fault.watch}`}`;
+      return `at ${fault.atMs} ms: ${which} lags ${fault.lagMs} ms behind the server for ${fault.forMs} ms`;
+    }
     case 'watchCut':
       return `at ${fault.atMs} ms: every watch is cut${fault.relist ? ' and history compacted (410 Gone, relist)' : ''}`;
     case 'concurrentWrite':
