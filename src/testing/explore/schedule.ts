@@ -10,6 +10,7 @@
 /** The kinds of fault the explorer injects. */
 export type FaultKind = 'cacheLag' | 'watchCut' | 'concurrentWrite' | 'tooManyRequests' | 'lostResponse' | 'crash' | 'dependencyTimeout';
 
+/** Every fault kind, the default of `explore`'s `faults`. */
 export const FAULT_KINDS: readonly FaultKind[] = Object.freeze([
   'cacheLag',
   'watchCut',
