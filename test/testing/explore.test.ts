@@ -18,7 +18,7 @@ import {
 /** A schedule the search below reports for the generateName variant: a lost create, and a lagging cache. */
 const GENERATE_NAME_FAILURE: readonly Fault[] = [
   { kind: 'lostResponse', write: 1 },
-  { kind: 'cacheLag', atMs: 0, forMs: 1000, lagMs: 300 },
+  { kind: 'cacheLag', write: 0, forMs: 1000, lagMs: 300 },
 ];
 
 const crd = new URL('../../examples/webapp/crd.yaml', import.meta.url).pathname;
@@ -89,8 +89,8 @@ describe('explore', () => {
 
   it('catches children created with generateName', async () => {
     const r = await exploreVariant('generateName', {
-      seeds: 100,
-      budgetMs: 40_000,
+      seeds: 40,
+      budgetMs: 60_000,
       faults: ['lostResponse', 'cacheLag'],
       scenario: singleApp,
     });

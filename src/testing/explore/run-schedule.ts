@@ -93,11 +93,15 @@ export async function runSchedule<T extends KubeObject>(
   };
 
   const kinds: string[] = [];
+  /** When each lag began (the fake time its write was sent). */
+  const lagStarts = new Map<Fault, number>();
   const lagNow = (kind: string): number => {
-    const t = elapsed();
-    const lags = (f: Fault): boolean =>
-      f.kind === 'cacheLag' && t >= f.atMs && t < f.atMs + f.forMs && (f.watch === undefined || kinds[f.watch] === kind);
-    return Math.max(0, ...faults.map((f) => (lags(f) ? (f as { lagMs: number }).lagMs : 0)));
+    let lag = 0;
+    for (const [f, from] of lagStarts) {
+      if (f.kind !== 'cacheLag' || clock.now() >= from + f.forMs) continue;
+      if (f.watch === undefined || kinds[f.watch] === kind) lag = Math.max(lag, f.lagMs);
+    }
+    return lag;
   };
   const faultAt = (write: number, kind: Fault['kind']): boolean => faults.some((f) => f.kind === kind && 'write' in f && f.write === write);
 
@@ -111,6 +115,7 @@ export async function runSchedule<T extends KubeObject>(
         const n = state.writes++;
         numbers.set(w, n);
         writes[n] = `${w.verb}${w.subresource ? ` ${w.subresource}` : ''} ${w.resource.kind} ${w.namespace ?? ''}/${w.name}`;
+        for (const f of faults) if (f.kind === 'cacheLag' && f.write === n) lagStarts.set(f, clock.now());
         if (faultAt(n, 'crash')) {
           dead = true;
           state.crashed = true;

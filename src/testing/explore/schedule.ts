@@ -1,9 +1,9 @@
 /**
  * Fault schedules: what goes wrong, and when, in one run of the explorer. A schedule is a short list
  * of faults drawn from a seed by a small deterministic generator, so the same seed always gives the
- * same schedule, on any machine. Faults on writes name the n-th write the operator sends (counted from
+ * same schedule, on any machine. Most faults name the n-th write the operator sends (counted from
  * the start of the run, across restarts), so they hit the same step of the operator's logic whatever
- * the timing; faults in time name a moment on the run's fake clock. Invariant: `scheduleFor` is a pure
+ * the timing; watch cuts name a moment on the run's fake clock. Invariant: `scheduleFor` is a pure
  * function of its arguments, and `describeFault` says in one line what a fault does.
  */
 
@@ -24,10 +24,12 @@ export const FAULT_KINDS: readonly FaultKind[] = Object.freeze([
 /** One fault of a schedule. */
 export type Fault =
   /**
-   * Watch events are held `lagMs` before the operator's cache sees them, from `atMs` for `forMs`: the
-   * events of every kind, or of the `watch`-th kind the operator watched (kinds lag unevenly in a cluster).
+   * Watch events are held `lagMs` before the operator's cache sees them, for `forMs` from the moment
+   * write #`write` is sent: the events of every kind, or of the `watch`-th kind the operator watched
+   * (kinds lag unevenly in a cluster). Tied to a write, like the other faults, so it meets the same
+   * step of the operator's logic in every replay.
    */
-  | { readonly kind: 'cacheLag'; readonly atMs: number; readonly forMs: number; readonly lagMs: number; readonly watch?: number }
+  | { readonly kind: 'cacheLag'; readonly write: number; readonly forMs: number; readonly lagMs: number; readonly watch?: number }
   /** Every open watch ends at `atMs`; with `relist`, history is compacted first, so re-watching gets 410 Gone. */
   | { readonly kind: 'watchCut'; readonly atMs: number; readonly relist: boolean }
   /** Another writer changes the object just before write #`write`: a 409 if that write carries its resourceVersion. */
@@ -66,10 +68,9 @@ export function scheduleFor(seed: number, shape: ScheduleShape): Fault[] {
     const kind = shape.faults[int(shape.faults.length)]!;
     switch (kind) {
       case 'cacheLag':
-        // Half the lags start with the run: the first reconciles, which create everything, are where stale reads hurt most.
         out.push({
           kind,
-          atMs: random() < 0.5 ? 0 : atMs(),
+          write: int(shape.writes),
           forMs: 100 + int(10) * 100,
           lagMs: 50 + int(10) * 50,
           ...(random() < 0.75 ? { watch: int(shape.watches) } : {}),
@@ -93,7 +94,7 @@ export function describeFault(fault: Fault, kinds: readonly string[] = []): stri
   switch (fault.kind) {
     case 'cacheLag': {
       const which = fault.watch === undefined ? 'the cache' : `the cache of ${kinds[fault.watch] ?? `watched kind #${fault.watch}`}`;
-      return `at ${fault.atMs} ms: ${which} lags ${fault.lagMs} ms behind the server for ${fault.forMs} ms`;
+      return `write #${fault.write}: from then on ${which} lags ${fault.lagMs} ms behind the server for ${fault.forMs} ms`;
     }
     case 'watchCut':
       return `at ${fault.atMs} ms: every watch is cut${fault.relist ? ' and history compacted (410 Gone, relist)' : ''}`;
