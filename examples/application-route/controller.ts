@@ -58,6 +58,8 @@ type Route = ObjectOf<typeof ApplicationRoute>;
 export interface ApplicationRouteControllerOptions {
   /** Routes reconciled at once (never the same route twice at once). Default 4. */
   maxConcurrentReconciles?: number;
+  /** Read-your-writes (default true); tests of the operator's own answer to a stale cache turn it off. */
+  readYourWrites?: boolean;
 }
 
 export const APPLICATION_ROUTE_CONTROLLER = 'applicationroute';
@@ -80,7 +82,7 @@ export function setupApplicationRouteController(mgr: Manager, options: Applicati
     .owns(HTTPRouteResource)
     .watches(ServiceResource, enqueueRequestsFromMapFunc(routesReferencing(BACKEND_SERVICE_INDEX)))
     .watches(SecretResource, enqueueRequestsFromMapFunc(routesReferencing(TLS_SECRET_INDEX)))
-    .withOptions({ maxConcurrentReconciles: options.maxConcurrentReconciles ?? 4 })
+    .withOptions({ maxConcurrentReconciles: options.maxConcurrentReconciles ?? 4, readYourWrites: options.readYourWrites ?? true })
     .named(APPLICATION_ROUTE_CONTROLLER)
     .complete((req, ctx) => reconcileRoute(req, ctx, { clock: mgr.clock, recorder }));
 }

@@ -49,7 +49,13 @@ interface LogLine {
 /** Starts the operator and the deployment simulator in one manager, with a short backoff for tests. */
 async function startOperator(
   env: TestEnv,
-  options: { external?: ExternalSystem; client?: Client; maxConcurrentReconciles?: number; gracefulShutdownTimeoutMs?: number } = {},
+  options: {
+    external?: ExternalSystem;
+    client?: Client;
+    maxConcurrentReconciles?: number;
+    gracefulShutdownTimeoutMs?: number;
+    readYourWrites?: boolean;
+  } = {},
 ): Promise<Operator> {
   const external = options.external ?? new ExternalSystem();
   const logs: LogLine[] = [];
@@ -62,6 +68,7 @@ async function startOperator(
     externalSystem: external,
     controller: {
       maxConcurrentReconciles: options.maxConcurrentReconciles ?? 2,
+      ...(options.readYourWrites !== undefined ? { readYourWrites: options.readYourWrites } : {}),
       rateLimiter: itemExponentialFailureRateLimiter({ baseDelayMs: 2, maxDelayMs: 200 }),
     },
   });
@@ -304,7 +311,10 @@ describe('WebApp operator', () => {
       let openGate!: () => void;
       const gate = new Promise<void>((resolve) => (openGate = resolve));
       // The operator's Deployment watch is held back: its cache never sees the Deployment it created.
+      // Read-your-writes (the default) would hold the next reconcile until it does; this case is about
+      // the operator's own answer to a stale cache, so it is turned off here.
       const op = await startOperator(env, {
+        readYourWrites: false,
         client: faultInjectingClient(env.client, {
           // The cache lags the server: Deployment events wait at the gate (bookmarks carry no object).
           beforeWatchEvent: (r, e) =>

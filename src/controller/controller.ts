@@ -38,7 +38,9 @@ import type { RequestQueue } from './handler.js';
 import type { ControllerHost, ControllerMetrics, Runnable } from './host.js';
 import { resolveControllerOptions } from './options.js';
 import type { ControllerOptions, ResolvedControllerOptions } from './options.js';
+import { ReadYourWritesGate } from './read-your-writes-gate.js';
 import { ReconcileTracker } from './reconcile-tracker.js';
+import { recordReconcileWrites } from './reconcile-writes.js';
 import type { ReconcileState } from './reconcile-tracker.js';
 import type { Reconciler, Request, Result } from './reconciler.js';
 import type { Source, SourceContext } from './source.js';
@@ -105,6 +107,7 @@ export class Controller<C = unknown> implements Runnable {
   readonly #sources: Source[] = [];
   readonly #tracker: ReconcileTracker;
   readonly #tracing: ReconcileTracing;
+  readonly #readYourWrites: ReadYourWritesGate | undefined;
   /** Set by `start`: what sources added later are started with. */
   #running: SourceContext | undefined;
   #started = false;
@@ -121,6 +124,15 @@ export class Controller<C = unknown> implements Runnable {
     this.#reconciler = reconciler;
     this.#log = host.logger.child({ controller: name });
     this.#metrics = host.controllerMetrics;
+    this.#readYourWrites = options.readYourWrites
+      ? new ReadYourWritesGate({
+          clock: host.clock,
+          timeoutMs: options.readYourWritesTimeoutMs,
+          controller: name,
+          log: this.#log,
+          metrics: this.#metrics,
+        })
+      : undefined;
   }
 
   /** What this controller knows about `req`'s reconciles, or undefined if it never saw it (or forgot it). */
@@ -232,6 +244,7 @@ export class Controller<C = unknown> implements Runnable {
       try {
         // A client-go queue still hands out queued items after shutdown: they must not start.
         if (life.aborted) continue;
+        if (this.#readYourWrites?.hold(next, queue)) continue;
         const admitted = this.#host.admitReconcile ? this.#host.admitReconcile(next.item, this) : settledNothing;
         if (!admitted) {
           queue.forget(next.item);
@@ -274,14 +287,16 @@ export class Controller<C = unknown> implements Runnable {
     log.debug({}, 'Reconciling');
     this.#tracker.started(req, reconcileID);
     const span = this.#tracing.start(req, reconcileID);
+    const run = recordReconcileWrites(() => span.run(() => this.#reconciler(req, { client: this.#host.client, log, signal, reconcileID })));
     try {
-      const result = (await span.run(() => this.#reconciler(req, { client: this.#host.client, log, signal, reconcileID }))) ?? {};
+      const result = (await run.result) ?? {};
       const invalid = invalidResult(result);
       outcome = invalid ? { ok: false, err: invalid, panic: false } : { ok: true, result };
     } catch (err) {
       outcome = { ok: false, err, panic: !(err instanceof Error) };
     } finally {
       timer?.cancel();
+      this.#readYourWrites?.finished(req, run.writes());
     }
     if (timedOut) this.#metrics?.reconcileTimeouts(this.name);
     this.#afterReconcile(queue, req, dequeuedPriority, outcome, log);

@@ -23,6 +23,8 @@ export interface ControllerMetrics {
   terminalReconcileErrors(controller: string): void;
   reconcilePanics(controller: string): void;
   reconcileTimeouts(controller: string): void;
+  /** A reconcile ran without the cache having observed its predecessor's writes, its wait having timed out. */
+  readYourWritesTimeouts(controller: string): void;
   reconcileTime(controller: string, seconds: number): void;
   maxConcurrentReconciles(controller: string, n: number): void;
   activeWorkers(controller: string, delta: 1 | -1): void;

@@ -31,6 +31,8 @@ export { kindSource } from './kind-source.js';
 export { channelSource } from './channel-source.js';
 export { EventChannel } from './event-channel.js';
 export type { ControllerOptions, ResolvedControllerOptions } from './options.js';
+export { noteReconcileWrite } from './reconcile-writes.js';
+export type { ReconcileWrite } from './reconcile-writes.js';
 export { Controller, newController, newUnmanagedController } from './controller.js';
 export type { ReconcilePhase, ReconcileOutcome, ReconcileState, ReconcileErrorInfo, FinishedReconcile } from './reconcile-tracker.js';
 export type { NewControllerOptions } from './controller.js';

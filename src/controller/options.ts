@@ -31,6 +31,17 @@ export interface ControllerOptions {
    * after its timeout fired counts in `controller_runtime_reconcile_timeouts_total`.
    */
   reconciliationTimeoutMs?: number;
+  /**
+   * Read-your-writes (default true): after a reconcile of a request wrote objects through the host's
+   * client, the next reconcile of that request waits until the cache has observed those writes, so it
+   * never acts on state older than its own writes. `false` reconciles as soon as the request is dequeued.
+   */
+  readYourWrites?: boolean;
+  /**
+   * How long a reconcile waits for the cache to observe the previous one's writes before it runs
+   * anyway (counted in `converge_read_your_writes_timeouts_total` and logged). Default 10 s.
+   */
+  readYourWritesTimeoutMs?: number;
 }
 
 /** The controller options with every default filled in, frozen. */
@@ -42,6 +53,8 @@ export interface ResolvedControllerOptions {
   readonly needLeaderElection: boolean;
   readonly skipNameValidation: boolean;
   readonly reconciliationTimeoutMs: number;
+  readonly readYourWrites: boolean;
+  readonly readYourWritesTimeoutMs: number;
 }
 
 export const CONTROLLER_DEFAULTS = Object.freeze({
@@ -51,6 +64,8 @@ export const CONTROLLER_DEFAULTS = Object.freeze({
   needLeaderElection: true,
   skipNameValidation: false,
   reconciliationTimeoutMs: 0,
+  readYourWrites: true,
+  readYourWritesTimeoutMs: 10_000,
 });
 
 /**
@@ -66,9 +81,12 @@ export function resolveControllerOptions(o: ControllerOptions = {}): ResolvedCon
     needLeaderElection: o.needLeaderElection ?? CONTROLLER_DEFAULTS.needLeaderElection,
     skipNameValidation: o.skipNameValidation ?? CONTROLLER_DEFAULTS.skipNameValidation,
     reconciliationTimeoutMs: o.reconciliationTimeoutMs ?? CONTROLLER_DEFAULTS.reconciliationTimeoutMs,
+    readYourWrites: o.readYourWrites ?? CONTROLLER_DEFAULTS.readYourWrites,
+    readYourWritesTimeoutMs: o.readYourWritesTimeoutMs ?? CONTROLLER_DEFAULTS.readYourWritesTimeoutMs,
   };
   requireInt('maxConcurrentReconciles', r.maxConcurrentReconciles, { min: 1 });
   requireDuration('cacheSyncTimeoutMs', r.cacheSyncTimeoutMs);
   requireDuration('reconciliationTimeoutMs', r.reconciliationTimeoutMs);
+  requireDuration('readYourWritesTimeoutMs', r.readYourWritesTimeoutMs);
   return Object.freeze(r);
 }

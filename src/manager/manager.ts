@@ -34,7 +34,7 @@ import { createClient, type Client, type RestClient, type RestConfig } from '../
 import type { SharedIndexInformer } from '../cache/index.js';
 import { AlreadyStartedError, Controller, type ControllerHost, type ControllerMetrics, type Runnable } from '../controller/index.js';
 import type { WorkqueueMetricsProvider } from '../workqueue/index.js';
-import { InformerCache, createSplitClient, type ManagerClient } from './cache/index.js';
+import { InformerCache, createSplitClient, withReadYourWrites, type ManagerClient } from './cache/index.js';
 import { EventBroadcaster, type EventRecorder } from './events/index.js';
 import { explainObject, type ConvergeReport } from './explain/index.js';
 import {
@@ -110,7 +110,7 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
       shards: options.sharding?.shards,
       shardOwner: (shard) => this.#sharding?.holderOf(shard),
     });
-    this.client = createSplitClient({ client: this.#rest, cache: this.#cache });
+    this.client = withReadYourWrites(createSplitClient({ client: this.#rest, cache: this.#cache }), this.#cache);
     this.#events = new EventBroadcaster({ client: this.#rest, clock: this.clock, logger: this.logger.child({ component: 'events' }) });
     this.#healthz = new HealthChecks({ path: 'healthz', logger: this.logger });
     this.#readyz = new HealthChecks({ path: 'readyz', logger: this.logger });

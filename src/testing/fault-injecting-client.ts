@@ -1,18 +1,22 @@
 /**
  * A `Client` that injects the faults an operator's failure tests need on top of a real one: hooks
- * before every write, list and watch (throw to fail the call — a conflict, a lost response — or await
- * to delay it), a hook before every watch event is delivered (await to make the cache lag behind the
+ * before every write, list and watch (throw to fail the call — a conflict — or await to delay it),
+ * after every write (throw to lose the response of a write that was applied), a hook before every watch event is delivered (await to make the cache lag behind the
  * server, or drop the event as a stalled connection loses it), and `endWatches()`, which ends every
- * open watch cleanly as the server does at its timeout. Gets pass through untouched. Invariant: with
- * no hooks set and no watch ended it behaves exactly like the client it wraps.
+ * open watch cleanly as the server does at its timeout. A constant `watchLag` delivers every watch
+ * event a fixed time after it arrived (events keep flowing meanwhile, so the lag never builds up).
+ * Gets pass through untouched. Invariant: with no hooks set and no watch ended it behaves exactly
+ * like the client it wraps.
  */
 import type { Client, ListOptions, WatchEvent, WatchOptions, WatchStream } from '../client/index.js';
-import type { KubeObject, ResourceDescriptor } from '../meta/index.js';
+import type { Clock, KubeObject, ResourceDescriptor } from '../meta/index.js';
 
 /** One write the wrapped client is about to send. */
 export interface ClientWrite {
   verb: 'create' | 'update' | 'updateStatus' | 'patch' | 'delete';
   resource: ResourceDescriptor;
+  /** Absent for cluster-scoped kinds, and for a namespaced write that leaves it to the client's default. */
+  namespace?: string;
   name: string;
   subresource?: string;
 }
@@ -21,6 +25,11 @@ export interface ClientWrite {
 export interface ClientFaults {
   /** Runs before each write; throwing fails the write (nothing is sent), awaiting delays it. */
   beforeWrite?: (w: ClientWrite) => void | Promise<void>;
+  /**
+   * Runs after each write the server answered successfully; throwing replaces the answer with that
+   * error while the write stays applied — a response lost on the way back.
+   */
+  afterWrite?: (w: ClientWrite) => void | Promise<void>;
   /**
    * Runs before each list request, once per page (`options.continue` is set on all pages but the
    * first); throwing fails it (nothing is sent), awaiting delays it.
@@ -33,6 +42,13 @@ export interface ClientFaults {
    * returning (or resolving to) `'drop'` loses the event in flight, as a stalled connection does.
    */
   beforeWatchEvent?: (resource: ResourceDescriptor, event: WatchEvent) => void | 'drop' | Promise<void | 'drop'>;
+  /**
+   * Delivers each watch event `ms` (on `clock`) after it arrived from the server, whatever came before
+   * it: a cache that is always that far behind, as a busy API server or a slow network makes it.
+   * Events are read ahead meanwhile, so they keep their order and the lag does not grow. Applied
+   * before `beforeWatchEvent`.
+   */
+  watchLag?: { ms: number; clock: Clock };
 }
 
 /** The client `faultInjectingClient` returns: the wrapped one, plus control over its open watches. */
@@ -49,8 +65,11 @@ export interface FaultInjectingClient extends Client {
 /** Wraps a `Client` so tests can fail or delay its writes, lists and watches, and delay, drop or end its watch events. */
 export function faultInjectingClient(base: Client, faults: ClientFaults): FaultInjectingClient {
   const open = new Set<() => void>();
-  const before = async (w: ClientWrite): Promise<void> => {
+  const write = async <R>(w: ClientWrite, send: () => Promise<R>): Promise<R> => {
     await faults.beforeWrite?.(w);
+    const answer = await send();
+    await faults.afterWrite?.(w);
+    return answer;
   };
   return {
     get openWatches() {
@@ -67,28 +86,45 @@ export function faultInjectingClient(base: Client, faults: ClientFaults): FaultI
     async watch<T extends KubeObject>(r: ResourceDescriptor<T>, o?: WatchOptions): Promise<WatchStream<T>> {
       await faults.beforeWatch?.(r as ResourceDescriptor, o);
       const onEvent = faults.beforeWatchEvent;
-      return endableStream(await base.watch(r, o), open, onEvent && ((e) => onEvent(r as ResourceDescriptor, e as WatchEvent)));
+      const stream = await base.watch(r, o);
+      return endableStream(
+        faults.watchLag ? laggedStream(stream, faults.watchLag) : stream,
+        open,
+        onEvent && ((e) => onEvent(r as ResourceDescriptor, e as WatchEvent)),
+      );
     },
-    async create(r, obj, o) {
-      await before({ verb: 'create', resource: r as ResourceDescriptor, name: obj.metadata.name ?? '' });
-      return base.create(r, obj, o);
-    },
-    async update(r, obj, o) {
-      await before({ verb: 'update', resource: r as ResourceDescriptor, name: obj.metadata.name ?? '', subresource: o?.subresource });
-      return base.update(r, obj, o);
-    },
-    async updateStatus(r, obj, o) {
-      await before({ verb: 'updateStatus', resource: r as ResourceDescriptor, name: obj.metadata.name ?? '', subresource: 'status' });
-      return base.updateStatus(r, obj, o);
-    },
-    async patch(r, nn, p, type, o) {
-      await before({ verb: 'patch', resource: r as ResourceDescriptor, name: nn.name, subresource: o?.subresource });
-      return base.patch(r, nn, p, type, o);
-    },
-    async delete(r, nn, o) {
-      await before({ verb: 'delete', resource: r as ResourceDescriptor, name: nn.name });
-      return base.delete(r, nn, o);
-    },
+    create: (r, obj, o) =>
+      write({ verb: 'create', resource: r as ResourceDescriptor, namespace: obj.metadata.namespace, name: obj.metadata.name ?? '' }, () =>
+        base.create(r, obj, o),
+      ),
+    update: (r, obj, o) =>
+      write(
+        {
+          verb: 'update',
+          resource: r as ResourceDescriptor,
+          namespace: obj.metadata.namespace,
+          name: obj.metadata.name ?? '',
+          subresource: o?.subresource,
+        },
+        () => base.update(r, obj, o),
+      ),
+    updateStatus: (r, obj, o) =>
+      write(
+        {
+          verb: 'updateStatus',
+          resource: r as ResourceDescriptor,
+          namespace: obj.metadata.namespace,
+          name: obj.metadata.name ?? '',
+          subresource: 'status',
+        },
+        () => base.updateStatus(r, obj, o),
+      ),
+    patch: (r, nn, p, type, o) =>
+      write({ verb: 'patch', resource: r as ResourceDescriptor, namespace: nn.namespace, name: nn.name, subresource: o?.subresource }, () =>
+        base.patch(r, nn, p, type, o),
+      ),
+    delete: (r, nn, o) =>
+      write({ verb: 'delete', resource: r as ResourceDescriptor, namespace: nn.namespace, name: nn.name }, () => base.delete(r, nn, o)),
     deleteCollection: (r, o) => base.deleteCollection(r, o),
   };
 }
@@ -144,6 +180,54 @@ function endableStream<T extends KubeObject>(
       async return() {
         close();
         return done;
+      },
+    }),
+  };
+}
+
+/**
+ * `stream` with every event held until `lag.ms` after it was read. A pump reads ahead into a queue
+ * stamped with arrival times; an error or the end is delivered in its place in the order, after the
+ * same lag. Closing stops the pump and the stream.
+ */
+function laggedStream<T extends KubeObject>(stream: WatchStream<T>, lag: { ms: number; clock: Clock }): WatchStream<T> {
+  type Arrival = { at: number } & ({ r: IteratorResult<WatchEvent<T>> } | { err: unknown });
+  const arrived: Arrival[] = [];
+  let wake: (() => void) | undefined;
+  let closed = false;
+  const source = stream[Symbol.asyncIterator]();
+  void (async () => {
+    for (;;) {
+      let a: Arrival;
+      try {
+        const r = await source.next();
+        a = { at: lag.clock.monotonicMs(), r };
+      } catch (err) {
+        a = { at: lag.clock.monotonicMs(), err };
+      }
+      arrived.push(a);
+      wake?.();
+      if (closed || !('r' in a) || a.r.done) return;
+    }
+  })();
+  const close = (): void => {
+    closed = true;
+    stream.close();
+  };
+  return {
+    close,
+    [Symbol.asyncIterator]: () => ({
+      async next(): Promise<IteratorResult<WatchEvent<T>>> {
+        while (arrived.length === 0) await new Promise<void>((resolve) => (wake = resolve));
+        const a = arrived.shift()!;
+        const wait = a.at + lag.ms - lag.clock.monotonicMs();
+        if (wait > 0) await lag.clock.sleep(wait);
+        if ('err' in a) throw a.err;
+        return a.r;
+      },
+      async return() {
+        close();
+        return { value: undefined, done: true };
       },
     }),
   };

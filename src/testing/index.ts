@@ -13,3 +13,8 @@ export type { InstallCrdsOptions, CrdSource, CustomResourceDefinition } from './
 export { CrdNotServedError, EventuallyTimeoutError } from './errors.js';
 export { validateAgainstCrd } from './validate-against-crd.js';
 export type { CrdValidationResult, ValidateAgainstCrdOptions } from './validate-against-crd.js';
+export { explore } from './explore/explore.js';
+export type { ExploreOptions, ExploreResult, ExploreFailure } from './explore/explore.js';
+export type { ExploreContext, ExploreSetup, ScenarioStep, Invariant } from './explore/run-schedule.js';
+export { FAULT_KINDS, describeFault, scheduleFor } from './explore/schedule.js';
+export type { Fault, FaultKind, ScheduleShape } from './explore/schedule.js';

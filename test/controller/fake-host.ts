@@ -166,6 +166,9 @@ export class CountingMetrics implements ControllerMetrics {
   reconcileTimeouts(c: string): void {
     this.#inc(`reconcile_timeouts_total{${c}}`);
   }
+  readYourWritesTimeouts(c: string): void {
+    this.#inc(`read_your_writes_timeouts_total{${c}}`);
+  }
   reconcileTime(c: string): void {
     this.#inc(`reconcile_time_seconds_count{${c}}`);
   }

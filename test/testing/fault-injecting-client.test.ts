@@ -2,7 +2,7 @@
 // cache lag or lose events, and ending open watches as the server does at its timeout.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ConfigMapResource, type KubeObject } from 'kube-converge/meta';
+import { ConfigMapResource, FakeClock, type KubeObject } from 'kube-converge/meta';
 import { isNotFound } from 'kube-converge/client';
 import { TestEnv, eventually, faultInjectingClient, type ClientWrite } from 'kube-converge/testing';
 
@@ -109,5 +109,32 @@ describe('faultInjectingClient', () => {
     client.endWatches();
     assert.deepEqual(await Promise.all(readers), [1, 1], 'both streams ended without an error, after the event they had');
     assert.equal(client.openWatches, 0);
+  });
+});
+
+describe('faultInjectingClient watchLag', () => {
+  it('delivers every watch event a constant time after it arrived, in order, without the lag building up', async () => {
+    await using env = await TestEnv.start();
+    const clock = new FakeClock();
+    const client = faultInjectingClient(env.client, { watchLag: { ms: 1000, clock } });
+    const list = await client.list(ConfigMapResource, { namespace: 'default' });
+    const stream = await client.watch(ConfigMapResource, { namespace: 'default', resourceVersion: list.metadata.resourceVersion });
+    const received: string[] = [];
+    const reading = (async () => {
+      for await (const e of stream) {
+        if (e.type === 'ADDED') received.push(e.object.metadata.name!);
+        if (received.length === 2) return;
+      }
+    })();
+    await env.client.create(ConfigMapResource, cm('first'));
+    await env.client.create(ConfigMapResource, cm('second'));
+    await new Promise((r) => setTimeout(r, 100)); // both arrive (real I/O); the fake clock has not moved
+    assert.deepEqual(received, []);
+    await clock.advance(999);
+    assert.deepEqual(received, []);
+    await clock.advance(1); // both arrived at the same fake time: both are due now, not one lag after the other
+    await reading;
+    stream.close();
+    assert.deepEqual(received, ['first', 'second']);
   });
 });

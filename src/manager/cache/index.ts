@@ -6,5 +6,6 @@ export type { CacheOptions, CacheResourceOptions, CacheListOptions } from './inf
 export { ShardedInformer } from './sharded-informer.js';
 export type { ShardedInformerOptions } from './sharded-informer.js';
 export { createSplitClient } from './split-client.js';
+export { withReadYourWrites } from './read-your-writes-client.js';
 export type { ManagerClient, CacheReader, StatusWriter } from './split-client.js';
 export { CacheNotSyncedError, ShardNotOwnedError } from './errors.js';

@@ -34,6 +34,11 @@ export function createControllerMetrics(registry: Registry): ControllerMetrics {
   );
   const panics = perController('controller_runtime_reconcile_panics_total', 'Total number of reconciliation panics per controller');
   const timeouts = perController('controller_runtime_reconcile_timeouts_total', 'Total number of reconciliation timeouts per controller');
+  // Ours, not controller-runtime's: reconciles let through by the read-your-writes timeout.
+  const rywTimeouts = perController(
+    'converge_read_your_writes_timeouts_total',
+    "Total number of reconciles started before the cache observed the previous reconcile's writes, per controller",
+  );
   const time = new Histogram({
     name: 'controller_runtime_reconcile_time_seconds',
     help: 'Length of time per reconciliation per controller',
@@ -54,6 +59,7 @@ export function createControllerMetrics(registry: Registry): ControllerMetrics {
     terminalReconcileErrors: (controller) => terminal.inc({ controller }),
     reconcilePanics: (controller) => panics.inc({ controller }),
     reconcileTimeouts: (controller) => timeouts.inc({ controller }),
+    readYourWritesTimeouts: (controller) => rywTimeouts.inc({ controller }),
     reconcileTime: (controller, seconds) => time.observe({ controller }, seconds),
     maxConcurrentReconciles: (controller, n) => {
       // Called once when a controller starts. controller-runtime initialises every series of a
@@ -63,6 +69,7 @@ export function createControllerMetrics(registry: Registry): ControllerMetrics {
       terminal.inc({ controller }, 0);
       panics.inc({ controller }, 0);
       timeouts.inc({ controller }, 0);
+      rywTimeouts.inc({ controller }, 0);
       active.set({ controller }, 0);
       maxConcurrent.set({ controller }, n);
     },

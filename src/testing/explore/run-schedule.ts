@@ -1,0 +1,249 @@
+/**
+ * One run of the explorer: an operator (its manager setup) in a fresh namespace of the shared API
+ * server, under one fault schedule, on the shared fake clock. The run moves the clock in steps,
+ * letting real I/O settle between them; plays the scenario's steps and the schedule's faults when due;
+ * restarts the manager where the schedule crashes it; and once the faults and the scenario are over,
+ * waits (in fake time) for every object to reach `converged`, then checks the invariants. Invariant:
+ * the run always stops its managers, and reports at most one failure, the first one found.
+ */
+import { NetworkError, StatusError, type Client } from '../../client/index.js';
+import type { Manager } from '../../manager/index.js';
+import { NamespaceResource, type FakeClock, type KubeObject, type ResourceDescriptor } from '../../meta/index.js';
+import { faultInjectingClient, type ClientWrite, type FaultInjectingClient } from '../fault-injecting-client.js';
+import type { TestEnv } from '../test-env.js';
+import type { Fault } from './schedule.js';
+
+/** What the setup, the scenario and the invariants of a run are given. */
+export interface ExploreContext {
+  /** The run's own namespace: put every object of the scenario here; the manager's cache watches only it. */
+  readonly namespace: string;
+  /** A client of the API server that no fault touches, for the scenario and the invariants. */
+  readonly client: Client;
+  /** The fake clock shared by the API server and the managers. */
+  readonly clock: FakeClock;
+  /**
+   * Call before each call to something outside the cluster (a webhook, a cloud API): throws, as a
+   * timeout would, where the schedule says so. Calls are counted from the start of the run.
+   */
+  dependency(name: string): Promise<void>;
+}
+
+/** Registers the operator on a manager; called again for the new manager after each crash. */
+export type ExploreSetup = (mgr: Manager, ctx: ExploreContext) => void | Promise<void>;
+
+/** Something the scenario does to the cluster at a moment of the run (create, change or delete objects). */
+export interface ScenarioStep {
+  readonly atMs: number;
+  run(ctx: ExploreContext): Promise<void>;
+}
+
+/** A property of the converged state; `check` returns what is wrong, or undefined when it holds. */
+export interface Invariant {
+  readonly name: string;
+  check(ctx: ExploreContext): string | undefined | Promise<string | undefined>;
+}
+
+/** Everything a run needs besides its namespace and faults. */
+export interface RunSpec<T extends KubeObject> {
+  env: TestEnv;
+  clock: FakeClock;
+  setup: ExploreSetup;
+  resource: ResourceDescriptor<T>;
+  converged: (obj: T) => boolean;
+  scenario: readonly ScenarioStep[];
+  invariants: readonly Invariant[];
+  stepMs: number;
+  windowMs: number;
+  settleMs: number;
+}
+
+/** How a run ended, and what each numbered write was (for reports). */
+export interface RunOutcome {
+  failure: string | undefined;
+  writes: string[];
+  /** How many dependency calls the run made. */
+  calls: number;
+  /** The kinds the operator watched, in the order it first watched them. */
+  kinds: string[];
+}
+
+const TOUCHED = 'explore.converge.dev/touched';
+
+export async function runSchedule<T extends KubeObject>(
+  spec: RunSpec<T>,
+  namespace: string,
+  faults: readonly Fault[],
+): Promise<RunOutcome> {
+  const { env, clock } = spec;
+  await env.client.create(NamespaceResource, { metadata: { name: namespace } });
+  const state = { writes: 0, calls: 0, inflight: 0, crashed: false, failure: undefined as string | undefined };
+  const writes: string[] = [];
+  const start = clock.now();
+  const elapsed = (): number => clock.now() - start;
+  const ctx: ExploreContext = {
+    namespace,
+    client: env.client,
+    clock,
+    async dependency(name) {
+      const n = state.calls++;
+      if (faults.some((f) => f.kind === 'dependencyTimeout' && f.call === n)) {
+        throw new Error(`${name} timed out (injected by the explorer, dependency call #${n})`);
+      }
+    },
+  };
+
+  const kinds: string[] = [];
+  /** When each lag began (the fake time its write was sent). */
+  const lagStarts = new Map<Fault, number>();
+  const lagNow = (kind: string): number => {
+    let lag = 0;
+    for (const [f, from] of lagStarts) {
+      if (f.kind !== 'cacheLag' || clock.now() >= from + f.forMs) continue;
+      if (f.watch === undefined || kinds[f.watch] === kind) lag = Math.max(lag, f.lagMs);
+    }
+    return lag;
+  };
+  const faultAt = (write: number, kind: Fault['kind']): boolean => faults.some((f) => f.kind === kind && 'write' in f && f.write === write);
+
+  /** A manager with its own faulty client: once it crashed, that client refuses every write. */
+  const startManager = async (): Promise<{ mgr: Manager; client: FaultInjectingClient; running: Promise<void> }> => {
+    let dead = false;
+    const numbers = new WeakMap<ClientWrite, number>();
+    const client = faultInjectingClient(counting(env.client, state), {
+      beforeWrite: async (w) => {
+        if (dead) throw new Error('the manager crashed (injected by the explorer)');
+        const n = state.writes++;
+        numbers.set(w, n);
+        writes[n] = `${w.verb}${w.subresource ? ` ${w.subresource}` : ''} ${w.resource.kind} ${w.namespace ?? ''}/${w.name}`;
+        for (const f of faults) if (f.kind === 'cacheLag' && f.write === n) lagStarts.set(f, clock.now());
+        if (faultAt(n, 'crash')) {
+          dead = true;
+          state.crashed = true;
+          throw new Error(`the manager crashed before write #${n} (injected by the explorer)`);
+        }
+        if (faultAt(n, 'tooManyRequests')) throw tooManyRequests(n);
+        if (faultAt(n, 'concurrentWrite') && w.name) {
+          const patch = { metadata: { annotations: { [TOUCHED]: String(n) } } };
+          await env.client.patch(w.resource, { namespace: w.namespace, name: w.name }, patch, 'merge').catch(() => undefined); // nothing to touch yet
+        }
+      },
+      afterWrite: (w) => {
+        const n = numbers.get(w)!;
+        if (faultAt(n, 'lostResponse')) {
+          throw new NetworkError(w.verb, writes[n]!, new Error(`response of write #${n} lost (injected by the explorer)`));
+        }
+      },
+      beforeWatch: (r) => {
+        if (!kinds.includes(r.kind)) kinds.push(r.kind);
+      },
+      beforeWatchEvent: async (r) => {
+        const lag = lagNow(r.kind);
+        if (lag > 0) await clock.sleep(lag);
+      },
+    });
+    const mgr = await env.newManager({ client, cache: { defaults: { namespaces: [namespace] } } });
+    await spec.setup(mgr, ctx);
+    const running = mgr.start().catch((err: unknown) => {
+      state.failure ??= `the manager failed: ${(err as Error).message}`;
+    });
+    return { mgr, client, running };
+  };
+
+  const settleIO = async (): Promise<void> => {
+    // Real I/O (HTTP on loopback, watch events) needs real event-loop turns; wait until none is in flight.
+    for (let idle = 0; idle < 2;) {
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      idle = state.inflight === 0 ? idle + 1 : 0;
+    }
+  };
+  const step = async (): Promise<void> => {
+    await clock.advance(spec.stepMs);
+    await settleIO();
+  };
+  /** Steps the clock until `p` settles (a stop waits for reconciles that may wait on the clock). */
+  const stepUntil = async (p: Promise<unknown>): Promise<void> => {
+    let done = false;
+    void p.then(
+      () => (done = true),
+      () => (done = true),
+    );
+    await settleIO();
+    while (!done) await step();
+  };
+
+  const scenario = [...spec.scenario].sort((a, b) => a.atMs - b.atMs);
+  const cuts = faults.filter((f) => f.kind === 'watchCut').sort((a, b) => a.atMs - b.atMs);
+  let current = await startManager();
+  try {
+    for (;;) {
+      if (state.failure) return { failure: state.failure, writes, calls: state.calls, kinds };
+      while (scenario[0] && scenario[0].atMs <= elapsed()) await scenario.shift()!.run(ctx);
+      while (cuts[0] && cuts[0].atMs <= elapsed()) {
+        if (cuts.shift()!.relist) env.server.compact();
+        current.client.endWatches();
+      }
+      if (state.crashed) {
+        state.crashed = false;
+        await stepUntil(current.mgr.shutdown());
+        current = await startManager();
+      }
+      await step();
+      if (elapsed() < spec.windowMs || scenario.length > 0) continue;
+      const waiting = await notConverged(spec, ctx);
+      if (waiting.length === 0) {
+        for (const inv of spec.invariants) {
+          const broken = await inv.check(ctx);
+          if (broken !== undefined)
+            return { failure: `invariant "${inv.name}" does not hold: ${broken}`, writes, calls: state.calls, kinds };
+        }
+        return { failure: undefined, writes, calls: state.calls, kinds };
+      }
+      if (elapsed() >= spec.windowMs + spec.settleMs) {
+        return {
+          failure: `not converged ${spec.settleMs} ms after the faults stopped: ${waiting.join(', ')}`,
+          writes,
+          calls: state.calls,
+          kinds,
+        };
+      }
+    }
+  } finally {
+    await stepUntil(current.mgr.shutdown());
+  }
+}
+
+async function notConverged<T extends KubeObject>(spec: RunSpec<T>, ctx: ExploreContext): Promise<string[]> {
+  const list = await ctx.client.list(spec.resource, { namespace: ctx.namespace });
+  return list.items.filter((o) => !spec.converged(o)).map((o) => `${spec.resource.kind} ${o.metadata.name}`);
+}
+
+function tooManyRequests(n: number): StatusError {
+  return new StatusError({
+    apiVersion: 'v1',
+    kind: 'Status',
+    status: 'Failure',
+    code: 429,
+    reason: 'TooManyRequests',
+    message: `too many requests (injected by the explorer, write #${n})`,
+    details: { retryAfterSeconds: 1 },
+  });
+}
+
+/** `base`, counting the calls in flight in `state.inflight` (a watch counts until it is open). */
+function counting(base: Client, state: { inflight: number }): Client {
+  return new Proxy(base, {
+    get(target, prop, receiver) {
+      const value: unknown = Reflect.get(target, prop, receiver);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        const out: unknown = (value as (...a: unknown[]) => unknown).apply(target, args);
+        if (out instanceof Promise) {
+          state.inflight++;
+          const done = (): void => void state.inflight--;
+          out.then(done, done);
+        }
+        return out;
+      };
+    },
+  });
+}

@@ -1,0 +1,101 @@
+// The explorer's self-tests: the compact WebApp operator survives seeded fault schedules, and each of
+// its deliberately broken variants is caught within a small budget, with the seed and a minimal
+// schedule in the report. Budgets are small: these run in `npm test` on two cores.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { explore, scheduleFor, FAULT_KINDS, type Fault, type FaultKind } from 'kube-converge/testing';
+import {
+  ExternalRecords,
+  WebApp,
+  converged,
+  invariants,
+  scenario,
+  singleApp,
+  webAppVariant,
+  type WebAppBug,
+} from './fixtures/webapp-variants.js';
+
+/** A schedule the search below reports for the generateName variant: a lost create, and a lagging cache. */
+const GENERATE_NAME_FAILURE: readonly Fault[] = [
+  { kind: 'lostResponse', write: 1 },
+  { kind: 'cacheLag', write: 0, forMs: 1000, lagMs: 300 },
+];
+
+const crd = new URL('../../examples/webapp/crd.yaml', import.meta.url).pathname;
+
+function exploreVariant(
+  bug: WebAppBug | undefined,
+  options: { seeds: number; faults?: readonly FaultKind[]; budgetMs?: number; scenario?: typeof scenario; replay?: readonly Fault[] },
+) {
+  const external = new ExternalRecords();
+  return explore(webAppVariant(external, bug), {
+    seeds: options.seeds,
+    budgetMs: options.budgetMs ?? 20_000,
+    ...(options.faults ? { faults: options.faults } : {}),
+    ...(options.replay ? { replay: options.replay } : {}),
+    crds: [crd],
+    resource: WebApp,
+    converged,
+    scenario: options.scenario ?? scenario,
+    invariants: invariants(external),
+  });
+}
+
+describe('explore', () => {
+  it('draws the same schedule from the same seed, and different ones from different seeds', () => {
+    const shape = { faults: FAULT_KINDS, windowMs: 1000, writes: 10, calls: 3, watches: 3, maxFaults: 3 };
+    assert.deepEqual(scheduleFor(7, shape), scheduleFor(7, shape));
+    const distinct = new Set(Array.from({ length: 20 }, (_, i) => JSON.stringify(scheduleFor(i + 1, shape))));
+    assert.ok(distinct.size > 15);
+  });
+
+  it('finds no failure in the correct WebApp operator', async () => {
+    const r = await exploreVariant(undefined, { seeds: 4 });
+    console.log(`correct: ${r.schedules} schedules in ${r.elapsedMs.toFixed(0)} ms`);
+    assert.equal(r.failure, undefined, r.failure?.report);
+    assert.ok(r.schedules >= 2);
+  });
+
+  it('catches a missing referenced ConfigMap not handled, without any fault', async () => {
+    const r = await exploreVariant('missingConfigMap', { seeds: 1 });
+    assert.ok(r.failure, 'found');
+    assert.equal(r.failure.seed, 0);
+    assert.match(r.failure.reason, /not converged.*WebApp wiki/);
+    console.log(r.failure.report);
+  });
+
+  it('catches a finalizer removed before the external cleanup succeeded', async () => {
+    const r = await exploreVariant('finalizerBeforeCleanup', { seeds: 10, faults: ['dependencyTimeout'] });
+    assert.ok(r.failure, 'found');
+    assert.match(r.failure.reason, /external system holds exactly the live WebApps/);
+    assert.ok(r.failure.minimal.length >= 1 && r.failure.minimal.every((f) => f.kind === 'dependencyTimeout'));
+    console.log(r.failure.report, `\n(${r.schedules} schedules in ${r.elapsedMs.toFixed(0)} ms)`);
+  });
+
+  it('catches swallowed conflicts on the status write', async () => {
+    const r = await exploreVariant('ignoreConflicts', { seeds: 10, faults: ['concurrentWrite'] });
+    assert.ok(r.failure, 'found');
+    assert.match(r.failure.reason, /not converged/);
+    console.log(r.failure.report, `\n(${r.schedules} schedules in ${r.elapsedMs.toFixed(0)} ms)`);
+  });
+
+  it('replays a reported schedule exactly, and fails the same way', async () => {
+    const r = await exploreVariant('generateName', { seeds: 1, scenario: singleApp, replay: GENERATE_NAME_FAILURE });
+    assert.ok(r.failure, 'reproduced');
+    assert.deepEqual(r.failure.minimal, GENERATE_NAME_FAILURE);
+    assert.match(r.failure.reason, /WebApp shop has 2 Deployments/);
+    assert.match(r.failure.report, /write #1: applied, but the response is lost \(create Deployment /);
+  });
+
+  it('catches children created with generateName', async () => {
+    const r = await exploreVariant('generateName', {
+      seeds: 40,
+      budgetMs: 60_000,
+      faults: ['lostResponse', 'cacheLag'],
+      scenario: singleApp,
+    });
+    assert.ok(r.failure, 'found');
+    assert.match(r.failure.reason, /one Deployment per WebApp/);
+    console.log(r.failure.report, `\n(${r.schedules} schedules in ${r.elapsedMs.toFixed(0)} ms)`);
+  });
+});
