@@ -20,8 +20,8 @@ async function cachedPair(cache?: CacheOptions) {
     await mgr.getInformer(SecretResource);
     const run = mgr.start();
     await mgr.elected();
-    const cm = await eventually(() => mgr.client.get(ConfigMapResource, { namespace: 'default', name: 'cm' }));
-    const secret = await eventually(() => mgr.client.get(SecretResource, { namespace: 'default', name: 's' }));
+    const cm = (await eventually(() => mgr.client.get(ConfigMapResource, { namespace: 'default', name: 'cm' })))!;
+    const secret = (await eventually(() => mgr.client.get(SecretResource, { namespace: 'default', name: 's' })))!;
     await mgr.shutdown();
     await run;
     return { fromServer, cm, secret };
