@@ -22,6 +22,8 @@ export interface DeploymentSimulatorOptions {
   stepMs?: number;
   /** Controller name; default `deployment-simulator`. */
   name?: string;
+  /** Deployments stepped at once; default 1. Thousands of Deployments need more than one worker. */
+  maxConcurrentReconciles?: number;
 }
 
 /**
@@ -72,6 +74,7 @@ export function setupDeploymentSimulator(mgr: Manager, options: DeploymentSimula
   controllerManagedBy(mgr)
     .named(options.name ?? 'deployment-simulator')
     .for(DeploymentResource, { predicates: [generationChangedPredicate] })
+    .withOptions({ maxConcurrentReconciles: options.maxConcurrentReconciles ?? 1 })
     .complete(async (req, { client, signal }) => {
       const key = keyOf(req);
       const deployment = client.get(DeploymentResource, req);
