@@ -9,6 +9,7 @@
 // resourceVersion, which the server bumps on every write that changes an object.
 // Run: node scripts/run-bench.mjs webapp-scale   (goals: <= 3 reconciles and <= 3 writes per WebApp,
 // 0 no-op writes; <= 2 reconciles per referencing WebApp for the ConfigMap burst).
+// PROGRESS=1 prints how many are Ready, the reconciles and the writes so far, and error logs, while it waits.
 // Prints writes per WebApp last.
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
