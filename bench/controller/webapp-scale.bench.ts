@@ -135,7 +135,9 @@ try {
   console.log(
     `  operator writes: ${opWriteCount} (${(opWriteCount / WEBAPPS).toFixed(2)} per WebApp): ${[...opWrites].map(([k, n]) => `${k} ${n}`).join(', ')}`,
   );
-  console.log(`  simulator writes (Deployment status, creation and ConfigMap burst together): ${writes.simulator}; no-op writes (all): ${noOp}`);
+  console.log(
+    `  simulator writes (Deployment status, creation and ConfigMap burst together): ${writes.simulator}; no-op writes (all): ${noOp}`,
+  );
   console.log(`  peak heap (manager + in-process server): ${(peakCreate / 2 ** 20).toFixed(0)} MiB`);
   console.log(
     `${CM_UPDATES} updates of a ConfigMap referenced by ${REFERENCING} WebApps: ${burstReconciles} reconciles (${(burstReconciles / REFERENCING).toFixed(2)} per referencing WebApp)`,
