@@ -5,13 +5,14 @@
  * toward its spec one replica per step, so readiness can be shown end to end. Never run it against a
  * real cluster; it would write fake status over the real controller's.
  *
- * Behaviour: a new generation is observed at once (`observedGeneration`; `updatedReplicas` restarts
+ * Behaviour: each step reads the Deployment from the server (see the reconciler). A new generation is observed at once (`observedGeneration`; `updatedReplicas` restarts
  * from 0 when the pod template changed); then every `stepMs` one more replica becomes updated, ready and
  * available, until all `spec.replicas` are. Scaling down is immediate. It watches only generation
  * changes and paces itself with `requeueAfter`, so its own status writes do not wake it.
  */
 import { DeploymentResource, keyOf, type ObjectOf } from 'kube-converge/meta';
 import { controllerManagedBy, generationChangedPredicate } from 'kube-converge/controller';
+import { ignoreNotFound } from 'kube-converge/client';
 import type { Manager } from 'kube-converge/manager';
 
 type Deployment = ObjectOf<typeof DeploymentResource>;
@@ -22,6 +23,8 @@ export interface DeploymentSimulatorOptions {
   stepMs?: number;
   /** Controller name; default `deployment-simulator`. */
   name?: string;
+  /** Deployments stepped at once; default 1. Thousands of Deployments need more than one worker. */
+  maxConcurrentReconciles?: number;
 }
 
 /**
@@ -72,9 +75,13 @@ export function setupDeploymentSimulator(mgr: Manager, options: DeploymentSimula
   controllerManagedBy(mgr)
     .named(options.name ?? 'deployment-simulator')
     .for(DeploymentResource, { predicates: [generationChangedPredicate] })
+    .withOptions({ maxConcurrentReconciles: options.maxConcurrentReconciles ?? 1 })
     .complete(async (req, { client, signal }) => {
       const key = keyOf(req);
-      const deployment = client.get(DeploymentResource, req);
+      // Read from the server, not the cache: a step computed from a cached copy older than the last
+      // status written here would move the replicas back and forth (each a real write, each waking
+      // the WebApp operator), which is what 10,000 WebApps at once showed.
+      const deployment = await mgr.apiReader.get(DeploymentResource, req, { signal }).catch(ignoreNotFound);
       if (!deployment || deployment.metadata.deletionTimestamp) {
         running.delete(key);
         return;

@@ -59,10 +59,40 @@ export function deepFreeze<T>(obj: T): DeepReadonly<T> {
  * WeakSet entry costs more than the whole walk saves (an identity hash and an ephemeron entry per
  * event, and work for every scavenge), while repeat freezes of such objects do not happen on that
  * path. A later `deepFreeze` of the object still returns at once after one walk of no-op freezes.
+ *
+ * Every empty object below the root is replaced by one shared frozen `{}`: managedFields' `fieldsV1`
+ * is mostly empty objects (`"f:name":{}`), some hundred per entry, each a separate allocation after
+ * JSON.parse; sharing them is what keeps a cached object with managedFields smaller than the parse
+ * result (see BENCHMARKS.md). An empty object has no identity worth keeping once it is frozen.
  */
 export function deepFreezeFresh<T extends object>(obj: T): DeepReadonly<T> {
-  freezeWalk(obj);
+  freshWalk(obj);
   return obj as DeepReadonly<T>;
+}
+
+const EMPTY: object = Object.freeze({});
+
+/** `freezeWalk` that also swaps empty child objects for `EMPTY`; returns whether `v` itself is an empty object. */
+function freshWalk(v: object): boolean {
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const e: unknown = v[i];
+      if (typeof e === 'object' && e !== null && !(Object.isFrozen(e) && frozenRoots.has(e)) && freshWalk(e)) v[i] = EMPTY;
+    }
+    Object.freeze(v);
+    return false;
+  }
+  const o = v as Record<string, unknown>;
+  let empty = true;
+  for (const k in o) {
+    empty = false;
+    const e = o[k];
+    // Assigning `__proto__` would replace the prototype; such a child is only frozen.
+    if (typeof e === 'object' && e !== null && !(Object.isFrozen(e) && frozenRoots.has(e)) && freshWalk(e) && k !== '__proto__')
+      o[k] = EMPTY;
+  }
+  Object.freeze(v);
+  return empty && Object.getPrototypeOf(v) === Object.prototype;
 }
 
 /** A mutable deep copy of a JSON-shaped value (frozen or not). */

@@ -38,6 +38,7 @@ import {
 import { NAMESPACE_INDEX, SharedInformerFactory, type IndexFunc, type SharedIndexInformer } from '../../cache/index.js';
 import type { Client } from '../../client/index.js';
 import { CacheNotSyncedError, ShardNotOwnedError } from './errors.js';
+import { cacheTransform } from './managed-fields.js';
 import { multiNamespaceInformer } from './multi-namespace-informer.js';
 import { ShardedInformer } from './sharded-informer.js';
 import { namespaceSharder, namespaceShardSelector, shardRanges, type HashRange } from '../sharding/index.js';
@@ -51,8 +52,10 @@ export interface CacheResourceOptions {
   namespaces?: readonly string[];
   labelSelector?: string;
   fieldSelector?: string;
-  /** Applied to each object before it is frozen and stored, e.g. `stripManagedFields`. */
+  /** Applied to each object before it is frozen and stored (after `managedFields` were dropped, unless kept). */
   transform?: Transform;
+  /** Keep `metadata.managedFields` in the cache; default false (dropped: see managed-fields.ts). */
+  keepManagedFields?: boolean;
   /** Informer resync: the cache is re-delivered to handlers as same-object updates this often; 0 = never. */
   syncPeriodMs?: number;
 }
@@ -68,12 +71,6 @@ type Transform = (obj: KubeObject) => KubeObject;
 
 /** controller-runtime's `SyncPeriod` default: 10 hours. */
 export const DEFAULT_SYNC_PERIOD_MS = 10 * 60 * 60 * 1000;
-
-/** The standard transform: drops `metadata.managedFields`, which controllers rarely read and which dominates memory. */
-export function stripManagedFields(obj: KubeObject): KubeObject {
-  if (obj.metadata?.managedFields !== undefined) delete obj.metadata.managedFields;
-  return obj;
-}
 
 /** Options for a cached list: a namespace, a label selector and exact matches on field indexes. */
 export interface CacheListOptions {
@@ -318,7 +315,7 @@ export class InformerCache {
     let informer: SharedIndexInformer<KubeObject>;
     /** Starts the new informer in a running cache. */
     let start: (signal: AbortSignal) => void;
-    const selection = { labelSelector: o.labelSelector, fieldSelector: o.fieldSelector, transform: o.transform, resyncMs };
+    const selection = { labelSelector: o.labelSelector, fieldSelector: o.fieldSelector, transform: cacheTransform(o), resyncMs };
     if (sharding) {
       const sharded = new ShardedInformer<KubeObject>({
         factory: this.#factory,
