@@ -1,16 +1,20 @@
 /**
  * How each field of a kind merges, for managed fields and server-side apply: lists are `map`s keyed
- * by some element fields (containers by `name`, ports by `containerPort`, CR lists marked
- * `x-kubernetes-list-type: map`), `set`s of primitives (finalizers, `x-kubernetes-list-type: set`),
- * or `atomic` (everything else, as on the real server). Built-ins read the strategic-merge metadata
- * of the patch module; custom resources read their schema's markers. `metadata` is the same for all.
+ * by some element fields (containers by `name`, ports by `containerPort` and `protocol`, CR lists
+ * marked `x-kubernetes-list-type: map`), `set`s of primitives (finalizers, `x-kubernetes-list-type:
+ * set`), or `atomic` (everything else, as on the real server). Built-ins read the same markers from
+ * Kubernetes' own schemas (`builtin-schemas`), or, where that data was not generated, the
+ * strategic-merge metadata of the patch module; custom resources read their schema's markers.
+ * `metadata` is the same for all.
  */
+import { builtinListShapes, type ListShapes, type ShapeNode } from '../builtin-schemas/index.js';
 import type { FieldStrategy } from '../patch/index.js';
 import { strategyFor } from '../patch/index.js';
 import type { Strategy } from '../registry/strategy.js';
 import type { JSONSchemaProps } from '../served-resource.js';
 
-export type ListKind = { kind: 'map'; keys: string[] } | { kind: 'set' } | { kind: 'atomic' };
+/** A map list's `defaults` key the elements that omit an optional key (a port without `protocol` is `TCP`). */
+export type ListKind = { kind: 'map'; keys: string[]; defaults?: Record<string, unknown> } | { kind: 'set' } | { kind: 'atomic' };
 
 export interface Shape {
   field(name: string): Shape;
@@ -42,6 +46,26 @@ function fromStrategy(s: FieldStrategy | undefined): Shape {
   };
 }
 
+function fromShapes(shapes: ListShapes, node: ShapeNode | undefined): Shape {
+  if (!node) return empty;
+  return {
+    field: (name) => fromShapes(shapes, node.ref !== undefined ? shapes.shapes[node.ref]?.[name] : node.values),
+    items: () => fromShapes(shapes, node.items),
+    list: () => {
+      const [kind, ...keys] = node.list ?? [];
+      if (kind === 'map') return { kind: 'map', keys, ...(node.keyDefaults ? { defaults: node.keyDefaults } : {}) };
+      return kind === 'set' ? { kind: 'set' } : ATOMIC;
+    },
+  };
+}
+
+function builtinShape(strategy: Strategy, version: string): Shape {
+  const shapes = builtinListShapes();
+  if (!shapes) return fromStrategy(strategyFor({ group: strategy.group, version, kind: strategy.kind }));
+  const component = shapes.kinds[`${strategy.group}/${version}/${strategy.kind}`];
+  return component === undefined ? empty : fromShapes(shapes, { ref: component });
+}
+
 function fromSchema(s: JSONSchemaProps | undefined): Shape {
   if (!s) return empty;
   const ext = s as Record<string, unknown>;
@@ -60,9 +84,7 @@ function fromSchema(s: JSONSchemaProps | undefined): Shape {
 
 /** The shape of whole objects of a kind at a version; `metadata` always has ObjectMeta's shape. */
 export function shapeOf(strategy: Strategy, version: string): Shape {
-  const inner = strategy.custom
-    ? fromSchema(strategy.version(version)?.schema)
-    : fromStrategy(strategyFor({ group: strategy.group, version, kind: strategy.kind }));
+  const inner = strategy.custom ? fromSchema(strategy.version(version)?.schema) : builtinShape(strategy, version);
   return { field: (name) => (name === 'metadata' ? META : inner.field(name)), items: () => empty, list: () => ATOMIC };
 }
 
@@ -71,6 +93,7 @@ export function elementKey(list: ListKind, element: unknown): string | undefined
   if (list.kind === 'set') return element !== null && typeof element !== 'object' ? `v:${JSON.stringify(element)}` : undefined;
   if (list.kind !== 'map' || typeof element !== 'object' || element === null || Array.isArray(element)) return undefined;
   const e = element as Record<string, unknown>;
-  if (list.keys.some((k) => e[k] === undefined)) return undefined;
-  return `k:${JSON.stringify(Object.fromEntries(list.keys.map((k) => [k, e[k]])))}`;
+  const value = (k: string): unknown => e[k] ?? list.defaults?.[k];
+  if (list.keys.some((k) => value(k) === undefined)) return undefined;
+  return `k:${JSON.stringify(Object.fromEntries(list.keys.map((k) => [k, value(k)])))}`;
 }

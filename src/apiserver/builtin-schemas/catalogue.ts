@@ -1,0 +1,88 @@
+/**
+ * The schemas of the built-in kinds, as Kubernetes publishes them in its OpenAPI v3 documents
+ * (components named `io.k8s.api.apps.v1.Deployment` and so on, `$ref`s between them), trimmed to
+ * what this server serves. Parsed on first use and shared by every server in the process: a
+ * TestEnv that never asks for OpenAPI or validates a built-in's fields never pays for it.
+ */
+import { gunzipSync } from 'node:zlib';
+import { readDataFile } from './data-file.js';
+
+export type SchemaObject = Record<string, unknown>;
+
+const PREFIX = '#/components/schemas/';
+
+/** The component a schema node stands for (`{$ref}` or `{allOf: [{$ref}]}`), or undefined for an inline schema. */
+export function refOf(s: SchemaObject): string | undefined {
+  const ref = s['$ref'] ?? (s['allOf'] as SchemaObject[] | undefined)?.[0]?.['$ref'];
+  return typeof ref === 'string' && ref.startsWith(PREFIX) ? ref.slice(PREFIX.length) : undefined;
+}
+
+export class BuiltinSchemas {
+  readonly kubernetesVersion: string;
+  readonly #schemas: Readonly<Record<string, SchemaObject>>;
+  readonly #byGvk = new Map<string, string>();
+
+  constructor(data: { kubernetesVersion: string; schemas: Record<string, SchemaObject> }) {
+    this.kubernetesVersion = data.kubernetesVersion;
+    this.#schemas = data.schemas;
+    for (const [name, s] of Object.entries(data.schemas)) {
+      for (const gvk of (s['x-kubernetes-group-version-kind'] ?? []) as { group: string; version: string; kind: string }[]) {
+        this.#byGvk.set(`${gvk.group}/${gvk.version}/${gvk.kind}`, name);
+      }
+    }
+  }
+
+  schema(name: string): SchemaObject | undefined {
+    return this.#schemas[name];
+  }
+
+  /** The component whose `x-kubernetes-group-version-kind` names this kind, if Kubernetes has one. */
+  componentOf(gvk: { group: string; version: string; kind: string }): string | undefined {
+    return this.#byGvk.get(`${gvk.group}/${gvk.version}/${gvk.kind}`);
+  }
+
+  /** A schema node with `$ref`s followed to the component they name. */
+  resolve(s: SchemaObject | undefined): SchemaObject | undefined {
+    let at = s;
+    for (let ref = at && refOf(at); ref !== undefined; ref = refOf(at)) {
+      at = this.#schemas[ref];
+      if (at === undefined) return undefined;
+    }
+    return at;
+  }
+
+  /** The named components and every component they reference, by name (the `components.schemas` of a document). */
+  closure(names: readonly string[]): Record<string, SchemaObject> {
+    const out: Record<string, SchemaObject> = {};
+    const pending = [...names];
+    while (pending.length > 0) {
+      const name = pending.pop()!;
+      const s = this.#schemas[name];
+      if (out[name] !== undefined || s === undefined) continue;
+      out[name] = s;
+      collectRefs(s, pending);
+    }
+    return out;
+  }
+}
+
+function collectRefs(value: unknown, out: string[]): void {
+  if (Array.isArray(value)) for (const v of value) collectRefs(v, out);
+  else if (value !== null && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      if (k === '$ref' && typeof v === 'string' && v.startsWith(PREFIX)) out.push(v.slice(PREFIX.length));
+      else collectRefs(v, out);
+    }
+  }
+}
+
+let loaded: BuiltinSchemas | null | undefined;
+
+/** The process's catalogue, or undefined when the data was not generated (built-ins are then served schemaless). */
+export function builtinSchemas(): BuiltinSchemas | undefined {
+  if (loaded === undefined) {
+    const bytes = readDataFile('kubernetes-openapi.json.gz');
+    loaded = bytes === undefined ? null : new BuiltinSchemas(JSON.parse(gunzipSync(bytes).toString('utf8')) as never);
+  }
+  return loaded ?? undefined;
+}
