@@ -1,11 +1,11 @@
-// Trims Kubernetes' published OpenAPI v3 documents (one JSON document per group-version, as in
-// api/openapi-spec/v3 of https://github.com/kubernetes/kubernetes) to the schemas this server needs,
-// and writes them gzipped beside the loader, with the list types and map keys server-side apply
-// reads on every write in a small file of their own: the component of every built-in kind it serves, that
-// kind's List, the Scale its scale subresources answer with, the meta.k8s.io types every document
-// references, and everything those reference.
-// Paths (operations) are dropped: the server writes its
-// own from what it serves. Run: node --import tsx scripts/builtin-schemas.mts <dir of documents> <kubernetes version>
+// Makes the built-in kinds' schema data from Kubernetes' published OpenAPI v3 documents (one JSON
+// document per group-version, as in api/openapi-spec/v3 of https://github.com/kubernetes/kubernetes):
+// kubernetes-openapi.json.gz keeps, unchanged, the component of every built-in kind this server
+// serves, that kind's List, what its subresources answer with (Scale, Eviction, TokenRequest), the
+// meta.k8s.io types every document references, and everything those reference; the documents'
+// paths are dropped, since the server writes its own from what it serves. list-shapes.json is the
+// small part server-side apply reads on every write: the way to each keyed or set list.
+// Run: node --import tsx scripts/builtin-schemas.mts <directory of the documents> <release, e.g. 1.35>
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
