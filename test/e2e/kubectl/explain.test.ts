@@ -60,6 +60,18 @@ describe('kubectl on the built-in kinds’ schemas', { skip }, () => {
         assert.match(out, /Container image name\./);
       });
 
+      it('explains every resource the server lists, each with Kubernetes’ description of its kind', async () => {
+        const rows = (await env.ok(bin, ['api-resources', '--no-headers'])).trim().split('\n');
+        assert.ok(rows.length > 40, `${rows.length} resources`);
+        for (const row of rows) {
+          const cells = row.trim().split(/\s+/);
+          const [name, apiVersion, kind] = [cells[0]!, cells[cells.length - 3]!, cells[cells.length - 1]!];
+          const out = await env.ok(bin, ['explain', name.split('.')[0]!, `--api-version=${apiVersion}`]);
+          assert.match(out, new RegExp(`KIND:\\s+${kind}\\b`), row);
+          assert.doesNotMatch(out, /without a published field schema/, row);
+        }
+      });
+
       it('refuses to apply a Deployment with a typo’d field with kube-apiserver’s strict decoding error', async () => {
         await env.ok(bin, ['create', 'namespace', ns]);
         const r = await env.run(bin, ['apply', '-f', await env.manifest(`typo-${ns}.yaml`, typoed(ns, 'web'))]);
