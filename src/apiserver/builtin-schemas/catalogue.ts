@@ -17,12 +17,18 @@ export function refOf(s: SchemaObject): string | undefined {
   return typeof ref === 'string' && ref.startsWith(PREFIX) ? ref.slice(PREFIX.length) : undefined;
 }
 
+/** What the data file holds. */
+interface CatalogueData {
+  kubernetesVersion: string;
+  schemas: Record<string, SchemaObject>;
+}
+
 export class BuiltinSchemas {
   readonly kubernetesVersion: string;
   readonly #schemas: Readonly<Record<string, SchemaObject>>;
   readonly #byGvk = new Map<string, string>();
 
-  constructor(data: { kubernetesVersion: string; schemas: Record<string, SchemaObject> }) {
+  constructor(data: CatalogueData) {
     this.kubernetesVersion = data.kubernetesVersion;
     this.#schemas = data.schemas;
     for (const [name, s] of Object.entries(data.schemas)) {
@@ -82,7 +88,7 @@ let loaded: BuiltinSchemas | null | undefined;
 export function builtinSchemas(): BuiltinSchemas | undefined {
   if (loaded === undefined) {
     const bytes = readDataFile('kubernetes-openapi.json.gz');
-    loaded = bytes === undefined ? null : new BuiltinSchemas(JSON.parse(gunzipSync(bytes).toString('utf8')) as never);
+    loaded = bytes === undefined ? null : new BuiltinSchemas(JSON.parse(gunzipSync(bytes).toString('utf8')) as CatalogueData);
   }
   return loaded ?? undefined;
 }
