@@ -2,12 +2,11 @@
  * How each field of a kind merges, for managed fields and server-side apply: lists are `map`s keyed
  * by some element fields (containers by `name`, ports by `containerPort` and `protocol`, CR lists
  * marked `x-kubernetes-list-type: map`), `set`s of primitives (finalizers, `x-kubernetes-list-type:
- * set`), or `atomic` (everything else, as on the real server). Built-ins read the same markers from
- * Kubernetes' own schemas (`builtin-schemas`), or, where that data was not generated, the
- * strategic-merge metadata of the patch module; custom resources read their schema's markers.
- * `metadata` is the same for all.
+ * set`), or `atomic` (everything else, as on the real server). Built-ins read the strategic-merge
+ * metadata of the patch module — the built-in schemas carry no list markers — with the few keys where
+ * Kubernetes' list-map-keys are wider than its patch merge key; custom resources read their schema's
+ * markers. `metadata` is the same for all.
  */
-import { builtinListShapes, type ListShapes, type ShapeNode } from '../builtin-schemas/index.js';
 import type { FieldStrategy } from '../patch/index.js';
 import { strategyFor } from '../patch/index.js';
 import type { Strategy } from '../registry/strategy.js';
@@ -37,33 +36,27 @@ function mapShape(keys: string[], items: Shape): Shape {
   return { field: () => empty, items: () => items, list: () => ({ kind: 'map', keys }) };
 }
 
+/**
+ * Merge keys whose list-map-keys add a field (ports are keyed by number and protocol, a topology
+ * spread constraint by key and whenUnsatisfiable), with the defaults that key an element omitting an
+ * optional one, as in Kubernetes' Go types (`+listMapKey`, `+default`).
+ */
+const WIDER_KEYS: Readonly<Record<string, { keys: string[]; defaults?: Record<string, unknown> }>> = {
+  containerPort: { keys: ['containerPort', 'protocol'], defaults: { protocol: 'TCP' } },
+  port: { keys: ['port', 'protocol'], defaults: { protocol: 'TCP' } },
+  topologyKey: { keys: ['topologyKey', 'whenUnsatisfiable'] },
+};
+
 function fromStrategy(s: FieldStrategy | undefined): Shape {
   if (!s) return empty;
   return {
     field: (name) => fromStrategy(s.fields?.[name]),
     items: () => fromStrategy(s),
-    list: () => (s.mergeKey ? { kind: 'map', keys: [s.mergeKey] } : s.mergePrimitives ? { kind: 'set' } : ATOMIC),
-  };
-}
-
-function fromShapes(shapes: ListShapes, node: ShapeNode | undefined): Shape {
-  if (!node) return empty;
-  return {
-    field: (name) => fromShapes(shapes, node.ref !== undefined ? shapes.shapes[node.ref]?.[name] : node.values),
-    items: () => fromShapes(shapes, node.items),
     list: () => {
-      const [kind, ...keys] = node.list ?? [];
-      if (kind === 'map') return { kind: 'map', keys, ...(node.keyDefaults ? { defaults: node.keyDefaults } : {}) };
-      return kind === 'set' ? { kind: 'set' } : ATOMIC;
+      if (s.mergeKey) return { kind: 'map', ...(WIDER_KEYS[s.mergeKey] ?? { keys: [s.mergeKey] }) };
+      return s.mergePrimitives ? { kind: 'set' } : ATOMIC;
     },
   };
-}
-
-function builtinShape(strategy: Strategy, version: string): Shape {
-  const shapes = builtinListShapes();
-  if (!shapes) return fromStrategy(strategyFor({ group: strategy.group, version, kind: strategy.kind }));
-  const component = shapes.kinds[`${strategy.group}/${version}/${strategy.kind}`];
-  return component === undefined ? empty : fromShapes(shapes, { ref: component });
 }
 
 function fromSchema(s: JSONSchemaProps | undefined): Shape {
@@ -84,7 +77,9 @@ function fromSchema(s: JSONSchemaProps | undefined): Shape {
 
 /** The shape of whole objects of a kind at a version; `metadata` always has ObjectMeta's shape. */
 export function shapeOf(strategy: Strategy, version: string): Shape {
-  const inner = strategy.custom ? fromSchema(strategy.version(version)?.schema) : builtinShape(strategy, version);
+  const inner = strategy.custom
+    ? fromSchema(strategy.version(version)?.schema)
+    : fromStrategy(strategyFor({ group: strategy.group, version, kind: strategy.kind }));
   return { field: (name) => (name === 'metadata' ? META : inner.field(name)), items: () => empty, list: () => ATOMIC };
 }
 

@@ -1,7 +1,7 @@
 /**
- * The schemas of the built-in kinds, as Kubernetes publishes them in its OpenAPI v3 documents
- * (components named `io.k8s.api.apps.v1.Deployment` and so on, `$ref`s between them), trimmed to
- * what this server serves. Parsed on first use and shared by every server in the process: a
+ * The schemas of the built-in kinds as OpenAPI v3 components, named as Kubernetes names them
+ * (`io.k8s.api.apps.v1.Deployment` and so on, `$ref`s between them), for what this server serves
+ * (made by scripts/builtin-schemas.mts from @kubernetes/client-node's models; see NOTICE.md). Parsed on first use and shared by every server in the process: a
  * TestEnv that never asks for OpenAPI or validates a built-in's fields never pays for it.
  */
 import { gunzipSync } from 'node:zlib';
@@ -20,16 +20,20 @@ export function refOf(s: SchemaObject): string | undefined {
 /** What the data file holds. */
 interface CatalogueData {
   kubernetesVersion: string;
+  /** The package and version the data was made from. */
+  source: string;
   schemas: Record<string, SchemaObject>;
 }
 
 export class BuiltinSchemas {
   readonly kubernetesVersion: string;
+  readonly source: string;
   readonly #schemas: Readonly<Record<string, SchemaObject>>;
   readonly #byGvk = new Map<string, string>();
 
   constructor(data: CatalogueData) {
     this.kubernetesVersion = data.kubernetesVersion;
+    this.source = data.source;
     this.#schemas = data.schemas;
     for (const [name, s] of Object.entries(data.schemas)) {
       for (const gvk of (s['x-kubernetes-group-version-kind'] ?? []) as { group: string; version: string; kind: string }[]) {
@@ -82,13 +86,10 @@ function collectRefs(value: unknown, out: string[]): void {
   }
 }
 
-let loaded: BuiltinSchemas | null | undefined;
+let loaded: BuiltinSchemas | undefined;
 
-/** The process's catalogue, or undefined when the data was not generated (built-ins are then served schemaless). */
-export function builtinSchemas(): BuiltinSchemas | undefined {
-  if (loaded === undefined) {
-    const bytes = readDataFile('kubernetes-openapi.json.gz');
-    loaded = bytes === undefined ? null : new BuiltinSchemas(JSON.parse(gunzipSync(bytes).toString('utf8')) as CatalogueData);
-  }
-  return loaded ?? undefined;
+/** The process's catalogue, parsed on the first call. */
+export function builtinSchemas(): BuiltinSchemas {
+  loaded ??= new BuiltinSchemas(JSON.parse(gunzipSync(readDataFile('kubernetes-openapi.json.gz')).toString('utf8')) as CatalogueData);
+  return loaded;
 }

@@ -60,8 +60,8 @@ function checkUnknownFields(scope: Scope, obj: KubeObject, wctx: WriteContext): 
   const { strategy, version } = scope;
   if (strategy.custom || wctx.fieldValidation === 'Ignore') return;
   const schemas = builtinSchemas();
-  const component = schemas?.componentOf({ group: strategy.group, version, kind: strategy.kind });
-  if (schemas === undefined || component === undefined) return;
+  const component = schemas.componentOf({ group: strategy.group, version, kind: strategy.kind });
+  if (component === undefined) return;
   const unknown = dropUnknownFields(schemas, component, obj as unknown as Record<string, unknown>);
   if (unknown.length === 0) return;
   if (wctx.fieldValidation === 'Strict') {

@@ -3,9 +3,9 @@
  * and the index that points at them with content hashes (`/openapi/v3`). Generated from the same
  * `ServedResource`s the REST handlers serve, so they cannot disagree. Object schemas carry
  * `x-kubernetes-group-version-kind` (how `kubectl explain` finds a kind) and reference the shared
- * `ObjectMeta`; custom resources publish their CRD schema, built-ins the schemas Kubernetes publishes
- * for them (with every component those reference), or a permissive object schema for a kind
- * Kubernetes has none for or when that data was not generated.
+ * `ObjectMeta`; custom resources publish their CRD schema, built-ins their schemas from
+ * `builtin-schemas` (with every component those reference), and a resource with neither a
+ * permissive object schema.
  */
 import { formatGroupVersion, parseGroupVersion } from '../../meta/index.js';
 import type { GroupVersionKind } from '../../meta/index.js';
@@ -115,13 +115,14 @@ const scaleSchema = (gvk: GroupVersionKind): Json => ({
 });
 
 /**
- * Kubernetes' own components for a built-in resource: its kind, its List, what its subresources
+ * The built-in schemas' components for a built-in resource: its kind, its List, what its subresources
  * answer with, and all they reference; undefined for custom resources and kinds without one.
  */
 function upstreamComponents(r: ServedResource): Json | undefined {
-  const catalogue = r.custom ? undefined : builtinSchemas();
-  const own = catalogue?.componentOf(r);
-  if (catalogue === undefined || own === undefined) return undefined;
+  if (r.custom) return undefined;
+  const catalogue = builtinSchemas();
+  const own = catalogue.componentOf(r);
+  if (own === undefined) return undefined;
   const kinds = [{ ...r, kind: `${r.kind}List` }, ...r.subresources.map((s) => s.responseKind)];
   const names = [own, ...kinds.flatMap((k) => catalogue.componentOf(k) ?? [])];
   return catalogue.closure(names);
