@@ -4,12 +4,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createApiServer, type ApiServer } from 'kube-converge/apiserver';
-import { builtinSchemas } from '../../src/apiserver/builtin-schemas/index.js';
 import { componentName } from '../../src/apiserver/openapi/index.js';
 import { handleJson } from './helpers.js';
 
-const skip =
-  builtinSchemas() === undefined ? 'the built-in schema data was not generated (src/apiserver/builtin-schemas/NOTICE.md)' : false;
 const DEPLOYMENTS = '/apis/apps/v1/namespaces/default/deployments';
 
 const deployment = (name: string, spec: Record<string, unknown> = {}, container: Record<string, unknown> = {}) => ({
@@ -34,7 +31,7 @@ async function withServer(body: (s: ApiServer) => Promise<void>): Promise<void> 
 
 type Doc = { paths: Record<string, unknown>; components: { schemas: Record<string, Record<string, unknown>> } };
 
-describe('built-in kinds in /openapi/v3', { skip }, () => {
+describe('built-in kinds in /openapi/v3', () => {
   it('publishes Kubernetes’ component, with its descriptions, for every built-in kind each document’s paths reference', async () => {
     await withServer(async (s) => {
       const index = (await handleJson(s, 'GET', '/openapi/v3')).body as { paths: Record<string, { serverRelativeURL: string }> };
@@ -68,7 +65,7 @@ describe('built-in kinds in /openapi/v3', { skip }, () => {
   });
 });
 
-describe('field validation of built-in kinds', { skip }, () => {
+describe('field validation of built-in kinds', () => {
   it('refuses unknown fields under Strict with kube-apiserver’s message, naming each in the order of the body with list indexes', async () => {
     await withServer(async (s) => {
       const body = deployment('strict', { replica: 3, paused: false, foo: 1 }, { imagePullPolcy: 'Always' });

@@ -11,7 +11,6 @@ import {
   OPENAPI_V2_PROTOBUF_CONTENT_TYPE,
 } from '../../src/apiserver/openapi/index.js';
 import type { ServedResource } from 'kube-converge/apiserver';
-import { builtinSchemas } from '../../src/apiserver/builtin-schemas/index.js';
 
 const VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 
@@ -149,15 +148,13 @@ describe('OpenAPI v3 documents', () => {
     ]);
   });
 
-  it('gives built-ins Kubernetes’ schema (a permissive one without the data), cluster-scoped kinds paths without a namespace, and upstream component names', () => {
+  it('gives built-ins Kubernetes’ schema, cluster-scoped kinds paths without a namespace, and upstream component names', () => {
     const doc = buildOpenApiV3Document('v1', [configMap, namespace]) as Doc;
     const schema = doc.components.schemas['io.k8s.api.core.v1.ConfigMap'];
-    if (builtinSchemas() === undefined) assert.equal(schema?.['x-kubernetes-preserve-unknown-fields'], true);
-    else
-      assert.match(
-        String((schema?.['properties'] as Record<string, Record<string, unknown>>)['data']?.['description']),
-        /configuration data/,
-      );
+    assert.match(
+      String((schema?.['properties'] as Record<string, Record<string, unknown>>)['data']?.['description']),
+      /configuration data/,
+    );
     assert.ok(doc.paths['/api/v1/namespaces/{name}']);
     assert.ok(doc.paths['/api/v1/namespaces/{namespace}/configmaps/{name}']);
     assert.equal(componentName({ group: 'apps', version: 'v1', kind: 'Deployment' }), 'io.k8s.api.apps.v1.Deployment');

@@ -4,13 +4,10 @@
 // `--validate=warn`, on the oldest and newest kubectl installed.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { builtinSchemas } from '../../../src/apiserver/builtin-schemas/index.js';
 import { kubectlBinaries, startKubectlEnv } from './harness.js';
 import type { KubectlEnv } from './harness.js';
 
 const binaries = kubectlBinaries();
-const skip =
-  builtinSchemas() === undefined ? 'the built-in schema data was not generated (src/apiserver/builtin-schemas/NOTICE.md)' : false;
 
 const typoed = (ns: string, name: string) => `apiVersion: apps/v1
 kind: Deployment
@@ -32,7 +29,7 @@ spec:
         image: nginx:1.27
 `;
 
-describe('kubectl on the built-in kinds’ schemas', { skip }, () => {
+describe('kubectl on the built-in kinds’ schemas', () => {
   let env: KubectlEnv;
   before(async () => {
     env = await startKubectlEnv();
