@@ -74,4 +74,38 @@ describe('server-side apply on built-in kinds, keyed as Kubernetes keys their li
       s.stop();
     }
   });
+
+  it('keys a Service’s ports by port and protocol, an omitted protocol as TCP', async () => {
+    const s = createApiServer();
+    const service = (ports: unknown[]) => ({
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'dns', namespace: 'default' },
+      spec: { selector: { app: 'dns' }, ports },
+    });
+    const url = '/api/v1/namespaces/default/services/dns';
+    const applyService = async (manager: string, ports: unknown[]): Promise<any> => {
+      const r = await handleJson(
+        s,
+        'PATCH',
+        `${url}?fieldManager=${manager}`,
+        JSON.stringify(service(ports)),
+        'application/apply-patch+yaml',
+      );
+      assert.ok(r.status === 200 || r.status === 201, r.text);
+      return r.body;
+    };
+    try {
+      await applyService('tcp', [{ name: 'dns-tcp', port: 53 }]);
+      const merged = await applyService('udp', [{ name: 'dns-udp', port: 53, protocol: 'UDP' }]);
+      assert.deepEqual(
+        merged.spec.ports.map((p: { port: number; protocol: string }) => `${p.port}/${p.protocol}`),
+        ['53/TCP', '53/UDP'],
+      );
+      const entry = merged.metadata.managedFields.find((m: { manager: string }) => m.manager === 'tcp');
+      assert.ok(entry.fieldsV1['f:spec']['f:ports']['k:{"port":53,"protocol":"TCP"}'], JSON.stringify(entry.fieldsV1));
+    } finally {
+      s.stop();
+    }
+  });
 });
