@@ -17,7 +17,9 @@ import { builtinStrategies } from '../src/apiserver/registry/builtins.js';
 import { componentName, META_V1 } from '../src/apiserver/openapi/component-names.js';
 
 type Json = Record<string, unknown>;
+/** One field: `name` in the TypeScript class (`_default`), `baseName` in JSON (`default`). */
 interface Attribute {
+  name: string;
   baseName: string;
   type: string;
   format: string;
@@ -207,16 +209,19 @@ export async function build(): Promise<string> {
   for (const [cls, model] of models) {
     const properties = Object.fromEntries(
       model.attributes.map((a) => {
-        const description = model.fieldDescriptions.get(a.baseName);
+        // The generator drops the description of a field whose type is another model (`spec`,
+        // `template`, `metadata`); that model's own description stands in for it.
+        const description = model.fieldDescriptions.get(a.name) ?? models.get(a.type)?.description;
         return [a.baseName, { ...(description === undefined ? {} : { description }), ...schemaOf(a.type, a.format) }];
       }),
     );
+    const required = model.attributes.filter((a) => model.required.includes(a.name)).map((a) => a.baseName);
     const gvk = kinds.get(cls);
     schemas[names.get(cls)!] = {
       ...(model.description === undefined ? {} : { description: model.description }),
       type: 'object',
       properties,
-      ...(model.required.length > 0 ? { required: model.required } : {}),
+      ...(required.length > 0 ? { required } : {}),
       ...(gvk === undefined ? {} : { 'x-kubernetes-group-version-kind': [{ group: gvk.group, kind: gvk.kind, version: gvk.version }] }),
     };
   }
