@@ -148,9 +148,13 @@ describe('OpenAPI v3 documents', () => {
     ]);
   });
 
-  it('gives built-ins a permissive schema, cluster-scoped kinds paths without a namespace, and upstream component names', () => {
+  it('gives built-ins Kubernetes’ schema, cluster-scoped kinds paths without a namespace, and upstream component names', () => {
     const doc = buildOpenApiV3Document('v1', [configMap, namespace]) as Doc;
-    assert.equal(doc.components.schemas['io.k8s.api.core.v1.ConfigMap']?.['x-kubernetes-preserve-unknown-fields'], true);
+    const schema = doc.components.schemas['io.k8s.api.core.v1.ConfigMap'];
+    assert.match(
+      String((schema?.['properties'] as Record<string, Record<string, unknown>>)['data']?.['description']),
+      /configuration data/,
+    );
     assert.ok(doc.paths['/api/v1/namespaces/{name}']);
     assert.ok(doc.paths['/api/v1/namespaces/{namespace}/configmaps/{name}']);
     assert.equal(componentName({ group: 'apps', version: 'v1', kind: 'Deployment' }), 'io.k8s.api.apps.v1.Deployment');

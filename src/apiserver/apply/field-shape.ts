@@ -1,16 +1,19 @@
 /**
  * How each field of a kind merges, for managed fields and server-side apply: lists are `map`s keyed
- * by some element fields (containers by `name`, ports by `containerPort`, CR lists marked
- * `x-kubernetes-list-type: map`), `set`s of primitives (finalizers, `x-kubernetes-list-type: set`),
- * or `atomic` (everything else, as on the real server). Built-ins read the strategic-merge metadata
- * of the patch module; custom resources read their schema's markers. `metadata` is the same for all.
+ * by some element fields (containers by `name`, ports by `containerPort` and `protocol`, CR lists
+ * marked `x-kubernetes-list-type: map`), `set`s of primitives (finalizers, `x-kubernetes-list-type:
+ * set`), or `atomic` (everything else, as on the real server). Built-ins read the strategic-merge
+ * metadata of the patch module — the built-in schemas carry no list markers — with the few keys where
+ * Kubernetes' list-map-keys are wider than its patch merge key; custom resources read their schema's
+ * markers. `metadata` is the same for all.
  */
 import type { FieldStrategy } from '../patch/index.js';
 import { strategyFor } from '../patch/index.js';
 import type { Strategy } from '../registry/strategy.js';
 import type { JSONSchemaProps } from '../served-resource.js';
 
-export type ListKind = { kind: 'map'; keys: string[] } | { kind: 'set' } | { kind: 'atomic' };
+/** A map list's `defaults` key the elements that omit an optional key (a port without `protocol` is `TCP`). */
+export type ListKind = { kind: 'map'; keys: string[]; defaults?: Record<string, unknown> } | { kind: 'set' } | { kind: 'atomic' };
 
 export interface Shape {
   field(name: string): Shape;
@@ -33,12 +36,26 @@ function mapShape(keys: string[], items: Shape): Shape {
   return { field: () => empty, items: () => items, list: () => ({ kind: 'map', keys }) };
 }
 
+/**
+ * Merge keys whose list-map-keys add a field (ports are keyed by number and protocol, a topology
+ * spread constraint by key and whenUnsatisfiable), with the defaults that key an element omitting an
+ * optional one, as in Kubernetes' Go types (`+listMapKey`, `+default`).
+ */
+const WIDER_KEYS: Readonly<Record<string, { keys: string[]; defaults?: Record<string, unknown> }>> = {
+  containerPort: { keys: ['containerPort', 'protocol'], defaults: { protocol: 'TCP' } },
+  port: { keys: ['port', 'protocol'], defaults: { protocol: 'TCP' } },
+  topologyKey: { keys: ['topologyKey', 'whenUnsatisfiable'] },
+};
+
 function fromStrategy(s: FieldStrategy | undefined): Shape {
   if (!s) return empty;
   return {
     field: (name) => fromStrategy(s.fields?.[name]),
     items: () => fromStrategy(s),
-    list: () => (s.mergeKey ? { kind: 'map', keys: [s.mergeKey] } : s.mergePrimitives ? { kind: 'set' } : ATOMIC),
+    list: () => {
+      if (s.mergeKey) return { kind: 'map', ...(WIDER_KEYS[s.mergeKey] ?? { keys: [s.mergeKey] }) };
+      return s.mergePrimitives ? { kind: 'set' } : ATOMIC;
+    },
   };
 }
 
@@ -71,6 +88,7 @@ export function elementKey(list: ListKind, element: unknown): string | undefined
   if (list.kind === 'set') return element !== null && typeof element !== 'object' ? `v:${JSON.stringify(element)}` : undefined;
   if (list.kind !== 'map' || typeof element !== 'object' || element === null || Array.isArray(element)) return undefined;
   const e = element as Record<string, unknown>;
-  if (list.keys.some((k) => e[k] === undefined)) return undefined;
-  return `k:${JSON.stringify(Object.fromEntries(list.keys.map((k) => [k, e[k]])))}`;
+  const value = (k: string): unknown => e[k] ?? list.defaults?.[k];
+  if (list.keys.some((k) => value(k) === undefined)) return undefined;
+  return `k:${JSON.stringify(Object.fromEntries(list.keys.map((k) => [k, value(k)])))}`;
 }

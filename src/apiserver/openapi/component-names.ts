@@ -21,6 +21,7 @@ const BUILTIN_PACKAGES: Readonly<Record<string, string>> = {
   autoscaling: 'io.k8s.api.autoscaling',
   batch: 'io.k8s.api.batch',
   policy: 'io.k8s.api.policy',
+  'rbac.authorization.k8s.io': 'io.k8s.api.rbac',
   'apiextensions.k8s.io': 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions',
   'apiregistration.k8s.io': 'io.k8s.kube-aggregator.pkg.apis.apiregistration',
 };

@@ -3,11 +3,14 @@
  * and the index that points at them with content hashes (`/openapi/v3`). Generated from the same
  * `ServedResource`s the REST handlers serve, so they cannot disagree. Object schemas carry
  * `x-kubernetes-group-version-kind` (how `kubectl explain` finds a kind) and reference the shared
- * `ObjectMeta`; custom resources publish their CRD schema, built-ins a permissive object schema.
+ * `ObjectMeta`; custom resources publish their CRD schema, built-ins their schemas from
+ * `builtin-schemas` (with every component those reference), and a resource with neither a
+ * permissive object schema.
  */
 import { formatGroupVersion, parseGroupVersion } from '../../meta/index.js';
 import type { GroupVersionKind } from '../../meta/index.js';
 import type { ServedResource } from '../served-resource.js';
+import { builtinSchemas } from '../builtin-schemas/index.js';
 import { componentName, ref, OBJECT_META, LIST_META } from './component-names.js';
 import { metaSchemas } from './meta-schemas.js';
 import { resourcePaths } from './operations.js';
@@ -112,6 +115,20 @@ const scaleSchema = (gvk: GroupVersionKind): Json => ({
 });
 
 /**
+ * The built-in schemas' components for a built-in resource: its kind, its List, what its subresources
+ * answer with, and all they reference; undefined for custom resources and kinds without one.
+ */
+function upstreamComponents(r: ServedResource): Json | undefined {
+  if (r.custom) return undefined;
+  const catalogue = builtinSchemas();
+  const own = catalogue.componentOf(r);
+  if (own === undefined) return undefined;
+  const kinds = [{ ...r, kind: `${r.kind}List` }, ...r.subresources.map((s) => s.responseKind)];
+  const names = [own, ...kinds.flatMap((k) => catalogue.componentOf(k) ?? [])];
+  return catalogue.closure(names);
+}
+
+/**
  * The OpenAPI 3.0 document of one group-version (`v1`, `apps/v1`, `platform.converge.dev/v1alpha1`).
  * Resources of other group-versions in `resources` are ignored.
  */
@@ -122,6 +139,11 @@ export function buildOpenApiV3Document(groupVersion: string, resources: readonly
   const schemas: Json = metaSchemas();
   for (const r of served) {
     Object.assign(paths, resourcePaths(r));
+    const upstream = upstreamComponents(r);
+    if (upstream !== undefined) {
+      Object.assign(schemas, upstream);
+      continue;
+    }
     schemas[componentName(r)] = objectSchema(r);
     schemas[componentName({ ...r, kind: `${r.kind}List` })] = listSchema(r);
     for (const sub of r.subresources) {

@@ -1,0 +1,4 @@
+// The built-in kinds' schemas, made from @kubernetes/client-node's models, loaded on first use.
+export { builtinSchemas, BuiltinSchemas, refOf } from './catalogue.js';
+export type { SchemaObject } from './catalogue.js';
+export { dropUnknownFields } from './unknown-fields.js';
