@@ -6,15 +6,14 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
-import { build, compress, DATA_FILE } from '../../scripts/builtin-schemas.mjs';
+import { build, DATA_FILE } from '../../scripts/builtin-schemas.mjs';
 import { builtinSchemas } from '../../src/apiserver/builtin-schemas/index.js';
 
 describe('the built-in schema data', () => {
-  it('is what the generator makes from the installed client-node, text and gzip bytes alike', async () => {
+  it('is what the generator makes from the installed client-node', async () => {
     const committed = readFileSync(DATA_FILE);
     const text = await build();
     assert.equal(gunzipSync(committed).toString('utf8'), text, 'run: node --import tsx scripts/builtin-schemas.mts');
-    assert.ok(compress(text).equals(committed), 'the gzip of the same text differs: regenerate with this Node');
   });
 
   it('names the package it came from and the Kubernetes release that package models', () => {
