@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Clock, KubeObject } from '../meta/index.js';
+import type { AdmissionAuditEvent } from './admission-policy/index.js';
 import type { IncludeObject } from './http/negotiation.js';
 import type { TablePrinter } from './table/index.js';
 import type { Registry } from './registry/registry.js';
@@ -24,6 +25,8 @@ export interface ServerContext {
   newUid(): string;
   /** Renders objects as a `meta.k8s.io/v1` Table. */
   table: TableConverter;
+  /** Receives the audit annotations admission policies record for a write. */
+  onAdmissionAudit?: ((event: AdmissionAuditEvent) => void) | undefined;
 }
 
 export type TableConverter = (

@@ -1,6 +1,7 @@
 /**
  * The built-in kinds this server stores, one strategy each, in the order they are registered.
  */
+import { ValidatingAdmissionPolicyBindingStrategy, ValidatingAdmissionPolicyStrategy } from './admission-policy.js';
 import { ConfigMapStrategy } from './configmap.js';
 import { CrdStrategy } from './crd.js';
 import { CoreEventStrategy, EventsV1Strategy } from './event.js';
@@ -31,6 +32,8 @@ export function builtinStrategies(store: StoreReader): Strategy[] {
     new LeaseStrategy(),
     new CrdStrategy(store),
     ...STORED_BUILTINS.map((d) => new StoredBuiltinStrategy(d)),
+    new ValidatingAdmissionPolicyStrategy(),
+    new ValidatingAdmissionPolicyBindingStrategy(),
     ...reviewStrategies(),
   ];
 }

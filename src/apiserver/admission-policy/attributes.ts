@@ -1,0 +1,29 @@
+/**
+ * What admission knows of one write: the operation, the resource and kind it goes through, the
+ * object before and after, and the request's options. Built by the write pipeline, read by the
+ * matchers and turned into the CEL `request` variable.
+ */
+import type { KubeObject } from '../../meta/index.js';
+
+export type Operation = 'CREATE' | 'UPDATE' | 'DELETE';
+
+export interface AdmissionAttributes {
+  operation: Operation;
+  group: string;
+  version: string;
+  kind: string;
+  /** The resource's plural. */
+  resource: string;
+  /** '' for the main resource, `status`, `scale`, … */
+  subresource: string;
+  name: string;
+  /** '' for cluster-scoped resources. */
+  namespace: string;
+  /** The object after the write (absent on DELETE). */
+  object: KubeObject | undefined;
+  /** The stored object before the write (absent on CREATE). */
+  oldObject: KubeObject | undefined;
+  dryRun: boolean;
+  /** The options of the verb: `CreateOptions`, `UpdateOptions` or `DeleteOptions`. */
+  options: Record<string, unknown>;
+}
