@@ -94,7 +94,7 @@ function denied(a: AdmissionAttributes, d: Denial): ApiStatusError {
     : `ValidatingAdmissionPolicy '${d.policy}' denied request: ${d.message}`;
   const reason = d.reason ?? 'Invalid';
   const code = { Forbidden: 403, Unauthorized: 401, RequestEntityTooLarge: 413 }[reason] ?? 422;
-  const name = a.name || String(a.object?.metadata.generateName ?? '');
+  const name = a.name || String(a.object.metadata.generateName ?? '');
   const status: Status & { code: number } = {
     kind: 'Status',
     apiVersion: 'v1',
@@ -123,7 +123,7 @@ export function admitWithPolicies(ctx: ServerContext, a: AdmissionAttributes): P
   const denials: Denial[] = [];
   for (const policy of policies) {
     const spec = specOf(policy);
-    if (!matchesResources((spec.matchConstraints ?? {}) as Obj, a, namespaceObject)) continue;
+    if (!matchesResources((spec.matchConstraints ?? {}) as Obj, a, namespaceObject, true)) continue;
     const failClosed = spec.failurePolicy !== 'Ignore';
     const collected = new Map<string, string[]>();
     for (const binding of bindings) {

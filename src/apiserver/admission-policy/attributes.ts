@@ -5,7 +5,8 @@
  */
 import type { KubeObject } from '../../meta/index.js';
 
-export type Operation = 'CREATE' | 'UPDATE' | 'DELETE';
+/** The operations policies are run for here (DELETE and CONNECT are not admitted by policy yet). */
+export type Operation = 'CREATE' | 'UPDATE';
 
 export interface AdmissionAttributes {
   operation: Operation;
@@ -19,11 +20,11 @@ export interface AdmissionAttributes {
   name: string;
   /** '' for cluster-scoped resources. */
   namespace: string;
-  /** The object after the write (absent on DELETE). */
-  object: KubeObject | undefined;
+  /** The object after the write. */
+  object: KubeObject;
   /** The stored object before the write (absent on CREATE). */
   oldObject: KubeObject | undefined;
   dryRun: boolean;
-  /** The options of the verb: `CreateOptions`, `UpdateOptions` or `DeleteOptions`. */
+  /** The options of the verb: `CreateOptions` or `UpdateOptions`. */
   options: Record<string, unknown>;
 }

@@ -5,9 +5,10 @@
 import type { KubeObject } from '../../meta/index.js';
 import type { Scope } from '../context.js';
 import { admitWithPolicies } from './admit.js';
+import type { Operation } from './attributes.js';
 
 export interface PolicyWrite {
-  operation: 'CREATE' | 'UPDATE';
+  operation: Operation;
   object: KubeObject;
   oldObject: KubeObject | undefined;
   dryRun: boolean;

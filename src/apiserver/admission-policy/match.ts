@@ -37,24 +37,25 @@ const labelsOf = (o: KubeObject | undefined): Record<string, string> | undefined
 
 /** The labels the namespace selector is matched against; undefined when it does not apply. */
 function namespaceLabels(a: AdmissionAttributes, namespaceObject: KubeObject | undefined): Record<string, string> | undefined {
-  if (a.group === '' && a.resource === 'namespaces') return labelsOf(a.object ?? a.oldObject) ?? {};
+  if (a.group === '' && a.resource === 'namespaces') return labelsOf(a.object) ?? {};
   if (a.namespace === '') return undefined;
   return labelsOf(namespaceObject) ?? {};
 }
 
-/** Whether `m` (a MatchResources) selects the write `a`. */
-export function matchesResources(m: Obj, a: AdmissionAttributes, namespaceObject: KubeObject | undefined): boolean {
+/** Whether `m` (a MatchResources) selects the write `a`; without resource rules it selects none, unless `requireRules` is false. */
+export function matchesResources(m: Obj, a: AdmissionAttributes, namespaceObject: KubeObject | undefined, requireRules: boolean): boolean {
   const rules = Array.isArray(m.resourceRules) ? (m.resourceRules as Obj[]) : [];
   const excluded = Array.isArray(m.excludeResourceRules) ? (m.excludeResourceRules as Obj[]) : [];
-  if (!rules.some((r) => ruleMatches(r, a)) || excluded.some((r) => ruleMatches(r, a))) return false;
+  const ruled = rules.length === 0 ? !requireRules : rules.some((r) => ruleMatches(r, a));
+  if (!ruled || excluded.some((r) => ruleMatches(r, a))) return false;
   const nsLabels = namespaceLabels(a, namespaceObject);
   if (nsLabels !== undefined && !selectorFromLabelSelector((m.namespaceSelector ?? {}) as LabelSelector).matches(nsLabels)) return false;
   const objects = selectorFromLabelSelector((m.objectSelector ?? {}) as LabelSelector);
   return objects.matches(labelsOf(a.object) ?? {}) || (a.oldObject !== undefined && objects.matches(labelsOf(a.oldObject) ?? {}));
 }
 
-/** A binding without matchResources applies wherever its policy does. */
+/** A binding without matchResources applies wherever its policy does; its resourceRules, when unset, do not narrow it. */
 export function bindingMatches(binding: Obj, a: AdmissionAttributes, namespaceObject: KubeObject | undefined): boolean {
   const m = (binding.spec as Obj | undefined)?.matchResources;
-  return m === undefined || m === null || matchesResources(m as Obj, a, namespaceObject);
+  return m === undefined || m === null || matchesResources(m as Obj, a, namespaceObject, false);
 }
