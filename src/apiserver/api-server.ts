@@ -5,8 +5,7 @@
  * can make it throw.
  */
 import { noopLogger, realClock, requireInt, type Clock, type Logger } from '../meta/index.js';
-import type { AdmissionAuditEvent } from './admission-policy/index.js';
-import { defaultUid, type Scope, type ServerContext, type TableConverter } from './context.js';
+import { defaultUid, type AdmissionAuditEvent, type Scope, type ServerContext, type TableConverter } from './context.js';
 import { CrdController, GarbageCollector, NamespaceLifecycle } from './controllers/index.js';
 import {
   aggregatedDiscovery,

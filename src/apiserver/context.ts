@@ -5,7 +5,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Clock, KubeObject } from '../meta/index.js';
-import type { AdmissionAuditEvent } from './admission-policy/index.js';
 import type { IncludeObject } from './http/negotiation.js';
 import type { TablePrinter } from './table/index.js';
 import type { Registry } from './registry/registry.js';
@@ -27,6 +26,16 @@ export interface ServerContext {
   table: TableConverter;
   /** Receives the audit annotations admission policies record for a write. */
   onAdmissionAudit?: ((event: AdmissionAuditEvent) => void) | undefined;
+}
+
+/** One write's audit annotations from admission policies, as the request's audit event would carry them. */
+export interface AdmissionAuditEvent {
+  operation: 'CREATE' | 'UPDATE';
+  group: string;
+  resource: string;
+  namespace: string;
+  name: string;
+  annotations: Record<string, string>;
 }
 
 export type TableConverter = (

@@ -30,16 +30,6 @@ const EXEMPT = new Set([
   'mutatingwebhookconfigurations',
 ]);
 
-/** One write's audit annotations, as the audit event of the request would carry them. */
-export interface AdmissionAuditEvent {
-  operation: AdmissionAttributes['operation'];
-  group: string;
-  resource: string;
-  namespace: string;
-  name: string;
-  annotations: Record<string, string>;
-}
-
 export interface PolicyAdmission {
   warnings: string[];
   annotations: Record<string, string>;
