@@ -141,6 +141,58 @@ describe('ValidatingAdmissionPolicy', () => {
     assert.match(long.body.message, /denied request: name longer than 4$/);
   });
 
+  it('evaluates once per param a selector picks from the request namespace, and admits when none is found under Allow', async () => {
+    const s = createApiServer();
+    const p = policy('banned', {
+      paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
+      matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['secrets'] }] },
+      validations: [{ expression: 'object.metadata.name != params.data.banned', messageExpression: "'banned by ' + params.metadata.name" }],
+    });
+    const b = binding('banned', {
+      policyName: 'banned',
+      validationActions: ['Deny'],
+      paramRef: { selector: { matchLabels: { role: 'ban-list' } }, parameterNotFoundAction: 'Allow' },
+    });
+    await install(s, p, b);
+    const secret = (name: string) => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name } });
+    assert.equal((await handleJson(s, 'POST', '/api/v1/namespaces/default/secrets', secret('x'))).status, 201, 'no params: allowed');
+    for (const [name, banned] of [
+      ['ban-1', 'x2'],
+      ['ban-2', 'x3'],
+    ]) {
+      const r = await handleJson(s, 'POST', CMS, configMap(name!, { banned: banned! }, { role: 'ban-list' }));
+      assert.equal(r.status, 201, r.text);
+    }
+    assert.equal((await handleJson(s, 'POST', '/api/v1/namespaces/default/secrets', secret('x4'))).status, 201);
+    const r = await handleJson(s, 'POST', '/api/v1/namespaces/default/secrets', secret('x3'));
+    assert.equal(r.status, 422);
+    assert.match(r.body.message, /denied request: banned by ban-2$/);
+    assert.equal(
+      (await handleJson(s, 'POST', '/api/v1/namespaces/kube-system/secrets', secret('x3'))).status,
+      201,
+      'params of another namespace do not apply',
+    );
+  });
+
+  it('sees the stored object as oldObject and the operation in request on updates', async () => {
+    const s = createApiServer();
+    const p = policy('frozen-a', {
+      validations: [
+        {
+          expression: "request.operation != 'UPDATE' || object.data.a == oldObject.data.a",
+          messageExpression: "request.operation + ' may not change a (was ' + oldObject.data.a + ')'",
+          reason: 'Forbidden',
+        },
+      ],
+    });
+    await install(s, p, binding('frozen-a', { policyName: 'frozen-a', validationActions: ['Deny'] }));
+    assert.equal((await handleJson(s, 'POST', CMS, configMap('c', { a: '1' }))).status, 201);
+    assert.equal((await handleJson(s, 'PUT', `${CMS}/c`, configMap('c', { a: '1', b: '2' }))).status, 200);
+    const r = await handleJson(s, 'PATCH', `${CMS}/c`, { data: { a: '9' } }, 'application/merge-patch+json');
+    assert.equal(r.status, 403);
+    assert.match(r.body.message, /denied request: UPDATE may not change a \(was 1\)$/);
+  });
+
   it('applies only in namespaces its namespaceSelector selects, and only to objects its objectSelector selects', async () => {
     const s = createApiServer();
     const p = policy('prod-only', {
