@@ -5,7 +5,7 @@
  * can make it throw.
  */
 import { noopLogger, realClock, requireInt, type Clock, type Logger } from '../meta/index.js';
-import { defaultUid, type Scope, type ServerContext, type TableConverter } from './context.js';
+import { defaultUid, type AdmissionAuditEvent, type Scope, type ServerContext, type TableConverter } from './context.js';
 import { CrdController, GarbageCollector, NamespaceLifecycle } from './controllers/index.js';
 import {
   aggregatedDiscovery,
@@ -55,6 +55,11 @@ export interface ApiServerOptions {
   garbageCollection?: boolean;
   /** Renders Tables (default: the built-in printers and CRD printer columns). */
   table?: TableConverter;
+  /**
+   * Receives the audit annotations ValidatingAdmissionPolicies record for a write (their
+   * auditAnnotations, and the `Audit` action's validation failures), as a request's audit event would carry them.
+   */
+  onAdmissionAudit?: (event: AdmissionAuditEvent) => void;
 }
 
 /**
@@ -109,6 +114,7 @@ export function createApiServer(options: ApiServerOptions = {}): ApiServer {
     clock,
     newUid: defaultUid,
     table: options.table ?? ((objects, resource, opts) => ({ ...toTable(objects, resource, opts) })),
+    onAdmissionAudit: options.onAdmissionAudit,
     defer(task) {
       queueMicrotask(() => {
         try {

@@ -24,6 +24,18 @@ export interface ServerContext {
   newUid(): string;
   /** Renders objects as a `meta.k8s.io/v1` Table. */
   table: TableConverter;
+  /** Receives the audit annotations admission policies record for a write. */
+  onAdmissionAudit?: ((event: AdmissionAuditEvent) => void) | undefined;
+}
+
+/** One write's audit annotations from admission policies, as the request's audit event would carry them. */
+export interface AdmissionAuditEvent {
+  operation: 'CREATE' | 'UPDATE';
+  group: string;
+  resource: string;
+  namespace: string;
+  name: string;
+  annotations: Record<string, string>;
 }
 
 export type TableConverter = (

@@ -3,6 +3,7 @@ export { startApiServer, kubeconfigFor } from './start.js';
 export type { StartApiServerOptions, RunningApiServer, Kubeconfig } from './start.js';
 export { createApiServer } from './api-server.js';
 export type { ApiServer, ApiServerOptions } from './api-server.js';
+export type { AdmissionAuditEvent } from './context.js';
 export { listen, MAX_BODY_BYTES } from './http/http-adapter.js';
 export type { Listening } from './http/http-adapter.js';
 export type { ApiRequest, ApiResponse, ResponseStream, StreamSink } from './http/request.js';

@@ -10,7 +10,7 @@
 import { writeFile } from 'node:fs/promises';
 import { stringify as toYaml } from 'yaml';
 import { noopLogger, type Clock, type Logger } from '../meta/index.js';
-import { createApiServer, type ApiServer } from './api-server.js';
+import { createApiServer, type ApiServer, type ApiServerOptions } from './api-server.js';
 import { generateAdminToken } from './http/auth/admin-token.js';
 import { listen } from './http/http-adapter.js';
 import type { ApiRequest, ApiResponse } from './http/request.js';
@@ -33,6 +33,8 @@ export interface StartApiServerOptions {
   watchBufferSize?: number;
   /** Owner-reference garbage collection (default false, like envtest). */
   garbageCollection?: boolean;
+  /** Receives the audit annotations admission policies record (see `ApiServerOptions`). */
+  onAdmissionAudit?: ApiServerOptions['onAdmissionAudit'];
   logger?: Logger;
 }
 
@@ -93,6 +95,7 @@ export async function startApiServer(options: StartApiServerOptions = {}): Promi
     ...(options.watchBufferSize !== undefined ? { watchBufferSize: options.watchBufferSize } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.garbageCollection !== undefined ? { garbageCollection: options.garbageCollection } : {}),
+    ...(options.onAdmissionAudit ? { onAdmissionAudit: options.onAdmissionAudit } : {}),
   });
   const token = generateAdminToken();
   let l: Awaited<ReturnType<typeof listen>>;

@@ -1,7 +1,7 @@
 /**
  * The write pipeline every verb shares: create, update and delete of one object, with the real
  * server's order of steps — server-set metadata, strategy defaulting, generation and status rules,
- * validation, namespace lifecycle, optimistic concurrency, managed fields, no-op detection, then one
+ * validation, namespace lifecycle, validating admission policies, optimistic concurrency, managed fields, no-op detection, then one
  * synchronous commit. Handlers decode and check the request; this file decides what is stored.
  *
  * Invariants: nothing between the read of the stored object and the commit awaits, so checks and
@@ -25,6 +25,7 @@ import {
   type FieldCause,
 } from '../http/status.js';
 import { validateObjectMeta } from '../registry/object-meta-validation.js';
+import { admitWrite } from '../admission-policy/index.js';
 import type { WriteParams } from './params.js';
 
 const NAME_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
@@ -107,6 +108,14 @@ export function createObject(scope: Scope, obj: KubeObject, params: WriteParams,
     ...strategy.validate(obj, wctx),
   ]);
   checkNamespaceOpen(ctx, strategy, obj);
+  admitWrite(scope, {
+    operation: 'CREATE',
+    object: obj,
+    oldObject: undefined,
+    dryRun: params.dryRun,
+    fieldManager: params.manager,
+    warnings: wctx.warnings,
+  });
   let key = storageKey(strategy, m.namespace ?? '', m.name!);
   for (let attempt = 0; ctx.store.get(strategy.storageId, key); attempt++) {
     if (!generated || attempt >= 8) {
@@ -225,6 +234,14 @@ export function updateObject(
     }
   }
   failInvalid(strategy, obj, causes);
+  admitWrite(scope, {
+    operation: 'UPDATE',
+    object: obj,
+    oldObject: old,
+    dryRun: params.dryRun,
+    fieldManager: params.manager,
+    warnings: wctx.warnings,
+  });
   if (jsonEqual(withoutVolatile(obj), withoutVolatile(old))) return { status: 200, object: stored, warnings: wctx.warnings };
   if (operation === 'Update') {
     recordManagedFields(obj, old, {

@@ -1,6 +1,7 @@
 /**
  * The built-in kinds this server stores, one strategy each, in the order they are registered.
  */
+import { ValidatingAdmissionPolicyBindingStrategy, ValidatingAdmissionPolicyStrategy } from './admission-policy.js';
 import { ApiServiceStrategy } from './apiservice.js';
 import { ConfigMapStrategy } from './configmap.js';
 import { CrdStrategy } from './crd.js';
@@ -33,6 +34,8 @@ export function builtinStrategies(store: StoreReader): Strategy[] {
     new CrdStrategy(store),
     new ApiServiceStrategy(),
     ...STORED_BUILTINS.map((d) => new StoredBuiltinStrategy(d)),
+    new ValidatingAdmissionPolicyStrategy(),
+    new ValidatingAdmissionPolicyBindingStrategy(),
     ...reviewStrategies(),
   ];
 }

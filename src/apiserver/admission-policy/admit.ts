@@ -1,0 +1,172 @@
+/**
+ * Validating admission by policy, as kube-apiserver's ValidatingAdmissionPolicy plugin runs it
+ * after a write's own validation: every stored policy whose matchConstraints select the write, with
+ * each of its bindings that also select it, once per param the binding refers to. Failed
+ * validations act as the binding says (Deny → the first denial is the answer, Warn → a Warning
+ * header, Audit → an audit annotation); configuration and evaluation errors follow the policy's
+ * failurePolicy. Synchronous, so the write pipeline stays atomic.
+ */
+import { selectorFromLabelSelector, type KubeObject, type LabelSelector, type Status } from '../../meta/index.js';
+import type { ServerContext } from '../context.js';
+import { ApiStatusError, qualifiedResource } from '../http/status.js';
+import type { AdmissionAttributes } from './attributes.js';
+import { bindingMatches, matchesResources } from './match.js';
+import { validate, type Decision } from './validator.js';
+
+type Obj = Record<string, unknown>;
+const GROUP = 'admissionregistration.k8s.io';
+const POLICIES = `${GROUP}/validatingadmissionpolicies`;
+const BINDINGS = `${GROUP}/validatingadmissionpolicybindings`;
+const VALIDATION_FAILURE = 'validation.policy.admission.k8s.io/validation_failure';
+const MAX_AUDIT_VALUE_LENGTH = 10 * 1024;
+
+/** The admission configuration kinds policies never apply to, so a bad policy cannot lock itself in. */
+const EXEMPT = new Set([
+  'validatingadmissionpolicies',
+  'validatingadmissionpolicybindings',
+  'mutatingadmissionpolicies',
+  'mutatingadmissionpolicybindings',
+  'validatingwebhookconfigurations',
+  'mutatingwebhookconfigurations',
+]);
+
+export interface PolicyAdmission {
+  warnings: string[];
+  annotations: Record<string, string>;
+}
+
+interface Denial extends Decision {
+  policy: string;
+  binding: string | undefined;
+}
+
+const nameOf = (o: Obj): string => String((o.metadata as Obj | undefined)?.name ?? '');
+const specOf = (o: Obj): Obj => (o.spec ?? {}) as Obj;
+const byName = (a: KubeObject, b: KubeObject): number => (nameOf(a) < nameOf(b) ? -1 : nameOf(a) > nameOf(b) ? 1 : 0);
+
+class ConfigError extends Error {}
+
+/** The params a binding refers to: `[null]` when the policy has none, `[]` when none were found and that is allowed. */
+function paramsFor(ctx: ServerContext, policy: Obj, binding: Obj, a: AdmissionAttributes): (KubeObject | null)[] {
+  const kind = specOf(policy).paramKind as { apiVersion?: string; kind?: string } | undefined;
+  const ref = specOf(binding).paramRef as Obj | undefined;
+  if (!kind || !ref) return [null];
+  const [group, version] = String(kind.apiVersion).includes('/') ? String(kind.apiVersion).split('/') : ['', String(kind.apiVersion)];
+  const strategy = ctx.registry.strategies().find((s) => s.group === group && s.kind === kind.kind && s.version(version!)?.served);
+  if (!strategy) throw new ConfigError(`paramKind kind \`&ParamKind{APIVersion:${kind.apiVersion},Kind:${kind.kind},}\` not known`);
+  let namespace = '';
+  if (strategy.namespaced) {
+    namespace = typeof ref.namespace === 'string' && ref.namespace !== '' ? ref.namespace : a.namespace;
+    if (namespace === '') throw new ConfigError('cannot use namespaced paramRef in policy binding that matches cluster-scoped resources');
+  } else if (typeof ref.namespace === 'string' && ref.namespace !== '') {
+    throw new ConfigError('paramRef.namespace must not be provided for a cluster-scoped `paramKind`');
+  }
+  const candidates = [...ctx.store.current(strategy.storageId).values()].filter((o) => (o.metadata.namespace ?? '') === namespace);
+  let found: KubeObject[];
+  if (typeof ref.name === 'string') found = candidates.filter((o) => o.metadata.name === ref.name);
+  else {
+    let selector;
+    try {
+      selector = selectorFromLabelSelector(ref.selector as LabelSelector);
+    } catch (e) {
+      throw new ConfigError((e as Error).message);
+    }
+    found = candidates.filter((o) => selector.matches(o.metadata.labels as Record<string, string> | undefined)).sort(byName);
+  }
+  if (found.length === 0 && ref.parameterNotFoundAction === 'Deny')
+    throw new ConfigError('no params found for policy binding with `Deny` parameterNotFoundAction');
+  return found.map((o) => strategy.toExternal(o, version!));
+}
+
+function denied(a: AdmissionAttributes, d: Denial): ApiStatusError {
+  const message = d.binding
+    ? `ValidatingAdmissionPolicy '${d.policy}' with binding '${d.binding}' denied request: ${d.message}`
+    : `ValidatingAdmissionPolicy '${d.policy}' denied request: ${d.message}`;
+  const reason = d.reason ?? 'Invalid';
+  const code = { Forbidden: 403, Unauthorized: 401, RequestEntityTooLarge: 413 }[reason] ?? 422;
+  const name = a.name || String(a.object.metadata.generateName ?? '');
+  const status: Status & { code: number } = {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: `${qualifiedResource({ group: a.group, plural: a.resource })} "${name}" is forbidden: ${message}`,
+    reason,
+    details: { name, group: a.group, kind: a.resource, causes: [{ message }] },
+    code,
+  };
+  return new ApiStatusError(status);
+}
+
+/**
+ * Runs every matching policy over the write `a`. Throws the first denial as kube-apiserver's Status;
+ * otherwise answers the warnings to add and the audit annotations recorded.
+ */
+export function admitWithPolicies(ctx: ServerContext, a: AdmissionAttributes): PolicyAdmission {
+  const out: PolicyAdmission = { warnings: [], annotations: {} };
+  if (a.group === GROUP && EXEMPT.has(a.resource)) return out;
+  const policies = [...ctx.store.current(POLICIES).values()].sort(byName);
+  if (policies.length === 0) return out;
+  const bindings = [...ctx.store.current(BINDINGS).values()].sort(byName);
+  const isNamespace = a.group === '' && a.resource === 'namespaces';
+  const namespaceObject = a.namespace !== '' && !isNamespace ? ctx.store.get('/namespaces', a.namespace) : undefined;
+  const denials: Denial[] = [];
+  for (const policy of policies) {
+    const spec = specOf(policy);
+    if (!matchesResources((spec.matchConstraints ?? {}) as Obj, a, namespaceObject, true)) continue;
+    const failClosed = spec.failurePolicy !== 'Ignore';
+    const collected = new Map<string, string[]>();
+    for (const binding of bindings) {
+      if (specOf(binding).policyName !== nameOf(policy) || !bindingMatches(binding, a, namespaceObject)) continue;
+      const actions = (specOf(binding).validationActions ?? []) as string[];
+      let params;
+      try {
+        params = paramsFor(ctx, policy, binding, a);
+      } catch (e) {
+        if (!(e instanceof ConfigError)) throw e;
+        if (failClosed)
+          denials.push({
+            action: 'deny',
+            message: `failed to configure binding: ${e.message}`,
+            policy: nameOf(policy),
+            binding: nameOf(binding),
+          });
+        continue;
+      }
+      for (const p of params) {
+        const outcome = validate({ policy, attributes: a, params: p, namespaceObject });
+        outcome.decisions.forEach((d, i) => {
+          if (d.action !== 'deny') return;
+          if (actions.includes('Deny')) denials.push({ ...d, policy: nameOf(policy), binding: nameOf(binding) });
+          if (actions.includes('Warn'))
+            out.warnings.push(
+              `Validation failed for ValidatingAdmissionPolicy '${nameOf(policy)}' with binding '${nameOf(binding)}': ${d.message}`,
+            );
+          if (actions.includes('Audit'))
+            out.annotations[VALIDATION_FAILURE] ??= JSON.stringify([
+              { message: d.message, policy: nameOf(policy), binding: nameOf(binding), expressionIndex: i, validationActions: actions },
+            ]);
+        });
+        for (const [key, value] of outcome.auditAnnotations) {
+          const values = collected.get(key) ?? [];
+          const v = value.slice(0, MAX_AUDIT_VALUE_LENGTH);
+          if (!values.includes(v)) values.push(v);
+          collected.set(key, values);
+        }
+      }
+    }
+    for (const [key, values] of collected) out.annotations[`${nameOf(policy)}/${key}`] = values.join(', ');
+  }
+  if (Object.keys(out.annotations).length > 0) {
+    ctx.onAdmissionAudit?.({
+      operation: a.operation,
+      group: a.group,
+      resource: a.resource,
+      namespace: a.namespace,
+      name: a.name,
+      annotations: out.annotations,
+    });
+  }
+  if (denials.length > 0) throw denied(a, denials[0]!);
+  return out;
+}

@@ -1,0 +1,30 @@
+/**
+ * What admission knows of one write: the operation, the resource and kind it goes through, the
+ * object before and after, and the request's options. Built by the write pipeline, read by the
+ * matchers and turned into the CEL `request` variable.
+ */
+import type { KubeObject } from '../../meta/index.js';
+
+/** The operations policies are run for here (DELETE and CONNECT are not admitted by policy yet). */
+export type Operation = 'CREATE' | 'UPDATE';
+
+export interface AdmissionAttributes {
+  operation: Operation;
+  group: string;
+  version: string;
+  kind: string;
+  /** The resource's plural. */
+  resource: string;
+  /** '' for the main resource, `status`, `scale`, … */
+  subresource: string;
+  name: string;
+  /** '' for cluster-scoped resources. */
+  namespace: string;
+  /** The object after the write. */
+  object: KubeObject;
+  /** The stored object before the write (absent on CREATE). */
+  oldObject: KubeObject | undefined;
+  dryRun: boolean;
+  /** The options of the verb: `CreateOptions` or `UpdateOptions`. */
+  options: Record<string, unknown>;
+}

@@ -1,0 +1,47 @@
+/**
+ * The CEL environment of admission policy expressions: `object`, `oldObject`, `request`,
+ * `namespaceObject`, `variables` (the policy's named variables) and, when the policy has a
+ * paramKind, `params`. Compiled programs are remembered by expression and environment, so a policy
+ * is compiled once, not on every request it sees.
+ */
+import { compile, type CelType, type CompileResult, type Declarations } from '../cel/index.js';
+
+export interface Environment {
+  hasParams: boolean;
+  /** The variables declared before this expression (a variable sees only the earlier ones). */
+  variables: readonly string[];
+}
+
+const DYN: CelType = { kind: 'dyn' };
+/** Enough for every policy a test suite installs; past it the cache starts over rather than grow. */
+const CACHE_LIMIT = 2_000;
+const cache = new Map<string, CompileResult>();
+
+function declarations(env: Environment): Declarations {
+  return {
+    object: DYN,
+    oldObject: DYN,
+    request: DYN,
+    namespaceObject: DYN,
+    variables: { kind: 'object', fields: Object.fromEntries(env.variables.map((v) => [v, DYN])) },
+    ...(env.hasParams ? { params: DYN } : {}),
+  };
+}
+
+/** The compiled expression, or kube-apiserver's compile error text. */
+export function compiled(expression: string, env: Environment): CompileResult {
+  const key = `${env.hasParams ? 'p' : '-'}|${env.variables.join(',')}|${expression}`;
+  let r = cache.get(key);
+  if (r === undefined) {
+    r = compile(expression, declarations(env));
+    if (cache.size >= CACHE_LIMIT) cache.clear();
+    cache.set(key, r);
+  }
+  return r;
+}
+
+/** Undefined when `expression` compiles in `env`; otherwise kube-apiserver's message for it. */
+export function compileAdmissionExpression(expression: string, env: Environment): string | undefined {
+  const r = compiled(expression, env);
+  return r.ok ? undefined : r.error;
+}

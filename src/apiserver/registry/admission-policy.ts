@@ -1,0 +1,243 @@
+/**
+ * ValidatingAdmissionPolicy and ValidatingAdmissionPolicyBinding (admissionregistration.k8s.io/v1):
+ * cluster-scoped, generation-tracked, the policy with a status subresource. Creates and updates
+ * get kube-apiserver's defaults (failurePolicy Fail, matchPolicy Equivalent, empty selectors, scope
+ * `*`) and its checks, including compiling every CEL expression: one that does not compile makes
+ * the object invalid with the compiler's message, so nothing stored fails to compile at admission.
+ */
+import type { KubeObject } from '../../meta/index.js';
+import { compileAdmissionExpression } from '../admission-policy/index.js';
+import { fieldCause, type FieldCause } from '../http/status.js';
+import { ageColumn, cells, column, nameColumn, type TablePrinter } from '../table/index.js';
+import { Strategy, builtinVersion, type VersionSpec, type WriteContext } from './strategy.js';
+
+type Obj = Record<string, unknown>;
+const { at, list, name, age } = cells;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const FAILURE_POLICIES = ['Fail', 'Ignore'];
+const MATCH_POLICIES = ['Equivalent', 'Exact'];
+const SCOPES = ['*', 'Cluster', 'Namespaced'];
+const OPERATIONS = ['*', 'CONNECT', 'CREATE', 'DELETE', 'UPDATE'];
+const REASONS = ['Forbidden', 'Invalid', 'RequestEntityTooLarge', 'Unauthorized'];
+const ACTIONS = ['Audit', 'Deny', 'Warn'];
+const NOT_FOUND_ACTIONS = ['Allow', 'Deny'];
+
+/** Defaults of a `MatchResources` (the policy's matchConstraints, a binding's matchResources). */
+function defaultMatchResources(m: Obj): void {
+  m.namespaceSelector ??= {};
+  m.objectSelector ??= {};
+  m.matchPolicy ??= 'Equivalent';
+  for (const rule of [...list(m.resourceRules), ...list(m.excludeResourceRules)]) rule.scope ??= '*';
+}
+
+function matchResourcesCauses(m: Obj, field: string, requireRules: boolean): FieldCause[] {
+  const out: FieldCause[] = [];
+  if (requireRules && list(m.resourceRules).length === 0) out.push(fieldCause.required(`${field}.resourceRules`));
+  if (!MATCH_POLICIES.includes(String(m.matchPolicy)))
+    out.push(fieldCause.notSupported(`${field}.matchPolicy`, m.matchPolicy, MATCH_POLICIES));
+  for (const key of ['resourceRules', 'excludeResourceRules'] as const) {
+    list(m[key]).forEach((rule, i) => {
+      const f = `${field}.${key}[${i}]`;
+      for (const part of ['operations', 'apiGroups', 'apiVersions', 'resources'] as const) {
+        if (!Array.isArray(rule[part]) || rule[part].length === 0) out.push(fieldCause.required(`${f}.${part}`));
+      }
+      for (const [j, op] of (Array.isArray(rule.operations) ? rule.operations : []).entries()) {
+        if (!OPERATIONS.includes(String(op))) out.push(fieldCause.notSupported(`${f}.operations[${j}]`, op, OPERATIONS));
+      }
+      if (!SCOPES.includes(String(rule.scope))) out.push(fieldCause.notSupported(`${f}.scope`, rule.scope, SCOPES));
+    });
+  }
+  return out;
+}
+
+function compileCauses(expression: unknown, field: string, hasParams: boolean, variables: string[]): FieldCause[] {
+  if (typeof expression !== 'string' || expression.trim() === '') return [fieldCause.required(field, 'expression is not specified')];
+  const error = compileAdmissionExpression(expression, { hasParams, variables });
+  return error === undefined ? [] : [fieldCause.invalid(field, expression, error)];
+}
+
+/** The checks of kube-apiserver's `ValidateValidatingAdmissionPolicy`. */
+function policyCauses(obj: KubeObject): FieldCause[] {
+  const spec = isObj(obj.spec) ? obj.spec : {};
+  const out: FieldCause[] = [];
+  if (!FAILURE_POLICIES.includes(String(spec.failurePolicy)))
+    out.push(fieldCause.notSupported('spec.failurePolicy', spec.failurePolicy, FAILURE_POLICIES));
+  if (!isObj(spec.matchConstraints)) out.push(fieldCause.required('spec.matchConstraints'));
+  else out.push(...matchResourcesCauses(spec.matchConstraints, 'spec.matchConstraints', true));
+  const paramKind = spec.paramKind;
+  if (paramKind !== undefined) {
+    if (!isObj(paramKind) || typeof paramKind.apiVersion !== 'string' || paramKind.apiVersion === '')
+      out.push(fieldCause.required('spec.paramKind.apiVersion'));
+    if (!isObj(paramKind) || typeof paramKind.kind !== 'string' || paramKind.kind === '')
+      out.push(fieldCause.required('spec.paramKind.kind'));
+  }
+  const hasParams = paramKind !== undefined;
+  const validations = list(spec.validations);
+  const audits = list(spec.auditAnnotations);
+  if (validations.length === 0 && audits.length === 0)
+    out.push(fieldCause.required('spec.validations', 'validations or auditAnnotations must contain at least one item'));
+  const seenConditions = new Set<string>();
+  list(spec.matchConditions).forEach((c, i) => {
+    const f = `spec.matchConditions[${i}]`;
+    if (typeof c.name !== 'string' || c.name === '') out.push(fieldCause.required(`${f}.name`));
+    else if (seenConditions.has(c.name)) out.push(fieldCause.duplicate(`${f}.name`, c.name));
+    else seenConditions.add(c.name);
+    out.push(...compileCauses(c.expression, `${f}.expression`, hasParams, []));
+  });
+  const variables: string[] = [];
+  list(spec.variables).forEach((v, i) => {
+    const f = `spec.variables[${i}]`;
+    if (typeof v.name !== 'string' || !/^[_a-zA-Z][_a-zA-Z0-9]*$/.test(v.name))
+      out.push(fieldCause.invalid(`${f}.name`, v.name, 'name is not a valid CEL identifier'));
+    out.push(...compileCauses(v.expression, `${f}.expression`, hasParams, variables));
+    if (typeof v.name === 'string') variables.push(v.name);
+  });
+  validations.forEach((v, i) => {
+    const f = `spec.validations[${i}]`;
+    out.push(...compileCauses(v.expression, `${f}.expression`, hasParams, variables));
+    if (typeof v.message === 'string') {
+      const m = v.message.trim();
+      if (m === '') out.push(fieldCause.invalid(`${f}.message`, v.message, 'message must be non-empty if specified'));
+      else if (m.includes('\n')) out.push(fieldCause.invalid(`${f}.message`, v.message, 'message must be a single line'));
+      else if (m.length > 1024) out.push(fieldCause.invalid(`${f}.message`, v.message, 'must have a maximum length of 1024 characters'));
+    }
+    if (v.messageExpression !== undefined) out.push(...compileCauses(v.messageExpression, `${f}.messageExpression`, hasParams, variables));
+    if (v.reason !== undefined && !REASONS.includes(String(v.reason))) out.push(fieldCause.notSupported(`${f}.reason`, v.reason, REASONS));
+  });
+  const seenKeys = new Set<string>();
+  audits.forEach((a, i) => {
+    const f = `spec.auditAnnotations[${i}]`;
+    if (typeof a.key !== 'string' || a.key === '') out.push(fieldCause.required(`${f}.key`));
+    else if (seenKeys.has(a.key)) out.push(fieldCause.duplicate(`${f}.key`, a.key));
+    else seenKeys.add(a.key);
+    out.push(...compileCauses(a.valueExpression, `${f}.valueExpression`, hasParams, variables));
+  });
+  return out;
+}
+
+/** The checks of kube-apiserver's `ValidateValidatingAdmissionPolicyBinding`. */
+function bindingCauses(obj: KubeObject): FieldCause[] {
+  const spec = isObj(obj.spec) ? obj.spec : {};
+  const out: FieldCause[] = [];
+  if (typeof spec.policyName !== 'string' || spec.policyName === '') out.push(fieldCause.required('spec.policyName'));
+  const actions = Array.isArray(spec.validationActions) ? spec.validationActions : [];
+  if (actions.length === 0) out.push(fieldCause.required('spec.validationActions', 'at least one validation action is required'));
+  const seen = new Set<unknown>();
+  actions.forEach((a, i) => {
+    if (seen.has(a)) out.push(fieldCause.duplicate(`spec.validationActions[${i}]`, a));
+    else if (!ACTIONS.includes(String(a))) out.push(fieldCause.notSupported(`spec.validationActions[${i}]`, a, ACTIONS));
+    seen.add(a);
+  });
+  if (seen.has('Deny') && seen.has('Warn')) {
+    out.push(
+      fieldCause.invalid(
+        'spec.validationActions',
+        actions,
+        'must not contain both Deny and Warn (repeating the same validation failure information in the API response and headers serves no purpose)',
+      ),
+    );
+  }
+  const ref = spec.paramRef;
+  if (isObj(ref)) {
+    if ((ref.name === undefined) === (ref.selector === undefined))
+      out.push(fieldCause.required('spec.paramRef', 'one of `name` or `selector` must be specified'));
+    if (ref.parameterNotFoundAction === undefined) out.push(fieldCause.required('spec.paramRef.parameterNotFoundAction'));
+    else if (!NOT_FOUND_ACTIONS.includes(String(ref.parameterNotFoundAction)))
+      out.push(fieldCause.notSupported('spec.paramRef.parameterNotFoundAction', ref.parameterNotFoundAction, NOT_FOUND_ACTIONS));
+  }
+  if (isObj(spec.matchResources)) out.push(...matchResourcesCauses(spec.matchResources, 'spec.matchResources', false));
+  return out;
+}
+
+const policyPrinter: TablePrinter = {
+  columns: [
+    nameColumn(),
+    column('Validations', 'integer', 'Validations indicates the number of validation rules defined in this configuration'),
+    column('ParamKind', 'string', 'ParamKind specifies the kind of resources used to parameterize this policy'),
+    ageColumn(),
+  ],
+  cells: (o, now) => {
+    const kind = at(o, 'spec', 'paramKind');
+    return [
+      name(o),
+      list(at(o, 'spec', 'validations')).length,
+      isObj(kind) ? `${String(kind.apiVersion)}/${String(kind.kind)}` : '<unset>',
+      age(o, now),
+    ];
+  },
+};
+
+function paramRefCell(ref: unknown): string {
+  if (!isObj(ref)) return '<unset>';
+  if (typeof ref.name === 'string') return `${typeof ref.namespace === 'string' && ref.namespace !== '' ? ref.namespace : '*'}/${ref.name}`;
+  return cells.labelSelector(ref.selector);
+}
+
+const bindingPrinter: TablePrinter = {
+  columns: [
+    nameColumn(),
+    column('PolicyName', 'string', 'PolicyName indicates the policy definition which the policy binding binded to'),
+    column('ParamRef', 'string', 'ParamRef indicates the param resource which sets the configration param'),
+    ageColumn(),
+  ],
+  cells: (o, now) => [name(o), cells.text(at(o, 'spec', 'policyName')), paramRefCell(at(o, 'spec', 'paramRef')), age(o, now)],
+};
+
+abstract class AdmissionPolicyKind extends Strategy {
+  readonly group = 'admissionregistration.k8s.io';
+  readonly namespaced = false;
+  override readonly categories = ['api-extensions'];
+  override readonly tracksGeneration = true;
+  protected abstract defaults(spec: Obj): void;
+  protected abstract causes(obj: KubeObject): FieldCause[];
+
+  override prepareForCreate(obj: KubeObject, ctx: WriteContext): void {
+    super.prepareForCreate(obj, ctx);
+    if (isObj(obj.spec)) this.defaults(obj.spec);
+  }
+
+  override prepareForUpdate(obj: KubeObject, old: KubeObject, ctx: WriteContext): void {
+    super.prepareForUpdate(obj, old, ctx);
+    if (isObj(obj.spec)) this.defaults(obj.spec);
+  }
+
+  override validate(obj: KubeObject): FieldCause[] {
+    return this.causes(obj);
+  }
+
+  override validateUpdate(obj: KubeObject): FieldCause[] {
+    return this.causes(obj);
+  }
+}
+
+export class ValidatingAdmissionPolicyStrategy extends AdmissionPolicyKind {
+  readonly kind = 'ValidatingAdmissionPolicy';
+  readonly plural = 'validatingadmissionpolicies';
+  override readonly printer = policyPrinter;
+  readonly versions: VersionSpec[] = [builtinVersion('v1', { status: true })];
+
+  protected defaults(spec: Obj): void {
+    spec.failurePolicy ??= 'Fail';
+    if (isObj(spec.matchConstraints)) defaultMatchResources(spec.matchConstraints);
+  }
+
+  protected causes(obj: KubeObject): FieldCause[] {
+    return policyCauses(obj);
+  }
+}
+
+export class ValidatingAdmissionPolicyBindingStrategy extends AdmissionPolicyKind {
+  readonly kind = 'ValidatingAdmissionPolicyBinding';
+  readonly plural = 'validatingadmissionpolicybindings';
+  override readonly printer = bindingPrinter;
+  readonly versions: VersionSpec[] = [builtinVersion('v1')];
+
+  protected defaults(spec: Obj): void {
+    if (isObj(spec.matchResources)) defaultMatchResources(spec.matchResources);
+  }
+
+  protected causes(obj: KubeObject): FieldCause[] {
+    return bindingCauses(obj);
+  }
+}
