@@ -502,7 +502,7 @@ describe('Kubernetes documentation compile and cost errors', () => {
     const r = await api.call('POST', CRDS, withSpec(spec));
     assert.equal(r.status, 422, r.text);
     // A cause at the root has no `field`: Go's StatusCause omits it when empty.
-  const cause = r.body.details.causes.find((c: { field?: string }) => (c.field ?? '') === field);
+    const cause = r.body.details.causes.find((c: { field?: string }) => (c.field ?? '') === field);
     assert.ok(cause, `no cause at ${field}: ${r.text}`);
     if (typeof message === 'string') assert.equal(cause.message, message);
     else assert.match(cause.message, message);
