@@ -58,7 +58,7 @@ describe('ValidatingAdmissionPolicy', () => {
     assert.equal(r.body.reason, 'Invalid');
     const message = "ValidatingAdmissionPolicy 'max-keys' with binding 'max-keys-binding' denied request: at most two keys";
     assert.equal(r.body.message, `configmaps "big" is forbidden: ${message}`);
-    assert.deepEqual(r.body.details, { name: 'big', group: '', kind: 'configmaps', causes: [{ message }] });
+    assert.deepEqual(r.body.details, { name: 'big', kind: 'configmaps', causes: [{ message }] });
     const update = await handleJson(s, 'PUT', `${CMS}/small`, configMap('small', { a: '1', b: '2', c: '3' }));
     assert.equal(update.status, 422, 'updates are checked too');
   });
