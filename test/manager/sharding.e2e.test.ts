@@ -116,6 +116,16 @@ describe('sharding end to end', () => {
 
       // a's cache holds nothing of b's shards: a read there throws, naming the namespace, shard and owner.
       const ofB = namespaces.find((ns) => owner(ns) === 'b')!;
+      // The owner is named as a's last round saw the Leases: b may have taken the shard after it.
+      const ownerNamed = (): unknown => {
+        try {
+          a.client.get(ConfigMapResource, { namespace: ofB, name: 'app' });
+        } catch (err) {
+          return (err as ShardNotOwnedError).owner;
+        }
+        return undefined;
+      };
+      await eventually(() => ownerNamed() === 'b', { timeoutMs: 2 * timings.retryPeriodMs + 1_000 });
       assert.throws(
         () => a.client.get(ConfigMapResource, { namespace: ofB, name: 'app' }),
         (err: unknown) => {
