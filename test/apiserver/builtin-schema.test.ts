@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { createApiServer, type ApiServer } from 'kube-converge/apiserver';
 import { componentName } from '../../src/apiserver/openapi/index.js';
 import { handleJson } from './helpers.js';
+import { specCrd } from './fixtures/spec-crd.js';
 
 const DEPLOYMENTS = '/apis/apps/v1/namespaces/default/deployments';
 
@@ -129,36 +130,11 @@ describe('field validation of built-in kinds', () => {
 
   it('accepts anything where the schema declares no fields (a CRD’s JSON default) or preserves unknown fields', async () => {
     await withServer(async (s) => {
-      const crd = {
-        apiVersion: 'apiextensions.k8s.io/v1',
-        kind: 'CustomResourceDefinition',
-        metadata: { name: 'widgets.example.com' },
-        spec: {
-          group: 'example.com',
-          names: { kind: 'Widget', plural: 'widgets' },
-          scope: 'Namespaced',
-          versions: [
-            {
-              name: 'v1',
-              served: true,
-              storage: true,
-              schema: {
-                openAPIV3Schema: {
-                  type: 'object',
-                  properties: {
-                    spec: {
-                      type: 'object',
-                      'x-kubernetes-preserve-unknown-fields': true,
-                      default: { size: 1, anything: { nested: true } },
-                      example: { free: ['form'] },
-                    },
-                  },
-                },
-              },
-            },
-          ],
-        },
-      };
+      const crd = specCrd('Widget', 'widgets', {
+        'x-kubernetes-preserve-unknown-fields': true,
+        default: { size: 1, anything: { nested: true } },
+        example: { free: ['form'] },
+      });
       const r = await handleJson(s, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions?fieldValidation=Strict', crd);
       assert.equal(r.status, 201, r.text);
     });

@@ -5,29 +5,13 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApi, type Api } from './helpers.js';
+import { specCrd } from './fixtures/spec-crd.js';
 
 const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 const THINGS = '/apis/example.com/v1/namespaces/default/things';
 
 async function withSpec(api: Api, spec: Record<string, unknown>): Promise<void> {
-  const r = await api.call('POST', CRDS, {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: 'things.example.com' },
-    spec: {
-      group: 'example.com',
-      scope: 'Namespaced',
-      names: { plural: 'things', kind: 'Thing' },
-      versions: [
-        {
-          name: 'v1',
-          served: true,
-          storage: true,
-          schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', ...spec } } } },
-        },
-      ],
-    },
-  });
+  const r = await api.call('POST', CRDS, specCrd('Thing', 'things', spec));
   assert.equal(r.status, 201, r.text);
 }
 

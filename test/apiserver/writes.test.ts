@@ -3,6 +3,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApi, cm } from './helpers.js';
+import { specCrd } from './fixtures/spec-crd.js';
 
 const CMS = '/api/v1/namespaces/default/configmaps';
 const DEPLOYS = '/apis/apps/v1/namespaces/default/deployments';
@@ -524,42 +525,21 @@ describe('server-side apply', () => {
     await using api = await startApi();
     const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
     const item = { type: 'object', properties: { id: { type: 'string' }, v: { type: 'string' } } };
-    await api.call('POST', CRDS, {
-      apiVersion: 'apiextensions.k8s.io/v1',
-      kind: 'CustomResourceDefinition',
-      metadata: { name: 'things.example.com' },
-      spec: {
-        group: 'example.com',
-        scope: 'Namespaced',
-        names: { plural: 'things', kind: 'Thing' },
-        versions: [
-          {
-            name: 'v1',
-            served: true,
-            storage: true,
-            schema: {
-              openAPIV3Schema: {
-                type: 'object',
-                properties: {
-                  spec: {
-                    type: 'object',
-                    properties: {
-                      keyed: {
-                        type: 'array',
-                        'x-kubernetes-list-type': 'map',
-                        'x-kubernetes-list-map-keys': ['id'],
-                        items: { ...item, required: ['id'] },
-                      },
-                      plain: { type: 'array', items: item },
-                    },
-                  },
-                },
-              },
-            },
+    await api.call(
+      'POST',
+      CRDS,
+      specCrd('Thing', 'things', {
+        properties: {
+          keyed: {
+            type: 'array',
+            'x-kubernetes-list-type': 'map',
+            'x-kubernetes-list-map-keys': ['id'],
+            items: { ...item, required: ['id'] },
           },
-        ],
-      },
-    });
+          plain: { type: 'array', items: item },
+        },
+      }),
+    );
     const T = '/apis/example.com/v1/namespaces/default/things';
     const thing = (keyed: unknown[], plain: unknown[], finalizers: string[]) =>
       JSON.stringify({ apiVersion: 'example.com/v1', kind: 'Thing', metadata: { name: 't', finalizers }, spec: { keyed, plain } });

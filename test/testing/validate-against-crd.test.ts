@@ -6,37 +6,13 @@ import assert from 'node:assert/strict';
 import { validateAgainstCrd, type CustomResourceDefinition } from 'kube-converge/testing';
 import { InvalidOptionError } from 'kube-converge/meta';
 import { ROUTES_GROUP, webRouteCrd } from '../apiserver/fixtures/route-crds.js';
+import { specCrd } from '../apiserver/fixtures/spec-crd.js';
 
 function rangeCrd(rules: unknown[] = [{ rule: 'self.min <= self.max', message: 'min must not exceed max' }]): CustomResourceDefinition {
-  return {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: 'ranges.example.com' },
-    spec: {
-      group: 'example.com',
-      scope: 'Namespaced',
-      names: { plural: 'ranges', kind: 'Range' },
-      versions: [
-        {
-          name: 'v1',
-          served: true,
-          storage: true,
-          schema: {
-            openAPIV3Schema: {
-              type: 'object',
-              properties: {
-                spec: {
-                  type: 'object',
-                  properties: { min: { type: 'integer', default: 0 }, max: { type: 'integer' }, mode: { type: 'string' } },
-                  'x-kubernetes-validations': rules,
-                } as never,
-              },
-            },
-          },
-        },
-      ],
-    },
-  };
+  return specCrd('Range', 'ranges', {
+    properties: { min: { type: 'integer', default: 0 }, max: { type: 'integer' }, mode: { type: 'string' } },
+    'x-kubernetes-validations': rules,
+  });
 }
 
 const range = (spec: Record<string, unknown>) => ({ apiVersion: 'example.com/v1', kind: 'Range', metadata: { name: 'r' }, spec });
