@@ -80,10 +80,7 @@ describe('kubectl apply with CEL validation rules', () => {
   let env: KubectlEnv;
   before(async () => {
     env = await startKubectlEnv();
-    const first = binaries[0];
-    if (first === undefined) return;
-    await env.ok(first, ['apply', '-f', await env.manifest('crd.yaml', CRD)]);
-    await env.ok(first, ['wait', '--for=condition=Established', 'crd/crontabs.stable.example.com', '--timeout=15s']);
+    await env.installCrd('crontabs.stable.example.com', CRD);
   });
   after(async () => {
     if (env !== undefined) await env.stop();

@@ -89,10 +89,7 @@ describe('kubectl on a custom resource', () => {
   let env: KubectlEnv;
   before(async () => {
     env = await startKubectlEnv();
-    const first = binaries[0];
-    if (first === undefined) return;
-    await env.ok(first, ['apply', '-f', await env.manifest('crd.yaml', CRD)]);
-    await env.ok(first, ['wait', '--for=condition=Established', 'crd/webapps.platform.converge.dev', '--timeout=15s']);
+    await env.installCrd('webapps.platform.converge.dev', CRD);
   });
   // `before` may have failed before the server started.
   after(async () => {

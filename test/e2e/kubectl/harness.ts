@@ -94,6 +94,8 @@ export interface KubectlEnv {
   run(bin: KubectlBinary, args: readonly string[], options?: { timeoutMs?: number }): Promise<KubectlResult>;
   /** Like `run`, but throws with kubectl's output when it exits non-zero. */
   ok(bin: KubectlBinary, args: readonly string[], options?: { timeoutMs?: number }): Promise<string>;
+  /** Applies a CRD (named `name`) with the first kubectl found and waits until it is Established; nothing without kubectl. */
+  installCrd(name: string, yaml: string): Promise<void>;
   /** Starts a long-running kubectl (`get -w`); `lines` collects its stdout lines. */
   watch(bin: KubectlBinary, args: readonly string[]): WatchProcess;
   stop(): Promise<void>;
@@ -129,20 +131,29 @@ export async function startKubectlEnv(): Promise<KubectlEnv> {
       );
     });
 
+  const manifest = async (name: string, yaml: string): Promise<string> => {
+    const path = join(dir, name);
+    await writeFile(path, yaml);
+    return path;
+  };
+  const ok = async (bin: KubectlBinary, args: readonly string[], options?: { timeoutMs?: number }): Promise<string> => {
+    const r = await run(bin, args, options);
+    if (r.code !== 0) throw new Error(`kubectl ${args.join(' ')} exited ${r.code}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
+    return r.stdout;
+  };
+
   const watches = new Set<WatchProcess>();
   return {
     server,
     dir,
-    async manifest(name, yaml) {
-      const path = join(dir, name);
-      await writeFile(path, yaml);
-      return path;
-    },
+    manifest,
     run,
-    async ok(bin, args, options) {
-      const r = await run(bin, args, options);
-      if (r.code !== 0) throw new Error(`kubectl ${args.join(' ')} exited ${r.code}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
-      return r.stdout;
+    ok,
+    async installCrd(name, yaml) {
+      const bin = kubectlBinaries()[0];
+      if (bin === undefined) return;
+      await ok(bin, ['apply', '-f', await manifest(`${name}.yaml`, yaml)]);
+      await ok(bin, ['wait', '--for=condition=Established', `crd/${name}`, '--timeout=15s']);
     },
     watch(bin, args) {
       const child = spawn(bin.path, [...baseArgs(bin), ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
