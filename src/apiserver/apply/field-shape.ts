@@ -3,8 +3,8 @@
  * by some element fields (containers by `name`, ports by `containerPort` and `protocol`, CR lists
  * marked `x-kubernetes-list-type: map`), `set`s of primitives (finalizers, `x-kubernetes-list-type:
  * set`), or `atomic` (everything else, as on the real server). Built-ins read the strategic-merge
- * metadata of the patch module — the built-in schemas carry no list markers — with the few keys where
- * Kubernetes' list-map-keys are wider than its patch merge key; custom resources read their schema's
+ * metadata of the patch module — the built-in schemas carry no list markers — including the few lists
+ * whose list-map-keys are wider than their patch merge key; custom resources read their schema's
  * markers. `metadata` is the same for all.
  */
 import type { FieldStrategy } from '../patch/index.js';
@@ -36,24 +36,15 @@ function mapShape(keys: string[], items: Shape): Shape {
   return { field: () => empty, items: () => items, list: () => ({ kind: 'map', keys }) };
 }
 
-/**
- * Merge keys whose list-map-keys add a field (ports are keyed by number and protocol, a topology
- * spread constraint by key and whenUnsatisfiable), with the defaults that key an element omitting an
- * optional one, as in Kubernetes' Go types (`+listMapKey`, `+default`).
- */
-const WIDER_KEYS: Readonly<Record<string, { keys: string[]; defaults?: Record<string, unknown> }>> = {
-  containerPort: { keys: ['containerPort', 'protocol'], defaults: { protocol: 'TCP' } },
-  port: { keys: ['port', 'protocol'], defaults: { protocol: 'TCP' } },
-  topologyKey: { keys: ['topologyKey', 'whenUnsatisfiable'] },
-};
-
 function fromStrategy(s: FieldStrategy | undefined): Shape {
   if (!s) return empty;
   return {
     field: (name) => fromStrategy(s.fields?.[name]),
     items: () => fromStrategy(s),
     list: () => {
-      if (s.mergeKey) return { kind: 'map', ...(WIDER_KEYS[s.mergeKey] ?? { keys: [s.mergeKey] }) };
+      if (s.listMapKeys)
+        return { kind: 'map', keys: [...s.listMapKeys.keys], ...(s.listMapKeys.defaults ? { defaults: s.listMapKeys.defaults } : {}) };
+      if (s.mergeKey) return { kind: 'map', keys: [s.mergeKey] };
       return s.mergePrimitives ? { kind: 'set' } : ATOMIC;
     },
   };

@@ -11,6 +11,12 @@ import type { GroupVersionKind } from '../../meta/index.js';
 export interface FieldStrategy {
   /** List of maps merged element by element, matched on this key. */
   mergeKey?: string;
+  /**
+   * The keys server-side apply matches elements of this list on, where Kubernetes' `+listMapKey`
+   * markers are wider than the patch merge key (ports by number and protocol), with the defaults that
+   * key an element omitting an optional one (`+default`: a port without `protocol` is `TCP`).
+   */
+  listMapKeys?: { keys: readonly string[]; defaults?: Readonly<Record<string, unknown>> };
   /** List of primitives merged as a set (`patchStrategy: merge` without a key). */
   mergePrimitives?: boolean;
   /** Map whose fields are cleared when the patch carries `$retainKeys` (`patchStrategy: retainKeys`). */
@@ -22,6 +28,10 @@ export interface FieldStrategy {
 const byKey = (mergeKey: string, fields?: Record<string, FieldStrategy>): FieldStrategy => (fields ? { mergeKey, fields } : { mergeKey });
 
 const conditions = byKey('type');
+const portsBy = (number: string): FieldStrategy => ({
+  mergeKey: number,
+  listMapKeys: { keys: [number, 'protocol'], defaults: { protocol: 'TCP' } },
+});
 
 const objectMeta: FieldStrategy = {
   fields: {
@@ -31,7 +41,7 @@ const objectMeta: FieldStrategy = {
 };
 
 const container: Record<string, FieldStrategy> = {
-  ports: byKey('containerPort'),
+  ports: portsBy('containerPort'),
   env: byKey('name'),
   volumeMounts: byKey('mountPath'),
   volumeDevices: byKey('devicePath'),
@@ -45,7 +55,7 @@ const podSpec: FieldStrategy = {
     volumes: { mergeKey: 'name', retainKeys: true },
     imagePullSecrets: byKey('name'),
     hostAliases: byKey('ip'),
-    topologySpreadConstraints: byKey('topologyKey'),
+    topologySpreadConstraints: { mergeKey: 'topologyKey', listMapKeys: { keys: ['topologyKey', 'whenUnsatisfiable'] } },
     resourceClaims: { mergeKey: 'name', retainKeys: true },
     schedulingGates: byKey('name'),
   },
@@ -61,7 +71,7 @@ const STRATEGIES: ReadonlyMap<string, FieldStrategy> = new Map([
   ['/v1/Pod', withMeta({ spec: podSpec, status: { fields: { conditions } } })],
   ['/v1/PodTemplate', withMeta({ template: podTemplateSpec })],
   ['/v1/ReplicationController', withMeta({ spec: { fields: { template: podTemplateSpec } }, status: workloadStatus })],
-  ['/v1/Service', withMeta({ spec: { fields: { ports: byKey('port') } }, status: { fields: { conditions } } })],
+  ['/v1/Service', withMeta({ spec: { fields: { ports: portsBy('port') } }, status: { fields: { conditions } } })],
   ['/v1/Namespace', withMeta({ status: workloadStatus })],
   ['/v1/ConfigMap', withMeta({})],
   ['/v1/Secret', withMeta({})],
