@@ -6,9 +6,14 @@
  * `ObjectOf<>`. Invariant: exactly one version is the storage version (checked by the type and at
  * run time), and the names are checked once, here, not when the CRD is first generated.
  */
-import type { CustomResourceDefinition } from 'kubernetes-types/apiextensions/v1.js';
 import type { Static, TSchema } from 'typebox';
-import { defineResource, type Resource, type ResourceDescriptor } from '../meta/index.js';
+import {
+  defineResource,
+  type ObjectOf,
+  type Resource,
+  type ResourceDescriptor,
+  type CustomResourceDefinitionResource,
+} from '../meta/index.js';
 import { buildCrd } from './crd.js';
 import { SchemaNotStructuralError } from './errors.js';
 
@@ -43,6 +48,9 @@ export interface VersionDefinition<Spec extends TSchema = TSchema, St extends TS
   /** `true`, or the warning the API server returns to clients of this version. */
   deprecated?: boolean | string;
 }
+
+/** A CustomResourceDefinition as the runtime handles objects: with `metadata`. */
+export type CustomResourceDefinition = ObjectOf<typeof CustomResourceDefinitionResource>;
 
 /** The input of `defineCustomResource`. */
 export interface CustomResourceInput<V extends Record<string, VersionDefinition> = Record<string, VersionDefinition>> {

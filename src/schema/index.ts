@@ -4,6 +4,7 @@ export { defineCustomResource, isCustomResource, pluralize } from './define.js';
 export type {
   CustomResource,
   CustomResourceInput,
+  CustomResourceDefinition,
   VersionDefinition,
   VersionObject,
   StorageVersionOf,
