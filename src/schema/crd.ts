@@ -6,7 +6,7 @@
  * generated files are stable.
  */
 import type { CustomResourceDefinitionVersion, JSONSchemaProps } from 'kubernetes-types/apiextensions/v1.js';
-import type { CustomResourceDefinition, CustomResourceInput, VersionDefinition } from './define.js';
+import type { CustomResourceDefinition, CustomResourceInput, VersionDefinition } from './types.js';
 import { SchemaNotStructuralError } from './errors.js';
 import { toStructural } from './structural.js';
 
