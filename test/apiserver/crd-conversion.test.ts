@@ -79,10 +79,13 @@ function crd(strategy: 'None' | 'Webhook', conversion: Record<string, unknown> =
         strategy === 'None'
           ? [version('v1alpha1', 'capacity', false), version('v1', 'capacity', true)]
           : [version('v1alpha1', 'size', false), version('v1', 'capacity', true)],
-      conversion:
-        strategy === 'None'
-          ? { strategy }
-          : { strategy, webhook: { conversionReviewVersions: ['v1'], clientConfig: { url: `${url}/convert`, caBundle } }, ...conversion },
+      conversion: (strategy === 'None'
+        ? { strategy }
+        : {
+            strategy,
+            webhook: { conversionReviewVersions: ['v1'], clientConfig: { url: `${url}/convert`, caBundle } },
+            ...conversion,
+          }) as Record<string, unknown>,
     },
   };
 }
