@@ -295,6 +295,35 @@ describe('CRD conversion: strategy Webhook', () => {
     assert.deepEqual(stored.status, { ready: 4 });
   });
 
+  it("Webhook: a Table in another version prints that version's columns from the converted objects", async () => {
+    const api = await serverWith('Webhook');
+    const current = body(await handleJson(api, 'GET', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/shelves.${GROUP}`));
+    const spec = current.spec as { versions: Record<string, unknown>[] };
+    spec.versions[0]!.additionalPrinterColumns = [{ name: 'Size', type: 'integer', jsonPath: '.spec.size' }];
+    spec.versions[1]!.additionalPrinterColumns = [{ name: 'Capacity', type: 'integer', jsonPath: '.spec.capacity' }];
+    assert.equal(
+      (await handleJson(api, 'PUT', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/shelves.${GROUP}`, current)).status,
+      200,
+    );
+    await handleJson(api, 'POST', path('v1'), shelf('v1', 'a', { capacity: 6 }));
+    const table = async (v: string) => {
+      const r = await api.handle({ method: 'GET', path: path(v), headers: { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } });
+      return JSON.parse(r.body) as { columnDefinitions: { name: string }[]; rows: { cells: unknown[] }[] };
+    };
+    const old = await table('v1alpha1');
+    assert.deepEqual(
+      old.columnDefinitions.map((c) => c.name),
+      ['Name', 'Size'],
+    );
+    assert.equal(old.rows[0]!.cells[1], 6);
+    const now = await table('v1');
+    assert.deepEqual(
+      now.columnDefinitions.map((c) => c.name),
+      ['Name', 'Capacity'],
+    );
+    assert.equal(now.rows[0]!.cells[1], 6);
+  });
+
   it('Webhook: deletecollection answers the deleted objects converted in one review', async () => {
     const api = await serverWith('Webhook');
     for (const n of ['a', 'b']) await handleJson(api, 'POST', path('v1'), shelf('v1', n, { capacity: 7 }));
