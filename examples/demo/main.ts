@@ -110,7 +110,7 @@ async function main(): Promise<void> {
   say("  kubectl edit configmap shop-config          # rolls shop's pods (config hash)");
   say('  kubectl delete deployment shop              # the operator recreates it');
   say('  kubectl delete webapp blog                  # the finalizer cleans up first');
-  say(`  curl ${endpoints.healthProbe}/debug/converge/platform.converge.dev/v1alpha1/webapps/default/shop   # why is it (not) converged?`);
+  say(`  curl ${endpoints.healthProbe}/debug/converge/${WebApp.apiVersion}/webapps/default/shop   # why is it (not) converged?`);
   say(`  npx converge why webapp/shop --url ${endpoints.healthProbe}   # the same, for a person`);
   say();
   say('Live view (Ctrl-C to stop):');

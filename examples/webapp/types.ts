@@ -1,6 +1,8 @@
 /**
- * The WebApp API (`platform.converge.dev/v1alpha1`): its TypeScript types and its resource descriptor.
- * The CRD in `crd.yaml` is the server-side truth; these types mirror it field for field.
+ * The WebApp API: `platform.converge.dev/v1` (the storage version, and the one the controller
+ * reads) and the older `v1alpha1`, still served, which called the replica count `instances`. Their
+ * TypeScript types and resource descriptors; the CRD in `crd.yaml` is the server-side truth and these
+ * types mirror it field for field. `conversion.ts` converts between the two.
  */
 import { defineResource, type Condition } from 'kube-converge/meta';
 
@@ -21,6 +23,23 @@ export interface WebAppStatus {
 }
 
 export const WebApp = defineResource<WebAppSpec, WebAppStatus>({
+  group: 'platform.converge.dev',
+  version: 'v1',
+  kind: 'WebApp',
+  plural: 'webapps',
+  namespaced: true,
+});
+
+/** The `v1alpha1` spec: as `v1`, with the replica count named `instances`. */
+export interface WebAppSpecV1alpha1 {
+  image: string;
+  /** Defaulted to 1 by the CRD schema. */
+  instances?: number;
+  port?: number;
+  configRef?: string;
+}
+
+export const WebAppV1alpha1 = defineResource<WebAppSpecV1alpha1, WebAppStatus>({
   group: 'platform.converge.dev',
   version: 'v1alpha1',
   kind: 'WebApp',

@@ -1,5 +1,5 @@
 /**
- * The WebApp's admission webhooks: a defaulter (one replica unless said otherwise) and a validator
+ * The WebApp's admission webhooks, in both versions: a defaulter (one replica unless said otherwise) and a validator
  * (an image without a tag or digest is refused, so a production rollout never follows `latest`).
  * Which namespaces count as production is the webhook configuration's business, not the code's:
  * the validating webhook is registered for namespaces labelled `environment=production`, so the
@@ -7,7 +7,8 @@
  */
 import type { Manager } from 'kube-converge/manager';
 import { deny, webhookConfigurations, webhookServerFor, webhookManagedBy, type WebhookTarget } from 'kube-converge/webhook';
-import { WebApp } from './types.js';
+import { WebApp, WebAppV1alpha1 } from './types.js';
+import { setupWebAppConversion } from './conversion.js';
 
 /** The namespace label that makes the validating webhook apply. */
 export const PRODUCTION_SELECTOR = { matchLabels: { environment: 'production' } };
@@ -19,7 +20,11 @@ export function isPinnedImage(image: string): boolean {
   return lastSegment.includes(':');
 }
 
-/** Registers the WebApp's defaulting and validating webhooks on the manager's webhook server. */
+/**
+ * Registers the WebApp's webhooks on the manager's webhook server: defaulting and validating for
+ * each served version (a webhook is called for the versions its rules name), and the conversion
+ * between them.
+ */
 export function setupWebAppWebhooks(mgr: Manager): void {
   webhookManagedBy(mgr)
     .for(WebApp)
@@ -31,6 +36,17 @@ export function setupWebAppWebhooks(mgr: Manager): void {
       update: (_old, app) => checkImage(app.spec.image),
     })
     .complete();
+  webhookManagedBy(mgr)
+    .for(WebAppV1alpha1)
+    .defaulter((app) => {
+      app.spec.instances ??= 1;
+    })
+    .validator({
+      create: (app) => checkImage(app.spec.image),
+      update: (_old, app) => checkImage(app.spec.image),
+    })
+    .complete();
+  setupWebAppConversion(mgr);
 }
 
 function checkImage(image: string) {

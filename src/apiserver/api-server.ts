@@ -25,6 +25,7 @@ import { writeParams } from './handlers/params.js';
 import { queryBool } from './handlers/query-bool.js';
 import { updateHandler } from './handlers/update.js';
 import { watchObjects } from './handlers/watch.js';
+import { withStoredView } from './handlers/webhook-conversion.js';
 import { createObject } from './handlers/write-pipeline.js';
 import { wantsAggregatedDiscovery } from './http/negotiation.js';
 import { localApiServices } from './registry/apiservice.js';
@@ -195,8 +196,21 @@ export function createApiServer(options: ApiServerOptions = {}): ApiServer {
         const { strategy, version } = found;
         if (r.namespace && !strategy.namespaced) return notFoundPage();
         if (r.subresource && !hasSubresource(strategy, version, r.subresource)) return notFoundPage();
-        const scope: Scope = { ctx, req, query, strategy, version, namespace: r.namespace, name: r.name, subresource: r.subresource };
-        return resourceVerb(scope, method, r.legacyWatch);
+        const scope: Scope = {
+          ctx,
+          req,
+          query,
+          strategy,
+          version,
+          namespace: r.namespace,
+          name: r.name,
+          subresource: r.subresource,
+          views: new Map(),
+        };
+        // An item request reads its stored object synchronously; a conversion webhook answers first.
+        return r.name
+          ? withStoredView(scope, () => resourceVerb(scope, method, r.legacyWatch))
+          : resourceVerb(scope, method, r.legacyWatch);
       }
       case 'notFound':
         return notFoundPage();

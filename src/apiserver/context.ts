@@ -58,6 +58,11 @@ export interface Scope {
   name: string;
   /** `status`, `scale`, … ('' for the main resource). */
   subresource: string;
+  /**
+   * Stored objects as this request's version sees them, converted by the CRD's conversion webhook
+   * before the synchronous part of the handler runs (absent where nothing is webhook-converted).
+   */
+  views?: Map<KubeObject, KubeObject>;
 }
 
 /** The storage key of a name in a namespace: `ns/name`, or `name` when cluster-scoped. */
@@ -79,8 +84,8 @@ export function rfc3339(ms: number): string {
 }
 
 /** The stored object as seen through the request's group and version. */
-export function present(scope: Pick<Scope, 'strategy' | 'version'>, obj: KubeObject): KubeObject {
-  return scope.strategy.toExternal(obj, scope.version);
+export function present(scope: Pick<Scope, 'strategy' | 'version' | 'views'>, obj: KubeObject): KubeObject {
+  return scope.views?.get(obj) ?? scope.strategy.toExternal(obj, scope.version);
 }
 
 /** `kubernetes-types` marks server-set metadata read-only; the server is the one that sets it. */

@@ -10,6 +10,10 @@
  * `timeoutSeconds` deadline, as the real watch cache sends) and `timeoutSeconds` are timers on the
  * same clock; a closed watcher holds none.
  *
+ * Lines an encoder can only render later (an event a conversion webhook must convert first) keep
+ * their place: every line after one still pending waits for it, and one that fails becomes the
+ * encoder's ERROR line, which ends the stream.
+ *
  * Invariant: a watcher receives live events strictly after the revision it started from, in revision
  * order, and nothing after it was closed.
  */
@@ -25,8 +29,13 @@ const DEADLINE_BOOKMARK_MS = 2_000;
 /** How one watcher renders events. Watchers with equal `key` share rendered lines. */
 export interface WatchEncoder {
   readonly key: string;
-  /** One event line including the trailing newline. `first` is true for the first object event this watcher sends. */
-  render(type: WatchEventType, obj: KubeObject, first: boolean): string;
+  /**
+   * One event line including the trailing newline, or its promise when the object must be converted
+   * first. `first` is true for the first object event this watcher sends.
+   */
+  render(type: WatchEventType, obj: KubeObject, first: boolean): string | Promise<string>;
+  /** The ERROR line that ends the stream when a promised line fails. */
+  failure?(err: unknown): string;
   /** Whether `render` output depends on `first` (Table column definitions); such first lines are not memoised. */
   readonly firstDiffers: boolean;
   /** A BOOKMARK line at `rv`, optionally with annotations (the initial-events-end marker). */
@@ -59,6 +68,10 @@ export class Watcher implements ResponseStream {
   #blocked = true;
   #closed = false;
   #sentObject = false;
+  /** Lines still being rendered, in order; later lines wait behind them. */
+  #rendering: Promise<void> | undefined;
+  #renderingCount = 0;
+  #failed = false;
   /** Set by `failWith`: end the stream once the queue is flushed. */
   #endAfterFlush = false;
   #timer: Timer | undefined;
@@ -74,31 +87,55 @@ export class Watcher implements ResponseStream {
   }
 
   /** Renders an object event for this watcher, sharing the rendering through `memo` when possible. */
-  renderEvent(type: WatchEventType, obj: KubeObject, memo?: Map<string, string>, variant = ''): string {
+  renderEvent(type: WatchEventType, obj: KubeObject, memo?: Map<string, string>, variant = ''): string | Promise<string> {
     const enc = this.spec.encoder;
     const first = !this.#sentObject;
     this.#sentObject = true;
     if (!memo || (first && enc.firstDiffers)) return enc.render(type, obj, first);
     const k = `${enc.key}|${type}|${variant}`;
     let line = memo.get(k);
-    if (line === undefined) {
-      line = enc.render(type, obj, false);
-      memo.set(k, line);
-    }
-    return line;
+    if (line !== undefined) return line;
+    const rendered = enc.render(type, obj, false);
+    if (typeof rendered === 'string') memo.set(k, rendered);
+    return rendered;
   }
 
   /** Queues initial lines (synthetic ADDEDs, replayed history, end bookmark); they never count against the buffer. */
-  pushInitial(line: string): void {
-    this.#push(line, false);
+  pushInitial(line: string | Promise<string>): void {
+    this.#enqueue(line, false);
   }
 
-  pushLive(line: string): void {
-    this.#push(line, true);
+  pushLive(line: string | Promise<string>): void {
+    this.#enqueue(line, true);
+  }
+
+  /** A line goes out now unless it, or a line before it, is still being rendered. */
+  #enqueue(line: string | Promise<string>, live: boolean): void {
+    if (typeof line === 'string' && this.#renderingCount === 0) {
+      this.#push(line, live);
+      return;
+    }
+    this.#renderingCount++;
+    const before = this.#rendering ?? Promise.resolve();
+    this.#rendering = before
+      .then(() => line)
+      .then(
+        (l) => this.#push(l, live),
+        (err: unknown) => {
+          if (this.#failed || this.#closed) return;
+          const failure = this.spec.encoder.failure;
+          if (!failure) return this.close();
+          this.failWith(failure(err));
+          this.#failed = true;
+        },
+      )
+      .finally(() => {
+        if (--this.#renderingCount === 0) this.#rendering = undefined;
+      });
   }
 
   #push(line: string, live: boolean): void {
-    if (this.#closed) return;
+    if (this.#closed || this.#failed) return;
     if (!this.#blocked && this.#sink) {
       if (!this.#sink.write(line)) this.#blocked = true;
       return;
@@ -245,7 +282,7 @@ export class WatchHub {
   /** Delivers one stored event to one watcher, applying selector transitions. */
   static deliver(w: Watcher, e: StoredEvent, live = true): void {
     const f = w.spec.filter;
-    const push = (line: string): void => (live ? w.pushLive(line) : w.pushInitial(line));
+    const push = (line: string | Promise<string>): void => (live ? w.pushLive(line) : w.pushInitial(line));
     if (e.type === 'ADDED') {
       if (f(e.object)) push(w.renderEvent('ADDED', e.object, e.lines));
       return;

@@ -18,7 +18,7 @@ import { createClient, type RestClient, type RestConfig } from '../client/index.
 import { createManager, type Manager, type ManagerOptions } from '../manager/index.js';
 import { webhookServerFor, type WebhookServerOptions } from '../webhook/index.js';
 import { installCrds, loadCrds, type CrdSource, type CustomResourceDefinition } from './crds.js';
-import { installWebhooks, loadWebhookConfigurations, type TestEnvWebhooks } from './webhooks.js';
+import { installWebhooks, loadWebhookConfigurations, webhookEndpoint, withLocalConversion, type TestEnvWebhooks } from './webhooks.js';
 import { restConfigFor } from './server-config.js';
 
 /** Options of `TestEnv.start`: the CRDs to install, the clock and logger, and how the server is set up. */
@@ -46,7 +46,8 @@ export interface TestEnvOptions {
   garbageCollection?: boolean;
   /**
    * Webhook configurations to install, pointed at a local HTTPS endpoint that every manager made by
-   * `newManager` serves its webhooks on (certificate, CA bundle and port handled here).
+   * `newManager` serves its webhooks on (certificate, CA bundle and port handled here); the
+   * conversion webhooks of `crds` are pointed there too.
    */
   webhooks?: TestEnvWebhooks;
 }
@@ -105,8 +106,13 @@ export class TestEnv implements AsyncDisposable {
     // From here on, env.stop() undoes everything: managers, client, server, the kubeconfig's folder.
     try {
       await server.writeKubeconfig(env.kubeconfigPath);
-      await env.installCrds(crds);
-      if (webhooks) env.#webhookServer = await installWebhooks({ client: env.client, dir: env.#dir, configurations: webhooks });
+      // CRD conversion webhooks are pointed at the endpoint too, so a CRD is served converting from its first read.
+      const endpoint = webhooks ? await webhookEndpoint(env.#dir) : undefined;
+      await env.installCrds(endpoint ? crds.map((c) => withLocalConversion(c, endpoint)) : crds);
+      if (endpoint) {
+        await installWebhooks({ client: env.client, endpoint, configurations: webhooks! });
+        env.#webhookServer = endpoint.server;
+      }
       return env;
     } catch (err) {
       await env.stop();

@@ -6,4 +6,4 @@ export type { AdmissionAttributes, AdmissionOperation } from './attributes.js';
 export { webhookMatches, ruleMatches } from './matching.js';
 export type { WebhookRule, MatchableWebhook } from './matching.js';
 export type { ServiceResolver, WebhookClientConfig } from './webhook-call.js';
-export { admitWrite, afterWrite } from './write-admission.js';
+export { admitWrite, afterWrite, serviceResolver } from './write-admission.js';

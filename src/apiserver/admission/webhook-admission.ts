@@ -4,7 +4,8 @@
  * once more for `reinvocationPolicy: IfNeeded` webhooks that ran before a later change; the
  * validating webhooks all at once, the first denial winning. A dry run is refused before any call
  * if a matching webhook may have side effects. A call that fails (refused, timed out, bad answer)
- * denies the write with 500 under `failurePolicy: Fail` and is skipped under `Ignore`.
+ * denies the write with 500 under `failurePolicy: Fail` and is skipped under `Ignore`; so does a
+ * webhook whose `matchConditions` fail to evaluate (one that gives false is not called at all).
  * Invariants: every webhook's warnings reach the client; the object a webhook returns must keep
  * its kind and identity; nothing here touches storage.
  */
@@ -14,6 +15,7 @@ import { applyJsonPatch } from '../patch/index.js';
 import type { AdmissionAttributes } from './attributes.js';
 import { webhookMatches, type WebhookRule } from './matching.js';
 import { callWebhook, type ServiceResolver, type WebhookClientConfig } from './webhook-call.js';
+import { evaluateMatchConditions, type MatchCondition } from './match-conditions.js';
 
 /** The fields of an admissionregistration.k8s.io/v1 webhook this server honours. */
 export interface AdmissionWebhook {
@@ -22,6 +24,7 @@ export interface AdmissionWebhook {
   rules?: WebhookRule[];
   namespaceSelector?: LabelSelector;
   objectSelector?: LabelSelector;
+  matchConditions?: MatchCondition[];
   failurePolicy?: string;
   sideEffects?: string;
   timeoutSeconds?: number;
@@ -131,6 +134,17 @@ async function invoke(
   }
 }
 
+/**
+ * Whether the webhook is called with `object` by its matchConditions; their failure is the webhook's
+ * failure (500 under Fail, skipped under Ignore).
+ */
+function conditionsMatch(h: AdmissionWebhook, a: AdmissionAttributes, object: KubeObject | undefined): boolean {
+  const r = evaluateMatchConditions(h.matchConditions, a, object);
+  if ('matches' in r) return r.matches;
+  if (h.failurePolicy === 'Ignore') return false;
+  throw internalError(`failed calling webhook "${h.name}": failed evaluating match conditions: ${r.error}`);
+}
+
 /** The error a webhook's denial becomes, worded as kube-apiserver words it. */
 function denial(h: AdmissionWebhook, status: Status | undefined): ApiStatusError {
   const deniedBy = `admission webhook "${h.name}" denied the request`;
@@ -185,6 +199,7 @@ export async function admitMutating(
   // For each IfNeeded webhook: did a later webhook change the object after it ran?
   const changedSince = new Map<AdmissionWebhook, boolean>();
   const run = async (h: AdmissionWebhook): Promise<void> => {
+    if (!conditionsMatch(h, a, object)) return;
     const answer = await invoke(h, a, object, deps);
     if (!answer) return;
     warnings.push(...(answer.warnings ?? []));
@@ -211,7 +226,7 @@ export async function admitValidating(
   a: AdmissionAttributes,
   deps: AdmissionDeps,
 ): Promise<string[]> {
-  const hooks = ordered(configs).filter((h) => webhookMatches(h, a));
+  const hooks = ordered(configs).filter((h) => webhookMatches(h, a) && conditionsMatch(h, a, a.object));
   refuseDryRunWithSideEffects(hooks, a);
   const answers = await Promise.allSettled(hooks.map((h) => invoke(h, a, a.object, deps)));
   const warnings = answers.flatMap((r) => (r.status === 'fulfilled' ? (r.value?.warnings ?? []) : []));

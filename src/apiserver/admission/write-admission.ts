@@ -20,7 +20,7 @@ const configurations = (ctx: ServerContext, plural: string): WebhookConfiguratio
   [...ctx.store.current(`${GROUP}/${plural}`).values()] as unknown as WebhookConfiguration[];
 
 /** A Service resolves to the first ready address of its Endpoints, on the port its Service port targets. */
-function serviceResolver(ctx: ServerContext): ServiceResolver {
+export function serviceResolver(ctx: ServerContext): ServiceResolver {
   return ({ namespace, name, port }) => {
     const key = `${namespace}/${name}`;
     const svc = ctx.store.get('/services', key) as { spec?: { ports?: { name?: string; port: number }[] } } | undefined;
@@ -45,7 +45,7 @@ function serviceResolver(ctx: ServerContext): ServiceResolver {
 export function admitWrite<R extends { object: KubeObject; warnings: string[] }>(
   scope: Scope,
   request: { operation: AdmissionOperation; object?: KubeObject; old?: KubeObject; dryRun: boolean; options?: Record<string, unknown> },
-  write: (obj: KubeObject | undefined, dryRun: boolean) => R,
+  write: (obj: KubeObject | undefined, dryRun: boolean) => R | Promise<R>,
 ): R | Promise<R> {
   const { ctx, strategy } = scope;
   const mutating = request.operation === 'DELETE' ? [] : configurations(ctx, 'mutatingwebhookconfigurations');
@@ -72,7 +72,7 @@ export function admitWrite<R extends { object: KubeObject; warnings: string[] }>
   };
   return (async () => {
     const m = await admitMutating(mutating, { ...attributes, ...(request.object ? { object: request.object } : {}) }, deps);
-    const preview = write(m.object && clone(m.object), true);
+    const preview = await write(m.object && clone(m.object), true);
     const validated = request.operation === 'DELETE' ? {} : { object: preview.object };
     const warnings = [...m.warnings, ...(await admitValidating(validating, { ...attributes, ...validated }, deps))];
     if (request.dryRun) return { ...preview, warnings: [...warnings, ...preview.warnings] };
@@ -80,12 +80,12 @@ export function admitWrite<R extends { object: KubeObject; warnings: string[] }>
       const now = ctx.store.get(strategy.storageId, storageKey(strategy, namespace, name));
       if (now?.metadata.resourceVersion !== request.old.metadata.resourceVersion) throw modifiedConflict(strategy, name);
     }
-    const r = write(m.object, false);
+    const r = await write(m.object, false);
     return { ...r, warnings: [...warnings, ...r.warnings] };
   })();
 }
 
 /** `then(r)` now for a write that ran synchronously, or once an admitted write has finished. */
-export function afterWrite<R, T>(r: R | Promise<R>, then: (r: R) => T): T | Promise<T> {
+export function afterWrite<R, T>(r: R | Promise<R>, then: (r: R) => T | Promise<T>): T | Promise<T> {
   return r instanceof Promise ? r.then(then) : then(r);
 }

@@ -11,6 +11,7 @@ import { jsonResponse } from '../http/response.js';
 import { checkTypeMeta, reconcileNamespace, writeParams } from './params.js';
 import { objectResponse } from './respond.js';
 import { createObject } from './write-pipeline.js';
+import { storedWrite } from './webhook-conversion.js';
 import { admitWrite, afterWrite } from '../admission/index.js';
 
 /** POST of a review kind: nothing is stored; the answer is the request with its status (201). */
@@ -29,7 +30,7 @@ export function createHandler(scope: Scope): ApiResponse | Promise<ApiResponse> 
   checkTypeMeta(scope, obj);
   reconcileNamespace(scope, obj);
   const written = admitWrite(scope, { operation: 'CREATE', object: obj, dryRun: params.dryRun }, (o, dryRun) =>
-    createObject(scope, o!, { ...params, dryRun }),
+    storedWrite(scope, undefined, dryRun, (dry) => createObject(scope, o!, { ...params, dryRun: dry })),
   );
   return afterWrite(written, (r) => objectResponse(scope, r));
 }

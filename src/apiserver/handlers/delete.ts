@@ -21,6 +21,7 @@ import { queryBool } from './query-bool.js';
 import { warningHeaders } from './respond.js';
 import { performDelete, type DeleteParams } from './write-pipeline.js';
 import { admitWrite, afterWrite } from '../admission/index.js';
+import { withViews } from './webhook-conversion.js';
 
 const POLICIES = ['Orphan', 'Background', 'Foreground'];
 
@@ -69,17 +70,19 @@ export function deleteHandler(scope: Scope): ApiResponse | Promise<ApiResponse> 
     ...performDelete(ctx, strategy, key, { ...p, dryRun }),
     warnings: [] as string[],
   }));
-  return afterWrite(written, (outcome) => {
-    const form = negotiateOutput(headerOf(scope.req, 'accept'), scope.query.get('includeObject'));
-    const headers = warningHeaders(outcome.warnings);
-    // The one 202 of the API: kept for clients of the legacy cascade flag, as the real server keeps it.
-    if (outcome.kind === 'pending') return jsonResponse(p.legacyCascade ? 202 : 200, renderObject(scope, form, outcome.object), headers);
-    if (strategy.returnDeletedObject) return jsonResponse(200, renderObject(scope, form, outcome.object), headers);
-    return jsonResponse(200, statusJson(successStatus(strategy, scope.name, outcome.object.metadata.uid)), headers);
-  });
+  return afterWrite(written, (outcome) =>
+    withViews(scope, [outcome.object], () => {
+      const form = negotiateOutput(headerOf(scope.req, 'accept'), scope.query.get('includeObject'));
+      const headers = warningHeaders(outcome.warnings);
+      // The one 202 of the API: kept for clients of the legacy cascade flag, as the real server keeps it.
+      if (outcome.kind === 'pending') return jsonResponse(p.legacyCascade ? 202 : 200, renderObject(scope, form, outcome.object), headers);
+      if (strategy.returnDeletedObject) return jsonResponse(200, renderObject(scope, form, outcome.object), headers);
+      return jsonResponse(200, statusJson(successStatus(strategy, scope.name, outcome.object.metadata.uid)), headers);
+    }),
+  );
 }
 
-export function deleteCollectionHandler(scope: Scope): ApiResponse {
+export function deleteCollectionHandler(scope: Scope): ApiResponse | Promise<ApiResponse> {
   const { strategy, ctx } = scope;
   if (!strategy.allowDeleteCollection) throw methodNotAllowed('deletecollection', strategy);
   const p = deleteParams(scope);
@@ -95,5 +98,6 @@ export function deleteCollectionHandler(scope: Scope): ApiResponse {
     if (opts.limit > 0 && deleted.length >= opts.limit) break;
   }
   const form = negotiateOutput(headerOf(scope.req, 'accept'), scope.query.get('includeObject'));
-  return jsonResponse(200, renderList(scope, form, deleted, { resourceVersion: String(ctx.store.currentRv) }));
+  const rv = String(ctx.store.currentRv);
+  return withViews(scope, deleted, () => jsonResponse(200, renderList(scope, form, deleted, { resourceVersion: rv })));
 }

@@ -29,6 +29,7 @@ import { objectResponse, warningHeaders } from './respond.js';
 import { applyScale, scaleOf } from './scale.js';
 import { createObject, updateObject } from './write-pipeline.js';
 import { admitWrite, afterWrite } from '../admission/index.js';
+import { storedWrite, withViews } from './webhook-conversion.js';
 
 type PatchKind = 'json' | 'merge' | 'strategic' | 'apply';
 
@@ -98,8 +99,12 @@ export function patchHandler(scope: Scope): ApiResponse | Promise<ApiResponse> {
     const current = scaleOf(scope, old);
     const patched = patchedObject(runPatch(kind, structuredClone(current), patch, scope), scope);
     checkPrecondition(scope, patched, old);
-    const r = updateObject({ ...scope, subresource: '' }, old, applyScale(scope, old, patched), params);
-    return jsonResponse(200, scaleOf(scope, r.object), warningHeaders(r.warnings));
+    const parent = { ...scope, subresource: '' };
+    const next = applyScale(scope, present(scope, old), patched);
+    const r = storedWrite(parent, old, params.dryRun, (dryRun) => updateObject(parent, old, next, { ...params, dryRun }));
+    return afterWrite(r, (w) =>
+      withViews(scope, [w.object], () => jsonResponse(200, scaleOf(scope, w.object), warningHeaders(w.warnings))),
+    );
   }
   const patched = patchedObject(runPatch(kind, structuredClone(present(scope, old)), patch, scope), scope);
   checkTypeMeta(scope, patched);
@@ -109,7 +114,9 @@ export function patchHandler(scope: Scope): ApiResponse | Promise<ApiResponse> {
   }
   reconcileNamespace(scope, patched);
   const request = { operation: 'UPDATE' as const, object: patched, old: present(scope, old), dryRun: params.dryRun };
-  const written = admitWrite(scope, request, (o, dryRun) => updateObject(scope, old, o!, { ...params, dryRun }));
+  const written = admitWrite(scope, request, (o, dryRun) =>
+    storedWrite(scope, old, dryRun, (dry) => updateObject(scope, old, o!, { ...params, dryRun: dry })),
+  );
   return afterWrite(written, (r) => objectResponse(scope, r));
 }
 
@@ -141,7 +148,7 @@ function applyHandler(
     if (scope.subresource) throw notFound(scope.strategy, scope.name);
     const fields = fieldSetOf(applied, undefined, shapeOf(scope.strategy, scope.version));
     const created = admitWrite(scope, { operation: 'CREATE', object: applied, dryRun: params.dryRun }, (o, dryRun) =>
-      createObject(scope, o!, { ...params, dryRun }, fields),
+      storedWrite(scope, undefined, dryRun, (dry) => createObject(scope, o!, { ...params, dryRun: dry }, fields)),
     );
     return afterWrite(created, (r) => objectResponse(scope, r));
   }
@@ -162,6 +169,8 @@ function applyHandler(
     },
   );
   const request = { operation: 'UPDATE' as const, object: patchedObject(merged, scope), old: present(scope, old), dryRun: params.dryRun };
-  const written = admitWrite(scope, request, (o, dryRun) => updateObject(scope, old, o!, { ...params, dryRun }, 'Apply'));
+  const written = admitWrite(scope, request, (o, dryRun) =>
+    storedWrite(scope, old, dryRun, (dry) => updateObject(scope, old, o!, { ...params, dryRun: dry }, 'Apply')),
+  );
   return afterWrite(written, (r) => objectResponse(scope, r));
 }

@@ -15,6 +15,7 @@ import { decodeContinue, encodeContinue } from '../storage/continue-token.js';
 import { badRequest, expired, notFound } from '../http/status.js';
 import { parseListOptions, tooLargeResourceVersion } from './list-options.js';
 import { scaleOf } from './scale.js';
+import { withViews } from './webhook-conversion.js';
 
 export function getObject(scope: Scope): ApiResponse {
   const { ctx, strategy } = scope;
@@ -30,7 +31,7 @@ export function getObject(scope: Scope): ApiResponse {
 const EXPIRED_CONTINUE =
   'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.';
 
-export function listObjects(scope: Scope): ApiResponse {
+export function listObjects(scope: Scope): ApiResponse | Promise<ApiResponse> {
   const { ctx, strategy } = scope;
   const store = ctx.store;
   const opts = parseListOptions(scope, false);
@@ -79,5 +80,5 @@ export function listObjects(scope: Scope): ApiResponse {
     if (!opts.hasSelector) meta.remainingItemCount = keys.length - i;
   }
   if (opts.shardSelector) meta.shardInfo = { selector: opts.shardSelector };
-  return jsonResponse(200, renderList(scope, form, items, meta));
+  return withViews(scope, items, () => jsonResponse(200, renderList(scope, form, items, meta)));
 }

@@ -8,12 +8,14 @@ import { renderObject } from '../http/render.js';
 import { headerOf, type ApiResponse } from '../http/request.js';
 import { jsonResponse } from '../http/response.js';
 import type { WriteResult } from './write-pipeline.js';
+import { withViews } from './webhook-conversion.js';
 
 export function warningHeaders(warnings: string[]): Record<string, string[]> {
   return warnings.length > 0 ? { warning: warnings.map((w) => `299 - ${JSON.stringify(w)}`) } : {};
 }
 
-export function objectResponse(scope: Scope, r: WriteResult): ApiResponse {
+/** The written object in the request's version (converted back by the CRD's webhook where it converts). */
+export function objectResponse(scope: Scope, r: WriteResult): ApiResponse | Promise<ApiResponse> {
   const form = negotiateOutput(headerOf(scope.req, 'accept'), scope.query.get('includeObject'));
-  return jsonResponse(r.status, renderObject(scope, form, r.object), warningHeaders(r.warnings));
+  return withViews(scope, [r.object], () => jsonResponse(r.status, renderObject(scope, form, r.object), warningHeaders(r.warnings)));
 }

@@ -5,7 +5,7 @@
  * usual optimistic concurrency applies.
  */
 import type { KubeObject, LabelSelector } from '../../meta/index.js';
-import type { Scope } from '../context.js';
+import { present, type Scope } from '../context.js';
 import { readPath, writePath } from '../registry/strategy.js';
 import { fieldCause, invalid, notFound } from '../http/status.js';
 
@@ -28,9 +28,11 @@ export function formatLabelSelector(sel: LabelSelector): string {
   return parts.join(',');
 }
 
-export function scaleOf(scope: Scope, obj: KubeObject): Scale {
+/** The Scale of a stored object, read through the request's version (whose paths the scale spec names). */
+export function scaleOf(scope: Scope, stored: KubeObject): Scale {
   const spec = scope.strategy.scaleOf(scope.version);
   if (!spec) throw notFound(scope.strategy, scope.name);
+  const obj = present(scope, stored);
   const sel = spec.labelSelectorPath ? readPath(obj, spec.labelSelectorPath) : undefined;
   const m = obj.metadata;
   const scale: Scale = {

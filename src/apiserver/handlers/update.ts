@@ -4,7 +4,7 @@
  * resourceVersion is an unconditional update only where the type allows it (422 otherwise), a stale
  * one is a 409; types that allow create-on-update (Lease) create a missing object (201).
  */
-import { storageKey, type Scope } from '../context.js';
+import { present, storageKey, type Scope } from '../context.js';
 import { decodeObject } from '../http/decode.js';
 import type { ApiResponse } from '../http/request.js';
 import { jsonResponse } from '../http/response.js';
@@ -14,6 +14,7 @@ import { objectResponse, warningHeaders } from './respond.js';
 import { applyScale, scaleOf } from './scale.js';
 import { checkResourceVersion, createObject, updateObject } from './write-pipeline.js';
 import { admitWrite, afterWrite } from '../admission/index.js';
+import { storedWrite, withViews } from './webhook-conversion.js';
 
 export function updateHandler(scope: Scope): ApiResponse | Promise<ApiResponse> {
   const { strategy, ctx } = scope;
@@ -30,7 +31,7 @@ export function updateHandler(scope: Scope): ApiResponse | Promise<ApiResponse> 
   if (!old) {
     if (strategy.allowCreateOnUpdate && !scope.subresource) {
       const created = admitWrite(scope, { operation: 'CREATE', object: obj, dryRun: params.dryRun }, (o, dryRun) =>
-        createObject(scope, o!, { ...params, dryRun }),
+        storedWrite(scope, undefined, dryRun, (dry) => createObject(scope, o!, { ...params, dryRun: dry })),
       );
       return afterWrite(created, (r) => objectResponse(scope, r));
     }
@@ -38,12 +39,17 @@ export function updateHandler(scope: Scope): ApiResponse | Promise<ApiResponse> 
   }
   checkResourceVersion(scope, obj, old);
   if (isScale) {
-    const next = applyScale(scope, old, obj);
-    const r = updateObject({ ...scope, subresource: '' }, old, next, params);
-    return jsonResponse(200, scaleOf(scope, r.object), warningHeaders(r.warnings));
+    const parent = { ...scope, subresource: '' };
+    const next = applyScale(scope, present(scope, old), obj);
+    const r = storedWrite(parent, old, params.dryRun, (dryRun) => updateObject(parent, old, next, { ...params, dryRun }));
+    return afterWrite(r, (w) =>
+      withViews(scope, [w.object], () => jsonResponse(200, scaleOf(scope, w.object), warningHeaders(w.warnings))),
+    );
   }
-  const request = { operation: 'UPDATE' as const, object: obj, old: strategy.toExternal(old, scope.version), dryRun: params.dryRun };
-  const written = admitWrite(scope, request, (o, dryRun) => updateObject(scope, old, o!, { ...params, dryRun }));
+  const request = { operation: 'UPDATE' as const, object: obj, old: present(scope, old), dryRun: params.dryRun };
+  const written = admitWrite(scope, request, (o, dryRun) =>
+    storedWrite(scope, old, dryRun, (dry) => updateObject(scope, old, o!, { ...params, dryRun: dry })),
+  );
   return afterWrite(written, (r) => objectResponse(scope, r));
 }
 

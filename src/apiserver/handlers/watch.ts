@@ -15,13 +15,14 @@ import { expired } from '../http/status.js';
 import { statusJson } from '../http/status-json.js';
 import { WatchHub } from '../watch-hub.js';
 import { parseListOptions, tooLargeResourceVersion } from './list-options.js';
+import { convertingEncoder } from './webhook-conversion.js';
 
 export function watchObjects(scope: Scope): ApiResponse {
   const { ctx, strategy } = scope;
   const store = ctx.store;
   const opts = parseListOptions(scope, true);
   const form = negotiateOutput(headerOf(scope.req, 'accept'), scope.query.get('includeObject'));
-  const encoder = watchEncoder(scope, form);
+  const encoder = convertingEncoder(scope, watchEncoder(scope, form));
   const watcher = ctx.hub.create({
     resource: strategy.storageId,
     filter: opts.filter,

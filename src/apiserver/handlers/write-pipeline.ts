@@ -9,7 +9,7 @@
  * event; dry runs run every step except the commit.
  */
 import { jsonEqual, type KubeObject } from '../../meta/index.js';
-import { metaOf, rfc3339, storageKey, type Scope, type ServerContext } from '../context.js';
+import { metaOf, present, rfc3339, storageKey, type Scope, type ServerContext } from '../context.js';
 import { recordManagedFields, shapeOf, type FieldSet } from '../apply/index.js';
 import type { Strategy, WriteContext } from '../registry/strategy.js';
 import { builtinSchemas, dropUnknownFields } from '../builtin-schemas/index.js';
@@ -198,7 +198,7 @@ export function updateObject(
   operation: 'Update' | 'Apply' = 'Update',
 ): WriteResult {
   const { strategy, ctx } = scope;
-  const old = strategy.toExternal(stored, scope.version);
+  const old = present(scope, stored);
   const wctx = writeContext(scope, params);
   const m = metaOf(obj);
   for (const f of IMMUTABLE_META) {
@@ -254,8 +254,7 @@ export function updateObject(
   }
   const key = storageKey(strategy, old.metadata.namespace ?? '', old.metadata.name!);
   // The last finalizer going deletes the object, unless a grace period is still running (a Pod on a node).
-  const finished =
-    !!m.deletionTimestamp && (m.finalizers ?? []).length === 0 && (m.deletionGracePeriodSeconds ?? 0) === 0 && !strategy.holdsDeletion(obj);
+  const finished = finishesDeletion(strategy, obj);
   const next = strategy.toInternal(obj);
   if (params.dryRun) return { status: 200, object: next, warnings: wctx.warnings };
   if (finished) {
@@ -263,6 +262,14 @@ export function updateObject(
     return { status: 200, object: next, warnings: wctx.warnings };
   }
   return { status: 200, object: ctx.store.update(strategy.storageId, key, next), warnings: wctx.warnings };
+}
+
+/** Whether writing `obj` ends its deletion: the last finalizer went and no grace period runs (a Pod on a node keeps one). */
+export function finishesDeletion(strategy: Strategy, obj: KubeObject): boolean {
+  const m = obj.metadata;
+  return (
+    !!m.deletionTimestamp && (m.finalizers ?? []).length === 0 && (m.deletionGracePeriodSeconds ?? 0) === 0 && !strategy.holdsDeletion(obj)
+  );
 }
 
 export interface DeleteParams {

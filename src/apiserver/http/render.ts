@@ -14,7 +14,7 @@ import { listMetaJson, type ListMetaOut } from './list-meta-json.js';
 
 export type { ListMetaOut } from './list-meta-json.js';
 
-type RenderScope = Pick<Scope, 'strategy' | 'version' | 'ctx'>;
+type RenderScope = Pick<Scope, 'strategy' | 'version' | 'ctx' | 'views'>;
 
 const partial = (obj: KubeObject): KubeObject => ({ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: obj.metadata });
 

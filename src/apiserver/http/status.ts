@@ -92,6 +92,9 @@ export const unsupportedMediaType = (message: string): ApiStatusError => failure
 export const timeout = (message: string, retryAfterSeconds: number, causes?: FieldCause[]): ApiStatusError =>
   failure(504, 'Timeout', `Timeout: ${message}`, { retryAfterSeconds, ...(causes ? { causes } : {}) });
 
+/** A conversion that failed: kube-apiserver passes the converter's error on as a 500 without a reason. */
+export const conversionFailed = (message: string): ApiStatusError => failure(500, '', message);
+
 /** The error itself is also the one cause, as apimachinery's `NewInternalError` reports it. */
 export const internalError = (message: string): ApiStatusError =>
   failure(500, 'InternalError', `Internal error occurred: ${message}`, { causes: [{ message }] });

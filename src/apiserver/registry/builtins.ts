@@ -16,6 +16,7 @@ import { reviewStrategies } from './review.js';
 import { STORED_BUILTINS, StoredBuiltinStrategy } from './stored-builtin.js';
 import type { Strategy, StoreReader } from './strategy.js';
 import { DeploymentStrategy, ReplicaSetStrategy } from './workload.js';
+import { WebhookConfigurationStrategy } from './webhook-configuration.js';
 
 /** `store` is all the strategies that check against their neighbours get to see of storage. */
 export function builtinStrategies(store: StoreReader): Strategy[] {
@@ -33,7 +34,9 @@ export function builtinStrategies(store: StoreReader): Strategy[] {
     new LeaseStrategy(),
     new CrdStrategy(store),
     new ApiServiceStrategy(),
-    ...STORED_BUILTINS.map((d) => new StoredBuiltinStrategy(d)),
+    ...STORED_BUILTINS.map((d) =>
+      d.kind.endsWith('WebhookConfiguration') ? new WebhookConfigurationStrategy(d) : new StoredBuiltinStrategy(d),
+    ),
     new ValidatingAdmissionPolicyStrategy(),
     new ValidatingAdmissionPolicyBindingStrategy(),
     ...reviewStrategies(),

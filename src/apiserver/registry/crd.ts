@@ -1,7 +1,9 @@
 /**
  * CustomResourceDefinitions (apiextensions.k8s.io/v1): defaulting of names and conversion, the
  * validation kube-apiserver applies (name = plural.group, a dotted group, exactly one storage version,
- * a structural schema per version whose CEL rules compile within their cost limits), and what the naming and establishing controllers would write — on create the
+ * a structural schema per version whose CEL rules compile within their cost limits, a conversion
+ * `None` or `Webhook` with its clientConfig, and `status.storedVersions` that all stay in
+ * `spec.versions` and include the storage version), and what the naming and establishing controllers would write — on create the
  * status already carries `acceptedNames`, `storedVersions` and the `NamesAccepted`/`Established`
  * conditions, and the `customresourcecleanup` finalizer is added, so the kind is served as soon as
  * the create returns. Names that collide with another CRD of the group are not accepted.
@@ -50,6 +52,54 @@ function printerColumnErrors(columns: unknown, path: string): FieldCause[] {
       }
     }
   });
+  return out;
+}
+
+const REVIEW_VERSIONS = ['v1', 'v1beta1'];
+
+/** `spec.conversion`: `None` takes no webhook; `Webhook` needs one with a clientConfig and a review version the server speaks. */
+function conversionErrors(conversion: unknown): FieldCause[] {
+  const c = (conversion ?? {}) as Obj;
+  const strategy = c.strategy ?? 'None';
+  if (strategy !== 'None' && strategy !== 'Webhook')
+    return [fieldCause.notSupported('spec.conversion.strategy', strategy, ['None', 'Webhook'])];
+  const webhook = c.webhook as Obj | undefined;
+  if (strategy === 'None') {
+    return webhook ? [fieldCause.forbidden('spec.conversion.webhook', 'should not be set when strategy is not set to Webhook')] : [];
+  }
+  if (!webhook) return [fieldCause.required('spec.conversion.webhook', 'required when strategy is set to Webhook')];
+  const out: FieldCause[] = [];
+  const config = webhook.clientConfig as Obj | undefined;
+  if (!config) out.push(fieldCause.required('spec.conversion.webhook.clientConfig', 'required when strategy is set to Webhook'));
+  else if (!config.url === !config.service)
+    out.push(fieldCause.required('spec.conversion.webhook.clientConfig', 'exactly one of url or service is required'));
+  const versions = Array.isArray(webhook.conversionReviewVersions) ? (webhook.conversionReviewVersions as unknown[]) : [];
+  if (!versions.some((v) => REVIEW_VERSIONS.includes(v as string))) {
+    out.push(fieldCause.invalid('spec.conversion.webhook.conversionReviewVersions', versions, 'must include at least one of v1, v1beta1'));
+  }
+  return out;
+}
+
+/** Versions objects may still be stored in must stay in the spec, and the storage version must be among them. */
+function storedVersionErrors(obj: KubeObject): FieldCause[] {
+  const crd = crdOf(obj);
+  const stored = crd.status?.storedVersions ?? [];
+  const versions = Array.isArray(crd.spec?.versions) ? crd.spec.versions : [];
+  const names = new Set(versions.map((v) => v?.name));
+  const out = stored.flatMap((v, i) =>
+    names.has(v)
+      ? []
+      : [
+          fieldCause.invalid(
+            `status.storedVersions[${i}]`,
+            v,
+            `missing from spec.versions; ${v} was previously a storage version, and must remain in spec.versions until a storage migration ensures no data remains persisted in ${v} and removes ${v} from status.storedVersions`,
+          ),
+        ],
+  );
+  const storage = versions.find((v) => v?.storage)?.name;
+  if (storage && !stored.includes(storage))
+    out.push(fieldCause.invalid('status.storedVersions', stored, `must have the storage version ${storage}`));
   return out;
 }
 
@@ -238,6 +288,7 @@ export class CrdStrategy extends Strategy {
       const sf = (v.selectableFields as unknown[] | undefined) ?? [];
       if (sf.length > 8) out.push(fieldCause.tooMany(`${f}.selectableFields`, sf.length, 8, 'items'));
     });
+    out.push(...conversionErrors(spec.conversion));
     return out;
   }
 
@@ -247,6 +298,7 @@ export class CrdStrategy extends Strategy {
     const b = (old.spec ?? {}) as Obj;
     if (a.group !== b.group) out.push(fieldCause.invalid('spec.group', a.group, 'field is immutable'));
     if (a.scope !== b.scope) out.push(fieldCause.invalid('spec.scope', a.scope, 'field is immutable'));
+    out.push(...storedVersionErrors(obj));
     return out;
   }
 }

@@ -1,6 +1,8 @@
 /**
  * The one strategy that serves every custom resource, built from its CRD: names, scope and versions
- * (served/storage, conversion `None`), per-version status and scale subresources, printer columns and
+ * (served/storage; conversion `None` rewrites only apiVersion, objects are stored in the storage
+ * version; with `Webhook` the handlers convert through the webhook and this strategy only checks that
+ * they did), per-version status and scale subresources, printer columns and
  * selectable fields, and the structural schema applied on every write — defaulting, pruning of
  * unknown fields (Warning headers, or 400 with `fieldValidation=Strict`), then validation (422 with a
  * cause per field) by the OpenAPI schema and the CEL rules, transition rules on updates only. Generation bumps on any change outside metadata; PUT needs a resourceVersion.
@@ -9,7 +11,7 @@ import type { CustomResourceDefinition } from 'kubernetes-types/apiextensions/v1
 import { jsonEqual, type KubeObject } from '../../meta/index.js';
 import { applyDefaults, pruneUnknownFields, validateCustomResource } from '../schema/index.js';
 import { badRequest, methodNotAllowedBecause, type FieldCause } from '../http/status.js';
-import { Strategy, type VersionSpec, type WriteContext } from './strategy.js';
+import { Strategy, type ConversionWebhook, type VersionSpec, type WriteContext } from './strategy.js';
 
 export class CustomResourceStrategy extends Strategy {
   readonly group: string;
@@ -22,6 +24,7 @@ export class CustomResourceStrategy extends Strategy {
   override readonly custom = true;
   override readonly tracksGeneration = true;
   override readonly allowUnconditionalUpdate = false;
+  override readonly conversionWebhook: ConversionWebhook | undefined;
   readonly #singular: string;
   readonly #listKind: string;
   /** Reports whether the CRD is being deleted (creates are then refused). */
@@ -39,6 +42,13 @@ export class CustomResourceStrategy extends Strategy {
     this.shortNames = [...(spec.names.shortNames ?? [])];
     this.categories = [...(spec.names.categories ?? [])];
     this.terminating = terminating;
+    const webhook = spec.conversion?.strategy === 'Webhook' ? spec.conversion.webhook : undefined;
+    this.conversionWebhook = webhook?.clientConfig
+      ? {
+          clientConfig: webhook.clientConfig as ConversionWebhook['clientConfig'],
+          conversionReviewVersions: webhook.conversionReviewVersions,
+        }
+      : undefined;
     this.versions = spec.versions.map((v) => {
       const out: VersionSpec = { name: v.name, served: v.served, storage: v.storage, status: v.subresources?.status !== undefined };
       if (v.schema?.openAPIV3Schema) out.schema = v.schema.openAPIV3Schema;
@@ -54,6 +64,19 @@ export class CustomResourceStrategy extends Strategy {
       if (v.selectableFields) out.selectableFields = v.selectableFields.map((f) => f.jsonPath.replace(/^\./, ''));
       return out;
     });
+  }
+
+  /** Conversion `None` serves a stored object at any version by its apiVersion alone; a webhook's answer was prepared by the handler. */
+  override toExternal(obj: KubeObject, version: string): KubeObject {
+    if (this.conversionWebhook && obj.apiVersion !== this.apiVersion(version)) {
+      throw new Error(`${this.kind} ${obj.metadata.name ?? ''} was not converted to ${version} before it was served`);
+    }
+    return super.toExternal(obj, version);
+  }
+
+  /** Stored in the storage version: `None` rewrites apiVersion; the webhook path converts before the commit. */
+  override toInternal(obj: KubeObject): KubeObject {
+    return this.conversionWebhook ? obj : super.toExternal(obj, this.storageVersion);
   }
 
   override get singular(): string {

@@ -12,6 +12,7 @@ import type { CustomResourceColumnDefinition, JSONSchemaProps, ServedResource, S
 import { badRequest, type FieldCause } from '../http/status.js';
 import type { TablePrinter } from '../table/index.js';
 import type { NameRule } from './object-meta-validation.js';
+import type { WebhookClientConfig } from '../admission/webhook-call.js';
 
 export interface ScaleSpec {
   specReplicasPath: string;
@@ -30,6 +31,12 @@ export interface VersionSpec {
   scale?: ScaleSpec;
   /** Extra field-selector fields (CRD `selectableFields`, without the leading dot). */
   selectableFields?: string[];
+}
+
+/** A CRD's `spec.conversion.webhook`: where its ConversionReviews go and which review versions it reads. */
+export interface ConversionWebhook {
+  clientConfig: WebhookClientConfig;
+  conversionReviewVersions: string[];
 }
 
 /** What a strategy may read of storage: the current objects of one resource (`group/plural`), never a write. */
@@ -140,6 +147,14 @@ export abstract class Strategy {
   protected readonly decodedFields: DecodedFields = {};
   /** Field-selector fields beyond `metadata.name`/`metadata.namespace`. */
   protected readonly fields: Record<string, (obj: KubeObject) => unknown> = {};
+
+  /** Where objects of another version than the stored one are converted (CRDs with `strategy: Webhook`); else only apiVersion changes. */
+  readonly conversionWebhook: ConversionWebhook | undefined = undefined;
+
+  /** The version objects are written in. */
+  get storageVersion(): string {
+    return (this.versions.find((v) => v.storage) ?? this.versions[0]!).name;
+  }
 
   /** The registry id (`group/plural`). */
   get id(): string {

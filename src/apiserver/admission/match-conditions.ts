@@ -1,0 +1,111 @@
+/**
+ * An admission webhook's `matchConditions`, as kube-apiserver evaluates them after the rules and
+ * selectors matched: CEL expressions over `object`, `oldObject` and `request` (the AdmissionRequest),
+ * each of which must give `true` for the webhook to be called. Any `false` skips the webhook, even
+ * when another condition failed; otherwise an error is the webhook's failure, which its
+ * `failurePolicy` decides (Fail refuses the write, Ignore skips the webhook). The `authorizer`
+ * variable is not offered: this server has no authorizer to answer it, so an expression naming it
+ * does not compile. Compile errors are refused when the configuration is written, so a stored
+ * condition always compiles.
+ */
+import type { KubeObject } from '../../meta/index.js';
+import { compile, evaluate, RUNTIME_CEL_COST_BUDGET, toCelValue, type CelType, type CompileResult } from '../cel/index.js';
+import { fieldCause, type FieldCause } from '../http/status.js';
+import type { AdmissionAttributes } from './attributes.js';
+
+/** One `matchConditions` entry. */
+export interface MatchCondition {
+  name: string;
+  expression: string;
+}
+
+const DYN: CelType = { kind: 'dyn' };
+const DECLARATIONS = { object: DYN, oldObject: DYN, request: DYN };
+const MAX_CONDITIONS = 64;
+/** Enough for every configuration a test suite installs; past it the cache starts over rather than grow. */
+const CACHE_LIMIT = 2_000;
+const cache = new Map<string, CompileResult>();
+
+function compiled(expression: string): CompileResult {
+  let r = cache.get(expression);
+  if (r === undefined) {
+    r = compile(expression, DECLARATIONS);
+    if (cache.size >= CACHE_LIMIT) cache.clear();
+    cache.set(expression, r);
+  }
+  return r;
+}
+
+/** The causes a webhook's `matchConditions` (at `field`) are refused for: names, count, and expressions that do not compile. */
+export function matchConditionErrors(conditions: unknown, field: string): FieldCause[] {
+  if (conditions === undefined || conditions === null) return [];
+  if (!Array.isArray(conditions)) return [fieldCause.invalid(field, conditions, 'must be a list')];
+  const out: FieldCause[] = [];
+  if (conditions.length > MAX_CONDITIONS) out.push(fieldCause.tooMany(field, conditions.length, MAX_CONDITIONS, 'items'));
+  const seen = new Set<string>();
+  conditions.forEach((c: { name?: unknown; expression?: unknown } | null, i) => {
+    const f = `${field}[${i}]`;
+    const name = c?.name;
+    if (typeof name !== 'string' || name === '') out.push(fieldCause.required(`${f}.name`));
+    else if (seen.has(name)) out.push(fieldCause.duplicate(`${f}.name`, name));
+    else seen.add(name);
+    const expression = c?.expression;
+    if (typeof expression !== 'string' || expression.trim() === '') {
+      out.push(fieldCause.required(`${f}.expression`));
+      return;
+    }
+    const r = compiled(expression);
+    if (!r.ok) out.push(fieldCause.invalid(`${f}.expression`, expression, `compilation failed: ${r.error}`));
+  });
+  return out;
+}
+
+const celObject = (o: KubeObject | undefined): unknown => (o ? toCelValue(o, DYN) : null);
+
+/** The `request` variable: the AdmissionRequest the webhook would be sent. */
+function requestOf(a: AdmissionAttributes): unknown {
+  const kind = { group: a.group, version: a.version, kind: a.kind };
+  const resource = { group: a.group, version: a.version, resource: a.resource };
+  return toCelValue(
+    {
+      kind,
+      resource,
+      subResource: a.subresource,
+      requestKind: kind,
+      requestResource: resource,
+      requestSubResource: a.subresource,
+      name: a.name,
+      namespace: a.namespace,
+      operation: a.operation,
+      userInfo: a.userInfo,
+      dryRun: a.dryRun,
+      options: a.options ?? null,
+    },
+    DYN,
+  );
+}
+
+/** Whether the conditions let the webhook be called with `object`: true, false, or the error that failed them. */
+export function evaluateMatchConditions(
+  conditions: readonly MatchCondition[] | undefined,
+  a: AdmissionAttributes,
+  object: KubeObject | undefined,
+): { matches: boolean } | { error: string } {
+  if (!conditions || conditions.length === 0) return { matches: true };
+  const activation = { object: celObject(object), oldObject: celObject(a.oldObject), request: requestOf(a) };
+  const errors: string[] = [];
+  let budget = RUNTIME_CEL_COST_BUDGET;
+  for (const c of conditions) {
+    const program = compiled(c.expression);
+    if (!program.ok) {
+      errors.push(`match condition '${c.name}' does not compile: ${program.error}`);
+      continue;
+    }
+    const r = evaluate(program.program, activation, budget);
+    budget -= r.cost;
+    if (!r.ok) errors.push(`expression '${c.expression}' resulted in error: ${r.error}`);
+    else if (r.value === false) return { matches: false };
+    else if (r.value !== true) errors.push(`expression '${c.expression}' resulted in error: no such overload`);
+  }
+  return errors.length === 0 ? { matches: true } : { error: errors.length === 1 ? errors[0]! : `[${errors.join(', ')}]` };
+}
