@@ -13,6 +13,7 @@ import { modifiedConflict } from '../http/status.js';
 import type { AdmissionOperation } from './attributes.js';
 import { admitMutating, admitValidating, type AdmissionDeps, type WebhookConfiguration } from './webhook-admission.js';
 import type { ServiceResolver } from './webhook-call.js';
+import { admitByPolicy } from '../admission-policy/index.js';
 
 const GROUP = 'admissionregistration.k8s.io';
 
@@ -48,9 +49,12 @@ export function admitWrite<R extends { object: KubeObject; warnings: string[] }>
   write: (obj: KubeObject | undefined, dryRun: boolean) => R,
 ): R | Promise<R> {
   const { ctx, strategy } = scope;
+  // Mutating policies run before the mutating webhooks; validating policies on a delete, before the validating webhooks.
+  const policies = admitByPolicy(scope, request);
+  const withPolicyWarnings = (r: R): R => (policies.warnings.length === 0 ? r : { ...r, warnings: [...policies.warnings, ...r.warnings] });
   const mutating = request.operation === 'DELETE' ? [] : configurations(ctx, 'mutatingwebhookconfigurations');
   const validating = configurations(ctx, 'validatingwebhookconfigurations');
-  if (mutating.length + validating.length === 0) return write(request.object, request.dryRun);
+  if (mutating.length + validating.length === 0) return withPolicyWarnings(write(policies.afterWebhooks(policies.object), request.dryRun));
   const deps: AdmissionDeps = { clock: ctx.clock, newUid: () => ctx.newUid(), resolveService: serviceResolver(ctx) };
   const namespace = request.object?.metadata.namespace ?? request.old?.metadata.namespace ?? scope.namespace;
   const name = request.object?.metadata.name ?? request.old?.metadata.name ?? scope.name;
@@ -71,17 +75,18 @@ export function admitWrite<R extends { object: KubeObject; warnings: string[] }>
     ...(request.options ? { options: request.options } : {}),
   };
   return (async () => {
-    const m = await admitMutating(mutating, { ...attributes, ...(request.object ? { object: request.object } : {}) }, deps);
+    const webhooks = await admitMutating(mutating, { ...attributes, ...(policies.object ? { object: policies.object } : {}) }, deps);
+    const m = { ...webhooks, object: policies.afterWebhooks(webhooks.object) };
     const preview = write(m.object && clone(m.object), true);
     const validated = request.operation === 'DELETE' ? {} : { object: preview.object };
     const warnings = [...m.warnings, ...(await admitValidating(validating, { ...attributes, ...validated }, deps))];
-    if (request.dryRun) return { ...preview, warnings: [...warnings, ...preview.warnings] };
+    if (request.dryRun) return withPolicyWarnings({ ...preview, warnings: [...warnings, ...preview.warnings] });
     if (request.old) {
       const now = ctx.store.get(strategy.storageId, storageKey(strategy, namespace, name));
       if (now?.metadata.resourceVersion !== request.old.metadata.resourceVersion) throw modifiedConflict(strategy, name);
     }
     const r = write(m.object, false);
-    return { ...r, warnings: [...warnings, ...r.warnings] };
+    return withPolicyWarnings({ ...r, warnings: [...warnings, ...r.warnings] });
   })();
 }
 
