@@ -61,6 +61,26 @@ describe('MutatingAdmissionPolicy', () => {
     assert.deepEqual(got.body.metadata.labels, { keep: 'me', env: 'test' });
   });
 
+  it('leaves the fields it sets owned by no manager, as the real server records managed fields before admission', async () => {
+    const s = createApiServer();
+    await install(s, labelEnv);
+    const r = await handleJson(
+      s,
+      'POST',
+      `${CMS}?fieldManager=tester`,
+      configMap('one', { metadata: { name: 'one', labels: { keep: 'me' } } }),
+    );
+    assert.equal(r.status, 201, r.text);
+    const entries = r.body.metadata.managedFields as { manager: string; fieldsV1: Obj }[];
+    assert.deepEqual(
+      entries.map((e) => e.manager),
+      ['tester'],
+    );
+    const labels = (entries[0]!.fieldsV1['f:metadata'] as Obj)['f:labels'] as Obj;
+    assert.deepEqual(Object.keys(labels), ['f:keep'], "the label the policy set is nobody's");
+    assert.deepEqual(r.body.metadata.labels, { keep: 'me', env: 'test' });
+  });
+
   it('mutates dry runs the same way without storing anything', async () => {
     const s = createApiServer();
     await install(s, labelEnv);

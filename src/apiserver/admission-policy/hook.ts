@@ -7,6 +7,7 @@
  */
 import type { KubeObject } from '../../meta/index.js';
 import type { Scope } from '../context.js';
+import { admissionOnlyFields, shapeOf, unionFieldSets, type FieldSet } from '../apply/index.js';
 import { admitWithPolicies } from './admit.js';
 import type { AdmissionAttributes, Operation } from './attributes.js';
 import { mutateWithPolicies, newReinvocation } from './mutate.js';
@@ -59,6 +60,11 @@ export interface PolicyAdmission {
   warnings: string[];
   /** The object after the mutating webhooks, with `IfNeeded` policies reinvoked where needed. */
   afterWebhooks(object: KubeObject | undefined): KubeObject | undefined;
+  /**
+   * The fields the policies set that the request did not (complete once `afterWebhooks` ran): the
+   * real server records managed fields before admission, so no manager owns them.
+   */
+  unowned(): FieldSet | undefined;
 }
 
 /**
@@ -72,16 +78,24 @@ export function admitByPolicy(
   const w: PolicyWrite = { operation: request.operation, object: request.object, oldObject: request.old, dryRun: request.dryRun };
   if (request.operation === 'DELETE' || request.object === undefined) {
     const warnings = request.old ? admitWithPolicies(scope.ctx, attributesOf(scope, w)).warnings : [];
-    return { object: request.object, warnings, afterWebhooks: (o) => o };
+    return { object: request.object, warnings, afterWebhooks: (o) => o, unowned: () => undefined };
   }
+  const shape = shapeOf(scope.strategy, scope.version);
+  const subresource = scope.subresource || undefined;
   const state = newReinvocation();
   const object = mutateWithPolicies(scope, attributesOf(scope, w), state);
+  let unowned = object === request.object ? undefined : admissionOnlyFields(request.object, object, request.old, subresource, shape);
   return {
     object,
     warnings: [],
     afterWebhooks: (o) => {
       if (o === undefined || (state.pending.size === 0 && state.invoked.size === 0)) return o;
-      return mutateWithPolicies(scope, attributesOf(scope, { ...w, object: o }), state, true);
+      const reinvoked = mutateWithPolicies(scope, attributesOf(scope, { ...w, object: o }), state, true);
+      // What the reinvocation changed that admission had not already changed before it.
+      const more = reinvoked === o ? undefined : admissionOnlyFields(o, reinvoked, request.object, subresource, shape);
+      if (more) unowned = unowned ? unionFieldSets(unowned, more) : more;
+      return reinvoked;
     },
+    unowned: () => unowned,
   };
 }

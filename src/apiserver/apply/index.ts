@@ -3,6 +3,6 @@
 // only this face; nothing here reads storage or knows about HTTP.
 export { shapeOf } from './field-shape.js';
 export type { Shape } from './field-shape.js';
-export { recordManagedFields, fieldSetOf } from './managed-fields.js';
+export { recordManagedFields, fieldSetOf, admissionOnlyFields, union as unionFieldSets } from './managed-fields.js';
 export type { FieldSet } from './managed-fields.js';
 export { serverSideApply, merge as mergeApplyConfiguration } from './server-side-apply.js';

@@ -28,8 +28,8 @@ export function createHandler(scope: Scope): ApiResponse | Promise<ApiResponse> 
   const obj = decodeObject(scope.req);
   checkTypeMeta(scope, obj);
   reconcileNamespace(scope, obj);
-  const written = admitWrite(scope, { operation: 'CREATE', object: obj, dryRun: params.dryRun }, (o, dryRun) =>
-    createObject(scope, o!, { ...params, dryRun }),
+  const written = admitWrite(scope, { operation: 'CREATE', object: obj, dryRun: params.dryRun }, (o, dryRun, unowned) =>
+    createObject(scope, o!, { ...params, dryRun, unowned }),
   );
   return afterWrite(written, (r) => objectResponse(scope, r));
 }

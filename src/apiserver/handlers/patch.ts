@@ -109,7 +109,7 @@ export function patchHandler(scope: Scope): ApiResponse | Promise<ApiResponse> {
   }
   reconcileNamespace(scope, patched);
   const request = { operation: 'UPDATE' as const, object: patched, old: present(scope, old), dryRun: params.dryRun };
-  const written = admitWrite(scope, request, (o, dryRun) => updateObject(scope, old, o!, { ...params, dryRun }));
+  const written = admitWrite(scope, request, (o, dryRun, unowned) => updateObject(scope, old, o!, { ...params, dryRun, unowned }));
   return afterWrite(written, (r) => objectResponse(scope, r));
 }
 

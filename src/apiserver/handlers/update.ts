@@ -29,8 +29,8 @@ export function updateHandler(scope: Scope): ApiResponse | Promise<ApiResponse> 
   checkUid(scope, obj.metadata.uid, old?.metadata.uid);
   if (!old) {
     if (strategy.allowCreateOnUpdate && !scope.subresource) {
-      const created = admitWrite(scope, { operation: 'CREATE', object: obj, dryRun: params.dryRun }, (o, dryRun) =>
-        createObject(scope, o!, { ...params, dryRun }),
+      const created = admitWrite(scope, { operation: 'CREATE', object: obj, dryRun: params.dryRun }, (o, dryRun, unowned) =>
+        createObject(scope, o!, { ...params, dryRun, unowned }),
       );
       return afterWrite(created, (r) => objectResponse(scope, r));
     }
@@ -43,7 +43,7 @@ export function updateHandler(scope: Scope): ApiResponse | Promise<ApiResponse> 
     return jsonResponse(200, scaleOf(scope, r.object), warningHeaders(r.warnings));
   }
   const request = { operation: 'UPDATE' as const, object: obj, old: strategy.toExternal(old, scope.version), dryRun: params.dryRun };
-  const written = admitWrite(scope, request, (o, dryRun) => updateObject(scope, old, o!, { ...params, dryRun }));
+  const written = admitWrite(scope, request, (o, dryRun, unowned) => updateObject(scope, old, o!, { ...params, dryRun, unowned }));
   return afterWrite(written, (r) => objectResponse(scope, r));
 }
 
