@@ -72,6 +72,18 @@ data: {a: "1"}
         assert.match(policies, new RegExp(`^owner-label-${v}\\s+1\\s+<unset>\\s+\\S+$`, 'm'));
       });
 
+      it('explains the policy fields at both versions', async () => {
+        for (const version of ['v1beta1', 'v1']) {
+          const out = await env.ok(bin, [
+            'explain',
+            'mutatingadmissionpolicies.spec.reinvocationPolicy',
+            `--api-version=admissionregistration.k8s.io/${version}`,
+          ]);
+          assert.match(out, /reinvocationPolicy/);
+          assert.match(out, /IfNeeded/);
+        }
+      });
+
       it('applies a ConfigMap that comes back with the label the policy set, client- and server-side', async () => {
         for (const [name, flags] of [
           ['client-side', []],
