@@ -338,4 +338,32 @@ describe('ValidatingAdmissionPolicy on DELETE', () => {
     assert.equal((await handleJson(s, 'GET', `${CMS}/keep`)).status, 200);
     assert.equal((await handleJson(s, 'DELETE', `${CMS}/drop`)).status, 200);
   });
+
+  it('adds a Warn binding’s warning to the delete’s answer, and deletes', async () => {
+    const s = createApiServer();
+    const vap = {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingAdmissionPolicy',
+      metadata: { name: 'note' },
+      spec: {
+        matchConstraints: rules(['configmaps'], ['DELETE']),
+        validations: [{ expression: 'false', messageExpression: "'deleting ' + oldObject.metadata.name" }],
+      },
+    };
+    assert.equal((await handleJson(s, 'POST', `${AR}/validatingadmissionpolicies`, vap)).status, 201);
+    const vb = {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingAdmissionPolicyBinding',
+      metadata: { name: 'note' },
+      spec: { policyName: 'note', validationActions: ['Warn'] },
+    };
+    assert.equal((await handleJson(s, 'POST', `${AR}/validatingadmissionpolicybindings`, vb)).status, 201);
+    await handleJson(s, 'POST', CMS, configMap('gone'));
+    const r = await s.handle({ method: 'DELETE', path: `${CMS}/gone`, headers: { accept: 'application/json' } });
+    assert.equal(r.status, 200);
+    assert.deepEqual(r.headers?.warning, [
+      `299 - ${JSON.stringify("Validation failed for ValidatingAdmissionPolicy 'note' with binding 'note': deleting gone")}`,
+    ]);
+    assert.equal((await handleJson(s, 'GET', `${CMS}/gone`)).status, 404);
+  });
 });
