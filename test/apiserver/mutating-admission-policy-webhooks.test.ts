@@ -40,7 +40,7 @@ function labellingWebhook(seen: unknown[]): string {
   const path = '/label';
   hooks.registerAdmission(
     { type: 'mutating', path, group: '', version: 'v1', plural: 'configmaps', namespaced: true, operations: [], sideEffects: 'None' },
-    (req: AdmissionRequest): AdmissionResponse => {
+    async (req: AdmissionRequest): Promise<AdmissionResponse> => {
       const labels = (req.object as { metadata: { labels?: Record<string, string> } }).metadata.labels ?? {};
       seen.push(labels);
       const patch = [{ op: 'add', path: '/metadata/labels', value: { ...labels, webhook: 'seen' } }];
