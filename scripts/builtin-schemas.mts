@@ -154,14 +154,47 @@ const modelFiles = new Set(
 );
 const existsModel = (cls: string): boolean => modelFiles.has(cls);
 
+/** The pre-release versions a GA version may have been modelled as, newest first. */
+const PRE_RELEASES = ['beta3', 'beta2', 'beta1', 'alpha1'];
+
+/**
+ * A kind served at a GA version client-node does not model yet (MutatingAdmissionPolicy went GA in
+ * 1.36 unchanged from v1beta1) gets its newest pre-release's components, renamed to the GA
+ * version; components that version already has (MatchResources) are kept as they are.
+ */
+function promote(schemas: Record<string, Json>, gvk: { group: string; version: string; kind: string }, from: string): void {
+  const fromPackage = componentName({ group: gvk.group, version: from, kind: '' });
+  const toPackage = componentName({ group: gvk.group, version: gvk.version, kind: '' });
+  const pending = [componentName({ ...gvk, version: from })];
+  while (pending.length > 0) {
+    const name = pending.pop()!;
+    const target = toPackage + name.slice(fromPackage.length);
+    if (schemas[target] !== undefined) continue;
+    const text = JSON.stringify(schemas[name]);
+    const copy = JSON.parse(text.split(`"${PREFIX}${fromPackage}`).join(`"${PREFIX}${toPackage}`)) as Json;
+    if (copy['x-kubernetes-group-version-kind'] !== undefined) copy['x-kubernetes-group-version-kind'] = [{ ...gvk }];
+    schemas[target] = copy;
+    for (const m of text.matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)) if (m[1]!.startsWith(fromPackage)) pending.push(m[1]!);
+  }
+}
+
 /** The catalogue's JSON text, from the installed client-node. */
 export async function build(): Promise<string> {
   const kinds = new Map<string, { group: string; version: string; kind: string }>();
+  const promoted: { gvk: { group: string; version: string; kind: string }; from: string }[] = [];
+  const classOf = (group: string, version: string, kind: string): string | undefined => {
+    const prefix = group === '' ? 'Core' : group.split('.')[0]!.replace(/^./, (c) => c.toUpperCase());
+    const base = `V${version.slice(1)}${kind}`;
+    return [`${prefix}${base}`, base].find((c) => existsModel(c));
+  };
   const served = (gvk: { group: string; version: string; kind: string }): void => {
     const { version, kind } = gvk;
-    const prefix = gvk.group === '' ? 'Core' : gvk.group.split('.')[0]!.replace(/^./, (c) => c.toUpperCase());
-    const base = `V${version.slice(1)}${kind}`;
-    const cls = [`${prefix}${base}`, base].find((c) => existsModel(c));
+    const cls = classOf(gvk.group, version, kind);
+    const from = cls === undefined ? PRE_RELEASES.map((p) => `${version}${p}`).find((v) => classOf(gvk.group, v, kind)) : undefined;
+    if (from !== undefined) {
+      promoted.push({ gvk, from });
+      return served({ ...gvk, version: from });
+    }
     // Review kinds (SelfSubjectAccessReview, TokenReview) are created, never listed: they have no List.
     if (cls === undefined && kind.endsWith('List')) return;
     if (cls === undefined) throw new Error(`client-node has no model for ${gvk.group}/${version} ${kind}`);
@@ -225,6 +258,7 @@ export async function build(): Promise<string> {
       ...(gvk === undefined ? {} : { 'x-kubernetes-group-version-kind': [{ group: gvk.group, kind: gvk.kind, version: gvk.version }] }),
     };
   }
+  for (const { gvk, from } of promoted) promote(schemas, gvk, from);
   const header = readFileSync(join(MODELS, 'V1ObjectMeta.js'), 'utf8');
   const spec = /OpenAPI spec version: v(\d+\.\d+)/.exec(header)?.[1];
   if (spec === undefined) throw new Error('client-node models do not name the OpenAPI spec version they were generated from');

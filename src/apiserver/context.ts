@@ -30,7 +30,7 @@ export interface ServerContext {
 
 /** One write's audit annotations from admission policies, as the request's audit event would carry them. */
 export interface AdmissionAuditEvent {
-  operation: 'CREATE' | 'UPDATE';
+  operation: 'CREATE' | 'UPDATE' | 'DELETE';
   group: string;
   resource: string;
   namespace: string;

@@ -6,11 +6,12 @@
  * header, Audit → an audit annotation); configuration and evaluation errors follow the policy's
  * failurePolicy. Synchronous, so the write pipeline stays atomic.
  */
-import { selectorFromLabelSelector, type KubeObject, type LabelSelector, type Status } from '../../meta/index.js';
+import type { Status } from '../../meta/index.js';
 import type { ServerContext } from '../context.js';
 import { ApiStatusError, qualifiedResource } from '../http/status.js';
 import type { AdmissionAttributes } from './attributes.js';
 import { bindingMatches, matchesResources } from './match.js';
+import { byName, ConfigError, isAdmissionConfiguration, nameOf, paramsFor, specOf } from './params.js';
 import { validate, type Decision } from './validator.js';
 
 type Obj = Record<string, unknown>;
@@ -19,16 +20,6 @@ const POLICIES = `${GROUP}/validatingadmissionpolicies`;
 const BINDINGS = `${GROUP}/validatingadmissionpolicybindings`;
 const VALIDATION_FAILURE = 'validation.policy.admission.k8s.io/validation_failure';
 const MAX_AUDIT_VALUE_LENGTH = 10 * 1024;
-
-/** The admission configuration kinds policies never apply to, so a bad policy cannot lock itself in. */
-const EXEMPT = new Set([
-  'validatingadmissionpolicies',
-  'validatingadmissionpolicybindings',
-  'mutatingadmissionpolicies',
-  'mutatingadmissionpolicybindings',
-  'validatingwebhookconfigurations',
-  'mutatingwebhookconfigurations',
-]);
 
 export interface PolicyAdmission {
   warnings: string[];
@@ -40,51 +31,13 @@ interface Denial extends Decision {
   binding: string | undefined;
 }
 
-const nameOf = (o: Obj): string => String((o.metadata as Obj | undefined)?.name ?? '');
-const specOf = (o: Obj): Obj => (o.spec ?? {}) as Obj;
-const byName = (a: KubeObject, b: KubeObject): number => (nameOf(a) < nameOf(b) ? -1 : nameOf(a) > nameOf(b) ? 1 : 0);
-
-class ConfigError extends Error {}
-
-/** The params a binding refers to: `[null]` when the policy has none, `[]` when none were found and that is allowed. */
-function paramsFor(ctx: ServerContext, policy: Obj, binding: Obj, a: AdmissionAttributes): (KubeObject | null)[] {
-  const kind = specOf(policy).paramKind as { apiVersion?: string; kind?: string } | undefined;
-  const ref = specOf(binding).paramRef as Obj | undefined;
-  if (!kind || !ref) return [null];
-  const [group, version] = String(kind.apiVersion).includes('/') ? String(kind.apiVersion).split('/') : ['', String(kind.apiVersion)];
-  const strategy = ctx.registry.strategies().find((s) => s.group === group && s.kind === kind.kind && s.version(version!)?.served);
-  if (!strategy) throw new ConfigError(`paramKind kind \`&ParamKind{APIVersion:${kind.apiVersion},Kind:${kind.kind},}\` not known`);
-  let namespace = '';
-  if (strategy.namespaced) {
-    namespace = typeof ref.namespace === 'string' && ref.namespace !== '' ? ref.namespace : a.namespace;
-    if (namespace === '') throw new ConfigError('cannot use namespaced paramRef in policy binding that matches cluster-scoped resources');
-  } else if (typeof ref.namespace === 'string' && ref.namespace !== '') {
-    throw new ConfigError('paramRef.namespace must not be provided for a cluster-scoped `paramKind`');
-  }
-  const candidates = [...ctx.store.current(strategy.storageId).values()].filter((o) => (o.metadata.namespace ?? '') === namespace);
-  let found: KubeObject[];
-  if (typeof ref.name === 'string') found = candidates.filter((o) => o.metadata.name === ref.name);
-  else {
-    let selector;
-    try {
-      selector = selectorFromLabelSelector(ref.selector as LabelSelector);
-    } catch (e) {
-      throw new ConfigError((e as Error).message);
-    }
-    found = candidates.filter((o) => selector.matches(o.metadata.labels as Record<string, string> | undefined)).sort(byName);
-  }
-  if (found.length === 0 && ref.parameterNotFoundAction === 'Deny')
-    throw new ConfigError('no params found for policy binding with `Deny` parameterNotFoundAction');
-  return found.map((o) => strategy.toExternal(o, version!));
-}
-
 function denied(a: AdmissionAttributes, d: Denial): ApiStatusError {
   const message = d.binding
     ? `ValidatingAdmissionPolicy '${d.policy}' with binding '${d.binding}' denied request: ${d.message}`
     : `ValidatingAdmissionPolicy '${d.policy}' denied request: ${d.message}`;
   const reason = d.reason ?? 'Invalid';
   const code = { Forbidden: 403, Unauthorized: 401, RequestEntityTooLarge: 413 }[reason] ?? 422;
-  const name = a.name || String(a.object.metadata.generateName ?? '');
+  const name = a.name || String(a.object?.metadata.generateName ?? '');
   const status: Status & { code: number } = {
     kind: 'Status',
     apiVersion: 'v1',
@@ -104,7 +57,7 @@ function denied(a: AdmissionAttributes, d: Denial): ApiStatusError {
  */
 export function admitWithPolicies(ctx: ServerContext, a: AdmissionAttributes): PolicyAdmission {
   const out: PolicyAdmission = { warnings: [], annotations: {} };
-  if (a.group === GROUP && EXEMPT.has(a.resource)) return out;
+  if (isAdmissionConfiguration(a)) return out;
   const policies = [...ctx.store.current(POLICIES).values()].sort(byName);
   if (policies.length === 0) return out;
   const bindings = [...ctx.store.current(BINDINGS).values()].sort(byName);

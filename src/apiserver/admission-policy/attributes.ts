@@ -5,8 +5,8 @@
  */
 import type { KubeObject } from '../../meta/index.js';
 
-/** The operations policies are run for here (DELETE and CONNECT are not admitted by policy yet). */
-export type Operation = 'CREATE' | 'UPDATE';
+/** The operations policies are run for here (CONNECT is not admitted by policy: no connect subresource is served). */
+export type Operation = 'CREATE' | 'UPDATE' | 'DELETE';
 
 export interface AdmissionAttributes {
   operation: Operation;
@@ -20,11 +20,11 @@ export interface AdmissionAttributes {
   name: string;
   /** '' for cluster-scoped resources. */
   namespace: string;
-  /** The object after the write. */
-  object: KubeObject;
+  /** The object after the write (absent on DELETE). */
+  object: KubeObject | undefined;
   /** The stored object before the write (absent on CREATE). */
   oldObject: KubeObject | undefined;
   dryRun: boolean;
-  /** The options of the verb: `CreateOptions` or `UpdateOptions`. */
+  /** The options of the verb: `CreateOptions`, `UpdateOptions` or `DeleteOptions`. */
   options: Record<string, unknown>;
 }

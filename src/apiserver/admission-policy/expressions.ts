@@ -5,6 +5,7 @@
  * is compiled once, not on every request it sees.
  */
 import { compile, type CelType, type CompileResult, type Declarations } from '../cel/index.js';
+import { withObjectLiterals } from './object-construction.js';
 
 export interface Environment {
   hasParams: boolean;
@@ -44,4 +45,12 @@ export function compiled(expression: string, env: Environment): CompileResult {
 export function compileAdmissionExpression(expression: string, env: Environment): string | undefined {
   const r = compiled(expression, env);
   return r.ok ? undefined : r.error;
+}
+
+/**
+ * Undefined when a mutation's `expression` (with `Object{…}` / `JSONPatch{…}` constructions)
+ * compiles in `env`; otherwise the compiler's message.
+ */
+export function compileMutationExpression(expression: string, env: Environment): string | undefined {
+  return compileAdmissionExpression(withObjectLiterals(expression), env);
 }

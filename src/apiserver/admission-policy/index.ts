@@ -1,4 +1,6 @@
-// ValidatingAdmissionPolicy admission: matching, CEL evaluation and the decisions' effects, run by
-// the write pipeline after validation; and the compile check the policy's registry entry uses.
-export { admitWrite } from './hook.js';
-export { compileAdmissionExpression } from './expressions.js';
+// Admission policies: mutating policies before the webhooks, validating policies after validation
+// (and on deletes), with matching, CEL evaluation and the decisions' effects; and the compile checks
+// the policies' registry entries use.
+export { admitWrite, admitByPolicy } from './hook.js';
+export type { PolicyAdmission } from './hook.js';
+export { compileAdmissionExpression, compileMutationExpression } from './expressions.js';

@@ -13,6 +13,8 @@ import { modifiedConflict } from '../http/status.js';
 import type { AdmissionOperation } from './attributes.js';
 import { admitMutating, admitValidating, type AdmissionDeps, type WebhookConfiguration } from './webhook-admission.js';
 import type { ServiceResolver } from './webhook-call.js';
+import { admitByPolicy } from '../admission-policy/index.js';
+import type { FieldSet } from '../apply/index.js';
 
 const GROUP = 'admissionregistration.k8s.io';
 
@@ -38,19 +40,26 @@ export function serviceResolver(ctx: ServerContext): ServiceResolver {
 }
 
 /**
- * Runs `write` through admission. `write(obj, dryRun)` is the pipeline step (create, update or
- * delete) the handler would run on its own; `old` is the stored object an update or delete was
- * computed from.
+ * Runs `write` through admission. `write(obj, dryRun, unowned)` is the pipeline step (create,
+ * update or delete) the handler would run on its own, `unowned` the fields mutating policies set,
+ * which no manager owns; `old` is the stored object an update or delete was computed from.
  */
 export function admitWrite<R extends { object: KubeObject; warnings: string[] }>(
   scope: Scope,
   request: { operation: AdmissionOperation; object?: KubeObject; old?: KubeObject; dryRun: boolean; options?: Record<string, unknown> },
-  write: (obj: KubeObject | undefined, dryRun: boolean) => R | Promise<R>,
+  write: (obj: KubeObject | undefined, dryRun: boolean, unowned: FieldSet | undefined) => R | Promise<R>,
 ): R | Promise<R> {
   const { ctx, strategy } = scope;
+  // Mutating policies run before the mutating webhooks; validating policies on a delete, before the validating webhooks.
+  const policies = admitByPolicy(scope, request);
+  const withPolicyWarnings = (r: R): R => (policies.warnings.length === 0 ? r : { ...r, warnings: [...policies.warnings, ...r.warnings] });
   const mutating = request.operation === 'DELETE' ? [] : configurations(ctx, 'mutatingwebhookconfigurations');
   const validating = configurations(ctx, 'validatingwebhookconfigurations');
-  if (mutating.length + validating.length === 0) return write(request.object, request.dryRun);
+  if (mutating.length + validating.length === 0) {
+    const admitted = policies.afterWebhooks(policies.object);
+    const r = write(admitted, request.dryRun, policies.unowned());
+    return r instanceof Promise ? r.then(withPolicyWarnings) : withPolicyWarnings(r);
+  }
   const deps: AdmissionDeps = { clock: ctx.clock, newUid: () => ctx.newUid(), resolveService: serviceResolver(ctx) };
   const namespace = request.object?.metadata.namespace ?? request.old?.metadata.namespace ?? scope.namespace;
   const name = request.object?.metadata.name ?? request.old?.metadata.name ?? scope.name;
@@ -71,17 +80,18 @@ export function admitWrite<R extends { object: KubeObject; warnings: string[] }>
     ...(request.options ? { options: request.options } : {}),
   };
   return (async () => {
-    const m = await admitMutating(mutating, { ...attributes, ...(request.object ? { object: request.object } : {}) }, deps);
-    const preview = await write(m.object && clone(m.object), true);
+    const webhooks = await admitMutating(mutating, { ...attributes, ...(policies.object ? { object: policies.object } : {}) }, deps);
+    const m = { ...webhooks, object: policies.afterWebhooks(webhooks.object) };
+    const preview = await write(m.object && clone(m.object), true, policies.unowned());
     const validated = request.operation === 'DELETE' ? {} : { object: preview.object };
     const warnings = [...m.warnings, ...(await admitValidating(validating, { ...attributes, ...validated }, deps))];
-    if (request.dryRun) return { ...preview, warnings: [...warnings, ...preview.warnings] };
+    if (request.dryRun) return withPolicyWarnings({ ...preview, warnings: [...warnings, ...preview.warnings] });
     if (request.old) {
       const now = ctx.store.get(strategy.storageId, storageKey(strategy, namespace, name));
       if (now?.metadata.resourceVersion !== request.old.metadata.resourceVersion) throw modifiedConflict(strategy, name);
     }
-    const r = await write(m.object, false);
-    return { ...r, warnings: [...warnings, ...r.warnings] };
+    const r = await write(m.object, false, policies.unowned());
+    return withPolicyWarnings({ ...r, warnings: [...warnings, ...r.warnings] });
   })();
 }
 

@@ -57,7 +57,7 @@ function diff(n: unknown, o: unknown, shape: Shape): FieldSet | null {
   return jsonEqual(n, o) ? null : {};
 }
 
-function union(a: FieldSet, b: FieldSet): FieldSet {
+export function union(a: FieldSet, b: FieldSet): FieldSet {
   const out: FieldSet = { ...a };
   for (const [k, v] of Object.entries(b)) out[k] = isPlain(out[k]) && isPlain(v) ? union(out[k] as FieldSet, v) : v;
   return out;
@@ -117,13 +117,35 @@ export function entriesOf(obj: KubeObject): ManagedFieldsEntry[] {
   );
 }
 
-/** Records an update by `manager` on `obj.metadata.managedFields` (mutates `obj`). */
+/**
+ * The fields admission changed between `request` (the object as the request gave it) and
+ * `admitted`, less those the request itself changed against `old`: kube-apiserver records a
+ * write's managed fields before mutating admission runs, so no manager owns these.
+ */
+export function admissionOnlyFields(
+  request: KubeObject,
+  admitted: KubeObject,
+  old: KubeObject | undefined,
+  subresource: string | undefined,
+  shape: Shape,
+): FieldSet | undefined {
+  const byAdmission = changedFields(admitted, request, subresource, shape);
+  const byRequest = changedFields(request, old, subresource, shape);
+  if (!byAdmission) return undefined;
+  return (byRequest ? subtract(byAdmission, byRequest) : byAdmission) ?? undefined;
+}
+
+/**
+ * Records an update by `manager` on `obj.metadata.managedFields` (mutates `obj`). `unowned` are
+ * fields mutating admission set (`admissionOnlyFields`): they change hands to nobody.
+ */
 export function recordManagedFields(
   obj: KubeObject,
   old: KubeObject | undefined,
-  opts: { manager: string; apiVersion: string; time: string; subresource?: string; shape: Shape },
+  opts: { manager: string; apiVersion: string; time: string; subresource?: string; shape: Shape; unowned?: FieldSet },
 ): void {
-  const changed = changedFields(obj, old, opts.subresource, opts.shape);
+  const all = changedFields(obj, old, opts.subresource, opts.shape);
+  const changed = all && opts.unowned ? subtract(all, opts.unowned) : all;
   let entries = entriesOf(obj);
   if (!changed) {
     if (entries.length > 0) obj.metadata.managedFields = entries;

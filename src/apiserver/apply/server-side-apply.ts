@@ -15,7 +15,12 @@ import { ApiStatusError, type FieldCause } from '../http/status.js';
 
 type Json = Record<string, unknown>;
 
-function merge(live: unknown, applied: unknown, shape: Shape): unknown {
+/**
+ * `applied` merged into `live` as apply merges them, without ownership: objects field by field
+ * (null removes), keyed lists and sets element by element, the rest replaced. Mutating admission
+ * policies merge their apply configurations this way.
+ */
+export function merge(live: unknown, applied: unknown, shape: Shape): unknown {
   if (isPlain(applied) && isPlain(live)) {
     const out: Json = { ...live };
     for (const [k, v] of Object.entries(applied)) {

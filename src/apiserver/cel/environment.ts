@@ -1,7 +1,8 @@
 /**
  * The one CEL environment every Kubernetes expression is compiled in: the engine's standard
  * library, macros and optional types, plus the Kubernetes libraries (strings, lists, regex, URLs,
- * quantity, IP/CIDR, format). Built once per variable set, since building is the expensive part;
+ * quantity, IP/CIDR, format, sets, semver, and the JSON Patch key escape of mutating policies).
+ * Built once per variable set, since building is the expensive part;
  * variables are declared `dyn` (or `optional<dyn>`) to the engine, and the declared types are enforced by the cost
  * estimate's own type walk (field names, sizes).
  */
@@ -13,6 +14,9 @@ import { registerUrls } from './lib-urls.js';
 import { registerQuantity } from './lib-quantity.js';
 import { registerNet } from './lib-net.js';
 import { registerFormat } from './lib-format.js';
+import { registerJsonPatch } from './lib-jsonpatch.js';
+import { registerSets } from './lib-sets.js';
+import { registerSemver } from './lib-semver.js';
 import { optionalFactory, registerOptionalMacros, type OptionalFactory } from './optional.js';
 
 export interface CelEnvironment {
@@ -30,6 +34,9 @@ function build(variables: readonly string[], optionals: readonly string[]): CelE
   registerQuantity(engine);
   registerNet(engine);
   registerFormat(engine, optional);
+  registerJsonPatch(engine);
+  registerSets(engine);
+  registerSemver(engine);
   registerOptionalMacros(engine, optional);
   for (const v of variables) engine.registerVariable(v, 'dyn');
   // An optional variable is declared as one, or the engine cannot type what `.value()` returns.

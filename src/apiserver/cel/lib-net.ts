@@ -1,11 +1,12 @@
 /**
- * The Kubernetes IP and CIDR libraries: `ip(s)`, `isIP`, `cidr(s)`, `isCIDR`, and their queries.
+ * The Kubernetes IP and CIDR libraries: `ip(s)`, `isIP`, `ip.isCanonical`, `cidr(s)`, `isCIDR`, and their queries.
  * As in Kubernetes, IPv4-mapped IPv6 addresses and zones are refused, and a CIDR keeps the address
  * it was written with (`masked()` clears the host bits).
  */
 import { isIPv4, isIPv6 } from 'node:net';
 import type { Environment } from '@marcbachmann/cel-js';
 import { celError } from './errors.js';
+import { registerNamespace } from './namespace.js';
 
 /** An address as a bigint with its width (32 or 128 bits). */
 export class IpAddress {
@@ -107,6 +108,9 @@ export function registerNet(env: Environment): void {
     return !['::1/128', 'ff00::/8', 'fe80::/10'].some((c) => inRange(a, c));
   });
   env.registerOperator('net.IP == net.IP', (a: IpAddress, b: IpAddress) => a.equals(b));
+  // Canonical is how Go prints the address back (lower-case hex, the longest zero run as `::`).
+  const ipNamespace = registerNamespace(env, 'ip');
+  env.registerFunction(`${ipNamespace}.isCanonical(string): bool`, (_: unknown, s: string) => ip(s).toString() === s);
 
   env.registerFunction('cidr(string): net.CIDR', cidr);
   env.registerFunction('isCIDR(string): bool', (s: string) => parseCidr(s) !== undefined);

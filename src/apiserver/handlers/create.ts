@@ -29,8 +29,8 @@ export function createHandler(scope: Scope): ApiResponse | Promise<ApiResponse> 
   const obj = decodeObject(scope.req);
   checkTypeMeta(scope, obj);
   reconcileNamespace(scope, obj);
-  const written = admitWrite(scope, { operation: 'CREATE', object: obj, dryRun: params.dryRun }, (o, dryRun) =>
-    storedWrite(scope, undefined, dryRun, (dry) => createObject(scope, o!, { ...params, dryRun: dry })),
+  const written = admitWrite(scope, { operation: 'CREATE', object: obj, dryRun: params.dryRun }, (o, dryRun, unowned) =>
+    storedWrite(scope, undefined, dryRun, (dry) => createObject(scope, o!, { ...params, dryRun: dry, unowned })),
   );
   return afterWrite(written, (r) => objectResponse(scope, r));
 }

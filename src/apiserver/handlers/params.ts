@@ -5,6 +5,7 @@
  */
 import type { KubeObject } from '../../meta/index.js';
 import type { Scope } from '../context.js';
+import type { FieldSet } from '../apply/index.js';
 import { headerOf } from '../http/request.js';
 import { badRequest, fieldCause, invalid } from '../http/status.js';
 
@@ -12,6 +13,8 @@ export interface WriteParams {
   dryRun: boolean;
   manager: string;
   fieldValidation: 'Ignore' | 'Warn' | 'Strict';
+  /** Fields mutating admission set that the request did not: recorded as nobody's. */
+  unowned?: FieldSet | undefined;
 }
 
 const optionsInvalid = (kind: string, field: string, cause: ReturnType<typeof fieldCause.invalid>): never => {

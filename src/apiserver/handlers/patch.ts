@@ -114,8 +114,8 @@ export function patchHandler(scope: Scope): ApiResponse | Promise<ApiResponse> {
   }
   reconcileNamespace(scope, patched);
   const request = { operation: 'UPDATE' as const, object: patched, old: present(scope, old), dryRun: params.dryRun };
-  const written = admitWrite(scope, request, (o, dryRun) =>
-    storedWrite(scope, old, dryRun, (dry) => updateObject(scope, old, o!, { ...params, dryRun: dry })),
+  const written = admitWrite(scope, request, (o, dryRun, unowned) =>
+    storedWrite(scope, old, dryRun, (dry) => updateObject(scope, old, o!, { ...params, dryRun: dry, unowned })),
   );
   return afterWrite(written, (r) => objectResponse(scope, r));
 }

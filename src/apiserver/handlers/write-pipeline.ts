@@ -147,6 +147,7 @@ export function createObject(scope: Scope, obj: KubeObject, params: WriteParams,
       apiVersion: String(obj.apiVersion),
       time: rfc3339(wctx.now),
       shape: shapeOf(strategy, scope.version),
+      ...(params.unowned ? { unowned: params.unowned } : {}),
     });
   }
   const stored = strategy.toInternal(obj);
@@ -250,6 +251,7 @@ export function updateObject(
       time: rfc3339(wctx.now),
       shape: shapeOf(strategy, scope.version),
       ...(scope.subresource ? { subresource: scope.subresource } : {}),
+      ...(params.unowned ? { unowned: params.unowned } : {}),
     });
   }
   const key = storageKey(strategy, old.metadata.namespace ?? '', old.metadata.name!);

@@ -1,12 +1,14 @@
 /**
- * ValidatingAdmissionPolicy and ValidatingAdmissionPolicyBinding (admissionregistration.k8s.io/v1):
- * cluster-scoped, generation-tracked, the policy with a status subresource. Creates and updates
- * get kube-apiserver's defaults (failurePolicy Fail, matchPolicy Equivalent, empty selectors, scope
- * `*`) and its checks, including compiling every CEL expression: one that does not compile makes
- * the object invalid with the compiler's message, so nothing stored fails to compile at admission.
+ * ValidatingAdmissionPolicy and ValidatingAdmissionPolicyBinding (admissionregistration.k8s.io/v1),
+ * MutatingAdmissionPolicy and MutatingAdmissionPolicyBinding (v1beta1 and v1, one stored object):
+ * cluster-scoped, generation-tracked, the validating policy with a status subresource. Creates and
+ * updates get kube-apiserver's defaults (failurePolicy Fail, matchPolicy Equivalent, empty
+ * selectors, scope `*`, reinvocationPolicy Never) and its checks, including compiling every CEL
+ * expression: one that does not compile makes the object invalid with the compiler's message, so
+ * nothing stored fails to compile at admission.
  */
 import type { KubeObject } from '../../meta/index.js';
-import { compileAdmissionExpression } from '../admission-policy/index.js';
+import { compileAdmissionExpression, compileMutationExpression } from '../admission-policy/index.js';
 import { fieldCause, type FieldCause } from '../http/status.js';
 import { ageColumn, cells, column, nameColumn, type TablePrinter } from '../table/index.js';
 import { Strategy, builtinVersion, type VersionSpec, type WriteContext } from './strategy.js';
@@ -22,6 +24,8 @@ const OPERATIONS = ['*', 'CONNECT', 'CREATE', 'DELETE', 'UPDATE'];
 const REASONS = ['Forbidden', 'Invalid', 'RequestEntityTooLarge', 'Unauthorized'];
 const ACTIONS = ['Audit', 'Deny', 'Warn'];
 const NOT_FOUND_ACTIONS = ['Allow', 'Deny'];
+const PATCH_TYPES = ['ApplyConfiguration', 'JSONPatch'];
+const REINVOCATION_POLICIES = ['IfNeeded', 'Never'];
 
 /** Defaults of a `MatchResources` (the policy's matchConstraints, a binding's matchResources). */
 function defaultMatchResources(m: Obj): void {
@@ -51,16 +55,23 @@ function matchResourcesCauses(m: Obj, field: string, requireRules: boolean): Fie
   return out;
 }
 
-function compileCauses(expression: unknown, field: string, hasParams: boolean, variables: string[]): FieldCause[] {
+function compileCauses(
+  expression: unknown,
+  field: string,
+  hasParams: boolean,
+  variables: string[],
+  compileOne = compileAdmissionExpression,
+): FieldCause[] {
   if (typeof expression !== 'string' || expression.trim() === '') return [fieldCause.required(field, 'expression is not specified')];
-  const error = compileAdmissionExpression(expression, { hasParams, variables });
+  const error = compileOne(expression, { hasParams, variables });
   return error === undefined ? [] : [fieldCause.invalid(field, expression, error)];
 }
 
-/** The checks of kube-apiserver's `ValidateValidatingAdmissionPolicy`. */
-function policyCauses(obj: KubeObject): FieldCause[] {
-  const spec = isObj(obj.spec) ? obj.spec : {};
-  const out: FieldCause[] = [];
+/**
+ * The checks both policy kinds share: failurePolicy, matchConstraints, paramKind, match conditions
+ * and variables; answers the causes and the variables declared, for the expressions after them.
+ */
+function commonPolicyCauses(spec: Obj, out: FieldCause[]): string[] {
   if (!FAILURE_POLICIES.includes(String(spec.failurePolicy)))
     out.push(fieldCause.notSupported('spec.failurePolicy', spec.failurePolicy, FAILURE_POLICIES));
   if (!isObj(spec.matchConstraints)) out.push(fieldCause.required('spec.matchConstraints'));
@@ -73,10 +84,6 @@ function policyCauses(obj: KubeObject): FieldCause[] {
       out.push(fieldCause.required('spec.paramKind.kind'));
   }
   const hasParams = paramKind !== undefined;
-  const validations = list(spec.validations);
-  const audits = list(spec.auditAnnotations);
-  if (validations.length === 0 && audits.length === 0)
-    out.push(fieldCause.required('spec.validations', 'validations or auditAnnotations must contain at least one item'));
   const seenConditions = new Set<string>();
   list(spec.matchConditions).forEach((c, i) => {
     const f = `spec.matchConditions[${i}]`;
@@ -93,6 +100,19 @@ function policyCauses(obj: KubeObject): FieldCause[] {
     out.push(...compileCauses(v.expression, `${f}.expression`, hasParams, variables));
     if (typeof v.name === 'string') variables.push(v.name);
   });
+  return variables;
+}
+
+/** The checks of kube-apiserver's `ValidateValidatingAdmissionPolicy`. */
+function policyCauses(obj: KubeObject): FieldCause[] {
+  const spec = isObj(obj.spec) ? obj.spec : {};
+  const out: FieldCause[] = [];
+  const variables = commonPolicyCauses(spec, out);
+  const hasParams = spec.paramKind !== undefined;
+  const validations = list(spec.validations);
+  const audits = list(spec.auditAnnotations);
+  if (validations.length === 0 && audits.length === 0)
+    out.push(fieldCause.required('spec.validations', 'validations or auditAnnotations must contain at least one item'));
   validations.forEach((v, i) => {
     const f = `spec.validations[${i}]`;
     out.push(...compileCauses(v.expression, `${f}.expression`, hasParams, variables));
@@ -116,11 +136,52 @@ function policyCauses(obj: KubeObject): FieldCause[] {
   return out;
 }
 
+/** The checks of kube-apiserver's `ValidateMutatingAdmissionPolicy`. */
+function mutatingPolicyCauses(obj: KubeObject): FieldCause[] {
+  const spec = isObj(obj.spec) ? obj.spec : {};
+  const out: FieldCause[] = [];
+  const variables = commonPolicyCauses(spec, out);
+  const hasParams = spec.paramKind !== undefined;
+  const mutations = list(spec.mutations);
+  if (mutations.length === 0) out.push(fieldCause.required('spec.mutations', 'mutations must contain at least one item'));
+  mutations.forEach((m, i) => {
+    const f = `spec.mutations[${i}]`;
+    if (m.patchType === undefined) out.push(fieldCause.required(`${f}.patchType`));
+    else if (!PATCH_TYPES.includes(String(m.patchType))) out.push(fieldCause.notSupported(`${f}.patchType`, m.patchType, PATCH_TYPES));
+    for (const [type, key] of [
+      ['ApplyConfiguration', 'applyConfiguration'],
+      ['JSONPatch', 'jsonPatch'],
+    ] as const) {
+      if (m.patchType === type) {
+        if (!isObj(m[key])) out.push(fieldCause.required(`${f}.${key}`, `${key} required when patchType is ${type}`));
+        else out.push(...compileCauses(m[key].expression, `${f}.${key}.expression`, hasParams, variables, compileMutationExpression));
+      } else if (m[key] !== undefined) out.push(fieldCause.forbidden(`${f}.${key}`, `must not be specified when patchType is not ${type}`));
+    }
+  });
+  if (!REINVOCATION_POLICIES.includes(String(spec.reinvocationPolicy)))
+    out.push(fieldCause.notSupported('spec.reinvocationPolicy', spec.reinvocationPolicy, REINVOCATION_POLICIES));
+  return out;
+}
+
+/** The checks of a binding's policyName, paramRef and matchResources, shared by both binding kinds. */
+function commonBindingCauses(spec: Obj, out: FieldCause[]): void {
+  if (typeof spec.policyName !== 'string' || spec.policyName === '') out.push(fieldCause.required('spec.policyName'));
+  const ref = spec.paramRef;
+  if (isObj(ref)) {
+    if ((ref.name === undefined) === (ref.selector === undefined))
+      out.push(fieldCause.required('spec.paramRef', 'one of `name` or `selector` must be specified'));
+    if (ref.parameterNotFoundAction === undefined) out.push(fieldCause.required('spec.paramRef.parameterNotFoundAction'));
+    else if (!NOT_FOUND_ACTIONS.includes(String(ref.parameterNotFoundAction)))
+      out.push(fieldCause.notSupported('spec.paramRef.parameterNotFoundAction', ref.parameterNotFoundAction, NOT_FOUND_ACTIONS));
+  }
+  if (isObj(spec.matchResources)) out.push(...matchResourcesCauses(spec.matchResources, 'spec.matchResources', false));
+}
+
 /** The checks of kube-apiserver's `ValidateValidatingAdmissionPolicyBinding`. */
 function bindingCauses(obj: KubeObject): FieldCause[] {
   const spec = isObj(obj.spec) ? obj.spec : {};
   const out: FieldCause[] = [];
-  if (typeof spec.policyName !== 'string' || spec.policyName === '') out.push(fieldCause.required('spec.policyName'));
+  commonBindingCauses(spec, out);
   const actions = Array.isArray(spec.validationActions) ? spec.validationActions : [];
   if (actions.length === 0) out.push(fieldCause.required('spec.validationActions', 'at least one validation action is required'));
   const seen = new Set<unknown>();
@@ -138,22 +199,14 @@ function bindingCauses(obj: KubeObject): FieldCause[] {
       ),
     );
   }
-  const ref = spec.paramRef;
-  if (isObj(ref)) {
-    if ((ref.name === undefined) === (ref.selector === undefined))
-      out.push(fieldCause.required('spec.paramRef', 'one of `name` or `selector` must be specified'));
-    if (ref.parameterNotFoundAction === undefined) out.push(fieldCause.required('spec.paramRef.parameterNotFoundAction'));
-    else if (!NOT_FOUND_ACTIONS.includes(String(ref.parameterNotFoundAction)))
-      out.push(fieldCause.notSupported('spec.paramRef.parameterNotFoundAction', ref.parameterNotFoundAction, NOT_FOUND_ACTIONS));
-  }
-  if (isObj(spec.matchResources)) out.push(...matchResourcesCauses(spec.matchResources, 'spec.matchResources', false));
   return out;
 }
 
-const policyPrinter: TablePrinter = {
+/** The policy columns: name, how many rules (`validations` or `mutations`), the paramKind, age. */
+const policyPrinterOf = (title: string, field: string, description: string): TablePrinter => ({
   columns: [
     nameColumn(),
-    column('Validations', 'integer', 'Validations indicates the number of validation rules defined in this configuration'),
+    column(title, 'integer', description),
     column('ParamKind', 'string', 'ParamKind specifies the kind of resources used to parameterize this policy'),
     ageColumn(),
   ],
@@ -161,12 +214,22 @@ const policyPrinter: TablePrinter = {
     const kind = at(o, 'spec', 'paramKind');
     return [
       name(o),
-      list(at(o, 'spec', 'validations')).length,
+      list(at(o, 'spec', field)).length,
       isObj(kind) ? `${String(kind.apiVersion)}/${String(kind.kind)}` : '<unset>',
       age(o, now),
     ];
   },
-};
+});
+const policyPrinter = policyPrinterOf(
+  'Validations',
+  'validations',
+  'Validations indicates the number of validation rules defined in this configuration',
+);
+const mutatingPolicyPrinter = policyPrinterOf(
+  'Mutations',
+  'mutations',
+  'Mutation indicates the number of mutations rules defined in this configuration',
+);
 
 function paramRefCell(ref: unknown): string {
   if (!isObj(ref)) return '<unset>';
@@ -239,5 +302,43 @@ export class ValidatingAdmissionPolicyBindingStrategy extends AdmissionPolicyKin
 
   protected causes(obj: KubeObject): FieldCause[] {
     return bindingCauses(obj);
+  }
+}
+
+/** Served at v1beta1 (1.34, 1.35) and v1 (GA in 1.36), one stored object: the versions differ only in name. */
+const mutatingVersions = (): VersionSpec[] => [builtinVersion('v1beta1', { storage: false }), builtinVersion('v1')];
+
+export class MutatingAdmissionPolicyStrategy extends AdmissionPolicyKind {
+  readonly kind = 'MutatingAdmissionPolicy';
+  readonly plural = 'mutatingadmissionpolicies';
+  override readonly printer = mutatingPolicyPrinter;
+  readonly versions: VersionSpec[] = mutatingVersions();
+
+  protected defaults(spec: Obj): void {
+    spec.failurePolicy ??= 'Fail';
+    spec.reinvocationPolicy ??= 'Never';
+    if (isObj(spec.matchConstraints)) defaultMatchResources(spec.matchConstraints);
+  }
+
+  protected causes(obj: KubeObject): FieldCause[] {
+    return mutatingPolicyCauses(obj);
+  }
+}
+
+export class MutatingAdmissionPolicyBindingStrategy extends AdmissionPolicyKind {
+  readonly kind = 'MutatingAdmissionPolicyBinding';
+  readonly plural = 'mutatingadmissionpolicybindings';
+  override readonly printer = bindingPrinter;
+  readonly versions: VersionSpec[] = mutatingVersions();
+
+  protected defaults(spec: Obj): void {
+    if (isObj(spec.matchResources)) defaultMatchResources(spec.matchResources);
+  }
+
+  protected causes(obj: KubeObject): FieldCause[] {
+    const spec = isObj(obj.spec) ? obj.spec : {};
+    const out: FieldCause[] = [];
+    commonBindingCauses(spec, out);
+    return out;
   }
 }

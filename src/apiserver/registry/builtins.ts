@@ -1,7 +1,12 @@
 /**
  * The built-in kinds this server stores, one strategy each, in the order they are registered.
  */
-import { ValidatingAdmissionPolicyBindingStrategy, ValidatingAdmissionPolicyStrategy } from './admission-policy.js';
+import {
+  MutatingAdmissionPolicyBindingStrategy,
+  MutatingAdmissionPolicyStrategy,
+  ValidatingAdmissionPolicyBindingStrategy,
+  ValidatingAdmissionPolicyStrategy,
+} from './admission-policy.js';
 import { ApiServiceStrategy } from './apiservice.js';
 import { ConfigMapStrategy } from './configmap.js';
 import { CrdStrategy } from './crd.js';
@@ -39,6 +44,8 @@ export function builtinStrategies(store: StoreReader): Strategy[] {
     ),
     new ValidatingAdmissionPolicyStrategy(),
     new ValidatingAdmissionPolicyBindingStrategy(),
+    new MutatingAdmissionPolicyStrategy(),
+    new MutatingAdmissionPolicyBindingStrategy(),
     ...reviewStrategies(),
   ];
 }

@@ -1,0 +1,65 @@
+/**
+ * The parts of a policy and its bindings both policy plugins read the same way: names and specs,
+ * the admission configuration kinds exempt from policies,
+ * the stable order (by name) policies and bindings run in, and the params a binding refers to
+ * (by name or selector, in the binding's or the request's namespace), with kube-apiserver's
+ * configuration errors when they cannot be found.
+ */
+import { selectorFromLabelSelector, type KubeObject, type LabelSelector } from '../../meta/index.js';
+import type { ServerContext } from '../context.js';
+import type { AdmissionAttributes } from './attributes.js';
+
+type Obj = Record<string, unknown>;
+
+/** The admission configuration kinds no policy applies to, so a bad policy cannot lock itself in. */
+const EXEMPT = new Set([
+  'validatingadmissionpolicies',
+  'validatingadmissionpolicybindings',
+  'mutatingadmissionpolicies',
+  'mutatingadmissionpolicybindings',
+  'validatingwebhookconfigurations',
+  'mutatingwebhookconfigurations',
+]);
+
+/** True for a write to admission configuration itself, which policies never admit. */
+export const isAdmissionConfiguration = (a: { group: string; resource: string }): boolean =>
+  a.group === 'admissionregistration.k8s.io' && EXEMPT.has(a.resource);
+
+export const nameOf = (o: Obj): string => String((o.metadata as Obj | undefined)?.name ?? '');
+export const specOf = (o: Obj): Obj => (o.spec ?? {}) as Obj;
+export const byName = (a: KubeObject, b: KubeObject): number => (nameOf(a) < nameOf(b) ? -1 : nameOf(a) > nameOf(b) ? 1 : 0);
+
+/** A binding that cannot be configured (unknown paramKind, params not found under `Deny`): its policy's failurePolicy decides. */
+export class ConfigError extends Error {}
+
+/** The params a binding refers to: `[null]` when the policy has none, `[]` when none were found and that is allowed. */
+export function paramsFor(ctx: ServerContext, policy: Obj, binding: Obj, a: AdmissionAttributes): (KubeObject | null)[] {
+  const kind = specOf(policy).paramKind as { apiVersion?: string; kind?: string } | undefined;
+  const ref = specOf(binding).paramRef as Obj | undefined;
+  if (!kind || !ref) return [null];
+  const [group, version] = String(kind.apiVersion).includes('/') ? String(kind.apiVersion).split('/') : ['', String(kind.apiVersion)];
+  const strategy = ctx.registry.strategies().find((s) => s.group === group && s.kind === kind.kind && s.version(version!)?.served);
+  if (!strategy) throw new ConfigError(`paramKind kind \`&ParamKind{APIVersion:${kind.apiVersion},Kind:${kind.kind},}\` not known`);
+  let namespace = '';
+  if (strategy.namespaced) {
+    namespace = typeof ref.namespace === 'string' && ref.namespace !== '' ? ref.namespace : a.namespace;
+    if (namespace === '') throw new ConfigError('cannot use namespaced paramRef in policy binding that matches cluster-scoped resources');
+  } else if (typeof ref.namespace === 'string' && ref.namespace !== '') {
+    throw new ConfigError('paramRef.namespace must not be provided for a cluster-scoped `paramKind`');
+  }
+  const candidates = [...ctx.store.current(strategy.storageId).values()].filter((o) => (o.metadata.namespace ?? '') === namespace);
+  let found: KubeObject[];
+  if (typeof ref.name === 'string') found = candidates.filter((o) => o.metadata.name === ref.name);
+  else {
+    let selector;
+    try {
+      selector = selectorFromLabelSelector(ref.selector as LabelSelector);
+    } catch (e) {
+      throw new ConfigError((e as Error).message);
+    }
+    found = candidates.filter((o) => selector.matches(o.metadata.labels as Record<string, string> | undefined)).sort(byName);
+  }
+  if (found.length === 0 && ref.parameterNotFoundAction === 'Deny')
+    throw new ConfigError('no params found for policy binding with `Deny` parameterNotFoundAction');
+  return found.map((o) => strategy.toExternal(o, version!));
+}
