@@ -5,10 +5,12 @@
  *
  *   RealFIFO ──apply(delta)──▶ freeze ──▶ IndexedStore (write) ──▶ ProcessorListener × N
  *
- * Freezing happens here, once per object, just before the store keeps it; an object whose key the
- * store already holds at the same resourceVersion is not frozen again: the stored (equal) object is
- * reused, so a relist after a reconnect freezes and allocates only what changed, and an unchanged
- * object keeps its identity. A relist (`ReplacedAll`) is applied as in client-go: keys missing from
+ * Freezing happens here, once per object: a watched object just before the store keeps it, a relisted
+ * one as it arrives (`prepareListed`, called by the FIFO for each object of a LIST page or streaming
+ * list, so the relist in the making holds frozen, transformed objects and not raw ones). An object
+ * whose key the store already holds at the same resourceVersion is not frozen again: the stored
+ * (equal) object is reused, so a relist after a reconnect freezes and allocates only what changed,
+ * and an unchanged object keeps its identity. A relist (`ReplacedAll`) is applied as in client-go: keys missing from
  * the new list become `DeletedFinalStateUnknown` tombstones carrying the last cached state, the store
  * is replaced in one step, then deletes fire, then adds/updates in list order. An update whose
  * resourceVersion did not change (a duplicate event, an unchanged object in a relist) carries no news
@@ -86,11 +88,14 @@ export class DeltaProcessor<T extends KubeObject> {
     }
   };
 
+  /** A relist's object as it arrives: the stored one if it is the same version, else this one frozen. */
+  readonly prepareListed = (key: string, raw: T): T => reuseOrFreeze(this.#indexer.getByKey(key), raw);
+
   readonly applyFailed = (error: unknown, delta: Delta<T>): void => {
     this.#log.error({ delta: delta.type, error }, 'applying a delta to the store failed');
   };
 
-  /** `objects` is the relist's own map (raw objects); its values are frozen in place before the store takes it. */
+  /** `objects` is the relist's own map, each value already passed through `prepareListed`; the store takes the map itself. */
   #replaceAll(objects: Map<string, T>, resourceVersion: string, isInInitialList: boolean): void {
     const indexer = this.#indexer;
     const tombstones: DeletedFinalStateUnknown<T>[] = [];
@@ -101,13 +106,7 @@ export class DeltaProcessor<T extends KubeObject> {
         if (!objects.has(key)) tombstones.push(deletedFinalStateUnknown(key, indexer.getByKey(key)!));
       }
       let j = 0;
-      for (const [key, raw] of objects) {
-        const prev = indexer.getByKey(key);
-        olds[j++] = prev;
-        objects.set(key, reuseOrFreeze(prev, raw));
-      }
-    } else {
-      for (const [key, raw] of objects) objects.set(key, deepFreezeFresh(raw) as T);
+      for (const key of objects.keys()) olds[j++] = indexer.getByKey(key);
     }
     indexer.replace(objects, resourceVersion);
     for (const t of tombstones) this.#distribute({ kind: 'delete', obj: t });

@@ -15,8 +15,11 @@
  * true only once the deltas queued up to and including the first `replace` have been applied (the
  * reflector always populates with a `replace` before any watch event); a `SyncAll` is applied after
  * every delta queued before it, so a resync never carries state older than an event already queued.
- * Objects in deltas are transformed but not frozen: the sink freezes what it stores. Back-pressure:
- * above `highWater` queued deltas the producer is asked to wait (`waitForRoom`).
+ * Objects in watch deltas are transformed but not frozen: the sink freezes what it stores. A relist is
+ * received object by object (`startReplace`), each transformed, keyed and handed to the sink's
+ * `prepareListed` as it arrives, so the raw objects of one LIST page or streaming-list event die with
+ * it instead of all of them living until the list ends (that was the relist's peak heap).
+ * Back-pressure: above `highWater` queued deltas the producer is asked to wait (`waitForRoom`).
  */
 import { requireInt, type KubeObject } from '../meta/index.js';
 import { deletionHandlingKey } from './tombstone.js';
@@ -45,6 +48,24 @@ export interface DeltaSink<T extends KubeObject> {
   applyFailed(error: unknown, delta: Delta<T>): void;
   /** A batch of deltas was applied; `synced` is the FIFO's `hasSynced()` after it. */
   batchApplied(synced: boolean): void;
+  /**
+   * Makes one object of a relist ready to be kept, as it arrives and long before the relist is
+   * applied (the informer freezes it here, or takes the equal object its store holds); what it
+   * returns is what the `ReplacedAll` delta carries. Without it, relist objects are queued as given.
+   */
+  prepareListed?(key: string, obj: T): T;
+}
+
+/** A relist being received: objects go in as they arrive and `commit` queues them as one `ReplacedAll`. */
+export interface ReplaceBuilder<T extends KubeObject> {
+  /** Transforms, keys and prepares `obj` now; a later object with the same key replaces it. */
+  add(obj: T): void;
+  /** Takes out the object with `obj`'s key (a streaming list's DELETED event). */
+  delete(obj: T): void;
+  /** Objects received so far. */
+  readonly size: number;
+  /** Queues everything received as the complete content at `resourceVersion`; the builder is done. */
+  commit(resourceVersion: string): void;
 }
 
 /** The sink a `RealFIFO` drains into, with its back-pressure and batching limits and the per-object transform. */
@@ -121,19 +142,25 @@ export class RealFIFO<T extends KubeObject = KubeObject> {
 
   /** A full relist: the complete content at `resourceVersion`, applied by the sink in one step. */
   replace(list: readonly T[], resourceVersion: string): void {
+    const relist = this.startReplace();
+    for (const item of list) relist.add(item);
+    relist.commit(resourceVersion);
+  }
+
+  /** Starts receiving a relist; nothing is queued until `commit`, and a builder dropped uncommitted changes nothing. */
+  startReplace(): ReplaceBuilder<T> {
     const objects = new Map<string, T>();
-    const onRejected = this.#onRejected;
-    for (const item of list) {
-      if (!onRejected) {
-        this.#prepareInto(objects, item);
-        continue;
-      }
-      try {
-        this.#prepareInto(objects, item);
-      } catch (error) {
-        onRejected(error, item);
-      }
-    }
+    return {
+      add: (obj) => this.#prepareInto(objects, obj),
+      delete: (obj) => void objects.delete(deletionHandlingKey(obj)),
+      get size() {
+        return objects.size;
+      },
+      commit: (resourceVersion) => this.#queueReplace(objects, resourceVersion),
+    };
+  }
+
+  #queueReplace(objects: Map<string, T>, resourceVersion: string): void {
     if (!this.#populated) {
       this.#populated = true;
       // Atomic mode: the initial population is everything queued up to and including the first relist.
@@ -214,9 +241,22 @@ export class RealFIFO<T extends KubeObject = KubeObject> {
     this.#push({ type, key: deletionHandlingKey(raw), object: raw });
   }
 
+  /** Transforms, keys and prepares one relist object; with `onRejected`, one that fails is reported and left out. */
   #prepareInto(objects: Map<string, T>, item: T): void {
+    const onRejected = this.#onRejected;
+    if (!onRejected) return this.#prepareOne(objects, item);
+    try {
+      this.#prepareOne(objects, item);
+    } catch (error) {
+      onRejected(error, item);
+    }
+  }
+
+  #prepareOne(objects: Map<string, T>, item: T): void {
     const raw = this.#transform ? this.#transform(item) : item;
-    objects.set(deletionHandlingKey(raw), raw);
+    const key = deletionHandlingKey(raw);
+    const sink = this.#sink;
+    objects.set(key, sink.prepareListed ? sink.prepareListed(key, raw) : raw);
   }
 
   #push(delta: Delta<T>): void {

@@ -7,7 +7,7 @@ export type { ReflectorOptions, ReflectorStore } from './reflector.js';
 export { Backoff, BACKOFF_DEFAULTS } from './backoff.js';
 export type { BackoffOptions } from './backoff.js';
 export { RealFIFO } from './fifo.js';
-export type { Delta, DeltaSink, DeltaType, RealFIFOOptions } from './fifo.js';
+export type { Delta, DeltaSink, DeltaType, RealFIFOOptions, ReplaceBuilder } from './fifo.js';
 export { IndexedStore, NAMESPACE_INDEX, metaNamespaceIndexFunc } from './indexer.js';
 export type { IndexedStoreOptions } from './indexer.js';
 export { deletedFinalStateUnknown, isDeletedFinalStateUnknown, deletionHandlingKey, deletedObject } from './tombstone.js';

@@ -6,7 +6,8 @@
  *
  * Invariants: `run()` never returns before its signal aborts (every error is classified, counted,
  * logged and retried); every wait goes through the injected `Clock`; each successful (re)population
- * reaches the FIFO as exactly one `replace`, and watch events reach it in the order the server sent
+ * reaches the FIFO as exactly one committed replace (its objects handed over as each page or event
+ * arrives, so no page outlives its parse), and watch events reach it in the order the server sent
  * them; a store error on one event (e.g. an object without a name) is logged and skips that event only.
  * A silent watch is ended by the watch stream's own inactivity watchdog (the reflector asks for it on
  * every watch it opens); the `NetworkError` that ends it is a cut, and the watch resumes from its RV.
@@ -16,7 +17,6 @@ import { StatusError, type WatchEvent, type WatchStream } from '../client/index.
 import {
   INITIAL_EVENTS_END_ANNOTATION,
   noopLogger,
-  objectKey,
   requireDuration,
   requireInt,
   type Clock,
@@ -26,6 +26,7 @@ import {
 } from '../meta/index.js';
 import { Backoff, type BackoffOptions } from './backoff.js';
 import { WatchInterruptedError } from './errors.js';
+import type { ReplaceBuilder } from './fifo.js';
 import type { ListerWatcher } from './list-watcher.js';
 import { noopCacheMetricsProvider, type CacheMetricsProvider, type CounterMetric } from './metrics.js';
 import {
@@ -43,7 +44,8 @@ export interface ReflectorStore<T extends KubeObject> {
   add(obj: T): void;
   update(obj: T): void;
   delete(obj: T): void;
-  replace(list: readonly T[], resourceVersion: string): void;
+  /** A relist, received object by object; only `commit` makes it reach the store. */
+  startReplace(): ReplaceBuilder<T>;
   bookmark(resourceVersion: string): void;
   /** `undefined` when there is room for more, else a promise that resolves when there is (back-pressure). */
   waitForRoom(): Promise<void> | undefined;
@@ -200,7 +202,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
 
   async #list(resourceVersion: string, signal: AbortSignal): Promise<Input<T>> {
     const limit = this.#pageSizeFor(resourceVersion);
-    const items: T[] = [];
+    const relist = this.#store.startReplace();
     let listRV = '';
     let paginated = false;
     let cont: string | undefined;
@@ -208,16 +210,16 @@ export class Reflector<T extends KubeObject = KubeObject> {
       do {
         // A continue token carries its own snapshot; the API rejects a resourceVersion beside it.
         const page = await this.#lw.list(cont ? { limit, continue: cont, signal } : { limit, resourceVersion, signal });
-        for (const item of page.items) items.push(this.#withKind(item));
+        for (const item of page.items) relist.add(this.#withKind(item));
         listRV = page.metadata.resourceVersion ?? '';
         cont = page.metadata.continue ? page.metadata.continue : undefined;
         if (cont) paginated = true;
       } while (cont);
-      this.#store.replace(items, listRV);
+      relist.commit(listRV);
     } catch (error) {
       return this.#failed(error, signal, 'list');
     }
-    this.#populated('list', listRV, items.length);
+    this.#populated('list', listRV, relist.size);
     return { kind: 'listed', resourceVersion: listRV, paginated };
   }
 
@@ -251,14 +253,14 @@ export class Reflector<T extends KubeObject = KubeObject> {
     } catch (error) {
       return this.#failed(error, signal, 'stream');
     }
-    const temp = new Map<string, T>();
+    const relist = this.#store.startReplace();
     const onAbort = (): void => open.stream.close();
     signal.addEventListener('abort', onAbort, { once: true });
     let warnTimer: Timer | undefined;
     const startedAt = this.#clock.now();
     const scheduleWarning = (): void => {
       warnTimer = this.#clock.setTimer(() => {
-        this.#log.warn({ objects: temp.size, waitedMs: this.#clock.now() - startedAt }, 'initial-events-end bookmark not received yet');
+        this.#log.warn({ objects: relist.size, waitedMs: this.#clock.now() - startedAt }, 'initial-events-end bookmark not received yet');
         scheduleWarning();
       }, REFLECTOR_DEFAULTS.initialEventsWarnMs);
     };
@@ -275,16 +277,14 @@ export class Reflector<T extends KubeObject = KubeObject> {
         switch (ev.type) {
           case 'ADDED':
           case 'MODIFIED':
-            this.#tryKeyed(ev.object, (key) => temp.set(key, ev.object));
-            break;
           case 'DELETED':
-            this.#tryKeyed(ev.object, (key) => temp.delete(key));
+            this.#receive(relist, ev.type, ev.object);
             break;
           case 'BOOKMARK': {
             if (ev.object.metadata?.annotations?.[INITIAL_EVENTS_END_ANNOTATION] !== 'true') break;
             const rv = ev.object.metadata.resourceVersion ?? '';
-            this.#store.replace(Array.from(temp.values()), rv);
-            this.#populated('stream', rv, temp.size);
+            relist.commit(rv);
+            this.#populated('stream', rv, relist.size);
             handedOver = true;
             return { kind: 'streamed', resourceVersion: rv, stream: open };
           }
@@ -454,14 +454,13 @@ export class Reflector<T extends KubeObject = KubeObject> {
     this.#log.debug({ how, resourceVersion, objects, relist: this.#populations > 1 }, 'store populated');
   }
 
-  #tryKeyed(obj: T, fn: (key: string) => void): void {
-    let key: string;
+  /** One event of a streaming list into the relist; an object the store cannot key (no name) is skipped. */
+  #receive(relist: ReplaceBuilder<T>, type: 'ADDED' | 'MODIFIED' | 'DELETED', obj: T): void {
     try {
-      key = objectKey(obj);
+      if (type === 'DELETED') relist.delete(obj);
+      else relist.add(obj);
     } catch (error) {
-      this.#log.warn({ error }, 'watch event skipped: object has no name');
-      return;
+      this.#log.warn({ type, error }, 'watch event skipped: the store rejected it');
     }
-    fn(key);
   }
 }

@@ -109,7 +109,12 @@ class DefaultSharedIndexInformer<T extends KubeObject> implements SharedIndexInf
     this.#processor = new DeltaProcessor<T>(this.#indexer, this.#log);
     const processor = this.#processor;
     this.#fifo = new RealFIFO<T>({
-      sink: { apply: processor.apply, applyFailed: processor.applyFailed, batchApplied: this.#batchApplied },
+      sink: {
+        apply: processor.apply,
+        applyFailed: processor.applyFailed,
+        batchApplied: this.#batchApplied,
+        prepareListed: processor.prepareListed,
+      },
       transform: o.transform,
       onRejected: (error, obj) =>
         this.#log.error(

@@ -1,0 +1,179 @@
+// Where the informer's ingest time goes, stage by stage, in one process and without sockets: the
+// same 100,000 MODIFIED events of 1.5 KiB ConfigMaps (with the managedFields entry the API server
+// writes) are taken in 64 KiB chunks by (1) JSON.parse alone over the lines already split (the
+// ceiling), (2) WatchDecoder, (3) WatchDecoder plus the informer's freeze (deepFreezeFresh), and
+// (4) a whole SharedIndexInformer (FIFO, store with its namespace index, two handlers), its watch
+// fed the same chunks, one per event-loop turn as a socket delivers them. Each figure is CPU time
+// (`process.cpuUsage`, all threads, so GC helpers count), the least of ROUNDS interleaved rounds:
+// on a machine shared with other work CPU time varies far less than wall time. Prints each stage's
+// rate as a ratio of the ceiling, the whole informer's last.
+// Run: node scripts/run-bench.mjs informer-stages   (goal of the informer: >= 0.7 of the ceiling)
+import { createSharedIndexInformer, type ListerWatcher } from 'kube-converge/cache';
+import { WatchDecoder, type WatchEvent, type WatchStream } from 'kube-converge/client';
+import { ConfigMapResource, deepFreezeFresh, type KubeObject } from 'kube-converge/meta';
+import { printHeadlines, writeResult, type Headline } from './results.js';
+import { seededRandom } from './watch-fixture.js';
+
+const EVENTS = Number(process.env['UPDATES'] ?? 100_000);
+const OBJECTS = 1_000;
+const ROUNDS = Number(process.env['ROUNDS'] ?? 7);
+const CHUNK = 65_536;
+
+const { hex } = seededRandom(11);
+const uids = Array.from({ length: OBJECTS }, () => `${hex(8)}-${hex(4)}-${hex(4)}-${hex(4)}-${hex(12)}`);
+const values = Array.from({ length: OBJECTS }, () => Array.from({ length: 8 }, () => hex(24)));
+/** ConfigMap `i` at `rv`, shaped as the API server returns it after a merge patch of `key_0.yaml`. */
+function configMap(i: number, rv: number, revision: number): KubeObject {
+  const data = Object.fromEntries(values[i]!.map((v, k) => [`key_${k}.yaml`, `setting_${k}: ${v}\nrevision: ${i}\n`]));
+  data['key_0.yaml'] = `revision: ${revision}\n`;
+  const fields = Object.fromEntries(Object.keys(data).map((k) => [`f:${k}`, {}]));
+  return {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: {
+      namespace: 'ingest',
+      name: `cfg-${i}`,
+      labels: { app: 'bench', shard: String(i % 16) },
+      creationTimestamp: '2026-01-02T03:04:05Z',
+      uid: uids[i]!,
+      managedFields: [
+        {
+          manager: 'unknown',
+          operation: 'Update',
+          apiVersion: 'v1',
+          time: '2026-01-02T03:04:05Z',
+          fieldsType: 'FieldsV1',
+          fieldsV1: { 'f:data': fields, 'f:metadata': { 'f:labels': { 'f:app': {}, 'f:shard': {} } } },
+        },
+      ],
+      resourceVersion: String(rv),
+    },
+    data,
+  };
+}
+
+const listBody = JSON.stringify({
+  apiVersion: 'v1',
+  kind: 'ConfigMapList',
+  metadata: { resourceVersion: String(OBJECTS) },
+  items: Array.from({ length: OBJECTS }, (_, i) => configMap(i, i + 1, 0)),
+});
+const lines = Array.from({ length: EVENTS }, (_, u) =>
+  JSON.stringify({ type: 'MODIFIED', object: configMap(u % OBJECTS, OBJECTS + 1 + u, u) }),
+);
+const bytes = Buffer.from(lines.join('\n') + '\n');
+const chunks: Buffer[] = [];
+for (let o = 0; o < bytes.length; o += CHUNK) chunks.push(Buffer.from(bytes.subarray(o, o + CHUNK)));
+const finalRv = String(OBJECTS + EVENTS);
+
+/** A watch over the recorded chunks: one chunk decoded per event-loop turn, then silent until closed. */
+function replayedWatch(): WatchStream<KubeObject> {
+  const decoder = new WatchDecoder();
+  let queue: WatchEvent[] = [];
+  let head = 0;
+  let next = 0;
+  let closed = false;
+  let idle: ((r: IteratorResult<WatchEvent>) => void) | undefined;
+  const push = (ev: WatchEvent): void => void queue.push(ev);
+  const take = (resolve: (r: IteratorResult<WatchEvent>) => void): void => {
+    if (closed) return resolve({ value: undefined, done: true });
+    while (head === queue.length && next < chunks.length) {
+      queue = [];
+      head = 0;
+      decoder.write(chunks[next++]!, push);
+    }
+    if (head < queue.length) resolve({ value: queue[head++]!, done: false });
+    else idle = resolve;
+  };
+  return {
+    close: () => {
+      closed = true;
+      idle?.({ value: undefined, done: true });
+    },
+    drainDecoded: (fn, more) => {
+      let n = 0;
+      for (; head < queue.length && more(); n++) fn(queue[head++]!);
+      return n;
+    },
+    [Symbol.asyncIterator]: () => ({ next: () => new Promise((resolve) => setImmediate(take, resolve)) }),
+  };
+}
+
+const listerWatcher: ListerWatcher<KubeObject> = {
+  description: 'configmaps in ingest',
+  resource: ConfigMapResource,
+  list: () => Promise.resolve(JSON.parse(listBody) as never),
+  watch: () => Promise.resolve(replayedWatch()),
+};
+
+const stages = {
+  'JSON.parse ceiling': () => {
+    for (const l of lines) JSON.parse(l);
+  },
+  WatchDecoder: () => {
+    const d = new WatchDecoder();
+    for (const c of chunks) d.write(c, () => {});
+  },
+  'WatchDecoder + freeze': () => {
+    const d = new WatchDecoder();
+    for (const c of chunks) d.write(c, (ev) => deepFreezeFresh(ev.object));
+  },
+  'whole informer': async () => {
+    const informer = createSharedIndexInformer<KubeObject>({ listerWatcher });
+    let seen = 0;
+    let done!: () => void;
+    const all = new Promise<void>((resolve) => (done = resolve));
+    informer.addEventHandler({ onUpdate: () => void (++seen === EVENTS && done()) });
+    informer.addEventHandler({ onUpdate: () => {} });
+    const ac = new AbortController();
+    const run = informer.run(ac.signal);
+    await all;
+    if (informer.lastSyncResourceVersion() !== finalRv) throw new Error(`stopped at ${informer.lastSyncResourceVersion()}, not ${finalRv}`);
+    ac.abort();
+    await run;
+  },
+};
+type Stage = keyof typeof stages;
+
+const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
+const cpuMs = async (f: () => unknown): Promise<number> => {
+  gc();
+  const t0 = process.cpuUsage();
+  await f();
+  const d = process.cpuUsage(t0);
+  return (d.user + d.system) / 1000;
+};
+const best = new Map<Stage, number>();
+for (let round = 0; round <= ROUNDS; round++) {
+  for (const [name, f] of Object.entries(stages) as [Stage, () => unknown][]) {
+    const ms = await cpuMs(f);
+    // Round 0 warms every path up and is not counted.
+    if (round > 0) best.set(name, Math.min(best.get(name) ?? Infinity, ms));
+  }
+}
+const ceiling = best.get('JSON.parse ceiling')!;
+console.log(`${EVENTS} events, ${(bytes.length / 2 ** 20).toFixed(1)} MiB; CPU time, least of ${ROUNDS} rounds`);
+for (const [name, ms] of best) {
+  console.log(
+    `  ${name.padEnd(24)} ${ms.toFixed(0).padStart(6)} ms  +${(ms - ceiling).toFixed(0).padStart(4)} ms over the ceiling  ${(ceiling / ms).toFixed(2)} of its rate`,
+  );
+}
+const ratio = ceiling / best.get('whole informer')!;
+const headlines: Headline[] = [
+  { label: 'whole informer ingest rate / JSON.parse ceiling (CPU time)', value: ratio, goal: '>= 0.7', met: ratio >= 0.7 },
+];
+writeResult({
+  name: 'informer-stages',
+  command: 'node scripts/run-bench.mjs informer-stages',
+  figures: { events: EVENTS, rounds: ROUNDS, ...Object.fromEntries([...best].map(([name, ms]) => [`${name}: CPU ms`, Math.round(ms)])) },
+  charts: [
+    {
+      title: `Ingest of ${EVENTS} ConfigMap events, stage by stage (CPU ms, lower is better)`,
+      unit: 'ms',
+      bars: [...best].map(([label, value]) => ({ label, value })),
+      mark: { label: 'goal: ceiling / 0.7', value: ceiling / 0.7 },
+    },
+  ],
+  headlines,
+});
+printHeadlines(headlines);
