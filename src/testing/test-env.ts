@@ -17,7 +17,7 @@ import { startApiServer, type Kubeconfig, type RunningApiServer } from '../apise
 import { createClient, type RestClient, type RestConfig } from '../client/index.js';
 import { createManager, type Manager, type ManagerOptions } from '../manager/index.js';
 import { webhookServerFor, type WebhookServerOptions } from '../webhook/index.js';
-import { installCrds, loadCrds, type CrdSource, type CustomResourceDefinition } from './crds.js';
+import { installCrdsInProcess, loadCrds, type CrdSource, type CustomResourceDefinition } from './crds.js';
 import { installWebhooks, loadWebhookConfigurations, type TestEnvWebhooks } from './webhooks.js';
 import { restConfigFor } from './server-config.js';
 
@@ -141,9 +141,13 @@ export class TestEnv implements AsyncDisposable {
     return mgr;
   }
 
-  /** Installs CRDs (objects, files, folders) and waits until each is Established and in discovery. */
-  installCrds(sources: readonly CrdSource[]): Promise<CustomResourceDefinition[]> {
-    return installCrds({ client: this.client, crds: sources, timeoutMs: this.#crdTimeoutMs });
+  /**
+   * Installs CRDs (objects, files, folders) and waits until each is Established and in discovery.
+   * They go through the server's in-process handler: the same validation and the same guarantee as
+   * over HTTPS, without the connections.
+   */
+  async installCrds(sources: readonly CrdSource[]): Promise<CustomResourceDefinition[]> {
+    return installCrdsInProcess(this.server.handle, await loadCrds(sources), this.#crdTimeoutMs);
   }
 
   /** Shuts down managers made here, then the client, the server and the kubeconfig file. Idempotent. */
