@@ -133,6 +133,7 @@ export function setupWebAppController(mgr: Manager, options: WebAppControllerOpt
       if (!cm) problems.push({ reason: 'ConfigMapNotFound', message: `ConfigMap ${app.spec.configRef} not found` });
     }
 
+    const changes: ChildChanges = { created: [], updated: [] };
     const deployment = await ensureChild(
       client,
       recorder,
@@ -140,9 +141,13 @@ export function setupWebAppController(mgr: Manager, options: WebAppControllerOpt
       DeploymentResource,
       desiredDeployment(app, configHash(cm)),
       problems,
+      changes,
       signal,
     );
-    await ensureChild(client, recorder, app, ServiceResource, desiredService(app), problems, signal);
+    await ensureChild(client, recorder, app, ServiceResource, desiredService(app), problems, changes, signal);
+    // One Event per kind of change and reconcile, naming every child: each Event is a write to the API server.
+    if (changes.created.length > 0) recorder.event(app, 'Normal', 'Created', `created ${changes.created.join(' and ')}`);
+    if (changes.updated.length > 0) recorder.event(app, 'Normal', 'Updated', `${changes.updated.join(' and ')} had drifted`);
 
     await external.register(key);
 
@@ -161,9 +166,16 @@ function patchFinalizers(client: ManagerClient, app: WebAppObject, finalizers: s
   return client.patch(WebApp, { namespace: app.metadata.namespace, name: app.metadata.name! }, patch, 'merge', { signal });
 }
 
+/** The children a reconcile created or patched, as `Kind name`, for its Events. */
+interface ChildChanges {
+  created: string[];
+  updated: string[];
+}
+
 /**
- * Creates the child, or patches the fields we own when they drifted. A child controlled by someone
- * else is left alone and reported as a problem. Returns the child as last seen (undefined if not ours).
+ * Creates the child, or patches the fields we own when they drifted (noted in `changes`). A child
+ * controlled by someone else is left alone and reported as a problem. Returns the child as last seen
+ * (undefined if not ours).
  */
 async function ensureChild<T extends KubeObject>(
   client: ManagerClient,
@@ -172,6 +184,7 @@ async function ensureChild<T extends KubeObject>(
   resource: ResourceDescriptor<T>,
   desired: T,
   problems: Problem[],
+  changes: ChildChanges,
   signal: AbortSignal,
 ): Promise<T | undefined> {
   try {
@@ -185,10 +198,8 @@ async function ensureChild<T extends KubeObject>(
       },
       { signal },
     );
-    if (result === 'created')
-      recorder.event(app, 'Normal', 'Created', `created ${resource.kind} ${desired.metadata.name}`, { related: object });
-    else if (result !== 'unchanged')
-      recorder.event(app, 'Normal', 'Updated', `${resource.kind} ${desired.metadata.name} had drifted`, { related: object });
+    if (result === 'created') changes.created.push(`${resource.kind} ${desired.metadata.name}`);
+    else if (result !== 'unchanged') changes.updated.push(`${resource.kind} ${desired.metadata.name}`);
     return object;
   } catch (err) {
     if (!(err instanceof AlreadyOwnedError)) throw err;
