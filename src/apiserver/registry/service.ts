@@ -1,8 +1,9 @@
 /**
  * Services: the defaults of a real cluster (type ClusterIP, sessionAffinity None, TCP ports with
  * targetPort = port, single-stack IPv4, internalTrafficPolicy Cluster), a ClusterIP allocated from
- * envtest's range 10.0.0.0/24 (10.0.0.1 belongs to `default/kubernetes`) unless headless (`None`),
- * node ports 30000–32767 for NodePort/LoadBalancer, and an immutable clusterIP.
+ * 10.0.0.0/16, lowest free first (10.0.0.1 belongs to `default/kubernetes`), unless headless (`None`),
+ * node ports 30000–32767 for NodePort/LoadBalancer, and an immutable clusterIP. envtest's range is
+ * the /24 this one starts with, which is full after 253 Services: too few for an operator at scale.
  * Invariant: no two stored Services hold the same ClusterIP or node port.
  */
 import { jsonEqual, type KubeObject } from '../../meta/index.js';
@@ -11,7 +12,9 @@ import { ageColumn, cells, column, nameColumn, type TablePrinter } from '../tabl
 import { Strategy, builtinVersion, type StoreReader, type VersionSpec } from './strategy.js';
 
 type Obj = Record<string, unknown>;
-const CIDR_PREFIX = '10.0.0.';
+/** The service range 10.0.0.0/16: host `i` (1 ≤ i ≤ 65534) is 10.0.(i >> 8).(i & 255). */
+const SERVICE_HOSTS = 65_534;
+const serviceIp = (i: number): string => `10.0.${i >> 8}.${i & 255}`;
 const NODE_PORT_MIN = 30000;
 const NODE_PORT_MAX = 32767;
 
@@ -95,7 +98,7 @@ export class ServiceStrategy extends Strategy {
   }
 
   #used(): { ips: Set<string>; ports: Set<number> } {
-    const ips = new Set<string>([`${CIDR_PREFIX}1`]);
+    const ips = new Set<string>([serviceIp(1)]);
     const ports = new Set<number>();
     for (const s of this.#store.list(this.storageId)) {
       const spec = (s.spec ?? {}) as Obj;
@@ -119,7 +122,7 @@ export class ServiceStrategy extends Strategy {
       spec.ipFamilyPolicy ??= 'SingleStack';
       if (spec.clusterIP === undefined || spec.clusterIP === '') {
         let ip: string | undefined;
-        for (let i = 2; i < 255 && !ip; i++) if (!used.ips.has(`${CIDR_PREFIX}${i}`)) ip = `${CIDR_PREFIX}${i}`;
+        for (let i = 2; i <= SERVICE_HOSTS && !ip; i++) if (!used.ips.has(serviceIp(i))) ip = serviceIp(i);
         if (!ip) throw internalError('failed to allocate a serviceIP: range is full');
         spec.clusterIP = ip;
       }
