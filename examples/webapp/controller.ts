@@ -6,7 +6,7 @@
  *
  *   1. read the WebApp (cache); gone → nothing to do (children are garbage-collected by owner refs)
  *   2. being deleted → external cleanup, then drop the finalizer; otherwise make sure it is present
- *   3. read the referenced ConfigMap (cache) and hash its data
+ *   3. read the referenced ConfigMap (cache) and hash its data (its changes reach us a second late, so a burst joins)
  *   4. create or patch the Deployment and the Service — only fields we own, only when they drifted
  *   5. register the app in the external system (idempotent)
  *   6. compute status from the Deployment's status; write it only when it changed
@@ -57,6 +57,13 @@ export interface WebAppControllerOptions {
   name?: string;
 }
 
+/**
+ * How long a ConfigMap change waits before the WebApps using it reconcile: changes made in the
+ * meantime join it, so a burst of edits (a script, an apply of many keys) rolls each Deployment about
+ * once, not once per edit.
+ */
+const CONFIG_CHANGE_DELAY_MS = 1000;
+
 /** Something found during a reconcile that keeps the WebApp from working: reported as `Degraded`. */
 interface Problem {
   reason: string;
@@ -82,7 +89,7 @@ export function setupWebAppController(mgr: Manager, options: WebAppControllerOpt
     .for(WebApp)
     .owns(DeploymentResource)
     .owns(ServiceResource)
-    .watches(ConfigMapResource, enqueueRequestsFromMapFunc(appsUsingConfigMap))
+    .watches(ConfigMapResource, enqueueRequestsFromMapFunc(appsUsingConfigMap, { delayMs: CONFIG_CHANGE_DELAY_MS }))
     .withOptions(options.controller ?? {})
     .complete(async (req, { client, log, signal }) => {
       try {
