@@ -31,7 +31,17 @@ import {
   type ResourceDescriptor,
 } from 'kube-converge/meta';
 import { createMergePatch, ignoreNotFound, isConflict } from 'kube-converge/client';
-import { controllerManagedBy, enqueueRequestsFromMapFunc, type ControllerOptions, type Request } from 'kube-converge/controller';
+import {
+  annotationChangedPredicate,
+  controllerManagedBy,
+  enqueueRequestsFromMapFunc,
+  generationChangedPredicate,
+  labelChangedPredicate,
+  or,
+  predicateFuncs,
+  type ControllerOptions,
+  type Request,
+} from 'kube-converge/controller';
 import {
   AlreadyOwnedError,
   containsFinalizer,
@@ -64,6 +74,19 @@ export interface WebAppControllerOptions {
  */
 const CONFIG_CHANGE_DELAY_MS = 1000;
 
+/** Passes updates that start a deletion or change the finalizers, which no generation records. */
+const lifecycleChangedPredicate = predicateFuncs({
+  update: (e) =>
+    e.objectOld.metadata.deletionTimestamp !== e.objectNew.metadata.deletionTimestamp ||
+    JSON.stringify(e.objectOld.metadata.finalizers ?? []) !== JSON.stringify(e.objectNew.metadata.finalizers ?? []),
+});
+
+/**
+ * The WebApp changes a reconcile acts on: spec (generation), labels, annotations, deletion and
+ * finalizers. Status-only updates, which are the operator's own status writes, do not wake it again.
+ */
+const webAppChangedPredicate = or(generationChangedPredicate, labelChangedPredicate, annotationChangedPredicate, lifecycleChangedPredicate);
+
 /** Something found during a reconcile that keeps the WebApp from working: reported as `Degraded`. */
 interface Problem {
   reason: string;
@@ -86,7 +109,7 @@ export function setupWebAppController(mgr: Manager, options: WebAppControllerOpt
 
   controllerManagedBy(mgr)
     .named(name)
-    .for(WebApp)
+    .for(WebApp, { predicates: [webAppChangedPredicate] })
     .owns(DeploymentResource)
     .owns(ServiceResource)
     .watches(ConfigMapResource, enqueueRequestsFromMapFunc(appsUsingConfigMap, { delayMs: CONFIG_CHANGE_DELAY_MS }))
@@ -216,12 +239,17 @@ async function ensureChild<T extends KubeObject>(
   }
 }
 
+/** The Deployment controller has reported on the Deployment's current spec. */
+function deploymentObserved(deployment: Deployment): boolean {
+  return (deployment.status?.observedGeneration ?? 0) >= (deployment.metadata?.generation ?? 1);
+}
+
 /** Status as a pure function of the WebApp, its Deployment and the problems met on the way. */
 function computeStatus(app: WebAppObject, deployment: Deployment | undefined, problems: Problem[], nowMs: number): WebAppStatus {
   const generation = app.metadata.generation ?? 0;
   const desired = app.spec.replicas ?? 1;
   const ds = deployment?.status ?? {};
-  const observed = deployment !== undefined && (ds.observedGeneration ?? 0) >= (deployment.metadata?.generation ?? 1);
+  const observed = deployment !== undefined && deploymentObserved(deployment);
   const ready = ds.readyReplicas ?? 0;
   const updated = observed ? (ds.updatedReplicas ?? 0) : 0;
   const complete = observed && ready === desired && updated === desired && (ds.replicas ?? 0) === desired;
