@@ -109,9 +109,14 @@ const IN_PROCESS_HEADERS = { 'content-type': 'application/json', accept: 'applic
 
 /** The JSON body of a 2xx response; any other answer becomes the `StatusError` a client would throw. */
 function successBody(r: ApiResponse): unknown {
-  const body: unknown = JSON.parse(r.body);
-  if (r.status >= 200 && r.status < 300) return body;
-  throw new StatusError({ ...(body as Status), code: r.status });
+  if (r.status >= 200 && r.status < 300) return JSON.parse(r.body);
+  let status: Status;
+  try {
+    status = JSON.parse(r.body) as Status;
+  } catch {
+    status = { apiVersion: 'v1', kind: 'Status', status: 'Failure', message: r.body.trim() };
+  }
+  throw new StatusError({ ...status, code: r.status });
 }
 
 /** What waiting for a CRD reads: the CRD as stored, and the resources discovery lists for a group/version. */
