@@ -6,6 +6,7 @@
 // binaries) takes seconds for one environment.
 // Run: node scripts/run-bench.mjs testenv-1000   (goals: 1,000 in < 10 s, p50 <= 20 ms, p99 <= 50 ms).
 // ENVS=n changes the count. Prints p50 TestEnv / p50 bare server last.
+import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { startApiServer } from 'kube-converge/apiserver';
 import { ConfigMapResource } from 'kube-converge/meta';
@@ -49,11 +50,17 @@ const crds = ['WebApp', 'Database', 'Cache'].map(crd);
 
 const pct = (xs: number[], p: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
 
+/** CPU time (user + system) of each environment's life: what it costs whatever else the machine runs. */
+const cpu: number[] = [];
+
 async function envCycle(): Promise<number> {
   const t0 = performance.now();
+  const c0 = process.cpuUsage();
   const env = await TestEnv.start({ crds });
   await env.client.list(ConfigMapResource, { namespace: 'default' });
   await env.stop();
+  const c = process.cpuUsage(c0);
+  cpu.push((c.user + c.system) / 1000);
   return performance.now() - t0;
 }
 
@@ -68,6 +75,7 @@ async function bareCycle(): Promise<number> {
 const coldMs = await envCycle();
 const bare: number[] = [];
 for (let i = 0; i < BASELINE; i++) bare.push(await bareCycle());
+cpu.length = 0;
 const lives: number[] = [];
 const t0 = performance.now();
 for (let i = 0; i < ENVS; i++) lives.push(await envCycle());
@@ -76,9 +84,15 @@ const totalMs = performance.now() - t0;
 const p50 = pct(lives, 0.5);
 const p99 = pct(lives, 0.99);
 const bareP50 = pct(bare, 0.5);
+const cpuP50 = pct(cpu, 0.5);
+const cpuMean = cpu.reduce((a, b) => a + b, 0) / cpu.length;
+const load = os.loadavg()[0]!;
 console.log(`first TestEnv in the process (cold): ${coldMs.toFixed(1)} ms`);
 console.log(`${ENVS} TestEnvs (3 CRDs Established, HTTPS + token, one request, stop): ${(totalMs / 1000).toFixed(2)} s in total`);
 console.log(`  one environment: p50 ${p50.toFixed(1)} ms  p99 ${p99.toFixed(1)} ms  max ${Math.max(...lives).toFixed(1)} ms`);
+console.log(
+  `  CPU time of one environment (user + system): p50 ${cpuP50.toFixed(1)} ms  mean ${cpuMean.toFixed(1)} ms  (1-minute load ${load.toFixed(1)})`,
+);
 console.log(`bare API server start+stop (plain HTTP, no CRDs): p50 ${bareP50.toFixed(1)} ms (of ${BASELINE})`);
 const perThousand = (totalMs / ENVS) * 1000;
 const headlines: Headline[] = [
@@ -96,6 +110,8 @@ writeResult({
     p50Ms: Number(p50.toFixed(1)),
     p99Ms: Number(p99.toFixed(1)),
     bareP50Ms: Number(bareP50.toFixed(1)),
+    cpuP50Ms: Number(cpuP50.toFixed(1)),
+    cpuMeanMs: Number(cpuMean.toFixed(1)),
     coldMs: Math.round(coldMs),
   },
   charts: [
@@ -106,6 +122,7 @@ writeResult({
         { label: 'bare API server p50 (baseline)', value: bareP50 },
         { label: 'TestEnv p50', value: p50 },
         { label: 'TestEnv p99', value: p99 },
+        { label: 'TestEnv CPU time p50', value: cpuP50 },
       ],
       mark: { label: 'goal p99 50 ms', value: 50 },
     },

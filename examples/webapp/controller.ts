@@ -6,7 +6,7 @@
  *
  *   1. read the WebApp (cache); gone → nothing to do (children are garbage-collected by owner refs)
  *   2. being deleted → external cleanup, then drop the finalizer; otherwise make sure it is present
- *   3. read the referenced ConfigMap (cache) and hash its data
+ *   3. read the referenced ConfigMap (cache) and hash its data (its changes reach us a second late, so a burst joins)
  *   4. create or patch the Deployment and the Service — only fields we own, only when they drifted
  *   5. register the app in the external system (idempotent)
  *   6. compute status from the Deployment's status; write it only when it changed
@@ -31,7 +31,17 @@ import {
   type ResourceDescriptor,
 } from 'kube-converge/meta';
 import { createMergePatch, ignoreNotFound, isConflict } from 'kube-converge/client';
-import { controllerManagedBy, enqueueRequestsFromMapFunc, type ControllerOptions, type Request } from 'kube-converge/controller';
+import {
+  annotationChangedPredicate,
+  controllerManagedBy,
+  enqueueRequestsFromMapFunc,
+  generationChangedPredicate,
+  labelChangedPredicate,
+  or,
+  predicateFuncs,
+  type ControllerOptions,
+  type Request,
+} from 'kube-converge/controller';
 import {
   AlreadyOwnedError,
   containsFinalizer,
@@ -57,6 +67,26 @@ export interface WebAppControllerOptions {
   name?: string;
 }
 
+/**
+ * How long a ConfigMap change waits before the WebApps using it reconcile: changes made in the
+ * meantime join it, so a burst of edits (a script, an apply of many keys) rolls each Deployment about
+ * once, not once per edit.
+ */
+const CONFIG_CHANGE_DELAY_MS = 1000;
+
+/** Passes updates that start a deletion or change the finalizers, which no generation records. */
+const lifecycleChangedPredicate = predicateFuncs({
+  update: (e) =>
+    e.objectOld.metadata.deletionTimestamp !== e.objectNew.metadata.deletionTimestamp ||
+    JSON.stringify(e.objectOld.metadata.finalizers ?? []) !== JSON.stringify(e.objectNew.metadata.finalizers ?? []),
+});
+
+/**
+ * The WebApp changes a reconcile acts on: spec (generation), labels, annotations, deletion and
+ * finalizers. Status-only updates, which are the operator's own status writes, do not wake it again.
+ */
+const webAppChangedPredicate = or(generationChangedPredicate, labelChangedPredicate, annotationChangedPredicate, lifecycleChangedPredicate);
+
 /** Something found during a reconcile that keeps the WebApp from working: reported as `Degraded`. */
 interface Problem {
   reason: string;
@@ -79,10 +109,10 @@ export function setupWebAppController(mgr: Manager, options: WebAppControllerOpt
 
   controllerManagedBy(mgr)
     .named(name)
-    .for(WebApp)
+    .for(WebApp, { predicates: [webAppChangedPredicate] })
     .owns(DeploymentResource)
     .owns(ServiceResource)
-    .watches(ConfigMapResource, enqueueRequestsFromMapFunc(appsUsingConfigMap))
+    .watches(ConfigMapResource, enqueueRequestsFromMapFunc(appsUsingConfigMap, { delayMs: CONFIG_CHANGE_DELAY_MS }))
     .withOptions(options.controller ?? {})
     .complete(async (req, { client, log, signal }) => {
       try {
@@ -133,6 +163,7 @@ export function setupWebAppController(mgr: Manager, options: WebAppControllerOpt
       if (!cm) problems.push({ reason: 'ConfigMapNotFound', message: `ConfigMap ${app.spec.configRef} not found` });
     }
 
+    const changes: ChildChanges = { created: [], updated: [] };
     const deployment = await ensureChild(
       client,
       recorder,
@@ -140,9 +171,13 @@ export function setupWebAppController(mgr: Manager, options: WebAppControllerOpt
       DeploymentResource,
       desiredDeployment(app, configHash(cm)),
       problems,
+      changes,
       signal,
     );
-    await ensureChild(client, recorder, app, ServiceResource, desiredService(app), problems, signal);
+    await ensureChild(client, recorder, app, ServiceResource, desiredService(app), problems, changes, signal);
+    // One Event per kind of change and reconcile, naming every child: each Event is a write to the API server.
+    if (changes.created.length > 0) recorder.event(app, 'Normal', 'Created', `created ${changes.created.join(' and ')}`);
+    if (changes.updated.length > 0) recorder.event(app, 'Normal', 'Updated', `${changes.updated.join(' and ')} had drifted`);
 
     await external.register(key);
 
@@ -161,9 +196,16 @@ function patchFinalizers(client: ManagerClient, app: WebAppObject, finalizers: s
   return client.patch(WebApp, { namespace: app.metadata.namespace, name: app.metadata.name! }, patch, 'merge', { signal });
 }
 
+/** The children a reconcile created or patched, as `Kind name`, for its Events. */
+interface ChildChanges {
+  created: string[];
+  updated: string[];
+}
+
 /**
- * Creates the child, or patches the fields we own when they drifted. A child controlled by someone
- * else is left alone and reported as a problem. Returns the child as last seen (undefined if not ours).
+ * Creates the child, or patches the fields we own when they drifted (noted in `changes`). A child
+ * controlled by someone else is left alone and reported as a problem. Returns the child as last seen
+ * (undefined if not ours).
  */
 async function ensureChild<T extends KubeObject>(
   client: ManagerClient,
@@ -172,6 +214,7 @@ async function ensureChild<T extends KubeObject>(
   resource: ResourceDescriptor<T>,
   desired: T,
   problems: Problem[],
+  changes: ChildChanges,
   signal: AbortSignal,
 ): Promise<T | undefined> {
   try {
@@ -185,10 +228,8 @@ async function ensureChild<T extends KubeObject>(
       },
       { signal },
     );
-    if (result === 'created')
-      recorder.event(app, 'Normal', 'Created', `created ${resource.kind} ${desired.metadata.name}`, { related: object });
-    else if (result !== 'unchanged')
-      recorder.event(app, 'Normal', 'Updated', `${resource.kind} ${desired.metadata.name} had drifted`, { related: object });
+    if (result === 'created') changes.created.push(`${resource.kind} ${desired.metadata.name}`);
+    else if (result !== 'unchanged') changes.updated.push(`${resource.kind} ${desired.metadata.name}`);
     return object;
   } catch (err) {
     if (!(err instanceof AlreadyOwnedError)) throw err;
@@ -198,12 +239,17 @@ async function ensureChild<T extends KubeObject>(
   }
 }
 
+/** The Deployment controller has reported on the Deployment's current spec. */
+function deploymentObserved(deployment: Deployment): boolean {
+  return (deployment.status?.observedGeneration ?? 0) >= (deployment.metadata?.generation ?? 1);
+}
+
 /** Status as a pure function of the WebApp, its Deployment and the problems met on the way. */
 function computeStatus(app: WebAppObject, deployment: Deployment | undefined, problems: Problem[], nowMs: number): WebAppStatus {
   const generation = app.metadata.generation ?? 0;
   const desired = app.spec.replicas ?? 1;
   const ds = deployment?.status ?? {};
-  const observed = deployment !== undefined && (ds.observedGeneration ?? 0) >= (deployment.metadata?.generation ?? 1);
+  const observed = deployment !== undefined && deploymentObserved(deployment);
   const ready = ds.readyReplicas ?? 0;
   const updated = observed ? (ds.updatedReplicas ?? 0) : 0;
   const complete = observed && ready === desired && updated === desired && (ds.replicas ?? 0) === desired;

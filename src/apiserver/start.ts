@@ -114,7 +114,9 @@ export async function startApiServer(options: StartApiServerOptions = {}): Promi
   if (!isLoopback(host))
     log.warn({ url, host }, 'apiserver listens beyond loopback: anyone who can reach it and holds the token is cluster admin');
   const kubeconfig = kubeconfigFor(url, token, material?.caPem);
-  const kubeconfigYaml = toYaml(kubeconfig);
+  // Rendered on first use: most embedders (a TestEnv per test) never ask for the YAML.
+  let kubeconfigYaml: string | undefined;
+  const yaml = (): string => (kubeconfigYaml ??= toYaml(kubeconfig));
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> =>
     (stopping ??= (async () => {
@@ -126,8 +128,10 @@ export async function startApiServer(options: StartApiServerOptions = {}): Promi
     caCertificate: material?.caPem,
     token,
     kubeconfig,
-    kubeconfigYaml,
-    writeKubeconfig: (path) => writeFile(path, kubeconfigYaml, { mode: 0o600 }),
+    get kubeconfigYaml() {
+      return yaml();
+    },
+    writeKubeconfig: (path) => writeFile(path, yaml(), { mode: 0o600 }),
     handle: (req) => api.handle(req),
     compact: () => api.compact(),
     stop,

@@ -18,6 +18,8 @@ import { InvalidOptionError, type Clock } from '../meta/index.js';
 import { NetworkError, statusErrorFromResponse } from './errors.js';
 import { HttpProxyAgent, HttpsProxyAgent } from './proxy-agent.js';
 import { createRateLimiter, type RateLimiter } from './rate-limiter.js';
+import { secureContextFor } from './secure-contexts.js';
+import type { SecureContext } from 'node:tls';
 import type { Credentials, RestConfig } from './rest-config.js';
 import { traceRequest } from './tracing.js';
 
@@ -281,7 +283,8 @@ export class Transport {
       headers['content-type'] = r.contentType ?? 'application/json';
       headers['content-length'] = String(Buffer.byteLength(r.body));
     }
-    const options: https.RequestOptions = {
+    // `secureContext` reaches tls.connect through the agent, though the request type does not list it.
+    const options: https.RequestOptions & { secureContext?: SecureContext } = {
       method,
       protocol: this.#base.protocol,
       hostname: this.#base.hostname.replace(/^\[|\]$/g, ''),
@@ -297,6 +300,7 @@ export class Transport {
       options.cert = creds?.cert ?? tls?.cert;
       options.key = creds?.key ?? tls?.key;
       options.rejectUnauthorized = !tls?.insecureSkipVerify;
+      options.secureContext = secureContextFor(options.ca, options.cert, options.key);
       if (tls?.serverName) options.servername = tls.serverName;
     }
     return new Promise((resolve, reject) => {

@@ -25,7 +25,7 @@ export { enqueueRequestForObject } from './enqueue-request-for-object.js';
 export { enqueueRequestForOwner } from './enqueue-request-for-owner.js';
 export type { EnqueueRequestForOwnerOptions } from './enqueue-request-for-owner.js';
 export { enqueueRequestsFromMapFunc } from './enqueue-requests-from-map-func.js';
-export type { MapFunc } from './enqueue-requests-from-map-func.js';
+export type { MapFunc, MapFuncHandlerOptions } from './enqueue-requests-from-map-func.js';
 export type { Source, SourceContext } from './source.js';
 export { kindSource } from './kind-source.js';
 export { channelSource } from './channel-source.js';

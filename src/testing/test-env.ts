@@ -2,14 +2,17 @@
  * `TestEnv`: a local API server started in-process for one test suite (envtest without binaries).
  * Each environment gets fresh storage on a free loopback port served over HTTPS (the process's
  * cached CA, so a start costs no key work after the first), its CRDs installed and served, a
- * kubeconfig (object and file) with the CA and admin token, a client, and a manager factory.
+ * kubeconfig with the CA and admin token (an object, and a file written when first asked for), a
+ * client, and a manager factory.
  *
  * Invariants: `start()` resolves only once every CRD is Established *and* listed by discovery, so a
  * manager started right after it never races the CRD; `stop()` (and `await using`) shuts down every
  * manager the factory made, frees the client's sockets, stops the server and deletes the kubeconfig
  * file — idempotently, later calls share the first call's promise.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InvalidOptionError, noopLogger, realClock, type Clock, type Logger } from '../meta/index.js';
@@ -17,7 +20,7 @@ import { startApiServer, type Kubeconfig, type RunningApiServer } from '../apise
 import { createClient, type RestClient, type RestConfig } from '../client/index.js';
 import { createManager, type Manager, type ManagerOptions } from '../manager/index.js';
 import { webhookServerFor, type WebhookServerOptions } from '../webhook/index.js';
-import { installCrds, loadCrds, type CrdSource, type CustomResourceDefinition } from './crds.js';
+import { installCrdsInProcess, loadCrds, type CrdSource, type CustomResourceDefinition } from './crds.js';
 import { installWebhooks, loadWebhookConfigurations, webhookEndpoint, withLocalConversion, type TestEnvWebhooks } from './webhooks.js';
 import { restConfigFor } from './server-config.js';
 
@@ -56,32 +59,31 @@ export interface TestEnvOptions {
 export class TestEnv implements AsyncDisposable {
   /** The server's kubeconfig as an object (one cluster with its CA, the admin token, namespace `default`). */
   readonly kubeconfig: Kubeconfig;
-  /** The same kubeconfig in a temporary file, for kubectl and `createManager({ kubeconfig })`. */
-  readonly kubeconfigPath: string;
   /** A client of the server (verifying its certificate, with the admin token) without client-side rate limit. */
   readonly client: RestClient;
   readonly url: string;
   readonly clock: Clock;
   /** The running server, for `compact()` (410 Gone tests) and `handle()` (in-process requests). */
   readonly server: RunningApiServer;
-  readonly #dir: string;
+  /** This environment's temporary folder (kubeconfig, webhook certificates), made when first needed. */
+  readonly #dir = join(tmpdir(), `converge-testenv-${randomBytes(8).toString('hex')}`);
+  #dirMade = false;
+  #kubeconfigWritten = false;
   readonly #crdTimeoutMs: number;
   readonly #managers = new Set<Manager>();
   #webhookServer: WebhookServerOptions | undefined;
   #stopping: Promise<void> | undefined;
 
-  private constructor(server: RunningApiServer, dir: string, clock: Clock, crdTimeoutMs: number) {
+  private constructor(server: RunningApiServer, clock: Clock, crdTimeoutMs: number) {
     this.server = server;
     this.url = server.url;
     this.kubeconfig = server.kubeconfig;
-    this.kubeconfigPath = join(dir, 'kubeconfig');
-    this.#dir = dir;
     this.clock = clock;
     this.#crdTimeoutMs = crdTimeoutMs;
     this.client = createClient({ config: this.restConfig() });
   }
 
-  /** Starts a server, writes the kubeconfig, installs `crds` and waits until they are served. */
+  /** Starts a server, installs `crds` and waits until they are served. */
   static async start(options: TestEnvOptions = {}): Promise<TestEnv> {
     const clock = options.clock ?? realClock;
     const crdTimeoutMs = options.crdTimeoutMs ?? 10_000;
@@ -97,17 +99,15 @@ export class TestEnv implements AsyncDisposable {
     });
     let env: TestEnv;
     try {
-      const dir = await mkdtemp(join(tmpdir(), 'converge-testenv-'));
-      env = new TestEnv(server, dir, clock, crdTimeoutMs);
+      env = new TestEnv(server, clock, crdTimeoutMs);
     } catch (err) {
       await server.stop();
       throw err;
     }
-    // From here on, env.stop() undoes everything: managers, client, server, the kubeconfig's folder.
+    // From here on, env.stop() undoes everything: managers, client, server, the temporary folder.
     try {
-      await server.writeKubeconfig(env.kubeconfigPath);
       // CRD conversion webhooks are pointed at the endpoint too, so a CRD is served converting from its first read.
-      const endpoint = webhooks ? await webhookEndpoint(env.#dir) : undefined;
+      const endpoint = webhooks ? await webhookEndpoint(env.#folder()) : undefined;
       await env.installCrds(endpoint ? crds.map((c) => withLocalConversion(c, endpoint)) : crds);
       if (endpoint) {
         await installWebhooks({ client: env.client, endpoint, configurations: webhooks! });
@@ -118,6 +118,28 @@ export class TestEnv implements AsyncDisposable {
       await env.stop();
       throw err;
     }
+  }
+
+  /**
+   * The kubeconfig in a temporary file, for kubectl and `createManager({ kubeconfig })`. Written on
+   * first access (most tests only use the client), removed by `stop()`.
+   */
+  get kubeconfigPath(): string {
+    const path = join(this.#dir, 'kubeconfig');
+    if (!this.#kubeconfigWritten && !this.#stopping) {
+      writeFileSync(join(this.#folder(), 'kubeconfig'), this.server.kubeconfigYaml, { mode: 0o600 });
+      this.#kubeconfigWritten = true;
+    }
+    return path;
+  }
+
+  /** The temporary folder, made on first use (only this user may read it). */
+  #folder(): string {
+    if (!this.#dirMade) {
+      mkdirSync(this.#dir, { mode: 0o700 });
+      this.#dirMade = true;
+    }
+    return this.#dir;
   }
 
   /** Where managers made here serve webhooks (loopback host, port, certificate folder), when `webhooks` were given. */
@@ -147,9 +169,13 @@ export class TestEnv implements AsyncDisposable {
     return mgr;
   }
 
-  /** Installs CRDs (objects, files, folders) and waits until each is Established and in discovery. */
-  installCrds(sources: readonly CrdSource[]): Promise<CustomResourceDefinition[]> {
-    return installCrds({ client: this.client, crds: sources, timeoutMs: this.#crdTimeoutMs });
+  /**
+   * Installs CRDs (objects, files, folders) and waits until each is Established and in discovery.
+   * They go through the server's in-process handler: the same validation and the same guarantee as
+   * over HTTPS, without the connections.
+   */
+  async installCrds(sources: readonly CrdSource[]): Promise<CustomResourceDefinition[]> {
+    return installCrdsInProcess(this.server.handle, await loadCrds(sources), this.#crdTimeoutMs);
   }
 
   /** Shuts down managers made here, then the client, the server and the kubeconfig file. Idempotent. */
@@ -158,7 +184,7 @@ export class TestEnv implements AsyncDisposable {
       await Promise.all([...this.#managers].map((m) => m.shutdown()));
       this.client.close();
       await this.server.stop();
-      await rm(this.#dir, { recursive: true, force: true });
+      if (this.#dirMade) await rm(this.#dir, { recursive: true, force: true });
     })());
   }
 

@@ -2,8 +2,16 @@
 // at what priority.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { enqueueRequestForObject, enqueueRequestForOwner, enqueueRequestsFromMapFunc, funcs, LOW_PRIORITY } from 'kube-converge/controller';
-import { defineResource, NamespaceResource } from 'kube-converge/meta';
+import {
+  enqueueRequestForObject,
+  enqueueRequestForOwner,
+  enqueueRequestsFromMapFunc,
+  funcs,
+  LOW_PRIORITY,
+  type Request,
+} from 'kube-converge/controller';
+import { defineResource, FakeClock, InvalidOptionError, NamespaceResource } from 'kube-converge/meta';
+import { PriorityQueue } from 'kube-converge/workqueue';
 import type { KubeObject, OwnerReference } from 'kube-converge/meta';
 import { RecordingQueue } from './recording-queue.js';
 
@@ -140,6 +148,55 @@ describe('enqueueRequestsFromMapFunc', () => {
     const q = new RecordingQueue();
     enqueueRequestsFromMapFunc(() => [{ name: 'x' }, { name: 'y' }]).create({ object: obj('s'), isInInitialList: true }, q);
     assert.deepEqual(q.keys(), [`x@${L}`, `y@${L}`]);
+  });
+});
+
+describe('enqueueRequestsFromMapFunc with delayMs', () => {
+  const refs = (): { namespace: string; name: string }[] => [
+    { namespace: 'ns', name: 'a' },
+    { namespace: 'ns', name: 'b' },
+  ];
+  const update = (rv: number): { objectOld: KubeObject; objectNew: KubeObject } => ({
+    objectOld: obj('shared', { resourceVersion: String(rv - 1) }),
+    objectNew: obj('shared', { resourceVersion: String(rv) }),
+  });
+
+  it('queues each mapped request after the delay, keeping the event priority', () => {
+    const q = new RecordingQueue();
+    const h = enqueueRequestsFromMapFunc(refs, { delayMs: 500 });
+    h.update(update(2), q);
+    h.create({ object: obj('shared'), isInInitialList: true }, q);
+    assert.deepEqual(
+      q.adds.map((a) => [a.req.name, a.opts]),
+      [
+        ['a', { after: 500 }],
+        ['b', { after: 500 }],
+        ['a', { after: 500, priority: L }],
+        ['b', { after: 500, priority: L }],
+      ],
+    );
+  });
+
+  it('collapses a burst of 200 updates of one referenced object into one queued request per referrer, due after the delay', async () => {
+    const clock = new FakeClock();
+    const q = new PriorityQueue<Request>({ clock });
+    const h = enqueueRequestsFromMapFunc(refs, { delayMs: 500 });
+    for (let rv = 2; rv <= 201; rv++) {
+      h.update(update(rv), q);
+      await clock.advance(1);
+    }
+    assert.equal(q.len(), 0, 'nothing is due before the delay has passed since the first update');
+    await clock.advance(500);
+    assert.equal(q.len(), 2);
+    const first = await q.get();
+    const second = await q.get();
+    assert.deepEqual([first.item?.name, second.item?.name].sort(), ['a', 'b']);
+    q.shutDown();
+  });
+
+  it('refuses a negative or non-finite delay', () => {
+    assert.throws(() => enqueueRequestsFromMapFunc(refs, { delayMs: -1 }), InvalidOptionError);
+    assert.throws(() => enqueueRequestsFromMapFunc(refs, { delayMs: Number.NaN }), InvalidOptionError);
   });
 });
 

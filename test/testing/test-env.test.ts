@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { ConfigMapResource, FakeClock, InvalidOptionError, defineResource } from 'kube-converge/meta';
-import { createClient, isNotFound, isUnauthorized, loadKubeConfig, NetworkError } from 'kube-converge/client';
+import { createClient, isInvalid, isNotFound, isUnauthorized, loadKubeConfig, NetworkError } from 'kube-converge/client';
 import { controllerManagedBy } from 'kube-converge/controller';
 import { CrdNotServedError, TestEnv, eventually, installCrds, loadCrds } from 'kube-converge/testing';
 
@@ -151,6 +151,16 @@ describe('TestEnv', () => {
       return true;
     });
     await assert.rejects(TestEnv.start({ crds: [`${fixtures}missing.yaml`] }), /cannot read .*missing\.yaml/);
+  });
+
+  it("refuses an invalid CRD with the server's 422 Invalid, as a client installing it would see", async () => {
+    const [widgets] = await loadCrds([`${fixtures}crds/widgets.yaml`]);
+    const wrongName = { ...widgets!, metadata: { name: 'not-plural-dot-group' } };
+    await assert.rejects(TestEnv.start({ crds: [wrongName] }), (e) => {
+      assert.ok(isInvalid(e), String(e));
+      assert.match((e as Error).message, /must be spec\.names\.plural\+"\."\+spec\.group/);
+      return true;
+    });
   });
 
   it('fails with CrdNotServedError naming the CRD when it is never Established', async () => {

@@ -1,14 +1,14 @@
 /**
- * The only file that knows about sockets: serves an `ApiServer` over `node:https` (or, when no
- * serving certificate is given, `node:http`). It authenticates each request before reading its body
+ * The only file that knows about sockets: serves an `ApiServer` over HTTPS (or, when no serving
+ * certificate is given, plain HTTP). It authenticates each request before reading its body
  * (401 Unauthorized otherwise), reads bodies up to 3 MiB (413 beyond), hands the core a plain
  * request, writes plain responses, and streams watch responses chunk by chunk with back-pressure
  * reported to the watcher. Keep-alive is on. Invariant: no request, however malformed, crashes the
  * process; none reaches the core unauthenticated; a client going away frees its watch.
  */
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo, type Server as NetServer } from 'node:net';
+import { createSecureContext, TLSSocket, type SecureContext } from 'node:tls';
 import type { ApiServer } from '../api-server.js';
 import { adminTokenAuthenticator } from './auth/admin-token.js';
 import type { ApiRequest, ApiResponse } from './request.js';
@@ -20,6 +20,7 @@ export const MAX_BODY_BYTES = 3 * 1024 * 1024;
 
 /** A server `listen` started: the bound `port` (the real one when 0 was asked for), and `close`, which resolves once every socket is closed. */
 export interface Listening {
+  /** The HTTP server requests are served by (over HTTPS it is handed each connection by a TLS listener). */
   server: Server;
   port: number;
   host: string;
@@ -117,29 +118,47 @@ export function listen(api: ApiServer, { port = 0, host = '127.0.0.1', tls, admi
       else writeResponse(res, errorResponse(err), false);
     });
   };
-  const server: Server = tls
-    ? createHttpsServer({ cert: tls.cert, key: tls.key, keepAlive: true }, handler)
-    : createHttpServer({ keepAlive: true }, handler);
+  const server: Server = createHttpServer({ keepAlive: true }, handler);
   server.keepAliveTimeout = 65_000;
+  const listener = tls ? tlsListener(server, tls) : server;
   server.on('clientError', (_err, socket) => {
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
     else socket.destroy();
   });
   return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      const addr = server.address() as AddressInfo;
+    listener.once('error', reject);
+    listener.listen(port, host, () => {
+      listener.off('error', reject);
+      const addr = listener.address() as AddressInfo;
       resolve({
         server,
         port: addr.port,
         host,
         close: () =>
           new Promise<void>((res) => {
-            server.close(() => res());
+            listener.close(() => res());
             server.closeAllConnections();
           }),
       });
     });
+  });
+}
+
+/** One TLS context per serving certificate and key in the process: making one costs milliseconds, more than a whole in-process start. */
+const secureContexts = new Map<string, SecureContext>();
+
+/**
+ * The socket that accepts HTTPS for `server`: each connection is wrapped in TLS with the cached
+ * context and handed to the HTTP server, as `node:https` does, except that `node:https` makes a new
+ * context for every server it creates.
+ */
+function tlsListener(server: Server, tls: { cert: string; key: string }): NetServer {
+  const id = `${tls.cert}\0${tls.key}`;
+  let secureContext = secureContexts.get(id);
+  if (!secureContext) secureContexts.set(id, (secureContext = createSecureContext({ cert: tls.cert, key: tls.key })));
+  const context = secureContext;
+  return createNetServer((raw) => {
+    raw.on('error', () => raw.destroy()); // a reset before the handshake; after it, the HTTP server's error handling takes over
+    server.emit('connection', new TLSSocket(raw, { isServer: true, secureContext: context, ALPNProtocols: ['http/1.1'] }));
   });
 }

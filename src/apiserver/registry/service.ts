@@ -1,8 +1,9 @@
 /**
  * Services: the defaults of a real cluster (type ClusterIP, sessionAffinity None, TCP ports with
  * targetPort = port, single-stack IPv4, internalTrafficPolicy Cluster), a ClusterIP allocated from
- * envtest's range 10.0.0.0/24 (10.0.0.1 belongs to `default/kubernetes`) unless headless (`None`),
- * node ports 30000–32767 for NodePort/LoadBalancer, and an immutable clusterIP.
+ * 10.0.0.0/16, the next free one after the last given (10.0.0.1 belongs to `default/kubernetes`), unless headless (`None`),
+ * node ports 30000–32767 for NodePort/LoadBalancer, and an immutable clusterIP. envtest's range is
+ * the /24 this one starts with, which is full after 253 Services: too few for an operator at scale.
  * Invariant: no two stored Services hold the same ClusterIP or node port.
  */
 import { jsonEqual, type KubeObject } from '../../meta/index.js';
@@ -11,7 +12,9 @@ import { ageColumn, cells, column, nameColumn, type TablePrinter } from '../tabl
 import { Strategy, builtinVersion, type StoreReader, type VersionSpec } from './strategy.js';
 
 type Obj = Record<string, unknown>;
-const CIDR_PREFIX = '10.0.0.';
+/** The service range 10.0.0.0/16: host `i` (1 ≤ i ≤ 65534) is 10.0.(i >> 8).(i & 255). */
+const SERVICE_HOSTS = 65_534;
+const serviceIp = (i: number): string => `10.0.${i >> 8}.${i & 255}`;
 const NODE_PORT_MIN = 30000;
 const NODE_PORT_MAX = 32767;
 
@@ -88,21 +91,41 @@ export class ServiceStrategy extends Strategy {
     'spec.type': (o: KubeObject) => (o.spec as Obj | undefined)?.type,
   };
   readonly #store: StoreReader;
+  /** Where the search for a free ClusterIP starts (host 1 is the `kubernetes` Service's). */
+  #nextHost = 2;
 
   constructor(store: StoreReader) {
     super();
     this.#store = store;
   }
 
-  #used(): { ips: Set<string>; ports: Set<number> } {
-    const ips = new Set<string>([`${CIDR_PREFIX}1`]);
+  /**
+   * The next free ClusterIP after the last one given, wrapping around the range. Checking one
+   * candidate is a cheap pass over the Services, where building the set of every used address for
+   * each create made 10,000 Services cost quadratic time (seconds per create at the end).
+   */
+  #allocateIp(): string {
+    for (let tried = 1; tried < SERVICE_HOSTS; tried++) {
+      const host = this.#nextHost;
+      this.#nextHost = host >= SERVICE_HOSTS ? 2 : host + 1;
+      const ip = serviceIp(host);
+      if (!this.#ipTaken(ip)) return ip;
+    }
+    throw internalError('failed to allocate a serviceIP: range is full');
+  }
+
+  #ipTaken(ip: string): boolean {
+    for (const s of this.#store.list(this.storageId)) if ((s.spec as Obj | undefined)?.clusterIP === ip) return true;
+    return false;
+  }
+
+  #usedNodePorts(): Set<number> {
     const ports = new Set<number>();
     for (const s of this.#store.list(this.storageId)) {
-      const spec = (s.spec ?? {}) as Obj;
-      if (typeof spec.clusterIP === 'string') ips.add(spec.clusterIP);
-      for (const p of (spec.ports as Obj[] | undefined) ?? []) if (typeof p.nodePort === 'number') ports.add(p.nodePort);
+      for (const p of ((s.spec as Obj | undefined)?.ports as Obj[] | undefined) ?? [])
+        if (typeof p.nodePort === 'number') ports.add(p.nodePort);
     }
-    return { ips, ports };
+    return ports;
   }
 
   override prepareForCreate(obj: KubeObject): void {
@@ -112,30 +135,25 @@ export class ServiceStrategy extends Strategy {
     spec.type ??= 'ClusterIP';
     spec.sessionAffinity ??= 'None';
     const external = spec.type === 'ExternalName';
-    const used = this.#used();
     if (!external) {
       spec.internalTrafficPolicy ??= 'Cluster';
       spec.ipFamilies ??= ['IPv4'];
       spec.ipFamilyPolicy ??= 'SingleStack';
-      if (spec.clusterIP === undefined || spec.clusterIP === '') {
-        let ip: string | undefined;
-        for (let i = 2; i < 255 && !ip; i++) if (!used.ips.has(`${CIDR_PREFIX}${i}`)) ip = `${CIDR_PREFIX}${i}`;
-        if (!ip) throw internalError('failed to allocate a serviceIP: range is full');
-        spec.clusterIP = ip;
-      }
+      if (spec.clusterIP === undefined || spec.clusterIP === '') spec.clusterIP = this.#allocateIp();
       spec.clusterIPs = [spec.clusterIP];
     }
     const wantsNodePort = spec.type === 'NodePort' || spec.type === 'LoadBalancer';
     if (wantsNodePort && spec.type === 'LoadBalancer') spec.allocateLoadBalancerNodePorts ??= true;
     if (wantsNodePort) spec.externalTrafficPolicy ??= 'Cluster';
+    const used = wantsNodePort ? this.#usedNodePorts() : undefined;
     let next = NODE_PORT_MIN;
     for (const p of (spec.ports as Obj[] | undefined) ?? []) {
       p.protocol ??= 'TCP';
       p.targetPort ??= p.port;
-      if (wantsNodePort && p.nodePort === undefined) {
-        while (used.ports.has(next) && next <= NODE_PORT_MAX) next++;
+      if (used && p.nodePort === undefined) {
+        while (used.has(next) && next <= NODE_PORT_MAX) next++;
         p.nodePort = next;
-        used.ports.add(next);
+        used.add(next);
       }
     }
   }
