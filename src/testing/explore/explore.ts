@@ -8,6 +8,7 @@
 import { FakeClock, type KubeObject, type ResourceDescriptor } from '../../meta/index.js';
 import type { CrdSource } from '../crds.js';
 import { TestEnv } from '../test-env.js';
+import { inProcessClient } from './in-process-client.js';
 import { runSchedule, type ExploreSetup, type Invariant, type RunSpec, type ScenarioStep } from './run-schedule.js';
 import { FAULT_KINDS, describeFault, scheduleFor, type Fault, type FaultKind } from './schedule.js';
 
@@ -77,6 +78,7 @@ export async function explore<T extends KubeObject>(setup: ExploreSetup, options
   await using env = await TestEnv.start({ clock, crds: options.crds ?? [] });
   const spec: RunSpec<T> = {
     env,
+    client: inProcessClient(env.server),
     clock,
     setup,
     resource: options.resource,

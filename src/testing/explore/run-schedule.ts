@@ -46,6 +46,8 @@ export interface Invariant {
 /** Everything a run needs besides its namespace and faults. */
 export interface RunSpec<T extends KubeObject> {
   env: TestEnv;
+  /** The server in process, without faults: what the scenario, the checks and (through faults) the managers use. */
+  client: Client;
   clock: FakeClock;
   setup: ExploreSetup;
   resource: ResourceDescriptor<T>;
@@ -69,20 +71,30 @@ export interface RunOutcome {
 
 const TOUCHED = 'explore.converge.dev/touched';
 
+/** Turns of the event loop with nothing in flight after which a step's work counts as done. */
+const IDLE_TURNS = 3;
+
 export async function runSchedule<T extends KubeObject>(
   spec: RunSpec<T>,
   namespace: string,
   faults: readonly Fault[],
 ): Promise<RunOutcome> {
-  const { env, clock } = spec;
-  await env.client.create(NamespaceResource, { metadata: { name: namespace } });
-  const state = { writes: 0, calls: 0, inflight: 0, crashed: false, failure: undefined as string | undefined };
+  const { env, clock, client: direct } = spec;
+  await direct.create(NamespaceResource, { metadata: { name: namespace } });
+  const state = {
+    writes: 0,
+    calls: 0,
+    inflight: 0,
+    idle: undefined as (() => void) | undefined,
+    crashed: false,
+    failure: undefined as string | undefined,
+  };
   const writes: string[] = [];
   const start = clock.now();
   const elapsed = (): number => clock.now() - start;
   const ctx: ExploreContext = {
     namespace,
-    client: env.client,
+    client: direct,
     clock,
     async dependency(name) {
       const n = state.calls++;
@@ -109,7 +121,7 @@ export async function runSchedule<T extends KubeObject>(
   const startManager = async (): Promise<{ mgr: Manager; client: FaultInjectingClient; running: Promise<void> }> => {
     let dead = false;
     const numbers = new WeakMap<ClientWrite, number>();
-    const client = faultInjectingClient(counting(env.client, state), {
+    const client = faultInjectingClient(counting(direct, state), {
       beforeWrite: async (w) => {
         if (dead) throw new Error('the manager crashed (injected by the explorer)');
         const n = state.writes++;
@@ -124,7 +136,7 @@ export async function runSchedule<T extends KubeObject>(
         if (faultAt(n, 'tooManyRequests')) throw tooManyRequests(n);
         if (faultAt(n, 'concurrentWrite') && w.name) {
           const patch = { metadata: { annotations: { [TOUCHED]: String(n) } } };
-          await env.client.patch(w.resource, { namespace: w.namespace, name: w.name }, patch, 'merge').catch(() => undefined); // nothing to touch yet
+          await direct.patch(w.resource, { namespace: w.namespace, name: w.name }, patch, 'merge').catch(() => undefined); // nothing to touch yet
         }
       },
       afterWrite: (w) => {
@@ -150,9 +162,15 @@ export async function runSchedule<T extends KubeObject>(
   };
 
   const settleIO = async (): Promise<void> => {
-    // Real I/O (HTTP on loopback, watch events) needs real event-loop turns; wait until none is in flight.
-    for (let idle = 0; idle < 2;) {
-      await new Promise((resolve) => setTimeout(resolve, 1));
+    // Requests and watch events are promises and immediates (no socket): the work of a step is done
+    // once no request is in flight over a few turns of the event loop (a cache hands events on in one).
+    for (let idle = 0; idle < IDLE_TURNS;) {
+      if (state.inflight > 0) {
+        await new Promise<void>((resolve) => (state.idle = resolve));
+        idle = 0;
+        continue;
+      }
+      await new Promise((resolve) => setImmediate(resolve));
       idle = state.inflight === 0 ? idle + 1 : 0;
     }
   };
@@ -229,8 +247,8 @@ function tooManyRequests(n: number): StatusError {
   });
 }
 
-/** `base`, counting the calls in flight in `state.inflight` (a watch counts until it is open). */
-function counting(base: Client, state: { inflight: number }): Client {
+/** `base`, counting the calls in flight in `state.inflight` (a watch counts until it is open); `state.idle` is called when none is left. */
+function counting(base: Client, state: { inflight: number; idle: (() => void) | undefined }): Client {
   return new Proxy(base, {
     get(target, prop, receiver) {
       const value: unknown = Reflect.get(target, prop, receiver);
@@ -239,7 +257,12 @@ function counting(base: Client, state: { inflight: number }): Client {
         const out: unknown = (value as (...a: unknown[]) => unknown).apply(target, args);
         if (out instanceof Promise) {
           state.inflight++;
-          const done = (): void => void state.inflight--;
+          const done = (): void => {
+            if (--state.inflight > 0) return;
+            const idle = state.idle;
+            state.idle = undefined;
+            idle?.();
+          };
           out.then(done, done);
         }
         return out;
