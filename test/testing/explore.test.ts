@@ -3,7 +3,7 @@
 // schedule in the report. Budgets are small: these run in `npm test` on two cores.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { explore, scheduleFor, FAULT_KINDS, type Fault, type FaultKind } from 'kube-converge/testing';
+import { describeFault, explore, scheduleFor, FAULT_KINDS, type Fault, type FaultKind } from 'kube-converge/testing';
 import {
   ExternalRecords,
   WebApp,
@@ -47,6 +47,24 @@ describe('explore', () => {
     assert.deepEqual(scheduleFor(7, shape), scheduleFor(7, shape));
     const distinct = new Set(Array.from({ length: 20 }, (_, i) => JSON.stringify(scheduleFor(i + 1, shape))));
     assert.ok(distinct.size > 15);
+  });
+
+  it('describes every fault kind in its own line', () => {
+    const shape = { faults: FAULT_KINDS, windowMs: 1000, writes: 10, calls: 3, watches: 3, maxFaults: 3 };
+    const seen = new Map<FaultKind, string>();
+    for (let seed = 1; seen.size < FAULT_KINDS.length && seed < 500; seed++) {
+      for (const f of scheduleFor(seed, shape)) seen.set(f.kind, describeFault(f, ['WebApp']));
+    }
+    assert.deepEqual([...seen.keys()].sort(), [...FAULT_KINDS].sort());
+    assert.equal(new Set(seen.values()).size, FAULT_KINDS.length);
+    assert.match(seen.get('leaseLoss')!, /cannot renew its Lease; a standby takes over/);
+    assert.match(seen.get('writeTimeout')!, /times out \(504, not applied\)/);
+  });
+
+  it('lets a manager that lost its lease stop and a standby take over, and the correct operator still converges', async () => {
+    const r = await exploreVariant(undefined, { seeds: 3, faults: ['leaseLoss', 'writeTimeout'] });
+    assert.equal(r.failure, undefined, r.failure?.report);
+    assert.equal(r.schedules, 4);
   });
 
   it('finds no failure in the correct WebApp operator', async () => {

@@ -7,8 +7,8 @@
  * the run always stops its managers, and reports at most one failure, the first one found.
  */
 import { NetworkError, StatusError, type Client } from '../../client/index.js';
-import type { Manager } from '../../manager/index.js';
-import { NamespaceResource, type FakeClock, type KubeObject, type ResourceDescriptor } from '../../meta/index.js';
+import { LeaderElectionLostError, type Manager } from '../../manager/index.js';
+import { LeaseResource, NamespaceResource, type FakeClock, type KubeObject, type ResourceDescriptor } from '../../meta/index.js';
 import { faultInjectingClient, type ClientWrite, type FaultInjectingClient } from '../fault-injecting-client.js';
 import type { TestEnv } from '../test-env.js';
 import type { Fault } from './schedule.js';
@@ -71,6 +71,23 @@ export interface RunOutcome {
 
 const TOUCHED = 'explore.converge.dev/touched';
 
+/** The Lease managers elect a leader with, in schedules with a lease loss; short, so a takeover fits in a run. */
+const LEASE = { id: 'explore-leader', leaseDurationMs: 1000, renewDeadlineMs: 800, retryPeriodMs: 200 } as const;
+
+/** A manager that lost its lease must have stopped this long (fake time) after the loss began. */
+const DEPOSED_STOP_MS = 2 * LEASE.leaseDurationMs;
+
+/** One manager of a run: crashed (its client refuses every write), deposed (it cannot renew its Lease), stopped. */
+interface RunManager {
+  identity: string;
+  mgr: Manager;
+  client: FaultInjectingClient;
+  dead: boolean;
+  /** When it began to lose its lease (fake time), if it did. */
+  deposedAt: number | undefined;
+  stopped: boolean;
+}
+
 /** Turns of the event loop with nothing in flight after which a step's work counts as done. */
 const IDLE_TURNS = 3;
 
@@ -116,24 +133,42 @@ export async function runSchedule<T extends KubeObject>(
     return lag;
   };
   const faultAt = (write: number, kind: Fault['kind']): boolean => faults.some((f) => f.kind === kind && 'write' in f && f.write === write);
+  const electing = faults.some((f) => f.kind === 'leaseLoss');
+  let managers = 0;
+  /** The manager that should lead now: the one a crash restarts, the one a lease loss deposes. */
+  let current: RunManager | undefined;
+  let deposing = false;
 
-  /** A manager with its own faulty client: once it crashed, that client refuses every write. */
-  const startManager = async (): Promise<{ mgr: Manager; client: FaultInjectingClient; running: Promise<void> }> => {
-    let dead = false;
+  /** A manager with its own faulty client: once it crashed, that client refuses every write; once deposed, its Lease writes. */
+  const startManager = async (): Promise<RunManager> => {
     const numbers = new WeakMap<ClientWrite, number>();
-    const client = faultInjectingClient(counting(direct, state), {
+    const identity = `${namespace}-manager-${managers++}`;
+    const m: RunManager = { identity, mgr: undefined!, client: undefined!, dead: false, deposedAt: undefined, stopped: false };
+    m.client = faultInjectingClient(counting(direct, state), {
       beforeWrite: async (w) => {
-        if (dead) throw new Error('the manager crashed (injected by the explorer)');
+        if (m.dead) throw new Error('the manager crashed (injected by the explorer)');
+        if (electing && w.resource.kind === LeaseResource.kind && w.name === LEASE.id) {
+          // Leader election is the manager's machinery, not the operator's: its writes are not numbered.
+          if (m.deposedAt !== undefined) throw new Error(`${identity} cannot renew its Lease (injected by the explorer)`);
+          return;
+        }
+        const desc = `${w.verb}${w.subresource ? ` ${w.subresource}` : ''} ${w.resource.kind} ${w.namespace ?? ''}/${w.name}`;
+        if (m.stopped) state.failure ??= `${identity} wrote (${desc}) after it lost its lease and stopped`;
         const n = state.writes++;
         numbers.set(w, n);
-        writes[n] = `${w.verb}${w.subresource ? ` ${w.subresource}` : ''} ${w.resource.kind} ${w.namespace ?? ''}/${w.name}`;
+        writes[n] = desc;
         for (const f of faults) if (f.kind === 'cacheLag' && f.write === n) lagStarts.set(f, clock.now());
-        if (faultAt(n, 'crash')) {
-          dead = true;
+        if (faultAt(n, 'leaseLoss') && m === current && m.deposedAt === undefined) {
+          m.deposedAt = clock.now();
+          deposing = true;
+        }
+        if (faultAt(n, 'crash') && m === current) {
+          m.dead = true;
           state.crashed = true;
           throw new Error(`the manager crashed before write #${n} (injected by the explorer)`);
         }
         if (faultAt(n, 'tooManyRequests')) throw tooManyRequests(n);
+        if (faultAt(n, 'writeTimeout')) throw writeTimeout(n);
         if (faultAt(n, 'concurrentWrite') && w.name) {
           const patch = { metadata: { annotations: { [TOUCHED]: String(n) } } };
           await direct.patch(w.resource, { namespace: w.namespace, name: w.name }, patch, 'merge').catch(() => undefined); // nothing to touch yet
@@ -153,12 +188,19 @@ export async function runSchedule<T extends KubeObject>(
         if (lag > 0) await clock.sleep(lag);
       },
     });
-    const mgr = await env.newManager({ client, cache: { defaults: { namespaces: [namespace] } } });
-    await spec.setup(mgr, ctx);
-    const running = mgr.start().catch((err: unknown) => {
-      state.failure ??= `the manager failed: ${(err as Error).message}`;
-    });
-    return { mgr, client, running };
+    const leaderElection = electing ? { leaderElection: { ...LEASE, namespace, identity } } : {};
+    m.mgr = await env.newManager({ client: m.client, cache: { defaults: { namespaces: [namespace] } }, ...leaderElection });
+    await spec.setup(m.mgr, ctx);
+    void m.mgr.start().then(
+      () => (m.stopped = true),
+      (err: unknown) => {
+        m.stopped = true;
+        // Losing the lease is how a deposed (or crashed) manager is meant to stop.
+        if (err instanceof LeaderElectionLostError && (m.deposedAt !== undefined || m.dead)) return;
+        state.failure ??= `${identity} failed: ${(err as Error).message}`;
+      },
+    );
+    return m;
   };
 
   const settleIO = async (): Promise<void> => {
@@ -191,7 +233,8 @@ export async function runSchedule<T extends KubeObject>(
 
   const scenario = [...spec.scenario].sort((a, b) => a.atMs - b.atMs);
   const cuts = faults.filter((f) => f.kind === 'watchCut').sort((a, b) => a.atMs - b.atMs);
-  let current = await startManager();
+  const deposed: RunManager[] = [];
+  current = await startManager();
   try {
     for (;;) {
       if (state.failure) return { failure: state.failure, writes, calls: state.calls, kinds };
@@ -205,10 +248,21 @@ export async function runSchedule<T extends KubeObject>(
         await stepUntil(current.mgr.shutdown());
         current = await startManager();
       }
+      if (deposing) {
+        // The deposed manager keeps running until it notices; its successor waits for the lease meanwhile.
+        deposing = false;
+        deposed.push(current);
+        current = await startManager();
+      }
+      const lingering = deposed.find((d) => !d.stopped && clock.now() - d.deposedAt! > DEPOSED_STOP_MS);
+      if (lingering) {
+        const failure = `${lingering.identity} still runs ${DEPOSED_STOP_MS} ms after it began to lose its lease`;
+        return { failure, writes, calls: state.calls, kinds };
+      }
       await step();
       if (elapsed() < spec.windowMs || scenario.length > 0) continue;
       const waiting = await notConverged(spec, ctx);
-      if (waiting.length === 0) {
+      if (waiting.length === 0 && deposed.every((d) => d.stopped)) {
         for (const inv of spec.invariants) {
           const broken = await inv.check(ctx);
           if (broken !== undefined)
@@ -226,7 +280,7 @@ export async function runSchedule<T extends KubeObject>(
       }
     }
   } finally {
-    await stepUntil(current.mgr.shutdown());
+    await stepUntil(Promise.all([current, ...deposed].map((m) => m?.mgr.shutdown())));
   }
 }
 
@@ -244,6 +298,17 @@ function tooManyRequests(n: number): StatusError {
     reason: 'TooManyRequests',
     message: `too many requests (injected by the explorer, write #${n})`,
     details: { retryAfterSeconds: 1 },
+  });
+}
+
+function writeTimeout(n: number): StatusError {
+  return new StatusError({
+    apiVersion: 'v1',
+    kind: 'Status',
+    status: 'Failure',
+    code: 504,
+    reason: 'Timeout',
+    message: `the write timed out and was not applied (injected by the explorer, write #${n})`,
   });
 }
 
