@@ -1,10 +1,12 @@
 /**
  * One run of the explorer: an operator (its manager setup) in a fresh namespace of the shared API
  * server, under one fault schedule, on the shared fake clock. The run moves the clock in steps,
- * letting real I/O settle between them; plays the scenario's steps and the schedule's faults when due;
- * restarts the manager where the schedule crashes it; and once the faults and the scenario are over,
- * waits (in fake time) for every object to reach `converged`, then checks the invariants. Invariant:
- * the run always stops its managers, and reports at most one failure, the first one found.
+ * letting the in-process requests and watch events settle between them; plays the scenario's steps
+ * and the schedule's faults when due; restarts the manager where the schedule crashes it, starts a
+ * standby where it takes the leader's lease away; and once the faults and the scenario are over,
+ * waits (in fake time) for every object to reach `converged` and every deposed manager to stop, then
+ * checks the invariants. Invariant: the run always stops its managers and deletes its namespace, and
+ * reports at most one failure, the first one found.
  */
 import { NetworkError, StatusError, type Client } from '../../client/index.js';
 import { LeaderElectionLostError, type Manager } from '../../manager/index.js';
@@ -137,7 +139,8 @@ export async function runSchedule<T extends KubeObject>(
   let managers = 0;
   /** The manager that should lead now: the one a crash restarts, the one a lease loss deposes. */
   let current: RunManager | undefined;
-  let deposing = false;
+  /** A manager that began to lose its lease, not yet handled by the run's loop. */
+  let deposing: RunManager | undefined;
 
   /** A manager with its own faulty client: once it crashed, that client refuses every write; once deposed, its Lease writes. */
   const startManager = async (): Promise<RunManager> => {
@@ -160,7 +163,7 @@ export async function runSchedule<T extends KubeObject>(
         for (const f of faults) if (f.kind === 'cacheLag' && f.write === n) lagStarts.set(f, clock.now());
         if (faultAt(n, 'leaseLoss') && m === current && m.deposedAt === undefined) {
           m.deposedAt = clock.now();
-          deposing = true;
+          deposing = m;
         }
         if (faultAt(n, 'crash') && m === current) {
           m.dead = true;
@@ -249,10 +252,11 @@ export async function runSchedule<T extends KubeObject>(
         current = await startManager();
       }
       if (deposing) {
-        // The deposed manager keeps running until it notices; its successor waits for the lease meanwhile.
-        deposing = false;
-        deposed.push(current);
-        current = await startManager();
+        // The deposed manager keeps running until it notices; a standby waits for the lease meanwhile
+        // (unless a crash already replaced the deposed one).
+        deposed.push(deposing);
+        if (deposing === current) current = await startManager();
+        deposing = undefined;
       }
       const lingering = deposed.find((d) => !d.stopped && clock.now() - d.deposedAt! > DEPOSED_STOP_MS);
       if (lingering) {
@@ -281,6 +285,9 @@ export async function runSchedule<T extends KubeObject>(
     }
   } finally {
     await stepUntil(Promise.all([current, ...deposed].map((m) => m?.mgr.shutdown())));
+    // The run's objects go with its namespace, so thousands of runs leave the shared server as they
+    // found it (Service IPs, memory, list costs); objects kept by a finalizer stay, Terminating.
+    await direct.delete(NamespaceResource, { name: namespace });
   }
 }
 
