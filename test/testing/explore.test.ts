@@ -105,15 +105,17 @@ describe('explore', () => {
     assert.match(r.failure.report, /write #1: applied, but the response is lost \(create Deployment /);
   });
 
-  it('catches children created with generateName', async () => {
-    const r = await exploreVariant('generateName', {
-      seeds: 40,
-      budgetMs: 60_000,
-      faults: ['lostResponse', 'cacheLag'],
-      scenario: singleApp,
-    });
+  it('catches children created with generateName, and a second search with the same seeds finds the same failure', async () => {
+    const search = () =>
+      exploreVariant('generateName', { seeds: 40, budgetMs: 60_000, faults: ['lostResponse', 'cacheLag'], scenario: singleApp });
+    const r = await search();
     assert.ok(r.failure, 'found');
     assert.match(r.failure.reason, /one Deployment per WebApp/);
     console.log(r.failure.report, `\n(${r.schedules} schedules in ${r.elapsedMs.toFixed(0)} ms)`);
+    const again = await search();
+    assert.deepEqual(
+      { seed: again.failure?.seed, minimal: again.failure?.minimal, reason: again.failure?.reason.replace(/explore-[\d-]+/g, 'ns') },
+      { seed: r.failure.seed, minimal: r.failure.minimal, reason: r.failure.reason.replace(/explore-[\d-]+/g, 'ns') },
+    );
   });
 });
