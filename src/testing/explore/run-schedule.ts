@@ -156,7 +156,7 @@ export async function runSchedule<T extends KubeObject>(
           return;
         }
         const desc = `${w.verb}${w.subresource ? ` ${w.subresource}` : ''} ${w.resource.kind} ${w.namespace ?? ''}/${w.name}`;
-        if (m.stopped) state.failure ??= `${identity} wrote (${desc}) after it lost its lease and stopped`;
+        if (m.stopped) state.failure ??= `${identity} wrote (${desc}) after it stopped`;
         const n = state.writes++;
         numbers.set(w, n);
         writes[n] = desc;
