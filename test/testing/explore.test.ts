@@ -1,9 +1,10 @@
 // The explorer's self-tests: the compact WebApp operator survives seeded fault schedules, and each of
-// its deliberately broken variants is caught within a small budget, with the seed and a minimal
-// schedule in the report. Budgets are small: these run in `npm test` on two cores.
+// its deliberately broken variants is caught within a small budget by schedules of every fault kind
+// (nothing tells the search which fault a bug needs), with the seed and a minimal schedule in the
+// report. Budgets are small: these run in `npm test` on two cores.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { explore, scheduleFor, FAULT_KINDS, type Fault, type FaultKind } from 'kube-converge/testing';
+import { describeFault, explore, scheduleFor, FAULT_KINDS, type Fault, type FaultKind } from 'kube-converge/testing';
 import {
   ExternalRecords,
   WebApp,
@@ -49,8 +50,26 @@ describe('explore', () => {
     assert.ok(distinct.size > 15);
   });
 
+  it('describes every fault kind in its own line', () => {
+    const shape = { faults: FAULT_KINDS, windowMs: 1000, writes: 10, calls: 3, watches: 3, maxFaults: 3 };
+    const seen = new Map<FaultKind, string>();
+    for (let seed = 1; seen.size < FAULT_KINDS.length && seed < 500; seed++) {
+      for (const f of scheduleFor(seed, shape)) seen.set(f.kind, describeFault(f, ['WebApp']));
+    }
+    assert.deepEqual([...seen.keys()].sort(), [...FAULT_KINDS].sort());
+    assert.equal(new Set(seen.values()).size, FAULT_KINDS.length);
+    assert.match(seen.get('leaseLoss')!, /cannot renew its Lease; a standby takes over/);
+    assert.match(seen.get('writeTimeout')!, /times out \(504, not applied\)/);
+  });
+
+  it('lets a manager that lost its lease stop and a standby take over, and the correct operator still converges', async () => {
+    const r = await exploreVariant(undefined, { seeds: 3, faults: ['leaseLoss', 'writeTimeout'] });
+    assert.equal(r.failure, undefined, r.failure?.report);
+    assert.equal(r.schedules, 4);
+  });
+
   it('finds no failure in the correct WebApp operator', async () => {
-    const r = await exploreVariant(undefined, { seeds: 4 });
+    const r = await exploreVariant(undefined, { seeds: 30, budgetMs: 3000 });
     console.log(`correct: ${r.schedules} schedules in ${r.elapsedMs.toFixed(0)} ms`);
     assert.equal(r.failure, undefined, r.failure?.report);
     assert.ok(r.schedules >= 2);
@@ -65,7 +84,7 @@ describe('explore', () => {
   });
 
   it('catches a finalizer removed before the external cleanup succeeded', async () => {
-    const r = await exploreVariant('finalizerBeforeCleanup', { seeds: 10, faults: ['dependencyTimeout'] });
+    const r = await exploreVariant('finalizerBeforeCleanup', { seeds: 20 });
     assert.ok(r.failure, 'found');
     assert.match(r.failure.reason, /external system holds exactly the live WebApps/);
     assert.ok(r.failure.minimal.length >= 1 && r.failure.minimal.every((f) => f.kind === 'dependencyTimeout'));
@@ -73,7 +92,7 @@ describe('explore', () => {
   });
 
   it('catches swallowed conflicts on the status write', async () => {
-    const r = await exploreVariant('ignoreConflicts', { seeds: 10, faults: ['concurrentWrite'] });
+    const r = await exploreVariant('ignoreConflicts', { seeds: 40 });
     assert.ok(r.failure, 'found');
     assert.match(r.failure.reason, /not converged/);
     console.log(r.failure.report, `\n(${r.schedules} schedules in ${r.elapsedMs.toFixed(0)} ms)`);
@@ -87,15 +106,16 @@ describe('explore', () => {
     assert.match(r.failure.report, /write #1: applied, but the response is lost \(create Deployment /);
   });
 
-  it('catches children created with generateName', async () => {
-    const r = await exploreVariant('generateName', {
-      seeds: 40,
-      budgetMs: 60_000,
-      faults: ['lostResponse', 'cacheLag'],
-      scenario: singleApp,
-    });
+  it('catches children created with generateName, and a second search with the same seeds finds the same failure', async () => {
+    const search = () => exploreVariant('generateName', { seeds: 40, scenario: singleApp });
+    const r = await search();
     assert.ok(r.failure, 'found');
     assert.match(r.failure.reason, /one Deployment per WebApp/);
     console.log(r.failure.report, `\n(${r.schedules} schedules in ${r.elapsedMs.toFixed(0)} ms)`);
+    const again = await search();
+    assert.deepEqual(
+      { seed: again.failure?.seed, minimal: again.failure?.minimal, reason: again.failure?.reason.replace(/explore-[\d-]+/g, 'ns') },
+      { seed: r.failure.seed, minimal: r.failure.minimal, reason: r.failure.reason.replace(/explore-[\d-]+/g, 'ns') },
+    );
   });
 });

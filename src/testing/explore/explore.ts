@@ -8,6 +8,7 @@
 import { FakeClock, type KubeObject, type ResourceDescriptor } from '../../meta/index.js';
 import type { CrdSource } from '../crds.js';
 import { TestEnv } from '../test-env.js';
+import { inProcessClient } from './in-process-client.js';
 import { runSchedule, type ExploreSetup, type Invariant, type RunSpec, type ScenarioStep } from './run-schedule.js';
 import { FAULT_KINDS, describeFault, scheduleFor, type Fault, type FaultKind } from './schedule.js';
 
@@ -15,7 +16,10 @@ import { FAULT_KINDS, describeFault, scheduleFor, type Fault, type FaultKind } f
 export interface ExploreOptions<T extends KubeObject> {
   /** The seeds to run: a count `n` (seeds 1…n) or the seeds themselves (e.g. `[seed]` to replay a failure). */
   seeds: number | readonly number[];
-  /** Stop starting new schedules once this much real time passed (shrinking a failure may run over). Default 10 000 ms. */
+  /**
+   * Stop starting new schedules once this much real time passed since the first run began (starting the
+   * API server and installing the CRDs come before; shrinking a failure may run over). Default 10 000 ms.
+   */
   budgetMs?: number;
   /** The fault kinds schedules are drawn from. Default all of them. */
   faults?: readonly FaultKind[];
@@ -77,6 +81,7 @@ export async function explore<T extends KubeObject>(setup: ExploreSetup, options
   await using env = await TestEnv.start({ clock, crds: options.crds ?? [] });
   const spec: RunSpec<T> = {
     env,
+    client: inProcessClient(env.server),
     clock,
     setup,
     resource: options.resource,
@@ -93,6 +98,7 @@ export async function explore<T extends KubeObject>(setup: ExploreSetup, options
     Object.freeze({ schedules, elapsedMs: performance.now() - started, failure });
   // A run without faults first: a failure there needs no schedule, and its writes and dependency
   // calls are what the schedules' faults are aimed at.
+  const runsFrom = performance.now();
   const baseline = await run(0, []);
   if (baseline.failure !== undefined) return done(1, failureOf(0, [], { faults: [], outcome: baseline }));
   const shape = {
@@ -104,7 +110,7 @@ export async function explore<T extends KubeObject>(setup: ExploreSetup, options
   };
   let schedules = 1;
   for (const seed of seeds) {
-    if (performance.now() - started > budgetMs) break;
+    if (performance.now() - runsFrom > budgetMs) break;
     const schedule = options.replay ?? scheduleFor(seed, shape);
     schedules++;
     const outcome = await run(seed, schedule);

@@ -1,14 +1,16 @@
 /**
  * One run of the explorer: an operator (its manager setup) in a fresh namespace of the shared API
  * server, under one fault schedule, on the shared fake clock. The run moves the clock in steps,
- * letting real I/O settle between them; plays the scenario's steps and the schedule's faults when due;
- * restarts the manager where the schedule crashes it; and once the faults and the scenario are over,
- * waits (in fake time) for every object to reach `converged`, then checks the invariants. Invariant:
- * the run always stops its managers, and reports at most one failure, the first one found.
+ * letting the in-process requests and watch events settle between them; plays the scenario's steps
+ * and the schedule's faults when due; restarts the manager where the schedule crashes it, starts a
+ * standby where it takes the leader's lease away; and once the faults and the scenario are over,
+ * waits (in fake time) for every object to reach `converged` and every deposed manager to stop, then
+ * checks the invariants. Invariant: the run always stops its managers and deletes its namespace, and
+ * reports at most one failure, the first one found.
  */
 import { NetworkError, StatusError, type Client } from '../../client/index.js';
-import type { Manager } from '../../manager/index.js';
-import { NamespaceResource, type FakeClock, type KubeObject, type ResourceDescriptor } from '../../meta/index.js';
+import { LeaderElectionLostError, type Manager } from '../../manager/index.js';
+import { LeaseResource, NamespaceResource, type FakeClock, type KubeObject, type ResourceDescriptor } from '../../meta/index.js';
 import { faultInjectingClient, type ClientWrite, type FaultInjectingClient } from '../fault-injecting-client.js';
 import type { TestEnv } from '../test-env.js';
 import type { Fault } from './schedule.js';
@@ -46,6 +48,8 @@ export interface Invariant {
 /** Everything a run needs besides its namespace and faults. */
 export interface RunSpec<T extends KubeObject> {
   env: TestEnv;
+  /** The server in process, without faults: what the scenario, the checks and (through faults) the managers use. */
+  client: Client;
   clock: FakeClock;
   setup: ExploreSetup;
   resource: ResourceDescriptor<T>;
@@ -69,20 +73,47 @@ export interface RunOutcome {
 
 const TOUCHED = 'explore.converge.dev/touched';
 
+/** The Lease managers elect a leader with, in schedules with a lease loss; short, so a takeover fits in a run. */
+const LEASE = { id: 'explore-leader', leaseDurationMs: 1000, renewDeadlineMs: 800, retryPeriodMs: 200 } as const;
+
+/** A manager that lost its lease must have stopped this long (fake time) after the loss began. */
+const DEPOSED_STOP_MS = 2 * LEASE.leaseDurationMs;
+
+/** One manager of a run: crashed (its client refuses every write), deposed (it cannot renew its Lease), stopped. */
+interface RunManager {
+  identity: string;
+  mgr: Manager;
+  client: FaultInjectingClient;
+  dead: boolean;
+  /** When it began to lose its lease (fake time), if it did. */
+  deposedAt: number | undefined;
+  stopped: boolean;
+}
+
+/** Turns of the event loop with nothing in flight after which a step's work counts as done. */
+const IDLE_TURNS = 3;
+
 export async function runSchedule<T extends KubeObject>(
   spec: RunSpec<T>,
   namespace: string,
   faults: readonly Fault[],
 ): Promise<RunOutcome> {
-  const { env, clock } = spec;
-  await env.client.create(NamespaceResource, { metadata: { name: namespace } });
-  const state = { writes: 0, calls: 0, inflight: 0, crashed: false, failure: undefined as string | undefined };
+  const { env, clock, client: direct } = spec;
+  await direct.create(NamespaceResource, { metadata: { name: namespace } });
+  const state = {
+    writes: 0,
+    calls: 0,
+    inflight: 0,
+    idle: undefined as (() => void) | undefined,
+    crashed: false,
+    failure: undefined as string | undefined,
+  };
   const writes: string[] = [];
   const start = clock.now();
   const elapsed = (): number => clock.now() - start;
   const ctx: ExploreContext = {
     namespace,
-    client: env.client,
+    client: direct,
     clock,
     async dependency(name) {
       const n = state.calls++;
@@ -104,27 +135,46 @@ export async function runSchedule<T extends KubeObject>(
     return lag;
   };
   const faultAt = (write: number, kind: Fault['kind']): boolean => faults.some((f) => f.kind === kind && 'write' in f && f.write === write);
+  const electing = faults.some((f) => f.kind === 'leaseLoss');
+  let managers = 0;
+  /** The manager that should lead now: the one a crash restarts, the one a lease loss deposes. */
+  let current: RunManager | undefined;
+  /** A manager that began to lose its lease, not yet handled by the run's loop. */
+  let deposing: RunManager | undefined;
 
-  /** A manager with its own faulty client: once it crashed, that client refuses every write. */
-  const startManager = async (): Promise<{ mgr: Manager; client: FaultInjectingClient; running: Promise<void> }> => {
-    let dead = false;
+  /** A manager with its own faulty client: once it crashed, that client refuses every write; once deposed, its Lease writes. */
+  const startManager = async (): Promise<RunManager> => {
     const numbers = new WeakMap<ClientWrite, number>();
-    const client = faultInjectingClient(counting(env.client, state), {
+    const identity = `${namespace}-manager-${managers++}`;
+    const m: RunManager = { identity, mgr: undefined!, client: undefined!, dead: false, deposedAt: undefined, stopped: false };
+    m.client = faultInjectingClient(counting(direct, state), {
       beforeWrite: async (w) => {
-        if (dead) throw new Error('the manager crashed (injected by the explorer)');
+        if (m.dead) throw new Error('the manager crashed (injected by the explorer)');
+        if (electing && w.resource.kind === LeaseResource.kind && w.name === LEASE.id) {
+          // Leader election is the manager's machinery, not the operator's: its writes are not numbered.
+          if (m.deposedAt !== undefined) throw new Error(`${identity} cannot renew its Lease (injected by the explorer)`);
+          return;
+        }
+        const desc = `${w.verb}${w.subresource ? ` ${w.subresource}` : ''} ${w.resource.kind} ${w.namespace ?? ''}/${w.name}`;
+        if (m.stopped) state.failure ??= `${identity} wrote (${desc}) after it stopped`;
         const n = state.writes++;
         numbers.set(w, n);
-        writes[n] = `${w.verb}${w.subresource ? ` ${w.subresource}` : ''} ${w.resource.kind} ${w.namespace ?? ''}/${w.name}`;
+        writes[n] = desc;
         for (const f of faults) if (f.kind === 'cacheLag' && f.write === n) lagStarts.set(f, clock.now());
-        if (faultAt(n, 'crash')) {
-          dead = true;
+        if (faultAt(n, 'leaseLoss') && m === current && m.deposedAt === undefined) {
+          m.deposedAt = clock.now();
+          deposing = m;
+        }
+        if (faultAt(n, 'crash') && m === current) {
+          m.dead = true;
           state.crashed = true;
           throw new Error(`the manager crashed before write #${n} (injected by the explorer)`);
         }
         if (faultAt(n, 'tooManyRequests')) throw tooManyRequests(n);
+        if (faultAt(n, 'writeTimeout')) throw writeTimeout(n);
         if (faultAt(n, 'concurrentWrite') && w.name) {
           const patch = { metadata: { annotations: { [TOUCHED]: String(n) } } };
-          await env.client.patch(w.resource, { namespace: w.namespace, name: w.name }, patch, 'merge').catch(() => undefined); // nothing to touch yet
+          await direct.patch(w.resource, { namespace: w.namespace, name: w.name }, patch, 'merge').catch(() => undefined); // nothing to touch yet
         }
       },
       afterWrite: (w) => {
@@ -141,18 +191,31 @@ export async function runSchedule<T extends KubeObject>(
         if (lag > 0) await clock.sleep(lag);
       },
     });
-    const mgr = await env.newManager({ client, cache: { defaults: { namespaces: [namespace] } } });
-    await spec.setup(mgr, ctx);
-    const running = mgr.start().catch((err: unknown) => {
-      state.failure ??= `the manager failed: ${(err as Error).message}`;
-    });
-    return { mgr, client, running };
+    const leaderElection = electing ? { leaderElection: { ...LEASE, namespace, identity } } : {};
+    m.mgr = await env.newManager({ client: m.client, cache: { defaults: { namespaces: [namespace] } }, ...leaderElection });
+    await spec.setup(m.mgr, ctx);
+    void m.mgr.start().then(
+      () => (m.stopped = true),
+      (err: unknown) => {
+        m.stopped = true;
+        // Losing the lease is how a deposed (or crashed) manager is meant to stop.
+        if (err instanceof LeaderElectionLostError && (m.deposedAt !== undefined || m.dead)) return;
+        state.failure ??= `${identity} failed: ${(err as Error).message}`;
+      },
+    );
+    return m;
   };
 
   const settleIO = async (): Promise<void> => {
-    // Real I/O (HTTP on loopback, watch events) needs real event-loop turns; wait until none is in flight.
-    for (let idle = 0; idle < 2;) {
-      await new Promise((resolve) => setTimeout(resolve, 1));
+    // Requests and watch events are promises and immediates (no socket): the work of a step is done
+    // once no request is in flight over a few turns of the event loop (a cache hands events on in one).
+    for (let idle = 0; idle < IDLE_TURNS;) {
+      if (state.inflight > 0) {
+        await new Promise<void>((resolve) => (state.idle = resolve));
+        idle = 0;
+        continue;
+      }
+      await new Promise((resolve) => setImmediate(resolve));
       idle = state.inflight === 0 ? idle + 1 : 0;
     }
   };
@@ -173,7 +236,8 @@ export async function runSchedule<T extends KubeObject>(
 
   const scenario = [...spec.scenario].sort((a, b) => a.atMs - b.atMs);
   const cuts = faults.filter((f) => f.kind === 'watchCut').sort((a, b) => a.atMs - b.atMs);
-  let current = await startManager();
+  const deposed: RunManager[] = [];
+  current = await startManager();
   try {
     for (;;) {
       if (state.failure) return { failure: state.failure, writes, calls: state.calls, kinds };
@@ -187,10 +251,22 @@ export async function runSchedule<T extends KubeObject>(
         await stepUntil(current.mgr.shutdown());
         current = await startManager();
       }
+      if (deposing) {
+        // The deposed manager keeps running until it notices; a standby waits for the lease meanwhile
+        // (unless a crash already replaced the deposed one).
+        deposed.push(deposing);
+        if (deposing === current) current = await startManager();
+        deposing = undefined;
+      }
+      const lingering = deposed.find((d) => !d.stopped && clock.now() - d.deposedAt! > DEPOSED_STOP_MS);
+      if (lingering) {
+        const failure = `${lingering.identity} still runs ${DEPOSED_STOP_MS} ms after it began to lose its lease`;
+        return { failure, writes, calls: state.calls, kinds };
+      }
       await step();
       if (elapsed() < spec.windowMs || scenario.length > 0) continue;
       const waiting = await notConverged(spec, ctx);
-      if (waiting.length === 0) {
+      if (waiting.length === 0 && deposed.every((d) => d.stopped)) {
         for (const inv of spec.invariants) {
           const broken = await inv.check(ctx);
           if (broken !== undefined)
@@ -208,7 +284,10 @@ export async function runSchedule<T extends KubeObject>(
       }
     }
   } finally {
-    await stepUntil(current.mgr.shutdown());
+    await stepUntil(Promise.all([current, ...deposed].map((m) => m?.mgr.shutdown())));
+    // The run's objects go with its namespace, so thousands of runs leave the shared server as they
+    // found it (Service IPs, memory, list costs); objects kept by a finalizer stay, Terminating.
+    await direct.delete(NamespaceResource, { name: namespace });
   }
 }
 
@@ -229,8 +308,19 @@ function tooManyRequests(n: number): StatusError {
   });
 }
 
-/** `base`, counting the calls in flight in `state.inflight` (a watch counts until it is open). */
-function counting(base: Client, state: { inflight: number }): Client {
+function writeTimeout(n: number): StatusError {
+  return new StatusError({
+    apiVersion: 'v1',
+    kind: 'Status',
+    status: 'Failure',
+    code: 504,
+    reason: 'Timeout',
+    message: `the write timed out and was not applied (injected by the explorer, write #${n})`,
+  });
+}
+
+/** `base`, counting the calls in flight in `state.inflight` (a watch counts until it is open); `state.idle` is called when none is left. */
+function counting(base: Client, state: { inflight: number; idle: (() => void) | undefined }): Client {
   return new Proxy(base, {
     get(target, prop, receiver) {
       const value: unknown = Reflect.get(target, prop, receiver);
@@ -239,7 +329,12 @@ function counting(base: Client, state: { inflight: number }): Client {
         const out: unknown = (value as (...a: unknown[]) => unknown).apply(target, args);
         if (out instanceof Promise) {
           state.inflight++;
-          const done = (): void => void state.inflight--;
+          const done = (): void => {
+            if (--state.inflight > 0) return;
+            const idle = state.idle;
+            state.idle = undefined;
+            idle?.();
+          };
           out.then(done, done);
         }
         return out;

@@ -8,7 +8,16 @@
  */
 
 /** The kinds of fault the explorer injects. */
-export type FaultKind = 'cacheLag' | 'watchCut' | 'concurrentWrite' | 'tooManyRequests' | 'lostResponse' | 'crash' | 'dependencyTimeout';
+export type FaultKind =
+  | 'cacheLag'
+  | 'watchCut'
+  | 'concurrentWrite'
+  | 'tooManyRequests'
+  | 'writeTimeout'
+  | 'lostResponse'
+  | 'crash'
+  | 'leaseLoss'
+  | 'dependencyTimeout';
 
 /** Every fault kind, the default of `explore`'s `faults`. */
 export const FAULT_KINDS: readonly FaultKind[] = Object.freeze([
@@ -16,8 +25,10 @@ export const FAULT_KINDS: readonly FaultKind[] = Object.freeze([
   'watchCut',
   'concurrentWrite',
   'tooManyRequests',
+  'writeTimeout',
   'lostResponse',
   'crash',
+  'leaseLoss',
   'dependencyTimeout',
 ]);
 
@@ -36,10 +47,18 @@ export type Fault =
   | { readonly kind: 'concurrentWrite'; readonly write: number }
   /** Write #`write` is refused with 429 Too Many Requests and a Retry-After of one second; nothing is applied. */
   | { readonly kind: 'tooManyRequests'; readonly write: number }
+  /** Write #`write` times out: the server answers 504 Timeout without applying it. */
+  | { readonly kind: 'writeTimeout'; readonly write: number }
   /** Write #`write` is applied, but its response is lost: the operator sees a network error. */
   | { readonly kind: 'lostResponse'; readonly write: number }
   /** The manager crashes after write #`write - 1` and before write #`write`, and a new one starts. */
   | { readonly kind: 'crash'; readonly write: number }
+  /**
+   * From write #`write` on, the manager leading then cannot renew its Lease (its other requests go
+   * through): it must stop once its renew deadline passed, and a standby manager, started at that
+   * moment, takes over once the lease expired. Managers elect a leader only in schedules with this fault.
+   */
+  | { readonly kind: 'leaseLoss'; readonly write: number }
   /** Call #`call` to an external dependency (`ExploreContext.dependency`) times out without effect. */
   | { readonly kind: 'dependencyTimeout'; readonly call: number };
 
@@ -102,10 +121,14 @@ export function describeFault(fault: Fault, kinds: readonly string[] = []): stri
       return `write #${fault.write}: another writer changes the object just before it`;
     case 'tooManyRequests':
       return `write #${fault.write}: refused with 429 Too Many Requests (Retry-After 1 s)`;
+    case 'writeTimeout':
+      return `write #${fault.write}: times out (504, not applied)`;
     case 'lostResponse':
       return `write #${fault.write}: applied, but the response is lost`;
     case 'crash':
       return `write #${fault.write}: the manager crashes just before it, and restarts`;
+    case 'leaseLoss':
+      return `write #${fault.write}: from then on the leader cannot renew its Lease; a standby takes over`;
     case 'dependencyTimeout':
       return `dependency call #${fault.call}: times out`;
   }
