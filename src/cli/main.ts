@@ -14,10 +14,12 @@ import { parseArgs } from 'node:util';
 import { startApiServer } from '../apiserver/index.js';
 import { createCrds, crdPaths, readCrds } from './install-crds.js';
 import { WhyError, runWhy } from './why.js';
+import { RBAC_HELP, RBAC_USAGE, runRbac } from './rbac.js';
 
 const USAGE = `Usage:
   converge apiserver [--port N] [--host H] [--kubeconfig PATH] [--crds PATH]... [--garbage-collection] [--insecure-http]
   converge why <kind>/<name> [-n NAMESPACE] [--url URL] [-o text|json]
+${RBAC_USAGE}
   converge help | --help
   converge --version
 
@@ -25,6 +27,7 @@ Commands:
   apiserver   Run a local Kubernetes-compatible API server (in memory, nothing runs Pods).
   why         Ask a running manager (--url or $CONVERGE_MANAGER_URL: its health-probe URL) why an
               object is or is not converged; -o json prints the manager's report as is.
+  rbac        Turn what tests recorded a ServiceAccount doing into least-privilege Roles (--check: CI drift).
 
 Options for apiserver:
   --port N           Port to listen on (default 0: any free port).
@@ -36,7 +39,8 @@ Options for apiserver:
   --garbage-collection  Delete dependents whose owners are gone (off by default, like envtest).
   --insecure-http    Serve plain HTTP instead of HTTPS. The token is still required, but travels in
                      clear text: only for clients that cannot be given a CA.
-`;
+
+${RBAC_HELP}`;
 
 class UsageError extends Error {}
 
@@ -111,6 +115,7 @@ async function main(argv: string[]): Promise<void> {
   }
   if (command === 'apiserver') return runApiserver(rest);
   if (command === 'why') return void process.stdout.write(await runWhy(rest, process.env));
+  if (command === 'rbac') return void (process.exitCode = await runRbac(rest, process.stdout, process.stderr));
   throw new UsageError(`unknown command: ${command}`);
 }
 
