@@ -21,7 +21,6 @@
  * Invariants: nothing does I/O before `start`; `start` runs once; the first runnable failure stops
  * the manager and is what `start` rejects with.
  */
-import { InformerPermissions } from './cache/informer-permissions.js';
 import {
   InvalidOptionError,
   untilAborted,
@@ -35,7 +34,7 @@ import { createClient, type Client, type RestClient, type RestConfig } from '../
 import type { SharedIndexInformer } from '../cache/index.js';
 import { AlreadyStartedError, Controller, type ControllerHost, type ControllerMetrics, type Runnable } from '../controller/index.js';
 import type { WorkqueueMetricsProvider } from '../workqueue/index.js';
-import { InformerCache, createSplitClient, withReadYourWrites, type ManagerClient } from './cache/index.js';
+import { InformerCache, InformerPermissions, createSplitClient, withReadYourWrites, type ManagerClient } from './cache/index.js';
 import { EventBroadcaster, type EventRecorder } from './events/index.js';
 import { explainObject, type ConvergeReport } from './explain/index.js';
 import {

@@ -10,3 +10,4 @@ export { createSplitClient } from './split-client.js';
 export { withReadYourWrites } from './read-your-writes-client.js';
 export type { ManagerClient, CacheReader, StatusWriter } from './split-client.js';
 export { CacheNotSyncedError, InformerForbiddenError, ShardNotOwnedError } from './errors.js';
+export { InformerPermissions } from './informer-permissions.js';
