@@ -15,11 +15,13 @@ import { startApiServer } from '../apiserver/index.js';
 import { createCrds, crdPaths, readCrds } from './install-crds.js';
 import { WhyError, runWhy } from './why.js';
 import { runGenerate } from './generate.js';
+import { RBAC_HELP, RBAC_USAGE, runRbac } from './rbac.js';
 
 const USAGE = `Usage:
   converge apiserver [--port N] [--host H] [--kubeconfig PATH] [--crds PATH]... [--garbage-collection] [--insecure-http]
   converge why <kind>/<name> [-n NAMESPACE] [--url URL] [-o text|json]
   converge generate <module>... --out DIR [--check]
+${RBAC_USAGE}
   converge help | --help
   converge --version
 
@@ -30,6 +32,7 @@ Commands:
   generate    Write the CRD (DIR/<group>_<plural>.yaml) of every defineCustomResource a module
               exports (.ts modules need tsx installed in the project); --check writes nothing and
               exits 1 when a file is stale, missing or no longer generated.
+  rbac        Turn what tests recorded a ServiceAccount doing into least-privilege Roles (--check: CI drift).
 
 Options for apiserver:
   --port N           Port to listen on (default 0: any free port).
@@ -41,7 +44,8 @@ Options for apiserver:
   --garbage-collection  Delete dependents whose owners are gone (off by default, like envtest).
   --insecure-http    Serve plain HTTP instead of HTTPS. The token is still required, but travels in
                      clear text: only for clients that cannot be given a CA.
-`;
+
+${RBAC_HELP}`;
 
 class UsageError extends Error {}
 
@@ -117,6 +121,7 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'apiserver') return runApiserver(rest);
   if (command === 'why') return void process.stdout.write(await runWhy(rest, process.env));
   if (command === 'generate') return void (process.exitCode = await runGenerate(rest, { usageError: (m) => new UsageError(m) }));
+  if (command === 'rbac') return void (process.exitCode = await runRbac(rest, process.stdout, process.stderr));
   throw new UsageError(`unknown command: ${command}`);
 }
 

@@ -34,7 +34,7 @@ import { createClient, type Client, type RestClient, type RestConfig } from '../
 import type { SharedIndexInformer } from '../cache/index.js';
 import { AlreadyStartedError, Controller, type ControllerHost, type ControllerMetrics, type Runnable } from '../controller/index.js';
 import type { WorkqueueMetricsProvider } from '../workqueue/index.js';
-import { InformerCache, createSplitClient, withReadYourWrites, type ManagerClient } from './cache/index.js';
+import { InformerCache, InformerPermissions, createSplitClient, withReadYourWrites, type ManagerClient } from './cache/index.js';
 import { EventBroadcaster, type EventRecorder } from './events/index.js';
 import { explainObject, type ConvergeReport } from './explain/index.js';
 import {
@@ -102,8 +102,9 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
       });
       this.#rest = this.#ownedRest;
     }
+    const permissions = new InformerPermissions(this.logger.child({ component: 'cache' }));
     this.#cache = new InformerCache({
-      client: this.#rest,
+      client: permissions.observe(this.#rest),
       clock: this.clock,
       logger: this.logger.child({ component: 'cache' }),
       cache: options.cache,
@@ -117,6 +118,8 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
     this.#readyz.add('cache-sync', () => {
       if (!this.#cache.synced()) throw new Error(`caches not synced: ${this.#cache.unsynced().join(', ')}`);
     });
+    // A refused list or watch never heals by retrying: readiness names the missing permission.
+    this.#readyz.add('informer-permissions', () => permissions.check());
     if (options.sharding) {
       this.#gate = new ShardGate({ shardOf: namespaceSharder(shardRanges(options.sharding.shards)) });
       this.#sharding = new ShardOwnership({

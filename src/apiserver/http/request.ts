@@ -4,7 +4,9 @@
  * response either carries a whole `body` or a `stream` of newline-terminated chunks (watches).
  * Invariant: header names are lower case on both sides.
  */
+import type { UserInfo } from './auth/user.js';
 
+/** One request as the core sees it: method, path with query, lower-case headers, body, and who sent it. */
 export interface ApiRequest {
   method: string;
   /** Path, optionally followed by `?query`. */
@@ -12,6 +14,8 @@ export interface ApiRequest {
   /** Lower-case header names. */
   headers?: Record<string, string | string[] | undefined>;
   body?: string | Uint8Array;
+  /** Who sent it, as the socket's authentication found; absent for a trusted in-process caller. */
+  user?: UserInfo;
 }
 
 /** Where a stream writes; `write` returns false when the receiver is not keeping up (back-pressure). */
