@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * The `converge` command. `converge why` asks a running manager why an object is (not) converged
- * (see why.ts). `converge apiserver` runs the local Kubernetes-compatible API server on
+ * (see why.ts); `converge init` and `converge create api` scaffold an operator project and add kinds
+ * to it (see init.ts). `converge apiserver` runs the local Kubernetes-compatible API server on
  * loopback over HTTPS, installs CRDs from files and folders, writes a kubeconfig (CA and admin token)
  * that kubectl uses unedited, prints the URL and shuts down cleanly on SIGINT/SIGTERM. Argument errors
  * exit with status 2 and the usage text; other failures with status 1 and a message naming the cause.
@@ -13,11 +14,15 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startApiServer } from '../apiserver/index.js';
 import { createCrds, crdPaths, readCrds } from './install-crds.js';
+import { runCreate, runInit } from './init.js';
+import { ScaffoldUsageError } from './scaffold/names.js';
 import { WhyError, runWhy } from './why.js';
 
 const USAGE = `Usage:
   converge apiserver [--port N] [--host H] [--kubeconfig PATH] [--crds PATH]... [--garbage-collection] [--insecure-http]
   converge why <kind>/<name> [-n NAMESPACE] [--url URL] [-o text|json]
+  converge init <name> [--dir DIR] [--group GROUP] [--kind KIND]
+  converge create api <Kind> [--dir DIR]
   converge help | --help
   converge --version
 
@@ -25,6 +30,8 @@ Commands:
   apiserver   Run a local Kubernetes-compatible API server (in memory, nothing runs Pods).
   why         Ask a running manager (--url or $CONVERGE_MANAGER_URL: its health-probe URL) why an
               object is or is not converged; -o json prints the manager's report as is.
+  init        Write a new operator project (a kind, its controller and tests, manifests); --help for more.
+  create api  Add a kind with its controller and test to a project converge init wrote.
 
 Options for apiserver:
   --port N           Port to listen on (default 0: any free port).
@@ -111,6 +118,8 @@ async function main(argv: string[]): Promise<void> {
   }
   if (command === 'apiserver') return runApiserver(rest);
   if (command === 'why') return void process.stdout.write(await runWhy(rest, process.env));
+  if (command === 'init') return void process.stdout.write(await runInit(rest, process.cwd()));
+  if (command === 'create') return void process.stdout.write(await runCreate(rest, process.cwd()));
   throw new UsageError(`unknown command: ${command}`);
 }
 
@@ -120,7 +129,11 @@ main(process.argv.slice(2)).catch((err: unknown) => {
     process.exit(err.exitCode);
   }
   // Every parseArgs refusal (unknown option, missing value, stray positional) is an argument error too.
-  if (err instanceof UsageError || String((err as { code?: unknown }).code).startsWith('ERR_PARSE_ARGS_')) {
+  if (
+    err instanceof UsageError ||
+    err instanceof ScaffoldUsageError ||
+    String((err as { code?: unknown }).code).startsWith('ERR_PARSE_ARGS_')
+  ) {
     process.stderr.write(`converge: ${(err as Error).message}\n\n${USAGE}`);
     process.exit(2);
   }
