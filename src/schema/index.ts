@@ -1,0 +1,17 @@
+// Schema-first custom resources: one TypeBox definition gives the object type, the resource
+// descriptors and the structural CRD. Imports only `meta` and `typebox`.
+export { defineCustomResource, isCustomResource, pluralize } from './define.js';
+export type {
+  CustomResource,
+  CustomResourceInput,
+  VersionDefinition,
+  VersionObject,
+  StorageVersionOf,
+  PrinterColumn,
+  ScaleSubresource,
+} from './define.js';
+export { toStructural } from './structural.js';
+export { withValidations, listAtomic, listSet, listMap, mapType, embeddedResource, preserveUnknownFields } from './markers.js';
+export type { ValidationRule } from './markers.js';
+export { Conditions, ObjectReference, Quantity, QUANTITY_PATTERN, Duration, IntOrString, LabelSelector } from './shapes.js';
+export { SchemaNotStructuralError } from './errors.js';
