@@ -7,6 +7,7 @@
  */
 import type { KindNames } from './names.js';
 import type { ScaffoldFile } from './write-files.js';
+import { local } from './local-import.js';
 
 /** The finalizer each kind's controller puts on its objects: `<group>/cleanup`. */
 const finalizerOf = (k: KindNames): string => `${k.group}/cleanup`;
@@ -94,7 +95,7 @@ import {
   type Manager,
   type ManagerClient,
 } from 'kube-converge/manager';
-import { ${k.kind}, type ${k.kind}Status } from '../api/${k.file}.js';
+import { ${k.kind}, type ${k.kind}Status } from ${local(`../api/${k.file}.js`)};
 
 type ${k.kind}Object = ObjectOf<typeof ${k.kind}>;
 
@@ -195,8 +196,8 @@ import assert from 'node:assert/strict';
 import { ConfigMapResource, findStatusCondition } from 'kube-converge/meta';
 import { ignoreNotFound, isNotFound } from 'kube-converge/client';
 import { TestEnv, eventually } from 'kube-converge/testing';
-import { ${k.kind} } from '../src/api/${k.file}.js';
-import { ${k.kind.toUpperCase()}_FINALIZER, setup${k.kind}Controller } from '../src/controllers/${k.file}.js';
+import { ${k.kind} } from ${local(`../src/api/${k.file}.js`)};
+import { ${k.kind.toUpperCase()}_FINALIZER, setup${k.kind}Controller } from ${local(`../src/controllers/${k.file}.js`)};
 
 let env: TestEnv;
 let running: Promise<void>;

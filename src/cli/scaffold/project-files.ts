@@ -7,6 +7,7 @@
  */
 import type { ProjectNames } from './names.js';
 import type { ScaffoldFile } from './write-files.js';
+import { local } from './local-import.js';
 
 export function projectFiles(p: ProjectNames, toolVersions: { typescript: string; typesNode: string }): ScaffoldFile[] {
   return [
@@ -149,7 +150,7 @@ import { parseArgs } from 'node:util';
 import { getConfig } from 'kube-converge/client';
 import { createManager, installSignalHandlers, ping } from 'kube-converge/manager';
 import { InvalidOptionError, jsonLogger } from 'kube-converge/meta';
-import { setupControllers } from './controllers/index.js';
+import { setupControllers } from ${local('./controllers/index.js')};
 
 const { values } = parseArgs({
   options: {

@@ -5,6 +5,7 @@
  * Invariant: a file without its marker is refused, never guessed at.
  */
 import type { KindNames } from './names.js';
+import { local } from './local-import.js';
 
 export const API_INDEX = 'src/api/index.ts';
 export const CONTROLLERS_INDEX = 'src/controllers/index.ts';
@@ -20,7 +21,7 @@ export class WiringError extends Error {
 
 export function apiIndexFile(first: KindNames): string {
   return `// Every definition of the project: \`converge generate\` writes the CRD of each one exported here.
-export { ${first.kind} } from './${first.file}.js';
+export { ${first.kind} } from ${local(`./${first.file}.js`)};
 ${API_MARKER} (converge create api adds each new kind above this line)
 `;
 }
@@ -28,7 +29,7 @@ ${API_MARKER} (converge create api adds each new kind above this line)
 export function controllersIndexFile(first: KindNames): string {
   return `// Every controller of the operator; main.ts registers them all on its manager.
 import type { Manager } from 'kube-converge/manager';
-import { setup${first.kind}Controller } from './${first.file}.js';
+import { setup${first.kind}Controller } from ${local(`./${first.file}.js`)};
 ${IMPORTS_MARKER} (converge create api adds each new controller's import above this line)
 
 /** Registers every controller of the operator on \`mgr\`. Call before \`mgr.start()\`. */
@@ -51,10 +52,15 @@ function insertAbove(text: string, marker: string, line: string, file: string): 
 }
 
 export function wireApi(text: string, k: KindNames): string {
-  return insertAbove(text, API_MARKER, `export { ${k.kind} } from './${k.file}.js';`, API_INDEX);
+  return insertAbove(text, API_MARKER, `export { ${k.kind} } from ${local(`./${k.file}.js`)};`, API_INDEX);
 }
 
 export function wireController(text: string, k: KindNames): string {
-  const imported = insertAbove(text, IMPORTS_MARKER, `import { setup${k.kind}Controller } from './${k.file}.js';`, CONTROLLERS_INDEX);
+  const imported = insertAbove(
+    text,
+    IMPORTS_MARKER,
+    `import { setup${k.kind}Controller } from ${local(`./${k.file}.js`)};`,
+    CONTROLLERS_INDEX,
+  );
   return insertAbove(imported, SETUP_MARKER, `setup${k.kind}Controller(mgr);`, CONTROLLERS_INDEX);
 }
