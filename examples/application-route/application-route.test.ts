@@ -21,7 +21,10 @@ import { reconcilesOf, recordingLogger, retriesOf, route, service, tlsSecret, ty
 import { ApplicationRoute, HTTPRouteResource, TLS_SECRET_ANNOTATION, type HTTPRoute } from './types.js';
 
 const NS = 'default';
-const CRDS = [fileURLToPath(new URL('./crd.yaml', import.meta.url)), fileURLToPath(new URL('./httproute-crd.yaml', import.meta.url))];
+const CRDS = [
+  fileURLToPath(new URL('./networking.converge.dev_applicationroutes.yaml', import.meta.url)),
+  fileURLToPath(new URL('./httproute-crd.yaml', import.meta.url)),
+];
 
 interface Running {
   mgr: Manager;

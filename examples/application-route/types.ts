@@ -1,38 +1,58 @@
 /**
- * The ApplicationRoute API (`networking.converge.dev/v1alpha1`) and the Gateway API HTTPRoute it is
- * rendered into: TypeScript types and resource descriptors. `crd.yaml` and `httproute-crd.yaml` are
- * the server-side truth; these types mirror them.
+ * The ApplicationRoute API (`networking.converge.dev/v1alpha1`), defined schema-first: its TypeScript
+ * type, its descriptor and its CRD (`networking.converge.dev_applicationroutes.yaml`, written by
+ * `converge generate`) all come from the definition below. The Gateway API HTTPRoute it is rendered
+ * into is a third-party kind: `httproute-crd.yaml` is the server-side truth and its types mirror it.
  */
-import { defineResource, type Condition, type KubeObject } from 'kube-converge/meta';
+import { defineResource, type KubeObject, type ObjectOf } from 'kube-converge/meta';
+import { Conditions, defineCustomResource } from 'kube-converge/schema';
+import { Type, type Static } from 'typebox';
 
-export interface Backend {
-  service: string;
-  port: number;
+const Backend = Type.Object({
+  service: Type.String({ minLength: 1 }),
+  port: Type.Integer({ minimum: 1, maximum: 65535 }),
   /** Defaulted to 1 by the CRD schema. */
-  weight?: number;
-}
-
-export interface ApplicationRouteSpec {
-  hostnames: string[];
-  backends: Backend[];
-  /** A TLS Secret in the route's namespace. */
-  tlsSecret?: string;
-  /** Gateway API duration, e.g. `2s`. */
-  timeout?: string;
-}
-
-export interface ApplicationRouteStatus {
-  observedGeneration?: number;
-  conditions?: Condition[];
-}
-
-export const ApplicationRoute = defineResource<ApplicationRouteSpec, ApplicationRouteStatus>({
-  group: 'networking.converge.dev',
-  version: 'v1alpha1',
-  kind: 'ApplicationRoute',
-  plural: 'applicationroutes',
-  namespaced: true,
+  weight: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000, default: 1 })),
 });
+export type Backend = Static<typeof Backend>;
+
+const ApplicationRouteSpec = Type.Object({
+  hostnames: Type.Array(Type.String({ minLength: 1 }), { minItems: 1 }),
+  backends: Type.Array(Backend, { minItems: 1 }),
+  tlsSecret: Type.Optional(Type.String({ description: 'Name of a kubernetes.io/tls Secret in the same namespace.' })),
+  timeout: Type.Optional(
+    Type.String({ pattern: '^([0-9]{1,5}(h|m|s|ms)){1,4}$', description: 'Request timeout in Gateway API duration form, e.g. 2s.' }),
+  ),
+});
+export type ApplicationRouteSpec = Static<typeof ApplicationRouteSpec>;
+
+const ApplicationRouteStatus = Type.Object({
+  observedGeneration: Type.Optional(Type.Integer({ format: 'int64' })),
+  conditions: Type.Optional(Conditions()),
+});
+export type ApplicationRouteStatus = Static<typeof ApplicationRouteStatus>;
+
+export const ApplicationRoute = defineCustomResource({
+  group: 'networking.converge.dev',
+  kind: 'ApplicationRoute',
+  shortNames: ['ar'],
+  scope: 'Namespaced',
+  versions: {
+    v1alpha1: {
+      served: true,
+      storage: true,
+      spec: ApplicationRouteSpec,
+      status: ApplicationRouteStatus,
+      subresources: { status: true },
+      printerColumns: [
+        { name: 'Hosts', type: 'string', jsonPath: '.spec.hostnames' },
+        { name: 'Ready', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].status' },
+        { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+      ],
+    },
+  },
+});
+export type ApplicationRoute = ObjectOf<typeof ApplicationRoute>;
 
 export interface HTTPBackendRef {
   group?: string;

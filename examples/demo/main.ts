@@ -77,7 +77,7 @@ async function main(): Promise<void> {
     client,
     crds: [
       join(here, '../webapp/crd.yaml'),
-      join(here, '../application-route/crd.yaml'),
+      join(here, '../application-route/networking.converge.dev_applicationroutes.yaml'),
       join(here, '../application-route/httproute-crd.yaml'),
     ],
   });

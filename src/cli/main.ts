@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /**
  * The `converge` command. `converge why` asks a running manager why an object is (not) converged
- * (see why.ts); `converge init` and `converge create api` scaffold an operator project and add kinds
- * to it (see init.ts). `converge apiserver` runs the local Kubernetes-compatible API server on
+ * (see why.ts). `converge generate` writes the CRDs of schema-first definitions (see generate.ts).
+ * `converge init` and `converge create api` scaffold an operator project and add kinds to it (see
+ * init.ts). `converge apiserver` runs the local Kubernetes-compatible API server on
  * loopback over HTTPS, installs CRDs from files and folders, writes a kubeconfig (CA and admin token)
  * that kubectl uses unedited, prints the URL and shuts down cleanly on SIGINT/SIGTERM. Argument errors
  * exit with status 2 and the usage text; other failures with status 1 and a message naming the cause.
@@ -17,10 +18,12 @@ import { createCrds, crdPaths, readCrds } from './install-crds.js';
 import { runCreate, runInit } from './init.js';
 import { ScaffoldUsageError } from './scaffold/names.js';
 import { WhyError, runWhy } from './why.js';
+import { runGenerate } from './generate.js';
 
 const USAGE = `Usage:
   converge apiserver [--port N] [--host H] [--kubeconfig PATH] [--crds PATH]... [--garbage-collection] [--insecure-http]
   converge why <kind>/<name> [-n NAMESPACE] [--url URL] [-o text|json]
+  converge generate <module>... --out DIR [--check]
   converge init <name> [--dir DIR] [--group GROUP] [--kind KIND]
   converge create api <Kind> [--dir DIR]
   converge help | --help
@@ -30,6 +33,9 @@ Commands:
   apiserver   Run a local Kubernetes-compatible API server (in memory, nothing runs Pods).
   why         Ask a running manager (--url or $CONVERGE_MANAGER_URL: its health-probe URL) why an
               object is or is not converged; -o json prints the manager's report as is.
+  generate    Write the CRD (DIR/<group>_<plural>.yaml) of every defineCustomResource a module
+              exports (.ts modules need tsx installed in the project); --check writes nothing and
+              exits 1 when a file is stale, missing or no longer generated.
   init        Write a new operator project (a kind, its controller and tests, manifests); --help for more.
   create api  Add a kind with its controller and test to a project converge init wrote.
 
@@ -118,6 +124,7 @@ async function main(argv: string[]): Promise<void> {
   }
   if (command === 'apiserver') return runApiserver(rest);
   if (command === 'why') return void process.stdout.write(await runWhy(rest, process.env));
+  if (command === 'generate') return void (process.exitCode = await runGenerate(rest, { usageError: (m) => new UsageError(m) }));
   if (command === 'init') return void process.stdout.write(await runInit(rest, process.cwd()));
   if (command === 'create') return void process.stdout.write(await runCreate(rest, process.cwd()));
   throw new UsageError(`unknown command: ${command}`);
