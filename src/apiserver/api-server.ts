@@ -40,6 +40,15 @@ import { ApiStatusError, methodNotAllowed } from './http/status.js';
 import { Store } from './storage/store.js';
 import { toTable } from './table/index.js';
 import { WatchHub } from './watch-hub.js';
+import { bootstrapClusterRoleBindings, bootstrapClusterRoles } from './authorization/bootstrap-policy.js';
+import { ClusterRoleAggregation } from './authorization/cluster-role-aggregation.js';
+import { RbacAuthorizer } from './authorization/rbac-authorizer.js';
+import { RequestAuthorization } from './authorization/request-authorization.js';
+import { RequestRecorder, type RecordedRequest } from './authorization/request-recorder.js';
+import { adminTokenMatcher } from './http/auth/admin-token.js';
+import { ServiceAccountTokens, type IssuedToken } from './http/auth/service-account-tokens.js';
+import { ADMIN_USER, type UserInfo } from './http/auth/user.js';
+import { notFound } from './http/status.js';
 
 /** Options of `createApiServer`; every one has a default, so `{}` gives a server that behaves like a fresh envtest cluster. */
 export interface ApiServerOptions {
@@ -60,6 +69,16 @@ export interface ApiServerOptions {
    * auditAnnotations, and the `Audit` action's validation failures), as a request's audit event would carry them.
    */
   onAdmissionAudit?: (event: AdmissionAuditEvent) => void;
+  /** The admin's bearer token, so TokenReview names the admin for it (`startApiServer` passes its own). */
+  adminToken?: string;
+}
+
+/** A ServiceAccount to mint a token for, and for how long (default one hour, as TokenRequest). */
+export interface ServiceAccountTokenOptions {
+  namespace: string;
+  name: string;
+  expirationSeconds?: number;
+  audiences?: string[];
 }
 
 /**
@@ -74,6 +93,16 @@ export interface ApiServer {
   stop(): void;
   /** `host:port` advertised in `/api` (set by the HTTP adapter once listening). */
   serverAddress: string;
+  /** The user a bearer token (the admin's, or one minted for a ServiceAccount) authenticates as; undefined = 401. */
+  authenticateToken(token: string): UserInfo | undefined;
+  /** Mints a token for an existing ServiceAccount, as its `token` subresource does (404 Status error when it does not exist). */
+  issueServiceAccountToken(options: ServiceAccountTokenOptions): IssuedToken;
+  /**
+   * The distinct requests a user has made over the socket, in authorization terms, first seen first
+   * (every user outside `system:masters` is recorded).
+   */
+  recording(username: string): RecordedRequest[];
+  clearRecording(username: string): void;
 }
 
 const BOOTSTRAP_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
@@ -107,6 +136,11 @@ export function createApiServer(options: ApiServerOptions = {}): ApiServer {
   const store = new Store({ historySize });
   const registry = new Registry();
   const hub = new WatchHub({ store, clock, bookmarkIntervalMs, bufferSize });
+  const tokens = new ServiceAccountTokens(clock, (ns, name) => store.get('/serviceaccounts', `${ns}/${name}`)?.metadata.uid);
+  const isAdminToken = options.adminToken !== undefined ? adminTokenMatcher(options.adminToken) : () => false;
+  const authorizer = new RbacAuthorizer(store);
+  const recorder = new RequestRecorder();
+  const authorization = new RequestAuthorization(authorizer, recorder);
   const ctx: ServerContext = {
     store,
     registry,
@@ -115,6 +149,9 @@ export function createApiServer(options: ApiServerOptions = {}): ApiServer {
     newUid: defaultUid,
     table: options.table ?? ((objects, resource, opts) => ({ ...toTable(objects, resource, opts) })),
     onAdmissionAudit: options.onAdmissionAudit,
+    tokens,
+    authenticateToken: (token) => (isAdminToken(token) ? ADMIN_USER : tokens.authenticate(token)),
+    authorizer,
     defer(task) {
       queueMicrotask(() => {
         try {
@@ -129,6 +166,7 @@ export function createApiServer(options: ApiServerOptions = {}): ApiServer {
   const namespaces = new NamespaceLifecycle(ctx, log);
   // The controllers subscribe to the store's events and live as long as it does.
   new CrdController(ctx, log);
+  new ClusterRoleAggregation(ctx, log);
   if (options.garbageCollection === true) new GarbageCollector(ctx, log);
   const openapi = new OpenApiRoutes(registry);
   const nsStrategy = registry.lookup('', 'v1', 'namespaces')!.strategy;
@@ -145,6 +183,13 @@ export function createApiServer(options: ApiServerOptions = {}): ApiServer {
     },
     PARAMS,
   );
+  for (const [plural, objects] of [
+    ['clusterroles', bootstrapClusterRoles()],
+    ['clusterrolebindings', bootstrapClusterRoleBindings()],
+  ] as const) {
+    const strategy = registry.lookup('rbac.authorization.k8s.io', 'v1', plural)!.strategy;
+    for (const o of objects) createObject(internalScope(ctx, strategy), o, PARAMS);
+  }
   const apiServiceStrategy = registry.lookup('apiregistration.k8s.io', 'v1', 'apiservices')!.strategy;
   for (const s of localApiServices(registry.groups())) createObject(internalScope(ctx, apiServiceStrategy), s, PARAMS);
 
@@ -152,6 +197,8 @@ export function createApiServer(options: ApiServerOptions = {}): ApiServer {
     serverAddress: '127.0.0.1:6443',
     async handle(req) {
       try {
+        // The user a request acts as replaces the authenticated one, for the reviews that name it.
+        if (req.user) req = { ...req, user: authorization.check(req, req.user) };
         return await dispatch(req);
       } catch (err) {
         // Status errors are answers; anything else is a bug in the server, answered 500 and logged.
@@ -162,6 +209,14 @@ export function createApiServer(options: ApiServerOptions = {}): ApiServer {
     },
     compact: () => store.compact(),
     stop: () => hub.stop(),
+    authenticateToken: (token) => ctx.authenticateToken(token),
+    issueServiceAccountToken({ namespace, name, expirationSeconds = 3600, audiences }) {
+      const sa = store.get('/serviceaccounts', `${namespace}/${name}`);
+      if (!sa) throw notFound({ group: '', plural: 'serviceaccounts' }, name);
+      return tokens.issue({ namespace, name, uid: sa.metadata.uid!, expirationSeconds, ...(audiences ? { audiences } : {}) });
+    },
+    recording: (username) => recorder.recording(username),
+    clearRecording: (username) => recorder.clear(username),
   };
 
   function dispatch(req: ApiRequest): ApiResponse | Promise<ApiResponse> {

@@ -13,6 +13,9 @@ import type { ApiRequest } from './http/request.js';
 import type { ServedResource } from './served-resource.js';
 import type { Store } from './storage/store.js';
 import type { WatchHub } from './watch-hub.js';
+import type { ServiceAccountTokens } from './http/auth/service-account-tokens.js';
+import type { RbacAuthorizer } from './authorization/rbac-authorizer.js';
+import type { UserInfo } from './http/auth/user.js';
 
 export interface ServerContext {
   store: Store;
@@ -26,6 +29,11 @@ export interface ServerContext {
   table: TableConverter;
   /** Receives the audit annotations admission policies record for a write. */
   onAdmissionAudit?: ((event: AdmissionAuditEvent) => void) | undefined;
+  /** Tokens minted for ServiceAccounts (TokenRequest), and the users they name. */
+  tokens: ServiceAccountTokens;
+  /** The bearer tokens the server accepts (the admin's, when it has one, and minted ones). */
+  authenticateToken(token: string): UserInfo | undefined;
+  authorizer: RbacAuthorizer;
 }
 
 /** One write's audit annotations from admission policies, as the request's audit event would carry them. */

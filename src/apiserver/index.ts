@@ -2,7 +2,10 @@
 export { startApiServer, kubeconfigFor } from './start.js';
 export type { StartApiServerOptions, RunningApiServer, Kubeconfig } from './start.js';
 export { createApiServer } from './api-server.js';
-export type { ApiServer, ApiServerOptions } from './api-server.js';
+export type { ApiServer, ApiServerOptions, ServiceAccountTokenOptions } from './api-server.js';
+export type { RecordedRequest } from './authorization/request-recorder.js';
+export type { IssuedToken } from './http/auth/service-account-tokens.js';
+export type { UserInfo } from './http/auth/user.js';
 export type { AdmissionAuditEvent } from './context.js';
 export { listen, MAX_BODY_BYTES } from './http/http-adapter.js';
 export type { Listening } from './http/http-adapter.js';

@@ -3,14 +3,16 @@
  * and returns what a test needs — the URL, the CA that signs the serving certificate, the admin
  * token, a kubeconfig (object and YAML) that kubectl and clients accept unedited, the in-process
  * `handle`, `compact()` for 410 tests, and `stop()`, which closes every watch and socket.
- * Invariants: every request over the socket must carry the admin token (health and version
- * excepted), over HTTPS unless `insecureHttp` was asked for, which is logged as a warning;
+ * Invariants: every request over the socket must carry the admin token or a ServiceAccount token
+ * the server minted (which RBAC then authorizes; health and version excepted), over HTTPS unless `insecureHttp` was asked for, which is logged as a warning;
  * `stop()` is idempotent, later calls share the first one's promise.
  */
 import { writeFile } from 'node:fs/promises';
 import { stringify as toYaml } from 'yaml';
 import { noopLogger, type Clock, type Logger } from '../meta/index.js';
-import { createApiServer, type ApiServer, type ApiServerOptions } from './api-server.js';
+import { createApiServer, type ApiServer, type ApiServerOptions, type ServiceAccountTokenOptions } from './api-server.js';
+import type { RecordedRequest } from './authorization/request-recorder.js';
+import type { IssuedToken } from './http/auth/service-account-tokens.js';
 import { generateAdminToken } from './http/auth/admin-token.js';
 import { listen } from './http/http-adapter.js';
 import type { ApiRequest, ApiResponse } from './http/request.js';
@@ -60,6 +62,11 @@ export interface RunningApiServer {
   writeKubeconfig(path: string): Promise<void>;
   /** In-process requests: trusted, so they need no token. */
   handle(req: ApiRequest): Promise<ApiResponse>;
+  /** A bearer token for an existing ServiceAccount, as its `token` subresource mints one (RBAC then applies to it). */
+  issueServiceAccountToken(options: ServiceAccountTokenOptions): IssuedToken;
+  /** The distinct requests a user (outside `system:masters`) made over the socket, in authorization terms. */
+  recording(username: string): RecordedRequest[];
+  clearRecording(username: string): void;
   compact(): void;
   stop(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
@@ -88,7 +95,9 @@ export async function startApiServer(options: StartApiServerOptions = {}): Promi
   const insecureHttp = options.insecureHttp ?? false;
   // Made (or taken from the process cache) before the core, so a failure leaves nothing running.
   const material = insecureHttp ? undefined : await servingMaterial(host);
+  const token = generateAdminToken();
   const api: ApiServer = createApiServer({
+    adminToken: token,
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.historySize !== undefined ? { historySize: options.historySize } : {}),
     ...(options.bookmarkIntervalMs !== undefined ? { bookmarkIntervalMs: options.bookmarkIntervalMs } : {}),
@@ -97,7 +106,6 @@ export async function startApiServer(options: StartApiServerOptions = {}): Promi
     ...(options.garbageCollection !== undefined ? { garbageCollection: options.garbageCollection } : {}),
     ...(options.onAdmissionAudit ? { onAdmissionAudit: options.onAdmissionAudit } : {}),
   });
-  const token = generateAdminToken();
   let l: Awaited<ReturnType<typeof listen>>;
   try {
     l = await listen(api, { port: options.port ?? 0, host, adminToken: token, ...(material ? { tls: material } : {}) });
@@ -129,6 +137,9 @@ export async function startApiServer(options: StartApiServerOptions = {}): Promi
     kubeconfigYaml,
     writeKubeconfig: (path) => writeFile(path, kubeconfigYaml, { mode: 0o600 }),
     handle: (req) => api.handle(req),
+    issueServiceAccountToken: (o) => api.issueServiceAccountToken(o),
+    recording: (username) => api.recording(username),
+    clearRecording: (username) => api.clearRecording(username),
     compact: () => api.compact(),
     stop,
     [Symbol.asyncDispose]: stop,

@@ -20,6 +20,7 @@ import { webhookServerFor, type WebhookServerOptions } from '../webhook/index.js
 import { installCrds, loadCrds, type CrdSource, type CustomResourceDefinition } from './crds.js';
 import { installWebhooks, loadWebhookConfigurations, type TestEnvWebhooks } from './webhooks.js';
 import { restConfigFor } from './server-config.js';
+import { serviceAccountIdentity, type ServiceAccountIdentity, type ServiceAccountOptions } from './service-account.js';
 
 /** Options of `TestEnv.start`: the CRDs to install, the clock and logger, and how the server is set up. */
 export interface TestEnvOptions {
@@ -139,6 +140,17 @@ export class TestEnv implements AsyncDisposable {
     this.#managers.add(mgr);
     if (this.#webhookServer) webhookServerFor(mgr, this.#webhookServer);
     return mgr;
+  }
+
+  /**
+   * Acts as a ServiceAccount (created, with its namespace, when missing): a minted token, a
+   * RestConfig and kubeconfig for it, and the server's recording of its requests. RBAC applies to
+   * it — bind it a Role first — so `newManager({ config: sa.restConfig() })` runs a manager with
+   * exactly the permissions a cluster would give it.
+   */
+  serviceAccount(options: ServiceAccountOptions): Promise<ServiceAccountIdentity> {
+    if (this.#stopping) throw new InvalidOptionError('serviceAccount', 'the test environment is stopped');
+    return serviceAccountIdentity(this.server, this.client, this.#dir, options);
   }
 
   /** Installs CRDs (objects, files, folders) and waits until each is Established and in discovery. */

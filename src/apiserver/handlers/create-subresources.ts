@@ -1,10 +1,9 @@
 /**
  * Subresources that are only ever POSTed: `pods/eviction` (the Pod is deleted with the eviction's
  * delete options; PodDisruptionBudgets are not enforced, as nothing computes their status here) and
- * `serviceaccounts/token` (a TokenRequest answered with an unsigned token naming the account,
- * audiences and expiry — nothing here verifies tokens). Both answer 201 like the real server.
+ * `serviceaccounts/token` (a TokenRequest answered with a token the server then authenticates as
+ * that ServiceAccount while it lives). Both answer 201 like the real server.
  */
-import { randomUUID } from 'node:crypto';
 import type { KubeObject } from '../../meta/index.js';
 import { rfc3339, storageKey, type Scope } from '../context.js';
 import { decodeObject } from '../http/decode.js';
@@ -36,7 +35,8 @@ function evict(scope: Scope): ApiResponse {
 
 function requestToken(scope: Scope): ApiResponse {
   const { ctx, strategy } = scope;
-  if (!ctx.store.get(strategy.storageId, storageKey(strategy, scope.namespace, scope.name))) throw notFound(strategy, scope.name);
+  const account = ctx.store.get(strategy.storageId, storageKey(strategy, scope.namespace, scope.name));
+  if (!account) throw notFound(strategy, scope.name);
   const body = decodeObject(scope.req);
   checkTypeMeta(scope, body, { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest' });
   const spec = (body.spec ?? {}) as { audiences?: string[]; expirationSeconds?: number; boundObjectRef?: unknown };
@@ -45,22 +45,19 @@ function requestToken(scope: Scope): ApiResponse {
     throw badRequest('spec.expirationSeconds: may not specify a duration less than 10 minutes');
   const now = ctx.clock.now();
   const audiences = spec.audiences ?? [];
-  const claims = {
-    iss: 'https://converge.local',
-    sub: `system:serviceaccount:${scope.namespace}:${scope.name}`,
-    aud: audiences,
-    iat: Math.floor(now / 1000),
-    exp: Math.floor(now / 1000) + expirationSeconds,
-    jti: randomUUID(),
-  };
-  const enc = (o: unknown): string => Buffer.from(JSON.stringify(o)).toString('base64url');
-  const token = `${enc({ alg: 'none', typ: 'JWT' })}.${enc(claims)}.`;
+  const { token, expiresAt } = ctx.tokens.issue({
+    namespace: scope.namespace,
+    name: scope.name,
+    uid: account.metadata.uid!,
+    expirationSeconds,
+    audiences,
+  });
   const out: KubeObject = {
     kind: 'TokenRequest',
     apiVersion: 'authentication.k8s.io/v1',
     metadata: { name: scope.name, namespace: scope.namespace, creationTimestamp: rfc3339(now) },
     spec: { audiences, expirationSeconds, boundObjectRef: spec.boundObjectRef ?? null },
-    status: { token, expirationTimestamp: rfc3339(now + expirationSeconds * 1000) },
+    status: { token, expirationTimestamp: rfc3339(expiresAt) },
   };
   return jsonResponse(201, out);
 }

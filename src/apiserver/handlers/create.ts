@@ -4,7 +4,7 @@
  * kinds are answered without storing anything.
  */
 import type { Scope } from '../context.js';
-import { decodeObject, mediaType } from '../http/decode.js';
+import { decodeObject } from '../http/decode.js';
 import type { ReviewStrategy } from '../registry/review.js';
 import type { ApiResponse } from '../http/request.js';
 import { jsonResponse } from '../http/response.js';
@@ -15,12 +15,11 @@ import { admitWrite, afterWrite } from '../admission/index.js';
 
 /** POST of a review kind: nothing is stored; the answer is the request with its status (201). */
 export function reviewHandler(scope: Scope, strategy: ReviewStrategy): ApiResponse {
-  // Typed clients (`kubectl auth can-i`) send reviews as protobuf; the answer does not depend on the
-  // request's contents here, so such a body is answered without being decoded.
-  const obj = mediaType(scope.req) === 'application/vnd.kubernetes.protobuf' ? { metadata: {}, spec: {} } : decodeObject(scope.req);
+  // Typed clients (`kubectl auth can-i`) send reviews as protobuf, which decodeObject reads too.
+  const obj = decodeObject(scope.req);
   checkTypeMeta(scope, obj);
   reconcileNamespace(scope, obj);
-  return jsonResponse(201, strategy.review(obj));
+  return jsonResponse(201, strategy.review(obj, { ctx: scope.ctx, user: scope.req.user, namespace: scope.namespace }));
 }
 
 export function createHandler(scope: Scope): ApiResponse | Promise<ApiResponse> {

@@ -4,7 +4,8 @@
  * (401 Unauthorized otherwise), reads bodies up to 3 MiB (413 beyond), hands the core a plain
  * request, writes plain responses, and streams watch responses chunk by chunk with back-pressure
  * reported to the watcher. Keep-alive is on. Invariant: no request, however malformed, crashes the
- * process; none reaches the core unauthenticated; a client going away frees its watch.
+ * process; none reaches the core unauthenticated, and each carries the user it authenticated as
+ * (the core authorizes it); a client going away frees its watch.
  */
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
@@ -12,6 +13,7 @@ import type { AddressInfo } from 'node:net';
 import type { ApiServer } from '../api-server.js';
 import { adminTokenAuthenticator } from './auth/admin-token.js';
 import type { ApiRequest, ApiResponse } from './request.js';
+import type { UserInfo } from './auth/user.js';
 import { errorResponse, statusResponse } from './response.js';
 import { tooLarge, unauthorized } from './status.js';
 
@@ -74,7 +76,7 @@ function writeResponse(res: ServerResponse, r: ApiResponse, head: boolean): void
   });
 }
 
-async function serve(api: ApiServer, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function serve(api: ApiServer, req: IncomingMessage, res: ServerResponse, user: UserInfo): Promise<void> {
   const body = await readBody(req);
   if (body === 'tooLarge') {
     res.setHeader('connection', 'close');
@@ -85,6 +87,7 @@ async function serve(api: ApiServer, req: IncomingMessage, res: ServerResponse):
     method: req.method ?? 'GET',
     path: req.url ?? '/',
     headers: req.headers,
+    user,
     ...(body.length > 0 ? { body } : {}),
   };
   const r = await api.handle(apiReq);
@@ -104,15 +107,15 @@ export interface ListenOptions {
 
 /** Listens on `host:port` (port 0 = any free port). */
 export function listen(api: ApiServer, { port = 0, host = '127.0.0.1', tls, adminToken }: ListenOptions): Promise<Listening> {
-  const authenticate = adminTokenAuthenticator(adminToken);
+  const authenticate = adminTokenAuthenticator(adminToken, (token) => api.authenticateToken(token));
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
-    const authorization = req.headers.authorization;
-    if (!authenticate(req.url ?? '/', authorization)) {
+    const user = authenticate(req.url ?? '/', req.headers.authorization);
+    if (!user) {
       req.resume(); // the body is not read, only drained, so the connection stays usable
       writeResponse(res, statusResponse(unauthorized().status), req.method === 'HEAD');
       return;
     }
-    serve(api, req, res).catch((err: unknown) => {
+    serve(api, req, res, user).catch((err: unknown) => {
       if (res.headersSent) res.destroy();
       else writeResponse(res, errorResponse(err), false);
     });

@@ -5,6 +5,8 @@
  * Invariant: header names are lower case on both sides.
  */
 
+import type { UserInfo } from './auth/user.js';
+
 export interface ApiRequest {
   method: string;
   /** Path, optionally followed by `?query`. */
@@ -12,6 +14,8 @@ export interface ApiRequest {
   /** Lower-case header names. */
   headers?: Record<string, string | string[] | undefined>;
   body?: string | Uint8Array;
+  /** Who sent it, as the socket's authentication found; absent for a trusted in-process caller. */
+  user?: UserInfo;
 }
 
 /** Where a stream writes; `write` returns false when the receiver is not keeping up (back-pressure). */

@@ -72,6 +72,21 @@ export const forbidden = (t: Target, name: string, why: string, causes?: FieldCa
     ...(causes ? { causes } : {}),
   });
 
+/**
+ * An authorizer's denial, as apimachinery's `NewForbidden` for the request's resource (without its
+ * subresource): `<resource> "<name>" is forbidden: <why>`, no name for a collection, and plain
+ * `forbidden: <why>` with empty details for a non-resource path.
+ */
+export function forbiddenRequest(group: string, resource: string, name: string, why: string): ApiStatusError {
+  const qualified = resource ? qualifiedResource({ group, plural: resource }) : '';
+  const message = !qualified
+    ? `forbidden: ${why}`
+    : name
+      ? `${qualified} "${name}" is forbidden: ${why}`
+      : `${qualified} is forbidden: ${why}`;
+  return failure(403, 'Forbidden', message, { name, group, kind: resource });
+}
+
 export const methodNotAllowed = (verb: string, t: Target): ApiStatusError =>
   failure(405, 'MethodNotAllowed', `${verb} is not supported on resources of kind "${qualifiedResource(t)}"`, {
     group: t.group,

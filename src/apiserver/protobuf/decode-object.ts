@@ -10,6 +10,7 @@ import type { KubeObject } from '../../meta/index.js';
 import { badRequest, unsupportedMediaType } from '../http/status.js';
 import { APPS_MESSAGES } from './apps-messages.js';
 import { AUTHENTICATION_MESSAGES } from './authentication-messages.js';
+import { AUTHORIZATION_MESSAGES } from './authorization-messages.js';
 import { BATCH_MESSAGES } from './batch-messages.js';
 import { COORDINATION_EVENTS_MESSAGES } from './coordination-events-messages.js';
 import { CORE_MESSAGES } from './core-messages.js';
@@ -50,6 +51,11 @@ export const PROTOBUF_KINDS: Readonly<Record<string, string>> = {
   'coordination.k8s.io/v1/Lease': 'Lease',
   'events.k8s.io/v1/Event': 'EventsV1Event',
   'authentication.k8s.io/v1/TokenRequest': 'TokenRequest',
+  'authorization.k8s.io/v1/SelfSubjectAccessReview': 'SelfSubjectAccessReview',
+  'authorization.k8s.io/v1/SubjectAccessReview': 'SubjectAccessReview',
+  'authorization.k8s.io/v1/LocalSubjectAccessReview': 'LocalSubjectAccessReview',
+  'authorization.k8s.io/v1/SelfSubjectRulesReview': 'SelfSubjectRulesReview',
+  'authentication.k8s.io/v1/SelfSubjectReview': 'SelfSubjectReview',
 };
 
 const decoder = new MessageDecoder(
@@ -63,6 +69,7 @@ const decoder = new MessageDecoder(
     POLICY_AUTOSCALING_MESSAGES,
     COORDINATION_EVENTS_MESSAGES,
     AUTHENTICATION_MESSAGES,
+    AUTHORIZATION_MESSAGES,
   ]),
 );
 

@@ -5,6 +5,7 @@
  * real server supports. Enough for controllers that own StatefulSets, Jobs, Ingresses, RBAC objects,
  * etc., which nothing runs here (as in envtest).
  */
+import type { NameRule } from './object-meta-validation.js';
 import type { KubeObject } from '../../meta/index.js';
 import { Strategy, builtinVersion, readPath, type ScaleSpec, type VersionSpec } from './strategy.js';
 
@@ -23,6 +24,8 @@ export interface StoredBuiltinDefinition {
   scale?: ScaleSpec;
   /** Extra field-selector fields, each read from the dotted path of the same name. */
   fields?: string[];
+  /** How names are checked (default: DNS-1123 subdomain). RBAC kinds take any path segment (`system:discovery`). */
+  nameRule?: NameRule;
 }
 
 const REPLICAS: ScaleSpec = {
@@ -40,6 +43,7 @@ export class StoredBuiltinStrategy extends Strategy {
   override readonly shortNames: string[];
   override readonly categories: string[];
   override readonly tracksGeneration: boolean;
+  override readonly nameRule: NameRule;
   protected override readonly fields: Record<string, (obj: KubeObject) => unknown>;
 
   constructor(d: StoredBuiltinDefinition) {
@@ -52,6 +56,7 @@ export class StoredBuiltinStrategy extends Strategy {
     this.shortNames = d.shortNames ?? [];
     this.categories = d.categories ?? [];
     this.tracksGeneration = d.generation ?? false;
+    this.nameRule = d.nameRule ?? 'subdomain';
     this.fields = Object.fromEntries((d.fields ?? []).map((f) => [f, (o: KubeObject) => readPath(o, f)]));
   }
 }
@@ -146,8 +151,29 @@ export const STORED_BUILTINS: readonly StoredBuiltinDefinition[] = [
     categories: ['api-extensions'],
     generation: true,
   },
-  { group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'Role', plural: 'roles', namespaced: true },
-  { group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'RoleBinding', plural: 'rolebindings', namespaced: true },
-  { group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'ClusterRole', plural: 'clusterroles', namespaced: false },
-  { group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'ClusterRoleBinding', plural: 'clusterrolebindings', namespaced: false },
+  { group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'Role', plural: 'roles', namespaced: true, nameRule: 'pathSegment' },
+  {
+    group: 'rbac.authorization.k8s.io',
+    version: 'v1',
+    kind: 'RoleBinding',
+    plural: 'rolebindings',
+    namespaced: true,
+    nameRule: 'pathSegment',
+  },
+  {
+    group: 'rbac.authorization.k8s.io',
+    version: 'v1',
+    kind: 'ClusterRole',
+    plural: 'clusterroles',
+    namespaced: false,
+    nameRule: 'pathSegment',
+  },
+  {
+    group: 'rbac.authorization.k8s.io',
+    version: 'v1',
+    kind: 'ClusterRoleBinding',
+    plural: 'clusterrolebindings',
+    namespaced: false,
+    nameRule: 'pathSegment',
+  },
 ];
