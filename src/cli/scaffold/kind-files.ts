@@ -1,13 +1,13 @@
 /**
  * The files of one kind in a scaffolded project: its schema-first definition, its controller and its
  * tests. `converge init` writes them for the first kind and `converge create api` for each further
- * one, so every kind of a project starts from the same pattern. Invariant: the definition written
- * here is the one `starterDefinition` builds in process (the generated CRD is rendered from that),
- * so a fresh project's `converge generate --check` passes.
+ * one, so every kind of a project starts from the same pattern, with its generated CRD. Invariant:
+ * the definition written here is the one starter-crd.ts builds in process to render that CRD.
  */
 import type { KindNames } from './names.js';
 import type { ScaffoldFile } from './write-files.js';
 import { local } from './local-import.js';
+import { starterCrdFile } from './starter-crd.js';
 
 /** The finalizer each kind's controller puts on its objects: `<group>/cleanup`. */
 const finalizerOf = (k: KindNames): string => `${k.group}/cleanup`;
@@ -17,6 +17,7 @@ export function kindFiles(k: KindNames): ScaffoldFile[] {
     { path: `src/api/${k.file}.ts`, content: definitionFile(k) },
     { path: `src/controllers/${k.file}.ts`, content: controllerFile(k) },
     { path: `test/${k.file}.test.ts`, content: testFile(k) },
+    starterCrdFile(k),
   ];
 }
 

@@ -8,6 +8,7 @@
 import type { ProjectNames } from './names.js';
 import type { ScaffoldFile } from './write-files.js';
 import { local } from './local-import.js';
+import { API_MODULE, CRD_DIR } from './starter-crd.js';
 
 export function projectFiles(p: ProjectNames, toolVersions: { typescript: string; typesNode: string }): ScaffoldFile[] {
   return [
@@ -23,7 +24,7 @@ export function projectFiles(p: ProjectNames, toolVersions: { typescript: string
 }
 
 /** The commands of the project's scripts; `npm test` runs the checks and the tests on the compiled output. */
-export const GENERATE_CRDS = 'converge generate dist/src/api/index.js --out config/crd';
+export const GENERATE_CRDS = `converge generate ${API_MODULE} --out ${CRD_DIR}`;
 
 function packageJson(p: ProjectNames, tools: { typescript: string; typesNode: string }): string {
   const pkg = {
