@@ -16,7 +16,14 @@ export type {
 export { installSignalHandlers } from './signals.js';
 export type { SignalHandlers } from './signals.js';
 export { ShutdownTimeoutError } from './errors.js';
-export { stripManagedFields, DEFAULT_SYNC_PERIOD_MS, CacheNotSyncedError, ShardNotOwnedError, ShardedInformer } from './cache/index.js';
+export {
+  stripManagedFields,
+  DEFAULT_SYNC_PERIOD_MS,
+  CacheNotSyncedError,
+  InformerForbiddenError,
+  ShardNotOwnedError,
+  ShardedInformer,
+} from './cache/index.js';
 export type { CacheOptions, CacheResourceOptions, CacheListOptions, ManagerClient, CacheReader, StatusWriter } from './cache/index.js';
 export { shardRanges, namespaceShardSelector, ShardGate, ShardCoordinator } from './sharding/index.js';
 export type { HashRange, ShardCoordinatorOptions } from './sharding/index.js';

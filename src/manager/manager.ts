@@ -21,6 +21,7 @@
  * Invariants: nothing does I/O before `start`; `start` runs once; the first runnable failure stops
  * the manager and is what `start` rejects with.
  */
+import { InformerPermissions } from './cache/informer-permissions.js';
 import {
   InvalidOptionError,
   untilAborted,
@@ -102,8 +103,9 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
       });
       this.#rest = this.#ownedRest;
     }
+    const permissions = new InformerPermissions(this.logger.child({ component: 'cache' }));
     this.#cache = new InformerCache({
-      client: this.#rest,
+      client: permissions.observe(this.#rest),
       clock: this.clock,
       logger: this.logger.child({ component: 'cache' }),
       cache: options.cache,
@@ -117,6 +119,8 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
     this.#readyz.add('cache-sync', () => {
       if (!this.#cache.synced()) throw new Error(`caches not synced: ${this.#cache.unsynced().join(', ')}`);
     });
+    // A refused list or watch never heals by retrying: readiness names the missing permission.
+    this.#readyz.add('informer-permissions', () => permissions.check());
     if (options.sharding) {
       this.#gate = new ShardGate({ shardOf: namespaceSharder(shardRanges(options.sharding.shards)) });
       this.#sharding = new ShardOwnership({

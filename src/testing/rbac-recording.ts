@@ -11,6 +11,7 @@ import type { RecordedRequest } from '../apiserver/index.js';
 export const RECORDING_KIND = 'RbacRecording';
 export const RECORDING_API_VERSION = 'converge.dev/v1alpha1';
 
+/** A recording file's content: the user and its distinct requests. */
 export interface RbacRecording {
   apiVersion: typeof RECORDING_API_VERSION;
   kind: typeof RECORDING_KIND;
@@ -29,6 +30,7 @@ export function rbacRecording(user: string, requests: readonly RecordedRequest[]
   return { apiVersion: RECORDING_API_VERSION, kind: RECORDING_KIND, user, requests: sorted };
 }
 
+/** Writes a recording as canonical JSON (sorted requests). */
 export async function writeRbacRecording(path: string, recording: RbacRecording): Promise<void> {
   await writeFile(path, `${JSON.stringify(rbacRecording(recording.user, recording.requests), null, 2)}\n`);
 }

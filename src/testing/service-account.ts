@@ -16,6 +16,7 @@ import { rbacRecording, writeRbacRecording, type RbacRecording } from './rbac-re
 
 const TOKEN_SECONDS = 365 * 24 * 3600;
 
+/** Which ServiceAccount `TestEnv.serviceAccount` acts as. */
 export interface ServiceAccountOptions {
   /** Default `default`. */
   namespace?: string;

@@ -36,3 +36,27 @@ export class ShardNotOwnedError extends ConvergeError {
     );
   }
 }
+
+/**
+ * An informer's list or watch was refused with 403: the manager's identity lacks that verb on the
+ * resource, so the cache can never fill (or stay current) until RBAC grants it. Named so readiness
+ * and logs say which permission is missing instead of showing a backoff loop.
+ */
+export class InformerForbiddenError extends ConvergeError {
+  readonly code = 'CONVERGE_INFORMER_FORBIDDEN';
+  override readonly name = 'InformerForbiddenError';
+  constructor(
+    readonly kind: string,
+    /** `configmaps`, `deployments.apps`: the resource as RBAC names it. */
+    readonly resource: string,
+    readonly verb: 'list' | 'watch',
+    /** Where the informer lists ('' = all namespaces). */
+    readonly namespace: string,
+    /** The server's 403 message. */
+    readonly serverMessage: string,
+  ) {
+    super(
+      `the ${kind} informer may not ${verb} ${resource}${namespace ? ` in namespace ${namespace}` : ' across all namespaces'}: ${serverMessage}`,
+    );
+  }
+}

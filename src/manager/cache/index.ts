@@ -9,4 +9,4 @@ export type { ShardedInformerOptions } from './sharded-informer.js';
 export { createSplitClient } from './split-client.js';
 export { withReadYourWrites } from './read-your-writes-client.js';
 export type { ManagerClient, CacheReader, StatusWriter } from './split-client.js';
-export { CacheNotSyncedError, ShardNotOwnedError } from './errors.js';
+export { CacheNotSyncedError, InformerForbiddenError, ShardNotOwnedError } from './errors.js';

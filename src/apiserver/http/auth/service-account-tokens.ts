@@ -10,6 +10,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Clock } from '../../../meta/index.js';
 import { serviceAccountUser, type UserInfo } from './user.js';
 
+/** A minted token and when it stops authenticating. */
 export interface IssuedToken {
   token: string;
   /** Milliseconds since the epoch, on the server's clock. */
