@@ -11,6 +11,7 @@ export type {
   ScaleSubresource,
 } from './define.js';
 export { toStructural } from './structural.js';
+export type { StructuralSchema } from './structural.js';
 export { withValidations, listAtomic, listSet, listMap, mapType, embeddedResource, preserveUnknownFields } from './markers.js';
 export type { ValidationRule } from './markers.js';
 export { Conditions, ObjectReference, Quantity, QUANTITY_PATTERN, Duration, IntOrString, LabelSelector } from './shapes.js';

@@ -10,6 +10,7 @@
  */
 import type { JSONSchemaProps } from 'kubernetes-types/apiextensions/v1.js';
 import { SchemaNotStructuralError } from './errors.js';
+import type { ValidationRule } from './markers.js';
 
 type Node = Record<string, unknown>;
 
@@ -85,9 +86,23 @@ const fail = (path: string, reason: string): never => {
   throw new SchemaNotStructuralError(path, reason);
 };
 
+/** A CRD schema with the Kubernetes extensions typed (`kubernetes-types` leaves them out). */
+export interface StructuralSchema extends JSONSchemaProps {
+  items?: StructuralSchema;
+  properties?: Record<string, StructuralSchema>;
+  additionalProperties?: StructuralSchema;
+  'x-kubernetes-preserve-unknown-fields'?: true;
+  'x-kubernetes-int-or-string'?: true;
+  'x-kubernetes-embedded-resource'?: true;
+  'x-kubernetes-list-type'?: 'atomic' | 'set' | 'map';
+  'x-kubernetes-list-map-keys'?: string[];
+  'x-kubernetes-map-type'?: 'granular' | 'atomic';
+  'x-kubernetes-validations'?: ValidationRule[];
+}
+
 /** The structural form of `schema`; `path` names it in errors (`versions.v1.spec`). */
-export function toStructural(schema: unknown, path: string): JSONSchemaProps {
-  return translate(schema, path, false) as JSONSchemaProps;
+export function toStructural(schema: unknown, path: string): StructuralSchema {
+  return translate(schema, path, false) as StructuralSchema;
 }
 
 /**
@@ -97,6 +112,9 @@ export function toStructural(schema: unknown, path: string): JSONSchemaProps {
 function translate(schema: unknown, path: string, inJunctor: boolean): Node {
   if (!isNode(schema)) return fail(path, `must be a schema object, got ${JSON.stringify(schema)}`);
   if ('$ref' in schema) fail(path, '$ref has no structural form: a CRD schema is one inline document; use the referenced schema itself');
+  if (Array.isArray(schema['items']) || 'prefixItems' in schema) {
+    fail(path, 'a tuple (Type.Tuple) has no structural form; use an object or a list of one type');
+  }
   const s = collapse(schema, path);
   const out: Node = {};
   for (const [key, value] of Object.entries(s)) {
@@ -108,12 +126,9 @@ function translate(schema: unknown, path: string, inJunctor: boolean): Node {
     else if (key === 'properties') out['properties'] = translateProperties(value, at);
     else if (key === 'required') {
       if (Array.isArray(value) && value.length > 0) out['required'] = value;
-    } else if (key === 'items') {
-      if (Array.isArray(value))
-        fail(at, 'a tuple (Type.Tuple, items as a list) has no structural form; use an object or a list of one type');
-      out['items'] = translate(value, at, inJunctor);
-    } else if (key === 'additionalItems' || key === 'prefixItems') {
-      fail(at, 'a tuple (Type.Tuple) has no structural form; use an object or a list of one type');
+    } else if (key === 'items') out['items'] = translate(value, at, inJunctor);
+    else if (key === 'additionalItems') {
+      if (value !== false) fail(at, 'has no counterpart in a CRD schema');
     } else if (key === 'additionalProperties') translateAdditional(value, s, at, out, inJunctor);
     else if (key === 'patternProperties') translatePatternProperties(value, at, out, inJunctor);
     else if (key === 'uniqueItems') {
