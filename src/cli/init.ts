@@ -25,6 +25,10 @@ import {
 import { projectFiles } from './scaffold/project-files.js';
 import { API_INDEX, CONTROLLERS_INDEX, apiIndexFile, controllersIndexFile, wireApi, wireController } from './scaffold/wiring.js';
 import { addFiles, writeNewProject } from './scaffold/write-files.js';
+import { asOperatorFile, leaderElectionRbacFile, type OperatorIdentity } from './scaffold/rbac-files.js';
+
+/** The operator's ServiceAccount and namespace, from the project name. */
+const operatorOf = (name: string): OperatorIdentity => ({ name, namespace: `${name}-system` });
 
 export const INIT_USAGE = `Usage:
   converge init <name> [--dir DIR] [--group GROUP] [--kind KIND]
@@ -62,20 +66,25 @@ export async function runInit(args: string[], cwd: string): Promise<string> {
   const name = checkProjectName(positionals[0]!);
   const pkg = own();
   const project: ProjectNames = {
-    name,
-    namespace: `${name}-system`,
+    ...operatorOf(name),
     group: checkGroup(values.group ?? defaultGroup(name)),
     version: FIRST_VERSION,
     convergeVersion: pkg.version,
-    typeboxVersion: pkg.dependencies['typebox']!,
   };
   const first = kindNames(values.kind ?? defaultKind(name), project.group, project.version);
   const dir = resolve(cwd, values.dir ?? name);
   await writeNewProject(dir, [
-    ...projectFiles(project, { typescript: pkg.devDependencies['typescript']!, typesNode: pkg.devDependencies['@types/node']! }),
+    ...projectFiles(project, {
+      typebox: pkg.dependencies['typebox']!,
+      yaml: pkg.dependencies['yaml']!,
+      typescript: pkg.devDependencies['typescript']!,
+      typesNode: pkg.devDependencies['@types/node']!,
+    }),
     { path: API_INDEX, content: apiIndexFile(first) },
     { path: CONTROLLERS_INDEX, content: controllersIndexFile(first) },
-    ...kindFiles(first),
+    leaderElectionRbacFile(project),
+    asOperatorFile(project),
+    ...kindFiles(first, project),
   ]);
   return `Created ${name} (kind ${first.kind}, group ${project.group}) in ${dir}\nNext: cd ${values.dir ?? name} && npm install && npm test\n`;
 }
@@ -93,21 +102,21 @@ export async function runCreate(args: string[], cwd: string): Promise<string> {
     throw new ScaffoldUsageError(`converge create knows "api" only, got ${JSON.stringify(positionals[0] ?? '')}`);
   if (positionals.length !== 2) throw new ScaffoldUsageError('converge create api takes one kind');
   const dir = resolve(cwd, values.dir ?? '.');
-  const { group, version } = await projectSettings(dir);
+  const { name, group, version } = await projectSettings(dir);
   const k = kindNames(positionals[1]!, group, version);
   // Both index files are rewired in memory first: a missing marker refuses before anything is written.
   const apiIndex = wireApi(await readFile(join(dir, API_INDEX), 'utf8'), k);
   const controllersIndex = wireController(await readFile(join(dir, CONTROLLERS_INDEX), 'utf8'), k);
-  await addFiles(dir, kindFiles(k));
+  await addFiles(dir, kindFiles(k, operatorOf(name)));
   await writeFile(join(dir, API_INDEX), apiIndex);
   await writeFile(join(dir, CONTROLLERS_INDEX), controllersIndex);
   return `Added ${k.kind} (${k.plural}.${k.group}/${k.version}) to ${dir}\n`;
 }
 
 /** The `converge` settings `converge init` wrote into the project's package.json. */
-async function projectSettings(dir: string): Promise<{ group: string; version: string }> {
+async function projectSettings(dir: string): Promise<{ name: string; group: string; version: string }> {
   const path = join(dir, 'package.json');
-  let pkg: { converge?: { group?: unknown; version?: unknown } };
+  let pkg: { name?: unknown; converge?: { group?: unknown; version?: unknown } };
   try {
     pkg = JSON.parse(await readFile(path, 'utf8')) as typeof pkg;
   } catch (err) {
@@ -119,5 +128,5 @@ async function projectSettings(dir: string): Promise<{ group: string; version: s
   if (typeof group !== 'string' || typeof version !== 'string') {
     throw new ScaffoldUsageError(`${path} has no "converge": { "group", "version" } settings, which converge init writes`);
   }
-  return { group: checkGroup(group), version };
+  return { name: checkProjectName(String(pkg.name)), group: checkGroup(group), version };
 }

@@ -136,7 +136,7 @@ describe('converge create api', () => {
       const before = await filesIn(project);
       await assert.rejects(
         runCreate(['api', 'Demo'], project),
-        /src\/api\/demo\.ts, src\/controllers\/demo\.ts, test\/demo\.test\.ts already exist/,
+        /src\/api\/demo\.ts, src\/controllers\/demo\.ts, test\/demo\.test\.ts, .* already exist/,
       );
       const index = join(project, 'src/controllers/index.ts');
       const unmarked = (await readFile(index, 'utf8')).replace(/.*converge:scaffold:setup.*\n/, '');

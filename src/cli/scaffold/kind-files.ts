@@ -1,23 +1,25 @@
 /**
  * The files of one kind in a scaffolded project: its schema-first definition, its controller and its
  * tests. `converge init` writes them for the first kind and `converge create api` for each further
- * one, so every kind of a project starts from the same pattern, with its generated CRD. Invariant:
+ * one, so every kind of a project starts from the same pattern, with its generated CRD and its RBAC. Invariant:
  * the definition written here is the one starter-crd.ts builds in process to render that CRD.
  */
 import type { KindNames } from './names.js';
 import type { ScaffoldFile } from './write-files.js';
 import { local } from './local-import.js';
+import { kindRbacFile, type OperatorIdentity } from './rbac-files.js';
 import { starterCrdFile } from './starter-crd.js';
 
 /** The finalizer each kind's controller puts on its objects: `<group>/cleanup`. */
 const finalizerOf = (k: KindNames): string => `${k.group}/cleanup`;
 
-export function kindFiles(k: KindNames): ScaffoldFile[] {
+export function kindFiles(k: KindNames, who: OperatorIdentity): ScaffoldFile[] {
   return [
     { path: `src/api/${k.file}.ts`, content: definitionFile(k) },
     { path: `src/controllers/${k.file}.ts`, content: controllerFile(k) },
     { path: `test/${k.file}.test.ts`, content: testFile(k) },
     starterCrdFile(k),
+    kindRbacFile(k, who),
   ];
 }
 
@@ -197,6 +199,7 @@ import assert from 'node:assert/strict';
 import { ConfigMapResource, findStatusCondition } from 'kube-converge/meta';
 import { ignoreNotFound, isNotFound } from 'kube-converge/client';
 import { TestEnv, eventually } from 'kube-converge/testing';
+import { managerAsOperator } from ${local('./as-operator.js')};
 import { ${k.kind} } from ${local(`../src/api/${k.file}.js`)};
 import { ${k.kind.toUpperCase()}_FINALIZER, setup${k.kind}Controller } from ${local(`../src/controllers/${k.file}.js`)};
 
@@ -205,7 +208,7 @@ let running: Promise<void>;
 
 before(async () => {
   env = await TestEnv.start({ crds: ['config/crd'] });
-  const mgr = await env.newManager();
+  const mgr = await managerAsOperator(env); // with exactly the permissions of config/rbac/
   setup${k.kind}Controller(mgr);
   running = mgr.start();
 });

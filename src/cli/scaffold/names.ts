@@ -30,8 +30,6 @@ export interface ProjectNames {
   version: string;
   /** The version of kube-converge that scaffolds the project, which it then depends on. */
   convergeVersion: string;
-  /** The typebox version kube-converge is built with, for the definitions' own import. */
-  typeboxVersion: string;
 }
 
 const DNS_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;

@@ -10,9 +10,20 @@ import type { ScaffoldFile } from './write-files.js';
 import { local } from './local-import.js';
 import { API_MODULE, CRD_DIR } from './starter-crd.js';
 
-export function projectFiles(p: ProjectNames, toolVersions: { typescript: string; typesNode: string }): ScaffoldFile[] {
+/**
+ * The versions the project's own dependencies get: those kube-converge is built and tested with.
+ * typebox for its definitions, yaml for its tests to read config/rbac/, and the tools.
+ */
+export interface DependencyVersions {
+  typebox: string;
+  yaml: string;
+  typescript: string;
+  typesNode: string;
+}
+
+export function projectFiles(p: ProjectNames, versions: DependencyVersions): ScaffoldFile[] {
   return [
-    { path: 'package.json', content: packageJson(p, toolVersions) },
+    { path: 'package.json', content: packageJson(p, versions) },
     { path: 'tsconfig.json', content: tsconfig() },
     { path: '.gitignore', content: 'node_modules/\ndist/\n*.kubeconfig\n' },
     { path: '.dockerignore', content: 'node_modules\ndist\ntest\n*.kubeconfig\n' },
@@ -26,7 +37,7 @@ export function projectFiles(p: ProjectNames, toolVersions: { typescript: string
 /** The commands of the project's scripts; `npm test` runs the checks and the tests on the compiled output. */
 export const GENERATE_CRDS = `converge generate ${API_MODULE} --out ${CRD_DIR}`;
 
-function packageJson(p: ProjectNames, tools: { typescript: string; typesNode: string }): string {
+function packageJson(p: ProjectNames, v: DependencyVersions): string {
   const pkg = {
     name: p.name,
     version: '0.1.0',
@@ -39,8 +50,8 @@ function packageJson(p: ProjectNames, tools: { typescript: string; typesNode: st
       generate: `tsc && ${GENERATE_CRDS}`,
       test: `tsc && ${GENERATE_CRDS} --check && node --test dist/test/*.test.js`,
     },
-    dependencies: { 'kube-converge': `^${p.convergeVersion}`, typebox: p.typeboxVersion },
-    devDependencies: { '@types/node': tools.typesNode, typescript: tools.typescript },
+    dependencies: { 'kube-converge': `^${p.convergeVersion}`, typebox: v.typebox },
+    devDependencies: { '@types/node': v.typesNode, typescript: v.typescript, yaml: v.yaml },
     // Read by `converge create api`: where new kinds go.
     converge: { group: p.group, version: p.version },
   };
