@@ -13,8 +13,10 @@ export const repo = fileURLToPath(new URL('../../../', import.meta.url));
 export const NPM_FLAGS = ['--prefer-offline', '--no-audit', '--no-fund'];
 
 // npm run from `npm test` exports npm_* settings (the repository as local prefix among them) that
-// would make npm in the app act on the repository instead; the app must see a clean environment.
-export const cleanEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
+// would make npm in the app act on the repository instead, and node's test runner marks the processes
+// it starts with NODE_TEST_CONTEXT, which would make an app's own `node --test` report to this run
+// instead of printing its results; the app must see a clean environment.
+export const cleanEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k) && k !== 'NODE_TEST_CONTEXT'));
 
 /** Runs `cmd` in `cwd` with the clean environment; resolves with its stdout, rejects with both outputs. */
 export async function run(cmd: string, args: string[], cwd: string): Promise<string> {
