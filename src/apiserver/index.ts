@@ -4,6 +4,7 @@ export type { StartApiServerOptions, RunningApiServer, Kubeconfig } from './star
 export { createApiServer } from './api-server.js';
 export type { ApiServer, ApiServerOptions, ServiceAccountTokenOptions } from './api-server.js';
 export type { RecordedRequest } from './authorization/request-recorder.js';
+export { grantedToAuthenticatedUsers } from './authorization/bootstrap-policy.js';
 export type { IssuedToken } from './http/auth/service-account-tokens.js';
 export type { UserInfo } from './http/auth/user.js';
 export type { AdmissionAuditEvent } from './context.js';

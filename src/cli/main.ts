@@ -19,6 +19,7 @@ import { runCreate, runInit } from './init.js';
 import { ScaffoldUsageError } from './scaffold/names.js';
 import { WhyError, runWhy } from './why.js';
 import { runGenerate } from './generate.js';
+import { RBAC_HELP, RBAC_USAGE, runRbac } from './rbac.js';
 
 const USAGE = `Usage:
   converge apiserver [--port N] [--host H] [--kubeconfig PATH] [--crds PATH]... [--garbage-collection] [--insecure-http]
@@ -26,6 +27,7 @@ const USAGE = `Usage:
   converge generate <module>... --out DIR [--check]
   converge init <name> [--dir DIR] [--group GROUP] [--kind KIND]
   converge create api <Kind> [--dir DIR]
+${RBAC_USAGE}
   converge help | --help
   converge --version
 
@@ -38,6 +40,7 @@ Commands:
               exits 1 when a file is stale, missing or no longer generated.
   init        Write a new operator project (a kind, its controller and tests, manifests); --help for more.
   create api  Add a kind with its controller and test to a project converge init wrote.
+  rbac        Turn what tests recorded a ServiceAccount doing into least-privilege Roles (--check: CI drift).
 
 Options for apiserver:
   --port N           Port to listen on (default 0: any free port).
@@ -49,7 +52,8 @@ Options for apiserver:
   --garbage-collection  Delete dependents whose owners are gone (off by default, like envtest).
   --insecure-http    Serve plain HTTP instead of HTTPS. The token is still required, but travels in
                      clear text: only for clients that cannot be given a CA.
-`;
+
+${RBAC_HELP}`;
 
 class UsageError extends Error {}
 
@@ -127,6 +131,7 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'generate') return void (process.exitCode = await runGenerate(rest, { usageError: (m) => new UsageError(m) }));
   if (command === 'init') return void process.stdout.write(await runInit(rest, process.cwd()));
   if (command === 'create') return void process.stdout.write(await runCreate(rest, process.cwd()));
+  if (command === 'rbac') return void (process.exitCode = await runRbac(rest, process.stdout, process.stderr));
   throw new UsageError(`unknown command: ${command}`);
 }
 

@@ -9,7 +9,9 @@
  * reads as it would there.
  */
 import type { KubeObject } from '../../meta/index.js';
-import type { PolicyRule } from './policy-rule.js';
+import { ruleAllows, type PolicyRule } from './policy-rule.js';
+import type { RequestAttributes } from './request-attributes.js';
+import type { RecordedRequest } from './request-recorder.js';
 
 const API_VERSION = 'rbac.authorization.k8s.io/v1';
 const LABELS = { 'kubernetes.io/bootstrapping': 'rbac-defaults' };
@@ -68,4 +70,28 @@ export function bootstrapClusterRoleBindings(): KubeObject[] {
     roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name },
     subjects: groups.map((g) => ({ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: g })),
   }));
+}
+
+/**
+ * Whether the bootstrap policy already lets every authenticated user make this request (discovery,
+ * health, version, the self reviews), so a generated Role need not grant it.
+ */
+export function grantedToAuthenticatedUsers(r: RecordedRequest): boolean {
+  const a: RequestAttributes =
+    r.nonResourceURL !== undefined
+      ? { kind: 'nonResource', verb: r.verb, path: r.nonResourceURL }
+      : {
+          kind: 'resource',
+          verb: r.verb,
+          apiGroup: r.apiGroup ?? '',
+          apiVersion: '',
+          resource: r.resource ?? '',
+          subresource: r.subresource ?? '',
+          namespace: r.namespace ?? '',
+          name: r.name ?? '',
+        };
+  return Object.entries(BINDINGS).some(
+    ([name, groups]) =>
+      groups.includes('system:authenticated') && name !== 'cluster-admin' && ROLES[name]!.some((rule) => ruleAllows(rule, a)),
+  );
 }
