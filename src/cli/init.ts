@@ -23,9 +23,25 @@ import {
   type ProjectNames,
 } from './scaffold/names.js';
 import { projectFiles } from './scaffold/project-files.js';
-import { API_INDEX, CONTROLLERS_INDEX, apiIndexFile, controllersIndexFile, wireApi, wireController } from './scaffold/wiring.js';
+import {
+  API_INDEX,
+  CONTROLLERS_INDEX,
+  apiIndexFile,
+  controllersIndexFile,
+  wireApi,
+  wireController,
+  wireRecording,
+} from './scaffold/wiring.js';
 import { addFiles, writeNewProject } from './scaffold/write-files.js';
-import { asOperatorFile, leaderElectionRbacFile, type OperatorIdentity } from './scaffold/rbac-files.js';
+import {
+  asOperatorFile,
+  firstRoleFile,
+  leaderElectionRbacFile,
+  rbacCommand,
+  recordingOf,
+  roleFileWith,
+  type OperatorIdentity,
+} from './scaffold/rbac-files.js';
 
 /** The operator's ServiceAccount and namespace, from the project name. */
 const operatorOf = (name: string): OperatorIdentity => ({ name, namespace: `${name}-system` });
@@ -41,7 +57,8 @@ export const INIT_USAGE = `Usage:
   --kind KIND     The first kind (default from the name: demo-op gives Demo).
 
   create api adds a kind to the project in DIR (default .): its definition, controller and test,
-  wired into src/api/index.ts and src/controllers/index.ts, and its CRD and RBAC.
+  wired into src/api/index.ts, src/controllers/index.ts and the converge rbac commands of
+  package.json, its CRD, and its permissions in config/rbac/role.yaml.
 `;
 
 interface OwnPackage {
@@ -74,17 +91,22 @@ export async function runInit(args: string[], cwd: string): Promise<string> {
   const first = kindNames(values.kind ?? defaultKind(name), project.group, project.version);
   const dir = resolve(cwd, values.dir ?? name);
   await writeNewProject(dir, [
-    ...projectFiles(project, {
-      typebox: pkg.dependencies['typebox']!,
-      yaml: pkg.dependencies['yaml']!,
-      typescript: pkg.devDependencies['typescript']!,
-      typesNode: pkg.devDependencies['@types/node']!,
-    }),
+    ...projectFiles(
+      project,
+      {
+        typebox: pkg.dependencies['typebox']!,
+        yaml: pkg.dependencies['yaml']!,
+        typescript: pkg.devDependencies['typescript']!,
+        typesNode: pkg.devDependencies['@types/node']!,
+      },
+      rbacCommand([recordingOf(first)]),
+    ),
     { path: API_INDEX, content: apiIndexFile(first) },
     { path: CONTROLLERS_INDEX, content: controllersIndexFile(first) },
     leaderElectionRbacFile(project),
+    firstRoleFile(project, first),
     asOperatorFile(project),
-    ...kindFiles(first, project),
+    ...kindFiles(first),
   ]);
   return `Created ${name} (kind ${first.kind}, group ${project.group}) in ${dir}\nNext: cd ${values.dir ?? name} && npm install && npm test\n`;
 }
@@ -107,9 +129,13 @@ export async function runCreate(args: string[], cwd: string): Promise<string> {
   // Both index files are rewired in memory first: a missing marker refuses before anything is written.
   const apiIndex = wireApi(await readFile(join(dir, API_INDEX), 'utf8'), k);
   const controllersIndex = wireController(await readFile(join(dir, CONTROLLERS_INDEX), 'utf8'), k);
-  await addFiles(dir, kindFiles(k, operatorOf(name)));
+  const pkg = wireRecording(await readFile(join(dir, 'package.json'), 'utf8'), k);
+  const role = await roleFileWith(dir, operatorOf(name), pkg.recordings, k);
+  await addFiles(dir, kindFiles(k));
   await writeFile(join(dir, API_INDEX), apiIndex);
   await writeFile(join(dir, CONTROLLERS_INDEX), controllersIndex);
+  await writeFile(join(dir, 'package.json'), pkg.text);
+  await writeFile(join(dir, role.path), role.content);
   return `Added ${k.kind} (${k.plural}.${k.group}/${k.version}) to ${dir}\n`;
 }
 

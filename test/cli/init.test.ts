@@ -105,7 +105,7 @@ describe('converge init', () => {
 });
 
 describe('converge create api', () => {
-  it("adds the kind's definition, controller and test, wired in above the markers, keeping the lines the user added", async () => {
+  it("adds the kind's definition, controller and test, wired in above the markers, keeping the lines the user added, and its recording and permissions to the RBAC", async () => {
     await withDir(async (dir) => {
       await runInit(['demo-op'], dir);
       const project = join(dir, 'demo-op');
@@ -126,6 +126,17 @@ describe('converge create api', () => {
         wired,
         /setupDemoController\(mgr\);\n {2}\/\/ my own line\n {2}setupBackupController\(mgr\);\n {2}\/\/ converge:scaffold:setup/,
       );
+      const scripts = (JSON.parse(await readFile(join(project, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+      for (const script of [scripts['test']!, scripts['rbac']!]) {
+        assert.match(
+          script,
+          /converge rbac --recording dist\/rbac\/demo\.json --recording dist\/rbac\/backup\.json --out config\/rbac\/role\.yaml/,
+        );
+      }
+      const role = await readFile(join(project, 'config/rbac/role.yaml'), 'utf8');
+      assert.match(role, /- backups\/status\n/);
+      assert.match(role, /- demos\/status\n/);
+      assert.match(role, /^# Regenerate: converge rbac --recording demo\.json --recording backup\.json --out role\.yaml$/m);
     });
   });
 

@@ -2,8 +2,8 @@
  * The project-wide files of a scaffolded operator: package.json, a strict tsconfig, the process entry
  * (leader election, health probes, metrics, a clean stop on SIGTERM), the Deployment that runs it,
  * the Dockerfile that builds its image, the README and .gitignore. The kinds' own files come from
- * kind-files.ts, the generated CRD and RBAC from the generators themselves. Invariant: nothing here
- * names a kind except through the index files, so `converge create api` never has to edit these.
+ * kind-files.ts, the RBAC from rbac-files.ts. Invariant: nothing here names a kind but the recordings
+ * the scripts' `converge rbac` reads, the one place `converge create api` extends.
  */
 import type { ProjectNames } from './names.js';
 import type { ScaffoldFile } from './write-files.js';
@@ -21,9 +21,10 @@ export interface DependencyVersions {
   typesNode: string;
 }
 
-export function projectFiles(p: ProjectNames, versions: DependencyVersions): ScaffoldFile[] {
+/** `rbac` is the `converge rbac` command over the first kind's recording. */
+export function projectFiles(p: ProjectNames, versions: DependencyVersions, rbac: string): ScaffoldFile[] {
   return [
-    { path: 'package.json', content: packageJson(p, versions) },
+    { path: 'package.json', content: packageJson(p, versions, rbac) },
     { path: 'tsconfig.json', content: tsconfig() },
     { path: '.gitignore', content: 'node_modules/\ndist/\n*.kubeconfig\n' },
     { path: '.dockerignore', content: 'node_modules\ndist\ntest\n*.kubeconfig\n' },
@@ -37,7 +38,7 @@ export function projectFiles(p: ProjectNames, versions: DependencyVersions): Sca
 /** The commands of the project's scripts; `npm test` runs the checks and the tests on the compiled output. */
 export const GENERATE_CRDS = `converge generate ${API_MODULE} --out ${CRD_DIR}`;
 
-function packageJson(p: ProjectNames, v: DependencyVersions): string {
+function packageJson(p: ProjectNames, v: DependencyVersions, rbac: string): string {
   const pkg = {
     name: p.name,
     version: '0.1.0',
@@ -48,7 +49,9 @@ function packageJson(p: ProjectNames, v: DependencyVersions): string {
       build: 'tsc',
       start: 'node --enable-source-maps dist/src/main.js',
       generate: `tsc && ${GENERATE_CRDS}`,
-      test: `tsc && ${GENERATE_CRDS} --check && node --test dist/test/*.test.js`,
+      // From the recordings of the last npm test: run it after a test failed for want of a permission.
+      rbac: rbac,
+      test: `tsc && ${GENERATE_CRDS} --check && node --test dist/test/*.test.js && ${rbac} --check`,
     },
     dependencies: { 'kube-converge': `^${p.convergeVersion}`, typebox: v.typebox },
     devDependencies: { '@types/node': v.typesNode, typescript: v.typescript, yaml: v.yaml },

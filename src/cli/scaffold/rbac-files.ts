@@ -1,10 +1,16 @@
 /**
- * What a scaffolded operator may do, as config/rbac/ manifests: one ClusterRole and binding per kind,
- * holding exactly the calls that kind's controller makes, and one namespaced Role for the
- * leader-election Lease. A file per kind lets `converge create api` add a kind's permissions without
- * editing anyone's rules. The project's tests install these files as written and run the manager as
- * the operator's ServiceAccount, so a missing permission fails a test the way it would fail in a cluster.
+ * What a scaffolded operator may do, as config/rbac/ manifests, and the test support that holds it to
+ * that. role.yaml is `converge rbac` output: the ClusterRole and binding the tests' recordings need.
+ * The project is not installed when `converge init` or `converge create api` write it, so the
+ * permissions a kind's starter controller uses are listed here and rendered by the same code
+ * `converge rbac` uses; `npm test` then runs `converge rbac --check` against what its tests recorded.
+ * leader-election.yaml is written once and not generated: the tests never elect a leader.
+ * Invariant: the starter permissions are exactly the calls kind-files.ts's controller and test make.
  */
+import { readFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { parseAllDocuments, stringify } from 'yaml';
+import { manifestsFor, permissionKey, permissionsOfManifests, type Manifest, type Permission } from '../rbac-policy.js';
 import type { KindNames } from './names.js';
 import type { ScaffoldFile } from './write-files.js';
 
@@ -15,60 +21,59 @@ export interface OperatorIdentity {
 }
 
 export const RBAC_DIR = 'config/rbac';
+export const ROLE_FILE = `${RBAC_DIR}/role.yaml`;
+/** Where each kind's test writes its recording (compiled output: made again by every npm test). */
+export const RECORDINGS_DIR = 'dist/rbac';
 
-const binding = (kind: 'ClusterRoleBinding' | 'RoleBinding', role: 'ClusterRole' | 'Role', name: string, who: OperatorIdentity): string =>
-  `apiVersion: rbac.authorization.k8s.io/v1
-kind: ${kind}
-metadata:
-  name: ${name}${kind === 'RoleBinding' ? `\n  namespace: ${who.namespace}` : ''}
-roleRef:
-  apiGroup: rbac.authorization.k8s.io
-  kind: ${role}
-  name: ${name}
-subjects:
-  - kind: ServiceAccount
-    name: ${who.name}
-    namespace: ${who.namespace}
-`;
+export const recordingOf = (k: KindNames): string => `${RECORDINGS_DIR}/${k.file}.json`;
 
-export function kindRbacFile(k: KindNames, who: OperatorIdentity): ScaffoldFile {
-  const name = `${who.name}-${k.file}`;
-  return {
-    path: `${RBAC_DIR}/${k.file}.yaml`,
-    content: `# What the ${k.kind} controller may do, cluster-wide (${k.kind}s live in any namespace):
-# - ${k.plural}: list and watch for the cache, patch to add and remove the finalizer; ${k.plural}/status:
-#   patch; ${k.plural}/finalizers: update, which no request uses but admission
-#   (OwnerReferencesPermissionEnforcement) demands of whoever sets blockOwnerDeletion on an owner
-#   reference to a ${k.kind}, as the controller reference on its ConfigMap does;
-# - configmaps: list and watch for the cache, create and patch the ${k.kind}'s own, delete it in the
-#   finalizer, get for the live re-read when a create meets AlreadyExists because the cache lagged.
-apiVersion: rbac.authorization.k8s.io/v1
-kind: ClusterRole
-metadata:
-  name: ${name}
-rules:
-  - apiGroups: [${k.group}]
-    resources: [${k.plural}]
-    verbs: [list, watch, patch]
-  - apiGroups: [${k.group}]
-    resources: [${k.plural}/status]
-    verbs: [patch]
-  - apiGroups: [${k.group}]
-    resources: [${k.plural}/finalizers]
-    verbs: [update]
-  - apiGroups: [""]
-    resources: [configmaps]
-    verbs: [get, list, watch, create, patch, delete]
----
-${binding('ClusterRoleBinding', 'ClusterRole', name, who)}`,
-  };
+/** `converge rbac` over the recordings, as the project's scripts run it. */
+export const rbacCommand = (recordings: readonly string[]): string =>
+  ['converge rbac', ...recordings.map((r) => `--recording ${r}`), `--out ${ROLE_FILE}`].join(' ');
+
+/**
+ * The calls of a kind's starter controller, cluster-wide (its objects live in any namespace): list
+ * and watch its kind and ConfigMaps for the cache; patch its kind (finalizer) and its status; get,
+ * create, patch and delete its ConfigMap.
+ */
+function starterPermissions(k: KindNames): Permission[] {
+  const on = (apiGroup: string, resource: string, verbs: string[]): Permission[] =>
+    verbs.map((verb) => ({ kind: 'resource', namespace: '', apiGroup, resource, verb }));
+  return [
+    ...on(k.group, k.plural, ['list', 'watch', 'patch']),
+    ...on(k.group, `${k.plural}/status`, ['patch']),
+    ...on('', 'configmaps', ['get', 'list', 'watch', 'create', 'patch', 'delete']),
+  ];
+}
+
+/** role.yaml as `converge rbac` writes it, for `permissions`, regenerated from `recordings`. */
+function roleFile(who: OperatorIdentity, recordings: readonly string[], permissions: readonly Permission[]): ScaffoldFile {
+  const unique = [...new Map(permissions.map((p) => [permissionKey(p), p])).values()];
+  const manifests = manifestsFor(`system:serviceaccount:${who.namespace}:${who.name}`, who.name, unique);
+  const again = ['converge rbac', ...recordings.map((r) => `--recording ${basename(r)}`), `--out ${basename(ROLE_FILE)}`].join(' ');
+  const header = `# Generated by converge rbac from what the tests recorded; do not edit by hand.\n# Regenerate: ${again}\n`;
+  return { path: ROLE_FILE, content: header + manifests.map((m) => `---\n${stringify(m)}`).join('') };
+}
+
+/** role.yaml of a new project, whose one kind is `first`. */
+export const firstRoleFile = (who: OperatorIdentity, first: KindNames): ScaffoldFile =>
+  roleFile(who, [recordingOf(first)], starterPermissions(first));
+
+/** role.yaml with `k`'s starter permissions added to what `dir`'s role.yaml grants now; `recordings` include `k`'s. */
+export async function roleFileWith(dir: string, who: OperatorIdentity, recordings: readonly string[], k: KindNames): Promise<ScaffoldFile> {
+  const docs = parseAllDocuments(await readFile(join(dir, ROLE_FILE), 'utf8'))
+    .map((d) => d.toJS() as Manifest | null)
+    .filter((d): d is Manifest => d !== null);
+  return roleFile(who, recordings, [...permissionsOfManifests(docs), ...starterPermissions(k)]);
 }
 
 export function leaderElectionRbacFile(who: OperatorIdentity): ScaffoldFile {
   const name = `${who.name}-leader-election`;
+  const subject = `  - kind: ServiceAccount\n    name: ${who.name}\n    namespace: ${who.namespace}\n`;
   return {
     path: `${RBAC_DIR}/leader-election.yaml`,
-    content: `# The leader-election Lease, in the operator's own namespace: read it, take it, renew it.
+    content: `# The leader-election Lease, in the operator's own namespace: read it, take it, renew it. Written by
+# converge init, not generated: the tests never elect a leader, so no recording holds these calls.
 apiVersion: rbac.authorization.k8s.io/v1
 kind: Role
 metadata:
@@ -79,7 +84,17 @@ rules:
     resources: [leases]
     verbs: [get, create, update]
 ---
-${binding('RoleBinding', 'Role', name, who)}`,
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata:
+  name: ${name}
+  namespace: ${who.namespace}
+roleRef:
+  apiGroup: rbac.authorization.k8s.io
+  kind: Role
+  name: ${name}
+subjects:
+${subject}`,
   };
 }
 
@@ -89,8 +104,9 @@ export function asOperatorFile(who: OperatorIdentity): ScaffoldFile {
     path: 'test/as-operator.ts',
     content: `// Test support: a manager that runs as the operator's ServiceAccount (config/manager/manager.yaml), with
 // the RBAC of config/rbac/ installed as written. The in-process API server enforces it, so a call a
-// controller makes but config/rbac/ does not grant fails the test, as it would fail in a cluster.
-import { readFile, readdir } from 'node:fs/promises';
+// controller makes but config/rbac/ does not grant fails the test, as it would fail in a cluster; and
+// it records every call, which \`converge rbac --check\` (in npm test) compares with ${ROLE_FILE}.
+import { mkdir, readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { defineResource, type KubeObject, type ResourceDescriptor } from 'kube-converge/meta';
@@ -99,6 +115,7 @@ import type { TestEnv } from 'kube-converge/testing';
 
 export const OPERATOR = { namespace: '${who.namespace}', name: '${who.name}' };
 const RBAC_DIR = '${RBAC_DIR}';
+const RECORDINGS_DIR = '${RECORDINGS_DIR}';
 
 const rbac = (kind: string, plural: string, namespaced: boolean): ResourceDescriptor =>
   defineResource({ group: 'rbac.authorization.k8s.io', version: 'v1', kind, plural, namespaced });
@@ -109,18 +126,32 @@ const RBAC_KINDS: Record<string, ResourceDescriptor> = {
   RoleBinding: rbac('RoleBinding', 'rolebindings', true),
 };
 
-/** A manager on \`env\` acting as the operator, after installing config/rbac/ (as the cluster admin). */
-export async function managerAsOperator(env: TestEnv): Promise<Manager> {
+export interface Operator {
+  /** A manager on the test environment, acting as the operator's ServiceAccount. */
+  manager: Manager;
+  /** Writes what the operator asked for so far to ${RECORDINGS_DIR}/<name>.json, for converge rbac. */
+  saveRecording(name: string): Promise<void>;
+}
+
+/** Installs config/rbac/ (as the cluster admin) and gives a manager that acts as the operator. */
+export async function asOperator(env: TestEnv): Promise<Operator> {
   const sa = await env.serviceAccount(OPERATOR); // creates the namespace and the account
   for (const file of (await readdir(RBAC_DIR)).filter((f) => f.endsWith('.yaml')).sort()) {
     for (const doc of parseAllDocuments(await readFile(join(RBAC_DIR, file), 'utf8'))) {
-      const obj = doc.toJS() as KubeObject;
+      const obj = doc.toJS() as KubeObject | null;
+      if (obj === null) continue; // an empty document, such as one before a leading ---
       const kind = RBAC_KINDS[obj.kind ?? ''];
       if (!kind) throw new Error(\`\${file}: \${obj.kind} is not an RBAC kind\`);
       await env.client.create(kind, obj);
     }
   }
-  return env.newManager({ config: sa.restConfig() });
+  return {
+    manager: await env.newManager({ config: sa.restConfig() }),
+    saveRecording: async (name) => {
+      await mkdir(RECORDINGS_DIR, { recursive: true });
+      await sa.writeRecording(join(RECORDINGS_DIR, \`\${name}.json\`));
+    },
+  };
 }
 `,
   };

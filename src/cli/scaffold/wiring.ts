@@ -1,10 +1,12 @@
 /**
  * Where `converge create api` wires a new kind into a project: marker comments in the two index files
- * `converge init` writes (the definitions `converge generate` reads, the controllers main starts). A
- * line goes in just above its marker, indented like it, so the user's own edits around it survive.
- * Invariant: a file without its marker is refused, never guessed at.
+ * `converge init` writes (the definitions `converge generate` reads, the controllers main starts), and
+ * the recordings `converge rbac` reads in package.json's `test` and `rbac` scripts. A line goes in
+ * just above its marker, indented like it, and a recording after the last one, so the user's own
+ * edits around them survive. Invariant: a file without its marker is refused, never guessed at.
  */
 import type { KindNames } from './names.js';
+import { recordingOf } from './rbac-files.js';
 import { local } from './local-import.js';
 
 export const API_INDEX = 'src/api/index.ts';
@@ -63,4 +65,29 @@ export function wireController(text: string, k: KindNames): string {
     CONTROLLERS_INDEX,
   );
   return insertAbove(imported, SETUP_MARKER, `setup${k.kind}Controller(mgr);`, CONTROLLERS_INDEX);
+}
+
+const RECORDING = /--recording \S+/g;
+
+/**
+ * package.json with `k`'s recording added to the `converge rbac` commands of its `test` and `rbac`
+ * scripts, and the recordings those now read.
+ */
+export function wireRecording(text: string, k: KindNames): { text: string; recordings: string[] } {
+  const pkg = JSON.parse(text) as { scripts?: Record<string, string> };
+  let recordings: string[] = [];
+  for (const script of ['test', 'rbac']) {
+    const command = pkg.scripts?.[script] ?? '';
+    const found = [...command.matchAll(RECORDING)];
+    const last = found.at(-1);
+    if (last === undefined) {
+      throw new WiringError(
+        `package.json's "${script}" script runs no converge rbac --recording, so the new kind's recording cannot be added to it`,
+      );
+    }
+    const at = last.index + last[0].length;
+    pkg.scripts![script] = `${command.slice(0, at)} --recording ${recordingOf(k)}${command.slice(at)}`;
+    recordings = [...found.map((m) => m[0].slice('--recording '.length)), recordingOf(k)];
+  }
+  return { text: `${JSON.stringify(pkg, null, 2)}\n`, recordings };
 }
