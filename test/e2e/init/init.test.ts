@@ -42,16 +42,41 @@ describe('converge init demo-op, installed with the packed kube-converge', () =>
     assert.deepEqual(summary(out), { pass: 2, fail: 0 }, out);
   });
 
-  it('fails npm test when a definition changes and the CRD is not regenerated, and passes again after npm run generate', async () => {
-    const api = join(project, 'src/api/demo.ts');
-    const original = await readFile(api, 'utf8');
-    await writeFile(api, original.replace('minLength: 1', 'minLength: 2'));
-    try {
-      await assert.rejects(run('npm', ['test'], project), /stale|out of date|differ/i);
-    } finally {
-      await writeFile(api, original);
-    }
-    await run('npm', ['test'], project);
+  it('fails the checks of npm test when config/crd or config/rbac drift from the definitions and the recorded calls', async () => {
+    const { scripts } = JSON.parse(await readFile(join(project, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    // The checks exactly as npm test runs them, on what its last run compiled and recorded.
+    const checks = scripts['test']!.split(' && ').filter((c) => c.includes('--check'));
+    assert.deepEqual(
+      checks.map((c) => c.split(' ')[1]),
+      ['generate', 'rbac'],
+    );
+    const drift = async (file: string, from: string, to: string, expected: RegExp): Promise<void> => {
+      const path = join(project, file);
+      const original = await readFile(path, 'utf8');
+      assert.ok(original.includes(from), `${file} holds ${from}`);
+      await writeFile(path, original.replace(from, to));
+      try {
+        const failures = await Promise.all(
+          checks.map((c) =>
+            run('npx', c.split(' '), project).then(
+              () => '',
+              (e: Error) => e.message,
+            ),
+          ),
+        );
+        assert.match(failures.join('\n'), expected);
+      } finally {
+        await writeFile(path, original);
+      }
+    };
+    await drift(
+      'config/crd/demo-op.example.com_demos.yaml',
+      'minLength: 1',
+      'minLength: 2',
+      /stale: +config\/crd\/demo-op\.example\.com_demos\.yaml/,
+    );
+    await drift('config/rbac/role.yaml', '      - delete\n', '', /missing: delete configmaps/);
+    for (const c of checks) await run('npx', c.split(' '), project);
   });
 
   it('adds a kind with `converge create api Backup`, after which npm test passes with both kinds', async () => {
