@@ -5,8 +5,8 @@
  * selectable fields. Invariant: the same definition always gives the same object, key for key, so
  * generated files are stable.
  */
-import type { CustomResourceDefinition, CustomResourceDefinitionVersion, JSONSchemaProps } from 'kubernetes-types/apiextensions/v1.js';
-import type { CustomResourceInput, VersionDefinition } from './define.js';
+import type { CustomResourceDefinitionVersion, JSONSchemaProps } from 'kubernetes-types/apiextensions/v1.js';
+import type { CustomResourceDefinition, CustomResourceInput, VersionDefinition } from './types.js';
 import { SchemaNotStructuralError } from './errors.js';
 import { toStructural } from './structural.js';
 

@@ -1,15 +1,8 @@
 // Schema-first custom resources: one TypeBox definition gives the object type, the resource
 // descriptors and the structural CRD. Imports only `meta` and `typebox`.
 export { defineCustomResource, isCustomResource, pluralize } from './define.js';
-export type {
-  CustomResource,
-  CustomResourceInput,
-  VersionDefinition,
-  VersionObject,
-  StorageVersionOf,
-  PrinterColumn,
-  ScaleSubresource,
-} from './define.js';
+export type { CustomResource, VersionObject, StorageVersionOf } from './define.js';
+export type { CustomResourceInput, CustomResourceDefinition, VersionDefinition, PrinterColumn, ScaleSubresource } from './types.js';
 export { toStructural } from './structural.js';
 export type { StructuralSchema } from './structural.js';
 export { withValidations, listAtomic, listSet, listMap, mapType, embeddedResource, preserveUnknownFields } from './markers.js';

@@ -26,11 +26,11 @@ export const Duration = (options: { description?: string; default?: string } = {
  * A `metav1.Condition` list, keyed by `type` for server-side apply; its static type is the
  * `Condition` the condition helpers of `kube-converge/meta` read and write.
  */
-export function Conditions(options: { description?: string } = {}): TUnsafe<Condition[]> {
+export function Conditions(options: { description?: string; minItems?: number; maxItems?: number } = {}): TUnsafe<Condition[]> {
   const condition = Type.Object({
     type: Type.String({
       maxLength: 316,
-      pattern: '^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$',
+      pattern: '^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\\/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$',
     }),
     status: Type.Union([Type.Literal('True'), Type.Literal('False'), Type.Literal('Unknown')]),
     observedGeneration: Type.Optional(Type.Integer({ format: 'int64', minimum: 0 })),

@@ -1,6 +1,6 @@
 // Copied into the pack test's app and compiled there against the installed package: one use of each
 // public layer, as an app would write it (a typed custom resource, a controller in a manager under
-// TestEnv, a rate-limited queue, a shared informer over a client that reads the local server's
+// TestEnv, a schema-first CRD, a rate-limited queue, a shared informer over a client that reads the local server's
 // kubeconfig). It prints one line when everything worked.
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -14,6 +14,8 @@ import { controllerManagedBy, type Request } from 'kube-converge/controller';
 import { createOrUpdate, type Manager } from 'kube-converge/manager';
 import { startApiServer } from 'kube-converge/apiserver';
 import { TestEnv, eventually, type TestEnvOptions } from 'kube-converge/testing';
+import { defineCustomResource } from 'kube-converge/schema';
+import { Type } from 'typebox';
 
 interface GreetingSpec {
   text: string;
@@ -47,13 +49,22 @@ export function setup(mgr: Manager, seen: Request[]): void {
     });
 }
 
-const options: TestEnvOptions = { garbageCollection: true };
+export const Counter = defineCustomResource({
+  group: 'example.dev',
+  kind: 'Counter',
+  scope: 'Namespaced',
+  versions: { v1: { served: true, storage: true, spec: Type.Object({ count: Type.Integer({ minimum: 0 }) }) } },
+});
+
+const options: TestEnvOptions = { garbageCollection: true, crds: [Counter.crd()] };
 await using env = await TestEnv.start(options);
 const seen: Request[] = [];
 const mgr = await env.newManager();
 setup(mgr, seen);
 const running = mgr.start();
 await env.client.create(ConfigMapResource, { metadata: { namespace: 'default', name: 'a' }, data: { k: 'v' } });
+const counter = await env.client.create(Counter, { metadata: { namespace: 'default', name: 'c' }, spec: { count: 1 } });
+assert.equal(counter.spec.count, 1);
 const copy = await eventually(() => env.client.get(ConfigMapResource, { namespace: 'default', name: 'a-copy' }));
 assert.deepEqual(copy.data, { k: 'v' });
 await mgr.shutdown();
