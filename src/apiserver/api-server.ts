@@ -198,7 +198,10 @@ export function createApiServer(options: ApiServerOptions = {}): ApiServer {
     async handle(req) {
       try {
         // The user a request acts as replaces the authenticated one, for the reviews that name it.
-        if (req.user) req = { ...req, user: authorization.check(req, req.user) };
+        if (req.user) {
+          const acting = authorization.check(req, req.user);
+          if (acting !== req.user) req = { ...req, user: acting };
+        }
         return await dispatch(req);
       } catch (err) {
         // Status errors are answers; anything else is a bug in the server, answered 500 and logged.

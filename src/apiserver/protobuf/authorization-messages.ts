@@ -33,5 +33,6 @@ export const AUTHORIZATION_MESSAGES: MessageTable = {
   SelfSubjectRulesReviewSpec: { 1: 'namespace string' },
   SubjectRulesReviewStatus: { 3: 'incomplete bool*', 4: 'evaluationError string' },
   SelfSubjectReview: { 1: 'metadata ObjectMeta', 2: 'status SelfSubjectReviewStatus' },
-  SelfSubjectReviewStatus: {},
+  SelfSubjectReviewStatus: { 1: 'userInfo UserInfo' },
+  UserInfo: { 1: 'username string', 2: 'uid string', 3: 'groups []string' },
 };
