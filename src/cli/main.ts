@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 /**
  * The `converge` command. `converge why` asks a running manager why an object is (not) converged
- * (see why.ts). `converge generate` writes the CRDs of schema-first definitions (see generate.ts). `converge apiserver` runs the local Kubernetes-compatible API server on
+ * (see why.ts). `converge generate` writes the CRDs of schema-first definitions (see generate.ts).
+ * `converge init` and `converge create api` scaffold an operator project and add kinds to it (see
+ * init.ts). `converge apiserver` runs the local Kubernetes-compatible API server on
  * loopback over HTTPS, installs CRDs from files and folders, writes a kubeconfig (CA and admin token)
  * that kubectl uses unedited, prints the URL and shuts down cleanly on SIGINT/SIGTERM. Argument errors
  * exit with status 2 and the usage text; other failures with status 1 and a message naming the cause.
@@ -13,6 +15,8 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startApiServer } from '../apiserver/index.js';
 import { createCrds, crdPaths, readCrds } from './install-crds.js';
+import { runCreate, runInit } from './init.js';
+import { ScaffoldUsageError } from './scaffold/names.js';
 import { WhyError, runWhy } from './why.js';
 import { runGenerate } from './generate.js';
 import { RBAC_HELP, RBAC_USAGE, runRbac } from './rbac.js';
@@ -21,6 +25,8 @@ const USAGE = `Usage:
   converge apiserver [--port N] [--host H] [--kubeconfig PATH] [--crds PATH]... [--garbage-collection] [--insecure-http]
   converge why <kind>/<name> [-n NAMESPACE] [--url URL] [-o text|json]
   converge generate <module>... --out DIR [--check]
+  converge init <name> [--dir DIR] [--group GROUP] [--kind KIND]
+  converge create api <Kind> [--dir DIR]
 ${RBAC_USAGE}
   converge help | --help
   converge --version
@@ -32,6 +38,8 @@ Commands:
   generate    Write the CRD (DIR/<group>_<plural>.yaml) of every defineCustomResource a module
               exports (.ts modules need tsx installed in the project); --check writes nothing and
               exits 1 when a file is stale, missing or no longer generated.
+  init        Write a new operator project (a kind, its controller and tests, manifests); --help for more.
+  create api  Add a kind with its controller and test to a project converge init wrote.
   rbac        Turn what tests recorded a ServiceAccount doing into least-privilege Roles (--check: CI drift).
 
 Options for apiserver:
@@ -121,6 +129,8 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'apiserver') return runApiserver(rest);
   if (command === 'why') return void process.stdout.write(await runWhy(rest, process.env));
   if (command === 'generate') return void (process.exitCode = await runGenerate(rest, { usageError: (m) => new UsageError(m) }));
+  if (command === 'init') return void process.stdout.write(await runInit(rest, process.cwd()));
+  if (command === 'create') return void process.stdout.write(await runCreate(rest, process.cwd()));
   if (command === 'rbac') return void (process.exitCode = await runRbac(rest, process.stdout, process.stderr));
   throw new UsageError(`unknown command: ${command}`);
 }
@@ -131,7 +141,11 @@ main(process.argv.slice(2)).catch((err: unknown) => {
     process.exit(err.exitCode);
   }
   // Every parseArgs refusal (unknown option, missing value, stray positional) is an argument error too.
-  if (err instanceof UsageError || String((err as { code?: unknown }).code).startsWith('ERR_PARSE_ARGS_')) {
+  if (
+    err instanceof UsageError ||
+    err instanceof ScaffoldUsageError ||
+    String((err as { code?: unknown }).code).startsWith('ERR_PARSE_ARGS_')
+  ) {
     process.stderr.write(`converge: ${(err as Error).message}\n\n${USAGE}`);
     process.exit(2);
   }

@@ -6,16 +6,13 @@
 // steps verbatim, and run the `converge` bin.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
-import { cpSync, realpathSync, symlinkSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import { dirname, join } from 'node:path';
 import { eventually } from 'kube-converge/testing';
+import { NPM_FLAGS, cleanEnv as env, packCopy, repo, run, type PackedFile } from './pack.js';
 
-const repo = fileURLToPath(new URL('../../../', import.meta.url));
 const readme = await readFile(join(repo, 'README.md'), 'utf8');
 const pkg = JSON.parse(await readFile(join(repo, 'package.json'), 'utf8')) as {
   version: string;
@@ -23,26 +20,6 @@ const pkg = JSON.parse(await readFile(join(repo, 'package.json'), 'utf8')) as {
   devDependencies: Record<string, string>;
 };
 const subpaths = Object.keys(pkg.exports).map((k) => `kube-converge/${k.slice(2)}`);
-const NPM_FLAGS = ['--prefer-offline', '--no-audit', '--no-fund'];
-
-interface PackedFile {
-  path: string;
-  mode: number;
-}
-
-// npm run from `npm test` exports npm_* settings (the repository as local prefix among them) that
-// would make npm in the app act on the repository instead; the app must see a clean environment.
-const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
-
-async function run(cmd: string, args: string[], cwd: string): Promise<string> {
-  try {
-    const { stdout } = await promisify(execFile)(cmd, args, { cwd, env, maxBuffer: 64 << 20 });
-    return stdout;
-  } catch (err) {
-    const e = err as { stdout?: string; stderr?: string; message: string };
-    throw new Error(`${cmd} ${args.join(' ')} (in ${cwd}) failed: ${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`);
-  }
-}
 
 /** The body of the first fenced block of `lang` after `marker` in the README. */
 function readmeBlock(marker: string, lang: string): string {
@@ -72,16 +49,9 @@ let tarballBytes = 0;
 before(
   async () => {
     work = await mkdtemp(join(tmpdir(), 'converge-pack-'));
-    const checkout = join(work, 'checkout');
-    cpSync(repo, checkout, { recursive: true, filter: (p) => !['node_modules', 'dist', '.git'].includes(basename(p)) });
-    symlinkSync(realpathSync(join(repo, 'node_modules')), join(checkout, 'node_modules'));
-    // stdout carries the JSON report only; the prepack build's output goes to stderr.
-    const [report] = JSON.parse(await run('npm', ['pack', '--json', '--pack-destination', work], checkout)) as [
-      { filename: string; size: number; files: PackedFile[] },
-    ];
-    packed = report.files;
-    tarballBytes = report.size;
-    const tarball = join(work, report.filename);
+    const { tarball, files, bytes } = await packCopy(work);
+    packed = files;
+    tarballBytes = bytes;
 
     app = join(work, 'app');
     await mkdir(app);

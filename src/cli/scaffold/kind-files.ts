@@ -1,0 +1,260 @@
+/**
+ * The files of one kind in a scaffolded project: its schema-first definition, its controller and its
+ * tests. `converge init` writes them for the first kind and `converge create api` for each further
+ * one, so every kind of a project starts from the same pattern, with its generated CRD. Invariant:
+ * the definition written here is the one starter-crd.ts builds in process to render that CRD.
+ */
+import type { KindNames } from './names.js';
+import type { ScaffoldFile } from './write-files.js';
+import { local } from './local-import.js';
+import { starterCrdFile } from './starter-crd.js';
+
+/** The finalizer each kind's controller puts on its objects: `<group>/cleanup`. */
+const finalizerOf = (k: KindNames): string => `${k.group}/cleanup`;
+
+export function kindFiles(k: KindNames): ScaffoldFile[] {
+  return [
+    { path: `src/api/${k.file}.ts`, content: definitionFile(k) },
+    { path: `src/controllers/${k.file}.ts`, content: controllerFile(k) },
+    { path: `test/${k.file}.test.ts`, content: testFile(k) },
+    starterCrdFile(k),
+  ];
+}
+
+function definitionFile(k: KindNames): string {
+  return `/**
+ * The ${k.kind} API (${k.group}/${k.version}), schema first: the TypeBox schemas below are the one
+ * source of the TypeScript types, the resource descriptor the controller uses and the CRD in
+ * config/crd/ (\`npm run generate\` writes it, \`npm test\` fails while it is stale).
+ */
+import { Type, type Static } from 'typebox';
+import { Conditions, defineCustomResource } from 'kube-converge/schema';
+
+export const ${k.kind}Spec = Type.Object({
+  message: Type.String({ minLength: 1, description: 'What the ${k.kind}\\'s ConfigMap holds under "message".' }),
+});
+export type ${k.kind}Spec = Static<typeof ${k.kind}Spec>;
+
+export const ${k.kind}Status = Type.Object({
+  observedGeneration: Type.Optional(Type.Integer({ description: 'The metadata.generation this status describes.' })),
+  conditions: Type.Optional(Conditions()),
+});
+export type ${k.kind}Status = Static<typeof ${k.kind}Status>;
+
+export const ${k.kind} = defineCustomResource({
+  group: '${k.group}',
+  kind: '${k.kind}',
+  scope: 'Namespaced',
+  versions: {
+    ${k.version}: {
+      served: true,
+      storage: true,
+      spec: ${k.kind}Spec,
+      status: ${k.kind}Status,
+      subresources: { status: true },
+      printerColumns: [
+        { name: 'Ready', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].status' },
+        { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+      ],
+    },
+  },
+});
+`;
+}
+
+function controllerFile(k: KindNames): string {
+  const v = k.file;
+  return `/**
+ * The ${k.kind} controller: keeps a ConfigMap named after each ${k.kind} holding its spec.message, and says
+ * in the ${k.kind}'s \`Ready\` condition whether it could. A deleted ${k.kind} is kept by a finalizer until its
+ * cleanup ran: the place for whatever owner references cannot remove (records outside the cluster);
+ * here it deletes the ConfigMap, so that is gone before the ${k.kind} is, with or without a garbage collector.
+ *
+ * Invariants: nothing is written when nothing drifted; every write of the ${k.kind} carries the
+ * resourceVersion it was computed from, so a stale cache ends in 409 Conflict instead of a lost update;
+ * a ConfigMap another owner controls is never touched (it is read live, so a lagging cache cannot
+ * hide it). The calls are the same on every run, so the RBAC the tests record is too.
+ */
+import {
+  ConfigMapResource,
+  clone,
+  getControllerOf,
+  isControlledBy,
+  namespacedNameOf,
+  setStatusCondition,
+  type Clock,
+  type NewCondition,
+  type ObjectOf,
+} from 'kube-converge/meta';
+import { createMergePatch, ignoreNotFound, isConflict } from 'kube-converge/client';
+import { controllerManagedBy, type Request, type Result } from 'kube-converge/controller';
+import {
+  addFinalizer,
+  containsFinalizer,
+  removeFinalizer,
+  setControllerReference,
+  type Manager,
+  type ManagerClient,
+} from 'kube-converge/manager';
+import { ${k.kind}, type ${k.kind}Status } from ${local(`../api/${k.file}.js`)};
+
+type ${k.kind}Object = ObjectOf<typeof ${k.kind}>;
+
+/** Keeps a deleted ${k.kind} until its cleanup ran. */
+export const ${k.kind.toUpperCase()}_FINALIZER = '${finalizerOf(k)}';
+const FINALIZER = ${k.kind.toUpperCase()}_FINALIZER;
+/** How soon a ${k.kind} whose ConfigMap name is taken looks again: nothing else would tell it the name came free. */
+const RETRY_TAKEN_MS = 30_000;
+
+/** Registers the ${k.kind} controller on \`mgr\`. Call before \`mgr.start()\`. */
+export function setup${k.kind}Controller(mgr: Manager): void {
+  controllerManagedBy(mgr)
+    .for(${k.kind}) // a ${k.kind} changed: reconcile it
+    .owns(ConfigMapResource) // a ConfigMap it controls changed or vanished: reconcile its ${k.kind}
+    .complete(async (req, { client, signal }) => {
+      try {
+        return await reconcile(req, client, mgr.clock, signal);
+      } catch (err) {
+        // A conflict proves a newer ${k.kind} exists; its watch event reconciles again.
+        if (!isConflict(err)) throw err;
+      }
+    });
+}
+
+async function reconcile(req: Request, client: ManagerClient, clock: Clock, signal: AbortSignal): Promise<Result | void> {
+  const cached = client.get(${k.kind}, req); // from the cache: frozen, no network; undefined once deleted
+  if (!cached) return;
+
+  if (cached.metadata.deletionTimestamp) {
+    if (!containsFinalizer(cached, FINALIZER)) return;
+    const cm = await client.apiReader.get(ConfigMapResource, req, { signal }).catch(ignoreNotFound);
+    if (cm && isControlledBy(cm, cached)) await client.delete(ConfigMapResource, req, { signal }).catch(ignoreNotFound);
+    // 404: the ${k.kind} is gone already, which is what removing the finalizer was for.
+    await patchFinalizers(client, cached, (o) => removeFinalizer(o, FINALIZER), signal).catch(ignoreNotFound);
+    return;
+  }
+  // The finalizer goes on before anything is created, so nothing can outlive the ${k.kind}.
+  const ${v} = containsFinalizer(cached, FINALIZER) ? cached : await patchFinalizers(client, cached, (o) => addFinalizer(o, FINALIZER), signal);
+
+  // A live read, not the cache: whether the name is taken must not depend on how far the cache got.
+  const existing = await client.apiReader.get(ConfigMapResource, req, { signal }).catch(ignoreNotFound);
+  const owner = existing === undefined ? undefined : getControllerOf(existing);
+  if (owner !== undefined && owner.uid !== ${v}.metadata.uid) {
+    const message = \`ConfigMap \${req.name} is controlled by \${owner.kind} \${owner.name}\`;
+    await writeReady(client, ${v}, { status: 'False', reason: 'ConfigMapTaken', message }, clock, signal);
+    return { requeueAfter: RETRY_TAKEN_MS };
+  }
+  const desired: ObjectOf<typeof ConfigMapResource> = existing === undefined ? { metadata: { ...req } } : clone(existing);
+  setControllerReference(${v}, desired); // its events map back to the ${k.kind}
+  desired.data = { message: ${v}.spec.message };
+  if (existing === undefined) {
+    await client.create(ConfigMapResource, desired, { signal });
+  } else {
+    const patch = createMergePatch(existing, desired);
+    if (Object.keys(patch).length > 0) await client.patch(ConfigMapResource, req, patch, 'merge', { signal });
+  }
+  await writeReady(client, ${v}, { status: 'True', reason: 'ConfigMapWritten', message: \`ConfigMap \${req.name} holds the message\` }, clock, signal);
+}
+
+/** Writes the finalizer list \`change\` made, guarded by the resourceVersion it was computed from. */
+function patchFinalizers(
+  client: ManagerClient,
+  ${v}: ${k.kind}Object,
+  change: (o: ${k.kind}Object) => boolean,
+  signal: AbortSignal,
+): Promise<${k.kind}Object> {
+  const copy = clone(${v}) as ${k.kind}Object;
+  change(copy);
+  const patch = { metadata: { finalizers: copy.metadata.finalizers ?? [], resourceVersion: ${v}.metadata.resourceVersion } };
+  return client.patch(${k.kind}, namespacedNameOf(${v}), patch, 'merge', { signal });
+}
+
+/** Sets \`Ready\` for the current generation and writes the status subresource, only when it changed. */
+async function writeReady(
+  client: ManagerClient,
+  ${v}: ${k.kind}Object,
+  ready: Omit<NewCondition, 'type' | 'observedGeneration'>,
+  clock: Clock,
+  signal: AbortSignal,
+): Promise<void> {
+  const observedGeneration = ${v}.metadata.generation ?? 0;
+  const conditions = structuredClone(${v}.status?.conditions ?? []);
+  setStatusCondition(conditions, { type: 'Ready', ...ready, observedGeneration }, clock.now());
+  const status: ${k.kind}Status = { ...${v}.status, observedGeneration, conditions };
+  if (Object.keys(createMergePatch({ status: ${v}.status ?? {} }, { status })).length === 0) return;
+  const patch = { metadata: { resourceVersion: ${v}.metadata.resourceVersion }, status };
+  await client.status().patch(${k.kind}, namespacedNameOf(${v}), patch, 'merge', { signal });
+}
+`;
+}
+
+function testFile(k: KindNames): string {
+  const v = k.file;
+  return `// The ${k.kind} controller against the in-process API server (no cluster): what a user sees happen to a
+// ${k.kind}, its ConfigMap and its Ready condition. \`npm test\` runs it after compiling, from the project's folder.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { ConfigMapResource, findStatusCondition } from 'kube-converge/meta';
+import { ignoreNotFound, isNotFound } from 'kube-converge/client';
+import { TestEnv, eventually } from 'kube-converge/testing';
+import { asOperator, type Operator } from ${local('./as-operator.js')};
+import { ${k.kind} } from ${local(`../src/api/${k.file}.js`)};
+import { ${k.kind.toUpperCase()}_FINALIZER, setup${k.kind}Controller } from ${local(`../src/controllers/${k.file}.js`)};
+
+let env: TestEnv;
+let operator: Operator;
+let running: Promise<void>;
+
+before(async () => {
+  env = await TestEnv.start({ crds: ['config/crd'] });
+  operator = await asOperator(env); // with exactly the permissions of config/rbac/
+  setup${k.kind}Controller(operator.manager);
+  running = operator.manager.start();
+});
+
+after(async () => {
+  await operator.manager.shutdown();
+  await running;
+  await operator.saveRecording('${k.file}'); // what npm test's converge rbac --check compares config/rbac/ with
+  await env.stop();
+});
+
+describe('the ${k.kind} controller', () => {
+  it('gives a ${k.kind} a ConfigMap with its message, reports Ready, follows a new message, and deletes the ConfigMap before the ${k.kind} goes', async () => {
+    const key = { namespace: 'default', name: 'hello' };
+    await env.client.create(${k.kind}, { metadata: key, spec: { message: 'hi' } });
+    const cm = await eventually(() => env.client.get(ConfigMapResource, key));
+    assert.deepEqual(cm.data, { message: 'hi' });
+    const ${v} = await eventually(async () => {
+      const latest = await env.client.get(${k.kind}, key);
+      assert.equal(findStatusCondition(latest.status?.conditions, 'Ready')?.status, 'True');
+      return latest;
+    });
+    assert.deepEqual(${v}.metadata.finalizers, [${k.kind.toUpperCase()}_FINALIZER]);
+    assert.equal(${v}.status?.observedGeneration, ${v}.metadata.generation);
+
+    await env.client.patch(${k.kind}, key, { spec: { message: 'hello again' } }, 'merge');
+    await eventually(async () => assert.deepEqual((await env.client.get(ConfigMapResource, key)).data, { message: 'hello again' }));
+
+    await env.client.delete(${k.kind}, key);
+    // The test server has no garbage collector: only the finalizer removes the ConfigMap.
+    await eventually(() => env.client.get(${k.kind}, key).then(() => false, ignoreNotFound));
+    await assert.rejects(env.client.get(ConfigMapResource, key), isNotFound);
+  });
+
+  it('reports Ready=False and leaves the ConfigMap alone when another owner controls a ConfigMap of that name', async () => {
+    const key = { namespace: 'default', name: 'taken' };
+    const ownerRef = { apiVersion: 'v1', kind: 'Pod', name: 'someone', uid: '00000000-0000-0000-0000-000000000001', controller: true };
+    await env.client.create(ConfigMapResource, { metadata: { ...key, ownerReferences: [ownerRef] }, data: { message: 'theirs' } });
+    await env.client.create(${k.kind}, { metadata: key, spec: { message: 'mine' } });
+    const ready = await eventually(async () => {
+      const condition = findStatusCondition((await env.client.get(${k.kind}, key)).status?.conditions, 'Ready');
+      assert.equal(condition?.status, 'False');
+      return condition;
+    });
+    assert.equal(ready?.reason, 'ConfigMapTaken');
+    assert.deepEqual((await env.client.get(ConfigMapResource, key)).data, { message: 'theirs' });
+  });
+});
+`;
+}

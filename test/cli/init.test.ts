@@ -1,0 +1,168 @@
+// `converge init` and `converge create api` on disk: what a project gets, how kinds are wired in, and
+// that every refusal leaves the folder as it was. (The e2e test under test/e2e/init installs such a
+// project and runs its own npm test.)
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCreate, runInit } from '../../src/cli/init.js';
+import { runConverge } from '../e2e/apiserver-process.js';
+
+const ownVersion = (JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+async function withDir(body: (dir: string) => Promise<void>): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'converge-init-unit-'));
+  try {
+    await body(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Every file under `dir`, relative, sorted. */
+async function filesIn(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name).slice(dir.length + 1))
+    .sort();
+}
+
+describe('converge init', () => {
+  it('writes the project into ./<name>, with the kind and group derived from the name and the running kube-converge as dependency', async () => {
+    await withDir(async (dir) => {
+      const out = await runInit(['demo-op'], dir);
+      assert.match(out, /^Created demo-op \(kind Demo, group demo-op\.example\.com\)/);
+      const project = join(dir, 'demo-op');
+      const files = await filesIn(project);
+      for (const f of [
+        'package.json',
+        'tsconfig.json',
+        '.gitignore',
+        'Dockerfile',
+        'README.md',
+        'src/main.ts',
+        'src/api/index.ts',
+        'src/api/demo.ts',
+        'src/controllers/index.ts',
+        'src/controllers/demo.ts',
+        'test/demo.test.ts',
+        'config/manager/manager.yaml',
+      ]) {
+        assert.ok(files.includes(f), `${f} is written (got ${files.join(', ')})`);
+      }
+      const pkg = JSON.parse(await readFile(join(project, 'package.json'), 'utf8')) as {
+        dependencies: Record<string, string>;
+        scripts: Record<string, string>;
+        converge: unknown;
+      };
+      assert.equal(pkg.dependencies['kube-converge'], `^${ownVersion}`);
+      assert.match(pkg.scripts['test']!, /converge generate .* --check/);
+      assert.deepEqual(pkg.converge, { group: 'demo-op.example.com', version: 'v1alpha1' });
+      assert.match(await readFile(join(project, 'src/api/demo.ts'), 'utf8'), /group: 'demo-op\.example\.com',\n\s+kind: 'Demo',/);
+      assert.equal(JSON.parse(await readFile(join(project, 'tsconfig.json'), 'utf8')).compilerOptions.strict, true);
+    });
+  });
+
+  it('takes the folder, group and kind from --dir, --group and --kind', async () => {
+    await withDir(async (dir) => {
+      await runInit(['shop', '--dir', 'ops/shop', '--group', 'shop.acme.io', '--kind', 'Store'], dir);
+      const api = await readFile(join(dir, 'ops/shop/src/api/store.ts'), 'utf8');
+      assert.match(api, /group: 'shop\.acme\.io',\n\s+kind: 'Store',/);
+    });
+  });
+
+  it('refuses a folder that is not empty, and leaves it as it was', async () => {
+    await withDir(async (dir) => {
+      await mkdir(join(dir, 'demo-op'));
+      await writeFile(join(dir, 'demo-op', 'notes.txt'), 'mine');
+      await assert.rejects(runInit(['demo-op'], dir), /demo-op is not empty \(notes\.txt\).*nothing was written/);
+      assert.deepEqual(await filesIn(join(dir, 'demo-op')), ['notes.txt']);
+    });
+  });
+
+  it('refuses a project name, group or kind Kubernetes would refuse, naming what is wrong', async () => {
+    await withDir(async (dir) => {
+      await assert.rejects(runInit(['Demo'], dir), /project name must be lower-case/);
+      await assert.rejects(runInit(['demo', '--group', 'nodot'], dir), /group must be a DNS subdomain with a dot/);
+      await assert.rejects(runInit(['demo', '--kind', 'backup'], dir), /kind must be UpperCamelCase/);
+      assert.deepEqual(await readdir(dir), []);
+    });
+  });
+
+  it('exits 2 with the usage for a bad argument and 1 for a folder in the way, as a process', async () => {
+    await withDir(async (dir) => {
+      const bad = runConverge(['init', 'Bad_Name', '--dir', dir]);
+      assert.equal(await bad.exited, 2);
+      assert.match(bad.err(), /project name must be lower-case[\s\S]*Usage:\n {2}converge apiserver/);
+      await writeFile(join(dir, 'x'), '');
+      const taken = runConverge(['init', 'demo', '--dir', dir]);
+      assert.equal(await taken.exited, 1);
+      assert.match(taken.err(), /is not empty \(x\)/);
+    });
+  });
+});
+
+describe('converge create api', () => {
+  it("adds the kind's definition, controller and test, wired in above the markers, keeping the lines the user added, and its recording and permissions to the RBAC", async () => {
+    await withDir(async (dir) => {
+      await runInit(['demo-op'], dir);
+      const project = join(dir, 'demo-op');
+      const controllers = join(project, 'src/controllers/index.ts');
+      const own = (await readFile(controllers, 'utf8')).replace('setupDemoController(mgr);', 'setupDemoController(mgr);\n  // my own line');
+      await writeFile(controllers, own);
+      assert.match(await runCreate(['api', 'Backup'], project), /^Added Backup \(backups\.demo-op\.example\.com\/v1alpha1\)/);
+      for (const f of ['src/api/backup.ts', 'src/controllers/backup.ts', 'test/backup.test.ts']) {
+        assert.ok((await filesIn(project)).includes(f), `${f} is written`);
+      }
+      assert.match(
+        await readFile(join(project, 'src/api/index.ts'), 'utf8'),
+        /export \{ Demo \} from '\.\/demo\.js';\nexport \{ Backup \} from '\.\/backup\.js';\n/,
+      );
+      const wired = await readFile(controllers, 'utf8');
+      assert.match(wired, /import \{ setupBackupController \} from '\.\/backup\.js';\n\/\/ converge:scaffold:imports/);
+      assert.match(
+        wired,
+        /setupDemoController\(mgr\);\n {2}\/\/ my own line\n {2}setupBackupController\(mgr\);\n {2}\/\/ converge:scaffold:setup/,
+      );
+      const scripts = (JSON.parse(await readFile(join(project, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+      for (const script of [scripts['test']!, scripts['rbac']!]) {
+        assert.match(
+          script,
+          /converge rbac --recording dist\/rbac\/demo\.json --recording dist\/rbac\/backup\.json --out config\/rbac\/role\.yaml/,
+        );
+      }
+      const role = await readFile(join(project, 'config/rbac/role.yaml'), 'utf8');
+      assert.match(role, /- backups\/status\n/);
+      assert.match(role, /- demos\/status\n/);
+      assert.match(role, /^# Regenerate: converge rbac --recording demo\.json --recording backup\.json --out role\.yaml$/m);
+    });
+  });
+
+  it('refuses a kind that exists and an index file without its marker, writing nothing', async () => {
+    await withDir(async (dir) => {
+      await runInit(['demo-op'], dir);
+      const project = join(dir, 'demo-op');
+      const before = await filesIn(project);
+      await assert.rejects(
+        runCreate(['api', 'Demo'], project),
+        /src\/api\/demo\.ts, src\/controllers\/demo\.ts, test\/demo\.test\.ts, .* already exist/,
+      );
+      const index = join(project, 'src/controllers/index.ts');
+      const unmarked = (await readFile(index, 'utf8')).replace(/.*converge:scaffold:setup.*\n/, '');
+      await writeFile(index, unmarked);
+      await assert.rejects(runCreate(['api', 'Backup'], project), /src\/controllers\/index\.ts has no "\/\/ converge:scaffold:setup" line/);
+      assert.deepEqual(await filesIn(project), before);
+      assert.equal(await readFile(index, 'utf8'), unmarked);
+    });
+  });
+
+  it('refuses a folder that converge init did not write', async () => {
+    await withDir(async (dir) => {
+      await writeFile(join(dir, 'package.json'), '{"name":"other"}');
+      await assert.rejects(runCreate(['api', 'Backup'], dir), /has no "converge": \{ "group", "version" \} settings/);
+      await assert.rejects(runCreate(['api', 'Backup'], join(dir, 'missing')), /cannot read .*package\.json/);
+    });
+  });
+});
