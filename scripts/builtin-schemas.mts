@@ -178,6 +178,22 @@ function promote(schemas: Record<string, Json>, gvk: { group: string; version: s
   }
 }
 
+/**
+ * Fields the server writes that are newer than client-node's models: since 1.36 a CRD's conditions
+ * carry `observedGeneration` (CRDObservedGenerationTracking), which Strict field validation would
+ * otherwise refuse when a client sends a CRD it read back.
+ */
+function addNewerFields(schemas: Record<string, Json>): void {
+  const condition = schemas['io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionCondition'];
+  const properties = condition?.['properties'] as Record<string, Json> | undefined;
+  if (properties === undefined) throw new Error('the CRD condition schema is missing from client-node models');
+  properties['observedGeneration'] ??= {
+    description: 'observedGeneration represents the .metadata.generation that the condition was set based upon.',
+    type: 'integer',
+    format: 'int64',
+  };
+}
+
 /** The catalogue's JSON text, from the installed client-node. */
 export async function build(): Promise<string> {
   const kinds = new Map<string, { group: string; version: string; kind: string }>();
@@ -259,6 +275,7 @@ export async function build(): Promise<string> {
     };
   }
   for (const { gvk, from } of promoted) promote(schemas, gvk, from);
+  addNewerFields(schemas);
   const header = readFileSync(join(MODELS, 'V1ObjectMeta.js'), 'utf8');
   const spec = /OpenAPI spec version: v(\d+\.\d+)/.exec(header)?.[1];
   if (spec === undefined) throw new Error('client-node models do not name the OpenAPI spec version they were generated from');

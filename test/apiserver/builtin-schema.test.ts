@@ -139,4 +139,17 @@ describe('field validation of built-in kinds', () => {
       assert.equal(r.status, 201, r.text);
     });
   });
+
+  it('accepts a CRD read back with its status under Strict, since its conditions carry observedGeneration as since 1.36', async () => {
+    await withServer(async (s) => {
+      const crds = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
+      assert.equal((await handleJson(s, 'POST', crds, specCrd('Widget', 'widgets', { type: 'object' }))).status, 201);
+      const stored = (await handleJson(s, 'GET', `${crds}/widgets.example.com`)).body as {
+        status: { conditions: { observedGeneration?: number }[] };
+      };
+      assert.ok(stored.status.conditions.every((c) => c.observedGeneration === 1));
+      const r = await handleJson(s, 'PUT', `${crds}/widgets.example.com?fieldValidation=Strict`, stored);
+      assert.equal(r.status, 200, r.text);
+    });
+  });
 });
