@@ -14,7 +14,10 @@ import { route, service, tlsSecret, type Route } from './fixtures.js';
 import { desiredHTTPRoute } from './render.js';
 import { ApplicationRoute, HTTPRouteResource } from './types.js';
 
-const CRDS = [fileURLToPath(new URL('./crd.yaml', import.meta.url)), fileURLToPath(new URL('./httproute-crd.yaml', import.meta.url))];
+const CRDS = [
+  fileURLToPath(new URL('./networking.converge.dev_applicationroutes.yaml', import.meta.url)),
+  fileURLToPath(new URL('./httproute-crd.yaml', import.meta.url)),
+];
 
 const scenario: ScenarioStep[] = [
   {
