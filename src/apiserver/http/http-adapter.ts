@@ -8,7 +8,7 @@
  * (the core authorizes it); a client going away frees its watch.
  */
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { createServer as createNetServer, type AddressInfo, type Server as NetServer } from 'node:net';
+import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
 import { createSecureContext, TLSSocket, type SecureContext } from 'node:tls';
 import type { ApiServer } from '../api-server.js';
 import { adminTokenAuthenticator } from './auth/admin-token.js';
@@ -124,6 +124,15 @@ export function listen(api: ApiServer, { port = 0, host = '127.0.0.1', tls, admi
   const server: Server = createHttpServer({ keepAlive: true }, handler);
   server.keepAliveTimeout = 65_000;
   const listener = tls ? tlsListener(server, tls) : server;
+  // The HTTP server tracks connections (for closeAllConnections) only once it listens itself, which
+  // it does not behind the TLS listener: the listener's sockets are tracked here instead.
+  const sockets = new Set<Socket>();
+  if (listener !== server) {
+    listener.on('connection', (socket: Socket) => {
+      sockets.add(socket);
+      socket.once('close', () => sockets.delete(socket));
+    });
+  }
   server.on('clientError', (_err, socket) => {
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
     else socket.destroy();
@@ -141,6 +150,7 @@ export function listen(api: ApiServer, { port = 0, host = '127.0.0.1', tls, admi
           new Promise<void>((res) => {
             listener.close(() => res());
             server.closeAllConnections();
+            for (const socket of sockets) socket.destroy();
           }),
       });
     });
