@@ -1,10 +1,11 @@
 // Admission policies through the typed client on a TestEnv: a MutatingAdmissionPolicy's label on a
 // create and a dry-run create, and a ValidatingAdmissionPolicy that reads it (the mutation runs
-// first) refusing a ConfigMap the mutating policy's match condition skipped.
+// first) refusing a ConfigMap the mutating policy's match condition skipped; and a policy reading
+// `request.userInfo` sees who sent the write (a ServiceAccount, not the admin).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ConfigMapResource, defineResource } from 'kube-converge/meta';
-import { isInvalid } from 'kube-converge/client';
+import { ConfigMapResource, defineResource, type ResourceDescriptor } from 'kube-converge/meta';
+import { createClient, isInvalid } from 'kube-converge/client';
 import { TestEnv } from 'kube-converge/testing';
 
 const group = 'admissionregistration.k8s.io';
@@ -55,5 +56,58 @@ describe('admission policies through the client', () => {
     const dry = await c.create(ConfigMapResource, cm('dry'), { dryRun: true });
     assert.deepEqual(dry.metadata.labels, { tier: 'web' });
     await assert.rejects(c.create(ConfigMapResource, cm('raw-app')), (e) => isInvalid(e) && /needs a tier/.test((e as Error).message));
+  });
+
+  it('gives policies the user who sent the write as request.userInfo', async () => {
+    await using env = await TestEnv.start();
+    const c = env.client;
+    const meta = (name: string) => ({ apiVersion: `${group}/v1`, metadata: { name } });
+    await c.create(VAP, {
+      ...meta('no-serviceaccounts'),
+      kind: 'ValidatingAdmissionPolicy',
+      spec: {
+        matchConstraints: configMaps,
+        validations: [
+          {
+            expression: "!request.userInfo.username.startsWith('system:serviceaccount:')",
+            messageExpression: "'not for ' + request.userInfo.username",
+          },
+        ],
+      },
+    });
+    await c.create(VAPB, {
+      ...meta('no-serviceaccounts'),
+      kind: 'ValidatingAdmissionPolicyBinding',
+      spec: { policyName: 'no-serviceaccounts', validationActions: ['Deny'] },
+    });
+    const rbac = (kind: string, plural: string): ResourceDescriptor => ({
+      group: 'rbac.authorization.k8s.io',
+      version: 'v1',
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind,
+      plural,
+      namespaced: true,
+    });
+    await c.create(rbac('Role', 'roles'), {
+      metadata: { namespace: 'default', name: 'cm-writer' },
+      rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['create'] }],
+    });
+    await c.create(rbac('RoleBinding', 'rolebindings'), {
+      metadata: { namespace: 'default', name: 'cm-writer' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'cm-writer' },
+      subjects: [{ kind: 'ServiceAccount', name: 'op', namespace: 'default' }],
+    });
+    const sa = await env.serviceAccount({ namespace: 'default', name: 'op' });
+    const asOp = createClient({ config: sa.restConfig() });
+    try {
+      const cm = (name: string) => ({ metadata: { name, namespace: 'default' } });
+      await assert.rejects(
+        asOp.create(ConfigMapResource, cm('by-op')),
+        (e) => isInvalid(e) && /not for system:serviceaccount:default:op/.test((e as Error).message),
+      );
+      await c.create(ConfigMapResource, cm('by-admin'));
+    } finally {
+      asOp.close();
+    }
   });
 });

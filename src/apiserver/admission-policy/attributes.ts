@@ -4,6 +4,7 @@
  * matchers and turned into the CEL `request` variable.
  */
 import type { KubeObject } from '../../meta/index.js';
+import type { UserInfo } from '../http/auth/user.js';
 
 /** The operations policies are run for here (CONNECT is not admitted by policy: no connect subresource is served). */
 export type Operation = 'CREATE' | 'UPDATE' | 'DELETE';
@@ -25,6 +26,8 @@ export interface AdmissionAttributes {
   /** The stored object before the write (absent on CREATE). */
   oldObject: KubeObject | undefined;
   dryRun: boolean;
+  /** Who sends the write, as authentication named them. */
+  userInfo: UserInfo;
   /** The options of the verb: `CreateOptions`, `UpdateOptions` or `DeleteOptions`. */
   options: Record<string, unknown>;
 }

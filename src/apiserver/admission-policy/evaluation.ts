@@ -32,7 +32,7 @@ function requestOf(a: AdmissionAttributes): unknown {
       name: a.name,
       namespace: a.namespace,
       operation: a.operation,
-      userInfo: { username: 'admin', groups: ['system:masters', 'system:authenticated'] },
+      userInfo: a.userInfo,
       dryRun: a.dryRun,
       options: a.options,
     },

@@ -11,6 +11,7 @@ import { admissionOnlyFields, shapeOf, unionFieldSets, type FieldSet } from '../
 import { admitWithPolicies } from './admit.js';
 import type { AdmissionAttributes, Operation } from './attributes.js';
 import { mutateWithPolicies, newReinvocation } from './mutate.js';
+import { ADMIN_USER } from '../http/auth/user.js';
 
 const OPTIONS_KINDS = { CREATE: 'CreateOptions', UPDATE: 'UpdateOptions', DELETE: 'DeleteOptions' } as const;
 
@@ -44,6 +45,7 @@ function attributesOf(scope: Scope, w: PolicyWrite): AdmissionAttributes {
     object: w.object,
     oldObject: w.oldObject,
     dryRun: w.dryRun,
+    userInfo: scope.req.user ?? ADMIN_USER,
     options,
   };
 }

@@ -28,7 +28,7 @@ export interface AdmissionAttributes {
   /** Labels of the object's namespace, for `namespaceSelector` (undefined: not namespaced, or no such namespace). */
   namespaceLabels?: Readonly<Record<string, string>>;
   dryRun: boolean;
-  userInfo: { username: string; groups?: string[] };
+  userInfo: { username: string; groups?: readonly string[] };
   /** The CreateOptions, UpdateOptions or DeleteOptions of the request. */
   options?: Record<string, unknown>;
 }

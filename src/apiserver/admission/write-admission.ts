@@ -15,6 +15,7 @@ import { admitMutating, admitValidating, type AdmissionDeps, type WebhookConfigu
 import type { ServiceResolver } from './webhook-call.js';
 import { admitByPolicy } from '../admission-policy/index.js';
 import type { FieldSet } from '../apply/index.js';
+import { ADMIN_USER } from '../http/auth/user.js';
 
 const GROUP = 'admissionregistration.k8s.io';
 
@@ -76,7 +77,7 @@ export function admitWrite<R extends { object: KubeObject; warnings: string[] }>
     ...(request.old ? { oldObject: request.old } : {}),
     namespaceLabels: strategy.namespaced ? ctx.store.get('/namespaces', namespace)?.metadata.labels : undefined,
     dryRun: request.dryRun,
-    userInfo: { username: 'system:admin', groups: ['system:masters', 'system:authenticated'] },
+    userInfo: scope.req.user ?? ADMIN_USER,
     ...(request.options ? { options: request.options } : {}),
   };
   return (async () => {
