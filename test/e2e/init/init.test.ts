@@ -13,9 +13,9 @@ import { NPM_FLAGS, packCopy, run } from '../package/pack.js';
 let work = '';
 let project = '';
 
-/** The `# pass N` / `# fail N` summary node's test runner prints last. */
+/** The summary node's test runner prints last: `# pass N` in TAP (Node 20 off a terminal), `ℹ pass N` in spec (Node 23+ everywhere). */
 function summary(out: string): { pass: number; fail: number } {
-  const count = (what: string) => Number(new RegExp(`^# ${what} (\\d+)$`, 'm').exec(out)?.[1] ?? NaN);
+  const count = (what: string) => Number(new RegExp(`^\\s*[#ℹ] ${what} (\\d+)$`, 'm').exec(out)?.[1] ?? NaN);
   return { pass: count('pass'), fail: count('fail') };
 }
 
