@@ -17,8 +17,23 @@ export const OUT_OF_BUDGET = 'validation failed due to running out of cost budge
 export const list = (v: unknown): Obj[] => (Array.isArray(v) ? (v as Obj[]) : []);
 const objectOf = (o: KubeObject | undefined | null): unknown => (o ? toCelValue(o, DYN) : null);
 
-/** The CEL `request` variable (`admission.k8s.io` AdmissionRequest, as policies see it). */
-function requestOf(a: AdmissionAttributes): unknown {
+/** What a write's CEL `request` variable is made of; policies and webhooks' match conditions each have these. */
+export interface CelRequestFields {
+  group: string;
+  version: string;
+  kind: string;
+  resource: string;
+  subresource: string;
+  name: string;
+  namespace: string;
+  operation: string;
+  userInfo: { username: string; groups?: readonly string[] };
+  dryRun: boolean;
+  options?: Record<string, unknown>;
+}
+
+/** The CEL `request` variable (`admission.k8s.io` AdmissionRequest), the same for policies and webhook match conditions. */
+export function celRequest(a: CelRequestFields): unknown {
   const kind = { group: a.group, version: a.version, kind: a.kind };
   const resource = { group: a.group, version: a.version, resource: a.resource };
   return toCelValue(
@@ -34,7 +49,7 @@ function requestOf(a: AdmissionAttributes): unknown {
       operation: a.operation,
       userInfo: a.userInfo,
       dryRun: a.dryRun,
-      options: a.options,
+      options: a.options ?? null,
     },
     DYN,
   );
@@ -99,7 +114,7 @@ export function prepare(
   const activation: Obj = {
     object: objectOf(object),
     oldObject: objectOf(attributes.oldObject),
-    request: requestOf(attributes),
+    request: celRequest(attributes),
     namespaceObject: objectOf(namespaceObject),
     ...(hasParams ? { params: objectOf(params) } : {}),
     variables: {},

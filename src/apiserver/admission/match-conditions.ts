@@ -12,6 +12,7 @@ import type { KubeObject } from '../../meta/index.js';
 import { compile, evaluate, RUNTIME_CEL_COST_BUDGET, toCelValue, type CelType, type CompileResult } from '../cel/index.js';
 import { fieldCause, type FieldCause } from '../http/status.js';
 import type { AdmissionAttributes } from './attributes.js';
+import { celRequest } from '../admission-policy/index.js';
 
 /** One `matchConditions` entry. */
 export interface MatchCondition {
@@ -62,29 +63,6 @@ export function matchConditionErrors(conditions: unknown, field: string): FieldC
 
 const celObject = (o: KubeObject | undefined): unknown => (o ? toCelValue(o, DYN) : null);
 
-/** The `request` variable: the AdmissionRequest the webhook would be sent. */
-function requestOf(a: AdmissionAttributes): unknown {
-  const kind = { group: a.group, version: a.version, kind: a.kind };
-  const resource = { group: a.group, version: a.version, resource: a.resource };
-  return toCelValue(
-    {
-      kind,
-      resource,
-      subResource: a.subresource,
-      requestKind: kind,
-      requestResource: resource,
-      requestSubResource: a.subresource,
-      name: a.name,
-      namespace: a.namespace,
-      operation: a.operation,
-      userInfo: a.userInfo,
-      dryRun: a.dryRun,
-      options: a.options ?? null,
-    },
-    DYN,
-  );
-}
-
 /** Whether the conditions let the webhook be called with `object`: true, false, or the error that failed them. */
 export function evaluateMatchConditions(
   conditions: readonly MatchCondition[] | undefined,
@@ -92,7 +70,7 @@ export function evaluateMatchConditions(
   object: KubeObject | undefined,
 ): { matches: boolean } | { error: string } {
   if (!conditions || conditions.length === 0) return { matches: true };
-  const activation = { object: celObject(object), oldObject: celObject(a.oldObject), request: requestOf(a) };
+  const activation = { object: celObject(object), oldObject: celObject(a.oldObject), request: celRequest(a) };
   const errors: string[] = [];
   let budget = RUNTIME_CEL_COST_BUDGET;
   for (const c of conditions) {
