@@ -279,6 +279,30 @@ describe('CEL authorizer elsewhere', () => {
     assert.match(r.body.message, /failed calling webhook "non-readers\.test\.dev"/);
   });
 
+  it('refuses a webhook configuration whose matchCondition misuses the authorizer, with the compiler message', async () => {
+    const api = createApiServer();
+    const r = await call(api, 'POST', `${AR}/validatingwebhookconfigurations`, {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingWebhookConfiguration',
+      metadata: { name: 'misuse' },
+      webhooks: [
+        {
+          name: 'misuse.test.dev',
+          admissionReviewVersions: ['v1'],
+          sideEffects: 'None',
+          matchConditions: [{ name: 'bad', expression: "authorizer.check('get')" }],
+          rules: CONFIGMAP_WRITES.resourceRules,
+          clientConfig: { url: 'https://127.0.0.1:1/validate' },
+        },
+      ],
+    });
+    assert.equal(r.status, 422, r.text);
+    assert.equal(
+      r.body.details.causes[0].message.split('\n')[0],
+      `Invalid value: "authorizer.check('get')": compilation failed: ERROR: <input>:1:17: found no matching overload for 'check' applied to 'kubernetes.authorization.Authorizer.(string)'`,
+    );
+  });
+
   it('lets a mutating policy label an object by what its writer may do', async () => {
     const api = await server();
     await created(api, `${AR}/mutatingadmissionpolicies`, {

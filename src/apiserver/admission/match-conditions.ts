@@ -56,7 +56,7 @@ export function matchConditionErrors(conditions: unknown, field: string): FieldC
       return;
     }
     const r = compiled(expression);
-    if (!r.ok) out.push(fieldCause.invalid(`${f}.expression`, expression, `compilation failed: ${r.error}`));
+    if (!r.ok) out.push(fieldCause.invalid(`${f}.expression`, expression, r.error));
   });
   return out;
 }
