@@ -6,7 +6,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createApiServer, type ApiServer, type UserInfo } from 'kube-converge/apiserver';
-import { compile } from '../../src/apiserver/cel/index.js';
+import { celAuthorizer, compile, evaluate, PER_CALL_LIMIT } from '../../src/apiserver/cel/index.js';
 
 const AR = '/apis/admissionregistration.k8s.io/v1';
 const RBAC = '/apis/rbac.authorization.k8s.io/v1';
@@ -346,5 +346,22 @@ describe('CEL authorizer elsewhere', () => {
     // A 7-character selector: a list (10), a tenth of its length (1), four requirements of 50 each.
     assert.ok(selected.ok && plain.ok);
     assert.equal(selected.program.estimatedCost - plain.program.estimatedCost, 10 + 1 + 4 * 50);
+  });
+
+  it('charges the same check and selector costs at run time', () => {
+    const allowAll = { authorize: () => ({ allowed: true, reason: '' }) };
+    const request = { group: '', resource: 'pods', subresource: '', namespace: 'default', name: '' };
+    const activation = { authorizer: celAuthorizer(allowAll, { username: 'u', groups: [] }, request) };
+    const cost = (expression: string): number => {
+      const c = compile(expression, { authorizer: { kind: 'authorizer' } });
+      assert.ok(c.ok);
+      const r = evaluate(c.program, activation, PER_CALL_LIMIT);
+      assert.ok(r.ok, JSON.stringify(r));
+      return r.cost;
+    };
+    const plain = cost("authorizer.requestResource.check('list').allowed()");
+    assert.ok(plain >= 350_000 && plain < 350_010, String(plain));
+    // The selector's parse, and one step for its string literal, which the estimate does not count.
+    assert.equal(cost("authorizer.requestResource.labelSelector('app=web').check('list').allowed()") - plain, 10 + 1 + 4 * 50 + 1);
   });
 });

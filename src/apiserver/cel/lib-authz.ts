@@ -1,7 +1,7 @@
 /**
  * The Kubernetes authz library admission expressions use: `authorizer.path('/healthz')`,
  * `authorizer.group('apps').resource('deployments').subresource(s).namespace(ns).name(n)` (and
- * `fieldSelector`/`labelSelector`), `.check(verb)` giving a Decision with `allowed()`, `reason()`,
+ * `fieldSelector`/`labelSelector`, which RBAC ignores), `.check(verb)` giving a Decision with `allowed()`, `reason()`,
  * `errored()` and `error()`; `authorizer.serviceAccount(ns, name)` for another identity, and
  * `authorizer.requestResource`, the check of the request's own resource. Every value is immutable:
  * each builder call answers a new check, so a shared `authorizer` is never changed by an
@@ -47,26 +47,22 @@ export class Decision {
   ) {}
 }
 
-interface ResourceFields {
+/** What a resource check asks about (the request's own, for `requestResource`). */
+export interface RequestResource {
   group: string;
   resource: string;
   subresource: string;
   namespace: string;
   name: string;
-  fieldSelector: string;
-  labelSelector: string;
 }
-
-/** What a request's own resource check is made of. */
-export type RequestResource = Omit<ResourceFields, 'fieldSelector' | 'labelSelector'>;
 
 export class ResourceCheck {
   constructor(
     readonly authorizer: Authorizer,
-    readonly fields: Readonly<ResourceFields>,
+    readonly fields: Readonly<RequestResource>,
   ) {}
 
-  with(change: Partial<ResourceFields>): ResourceCheck {
+  with(change: Partial<RequestResource>): ResourceCheck {
     return new ResourceCheck(this.authorizer, { ...this.fields, ...change });
   }
 
@@ -100,7 +96,7 @@ export class Authorizer {
     readonly backend: CelAuthorizer,
     request?: RequestResource,
   ) {
-    this.requestResource = request && new ResourceCheck(this, { ...request, fieldSelector: '', labelSelector: '' });
+    this.requestResource = request && new ResourceCheck(this, request);
   }
 
   decide(a: RequestAttributes): Decision {
@@ -143,21 +139,15 @@ export function registerAuthz(env: Environment): void {
   fn(
     `${GROUP_CHECK}.resource(string): ${RESOURCE_CHECK}`,
     (g: GroupCheck, r: string) =>
-      new ResourceCheck(g.authorizer, {
-        group: g.group,
-        resource: notEmpty('resource', r),
-        subresource: '',
-        namespace: '',
-        name: '',
-        fieldSelector: '',
-        labelSelector: '',
-      }),
+      new ResourceCheck(g.authorizer, { group: g.group, resource: notEmpty('resource', r), subresource: '', namespace: '', name: '' }),
   );
-  for (const field of ['subresource', 'namespace', 'name', 'fieldSelector', 'labelSelector'] as const)
-    fn(`${RESOURCE_CHECK}.${field}(string): ${RESOURCE_CHECK}`, (c: ResourceCheck, v: string) => {
-      // RBAC reads no selectors, so they only cost their parse here, as kube-apiserver charges it.
-      if (field === 'fieldSelector' || field === 'labelSelector') charge(selectorCost(v.length) - 1);
-      return c.with({ [field]: v });
+  for (const field of ['subresource', 'namespace', 'name'] as const)
+    fn(`${RESOURCE_CHECK}.${field}(string): ${RESOURCE_CHECK}`, (c: ResourceCheck, v: string) => c.with({ [field]: v }));
+  // RBAC decides without selectors (as on a cluster), so a selector changes no check: it only costs its parse.
+  for (const selector of ['fieldSelector', 'labelSelector'])
+    fn(`${RESOURCE_CHECK}.${selector}(string): ${RESOURCE_CHECK}`, (c: ResourceCheck, v: string) => {
+      charge(selectorCost(v.length) - 1);
+      return c;
     });
   fn(`${PATH_CHECK}.check(string): ${DECISION}`, (c: PathCheck, verb: string) =>
     c.authorizer.decide({ kind: 'nonResource', verb, path: c.path }),
