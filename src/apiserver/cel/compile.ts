@@ -45,13 +45,20 @@ interface EngineError {
 
 function engineMessage(e: EngineError): string {
   const summary = e.summary ?? e.message.split('\n')[0] ?? e.message;
-  return summary
-    .replace(/^Unknown variable: (.*)$/, "undeclared reference to '$1' (in container '')")
-    .replace(/^has\(\) invalid argument$/, 'invalid argument to has() macro')
-    .replace(/^No such key: (.*)$/, "undefined field '$1'")
-    .replace(/^found no matching overload for '(.+)\.(\w+)\((.*)\)'$/, "found no matching overload for '$2' applied to '$1.($3)'")
-    .replace(/^found no matching overload for '(\w+)\((.*)\)'$/, "found no matching overload for '$1' applied to '($2)'")
-    .replace(/^no such overload: (\S+) (\S+) (\S+)$/, "found no matching overload for '_$2_' applied to '($1, $3)'");
+  return (
+    summary
+      .replace(/^Unknown variable: (.*)$/, "undeclared reference to '$1' (in container '')")
+      .replace(/^has\(\) invalid argument$/, 'invalid argument to has() macro')
+      .replace(/^No such key: (.*)$/, "undefined field '$1'")
+      // A namespaced function (`sets.contains`) is a method of its namespace's constant here; cel-go names it whole.
+      .replace(
+        /^found no matching overload for '(\w+)Namespace\.(\w+)\((.*)\)'$/,
+        "found no matching overload for '$1.$2' applied to '($3)'",
+      )
+      .replace(/^found no matching overload for '(.+)\.(\w+)\((.*)\)'$/, "found no matching overload for '$2' applied to '$1.($3)'")
+      .replace(/^found no matching overload for '(\w+)\((.*)\)'$/, "found no matching overload for '$1' applied to '($2)'")
+      .replace(/^no such overload: (\S+) (\S+) (\S+)$/, "found no matching overload for '_$2_' applied to '($1, $3)'")
+  );
 }
 
 /** Where cel-go reports a type error: a call at its `(`, an operator at its symbol, anything else where the engine says. */
