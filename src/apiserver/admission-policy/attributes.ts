@@ -1,10 +1,11 @@
 /**
  * What admission knows of one write: the operation, the resource and kind it goes through, the
- * object before and after, and the request's options. Built by the write pipeline, read by the
- * matchers and turned into the CEL `request` variable.
+ * object before and after, the request's options and the authorizer to ask about its user. Built by
+ * the write pipeline, read by the matchers and turned into the CEL `request` and `authorizer` variables.
  */
 import type { KubeObject } from '../../meta/index.js';
 import type { UserInfo } from '../http/auth/user.js';
+import type { CelAuthorizer } from '../cel/index.js';
 
 /** The operations policies are run for here (CONNECT is not admitted by policy: no connect subresource is served). */
 export type Operation = 'CREATE' | 'UPDATE' | 'DELETE';
@@ -28,6 +29,8 @@ export interface AdmissionAttributes {
   dryRun: boolean;
   /** Who sends the write, as authentication named them. */
   userInfo: UserInfo;
+  /** What the expressions' `authorizer` asks about `userInfo` (the server's authorizer). */
+  authorizer: CelAuthorizer;
   /** The options of the verb: `CreateOptions`, `UpdateOptions` or `DeleteOptions`. */
   options: Record<string, unknown>;
 }

@@ -1,11 +1,20 @@
 /**
  * What every admission policy expression of one evaluation shares (validating and mutating): the
- * CEL activation (`object`, `oldObject`, `request`, `namespaceObject`, `params`, `variables`), one
- * runtime cost budget, and the match conditions and variables evaluated before the policy's own
- * expressions. A variable is evaluated once; an expression reading one that failed fails with its
- * error, as kube-apiserver's composited variables do.
+ * CEL activation (`object`, `oldObject`, `request`, `namespaceObject`, `authorizer`, `params`,
+ * `variables`), one runtime cost budget (each expression also held to the per-call limit), and the
+ * match conditions and variables evaluated before the policy's own expressions. A variable is
+ * evaluated once; an expression reading one that failed fails with its error, as kube-apiserver's
+ * composited variables do.
  */
-import { evaluate, RUNTIME_CEL_COST_BUDGET, toCelValue, type CelType } from '../cel/index.js';
+import {
+  celAuthorizer,
+  evaluate,
+  PER_CALL_LIMIT,
+  RUNTIME_CEL_COST_BUDGET,
+  toCelValue,
+  type CelAuthorizer,
+  type CelType,
+} from '../cel/index.js';
 import type { KubeObject } from '../../meta/index.js';
 import type { AdmissionAttributes } from './attributes.js';
 import { compiled, type Environment } from './expressions.js';
@@ -55,6 +64,16 @@ export function celRequest(a: CelRequestFields): unknown {
   );
 }
 
+/**
+ * The CEL `authorizer` variable, the same for policies and webhook match conditions: checks for the
+ * request's user, with `authorizer.requestResource` the request's own resource.
+ */
+export function celAuthorizerOf(a: CelRequestFields & { authorizer: CelAuthorizer }): unknown {
+  const user = { username: a.userInfo.username, groups: a.userInfo.groups ?? [] };
+  const { group, resource, subresource, namespace, name } = a;
+  return celAuthorizer(a.authorizer, user, { group, resource, subresource, namespace, name });
+}
+
 /** The expressions' shared state: the activation, the cost budget left, the variables that failed. */
 export interface Scope {
   activation: Obj;
@@ -80,10 +99,11 @@ export function run(expression: string, env: Environment, scope: Scope, source =
       };
     }
   }
-  const r = evaluate(c.program, activation, budget.remaining);
+  // One expression may cost no more than the per-call limit (two authorization checks), all of them no more than the budget.
+  const r = evaluate(c.program, activation, Math.min(PER_CALL_LIMIT, budget.remaining));
   budget.remaining -= r.cost;
   if (r.ok) return { ok: true, value: r.value };
-  if (r.costExceeded || budget.remaining < 0) return { ok: false, error: OUT_OF_BUDGET, outOfBudget: true };
+  if (budget.remaining < 0) return { ok: false, error: OUT_OF_BUDGET, outOfBudget: true };
   return { ok: false, error: `expression '${source}' resulted in error: ${r.error}`, outOfBudget: false };
 }
 
@@ -116,6 +136,7 @@ export function prepare(
     oldObject: objectOf(attributes.oldObject),
     request: celRequest(attributes),
     namespaceObject: objectOf(namespaceObject),
+    authorizer: celAuthorizerOf(attributes),
     ...(hasParams ? { params: objectOf(params) } : {}),
     variables: {},
   };

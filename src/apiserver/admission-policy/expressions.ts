@@ -1,7 +1,7 @@
 /**
  * The CEL environment of admission policy expressions: `object`, `oldObject`, `request`,
- * `namespaceObject`, `variables` (the policy's named variables) and, when the policy has a
- * paramKind, `params`. Compiled programs are remembered by expression and environment, so a policy
+ * `namespaceObject`, `authorizer` (with `authorizer.requestResource`), `variables` (the policy's
+ * named variables) and, when the policy has a paramKind, `params`. Compiled programs are remembered by expression and environment, so a policy
  * is compiled once, not on every request it sees.
  */
 import { compile, type CelType, type CompileResult, type Declarations } from '../cel/index.js';
@@ -14,6 +14,7 @@ export interface Environment {
 }
 
 const DYN: CelType = { kind: 'dyn' };
+const AUTHORIZER: CelType = { kind: 'authorizer' };
 /** Enough for every policy a test suite installs; past it the cache starts over rather than grow. */
 const CACHE_LIMIT = 2_000;
 const cache = new Map<string, CompileResult>();
@@ -24,6 +25,7 @@ function declarations(env: Environment): Declarations {
     oldObject: DYN,
     request: DYN,
     namespaceObject: DYN,
+    authorizer: AUTHORIZER,
     variables: { kind: 'object', fields: Object.fromEntries(env.variables.map((v) => [v, DYN])) },
     ...(env.hasParams ? { params: DYN } : {}),
   };

@@ -46,6 +46,7 @@ function attributesOf(scope: Scope, w: PolicyWrite): AdmissionAttributes {
     oldObject: w.oldObject,
     dryRun: w.dryRun,
     userInfo: scope.req.user ?? ADMIN_USER,
+    authorizer: scope.ctx.authorizer,
     options,
   };
 }

@@ -4,4 +4,4 @@
 export { admitWrite, admitByPolicy } from './hook.js';
 export type { PolicyAdmission } from './hook.js';
 export { compileAdmissionExpression, compileMutationExpression } from './expressions.js';
-export { celRequest } from './evaluation.js';
+export { celRequest, celAuthorizerOf } from './evaluation.js';

@@ -4,6 +4,7 @@
  * dry run. Invariant: built once per write by the handler; webhooks only ever see copies of it.
  */
 import type { KubeObject } from '../../meta/index.js';
+import type { CelAuthorizer } from '../cel/index.js';
 
 /** The operations admission webhooks are called for (CONNECT is not served here). */
 export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE';
@@ -29,6 +30,8 @@ export interface AdmissionAttributes {
   namespaceLabels?: Readonly<Record<string, string>>;
   dryRun: boolean;
   userInfo: { username: string; groups?: readonly string[] };
+  /** What match conditions' `authorizer` asks about `userInfo` (the server's authorizer). */
+  authorizer: CelAuthorizer;
   /** The CreateOptions, UpdateOptions or DeleteOptions of the request. */
   options?: Record<string, unknown>;
 }

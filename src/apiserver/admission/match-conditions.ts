@@ -3,16 +3,16 @@
  * selectors matched: CEL expressions over `object`, `oldObject` and `request` (the AdmissionRequest),
  * each of which must give `true` for the webhook to be called. Any `false` skips the webhook, even
  * when another condition failed; otherwise an error is the webhook's failure, which its
- * `failurePolicy` decides (Fail refuses the write, Ignore skips the webhook). The `authorizer`
- * variable is not offered: this server has no authorizer to answer it, so an expression naming it
- * does not compile. Compile errors are refused when the configuration is written, so a stored
- * condition always compiles.
+ * `failurePolicy` decides (Fail refuses the write, Ignore skips the webhook). `authorizer` (and
+ * `authorizer.requestResource`) asks the server's authorizer about the request's user. Compile
+ * errors are refused when the configuration is written, so a stored condition always compiles;
+ * each condition is held to the per-call cost limit, all of them to the runtime budget.
  */
 import type { KubeObject } from '../../meta/index.js';
-import { compile, evaluate, RUNTIME_CEL_COST_BUDGET, toCelValue, type CelType, type CompileResult } from '../cel/index.js';
+import { compile, evaluate, PER_CALL_LIMIT, RUNTIME_CEL_COST_BUDGET, toCelValue, type CelType, type CompileResult } from '../cel/index.js';
 import { fieldCause, type FieldCause } from '../http/status.js';
 import type { AdmissionAttributes } from './attributes.js';
-import { celRequest } from '../admission-policy/index.js';
+import { celAuthorizerOf, celRequest } from '../admission-policy/index.js';
 
 /** One `matchConditions` entry. */
 export interface MatchCondition {
@@ -21,7 +21,7 @@ export interface MatchCondition {
 }
 
 const DYN: CelType = { kind: 'dyn' };
-const DECLARATIONS = { object: DYN, oldObject: DYN, request: DYN };
+const DECLARATIONS = { object: DYN, oldObject: DYN, request: DYN, authorizer: { kind: 'authorizer' } } as const;
 const MAX_CONDITIONS = 64;
 /** Enough for every configuration a test suite installs; past it the cache starts over rather than grow. */
 const CACHE_LIMIT = 2_000;
@@ -56,7 +56,7 @@ export function matchConditionErrors(conditions: unknown, field: string): FieldC
       return;
     }
     const r = compiled(expression);
-    if (!r.ok) out.push(fieldCause.invalid(`${f}.expression`, expression, `compilation failed: ${r.error}`));
+    if (!r.ok) out.push(fieldCause.invalid(`${f}.expression`, expression, r.error));
   });
   return out;
 }
@@ -70,7 +70,12 @@ export function evaluateMatchConditions(
   object: KubeObject | undefined,
 ): { matches: boolean } | { error: string } {
   if (!conditions || conditions.length === 0) return { matches: true };
-  const activation = { object: celObject(object), oldObject: celObject(a.oldObject), request: celRequest(a) };
+  const activation = {
+    object: celObject(object),
+    oldObject: celObject(a.oldObject),
+    request: celRequest(a),
+    authorizer: celAuthorizerOf(a),
+  };
   const errors: string[] = [];
   let budget = RUNTIME_CEL_COST_BUDGET;
   for (const c of conditions) {
@@ -79,7 +84,7 @@ export function evaluateMatchConditions(
       errors.push(`match condition '${c.name}' does not compile: ${program.error}`);
       continue;
     }
-    const r = evaluate(program.program, activation, budget);
+    const r = evaluate(program.program, activation, Math.min(PER_CALL_LIMIT, budget));
     budget -= r.cost;
     if (!r.ok) errors.push(`expression '${c.expression}' resulted in error: ${r.error}`);
     else if (r.value === false) return { matches: false };

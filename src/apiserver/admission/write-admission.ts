@@ -78,6 +78,7 @@ export function admitWrite<R extends { object: KubeObject; warnings: string[] }>
     namespaceLabels: strategy.namespaced ? ctx.store.get('/namespaces', namespace)?.metadata.labels : undefined,
     dryRun: request.dryRun,
     userInfo: scope.req.user ?? ADMIN_USER,
+    authorizer: ctx.authorizer,
     ...(request.options ? { options: request.options } : {}),
   };
   return (async () => {

@@ -58,7 +58,7 @@ function subjectMatches(s: Subject, user: UserInfo, bindingNamespace: string): b
 
 /** How kube-apiserver's allow reasons name a subject. */
 function describeSubject(s: Subject, bindingNamespace: string): string {
-  if (s.kind === 'ServiceAccount') return `${s.kind} "${s.namespace || bindingNamespace}/${s.name}"`;
+  if (s.kind === 'ServiceAccount') return `${s.kind} "${s.name}/${s.namespace || bindingNamespace}"`;
   return `${s.kind} "${s.name}"`;
 }
 

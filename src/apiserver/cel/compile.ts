@@ -40,22 +40,48 @@ interface EngineError {
   summary?: string;
   message: string;
   range?: { start: number };
+  node?: { op: string; args: unknown };
 }
 
 function engineMessage(e: EngineError): string {
   const summary = e.summary ?? e.message.split('\n')[0] ?? e.message;
-  return summary
-    .replace(/^Unknown variable: (.*)$/, "undeclared reference to '$1' (in container '')")
-    .replace(/^has\(\) invalid argument$/, 'invalid argument to has() macro');
+  return (
+    summary
+      .replace(/^Unknown variable: (.*)$/, "undeclared reference to '$1' (in container '')")
+      .replace(/^has\(\) invalid argument$/, 'invalid argument to has() macro')
+      .replace(/^No such key: (.*)$/, "undefined field '$1'")
+      // A namespaced function (`sets.contains`) is a method of its namespace's constant here; cel-go names it whole.
+      .replace(
+        /^found no matching overload for '(\w+)Namespace\.(\w+)\((.*)\)'$/,
+        "found no matching overload for '$1.$2' applied to '($3)'",
+      )
+      .replace(/^found no matching overload for '(.+)\.(\w+)\((.*)\)'$/, "found no matching overload for '$2' applied to '$1.($3)'")
+      .replace(/^found no matching overload for '(\w+)\((.*)\)'$/, "found no matching overload for '$1' applied to '($2)'")
+      .replace(/^no such overload: (\S+) (\S+) (\S+)$/, "found no matching overload for '_$2_' applied to '($1, $3)'")
+  );
+}
+
+/** Where cel-go reports a type error: a call at its `(`, an operator at its symbol, anything else where the engine says. */
+function typeErrorPosition(expression: string, e: EngineError): number {
+  const { node } = e;
+  const start = e.range?.start ?? 0;
+  const [first, second] = Array.isArray(node?.args) ? (node.args as { end?: number }[]) : [];
+  let at = -1;
+  if (node?.op === 'rcall') at = expression.indexOf('(', second?.end ?? start);
+  else if (node?.op === 'call') at = expression.indexOf('(', start);
+  else if (node !== undefined && /^(?:[=!<>]=|[<>+*/%-]|in)$/.test(node.op)) at = expression.indexOf(node.op, first?.end ?? start);
+  return at < 0 ? start : at;
 }
 
 /** Compiles `expression` with `declarations` as its variables. */
 export function compile(expression: string, declarations: Declarations): CompileResult {
   const variables = Object.keys(declarations);
   const optionals = variables.filter((v) => declarations[v]!.kind === 'optional');
+  const authorizers = variables.filter((v) => declarations[v]!.kind === 'authorizer');
   const { engine } = environmentFor(
-    variables.filter((v) => !optionals.includes(v)),
+    variables.filter((v) => !optionals.includes(v) && !authorizers.includes(v)),
     optionals,
+    authorizers,
   );
   let parsed;
   try {
@@ -72,7 +98,7 @@ export function compile(expression: string, declarations: Declarations): Compile
   }
   if (!checked.valid) {
     const err = checked.error as unknown as EngineError;
-    return { ok: false, error: `compilation failed: ${located(expression, err.range?.start ?? 0, engineMessage(err))}` };
+    return { ok: false, error: `compilation failed: ${located(expression, typeErrorPosition(expression, err), engineMessage(err))}` };
   }
   let estimatedCost;
   try {

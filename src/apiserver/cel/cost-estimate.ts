@@ -1,14 +1,15 @@
 /**
  * The static cost estimate of an expression, computed the way cel-go's estimator reasons: every
  * identifier, field selection, index and call costs 1; string functions cost a tenth of the
- * string's length; a comprehension costs its body times the largest number of elements its range
- * can hold (declared `maxItems`/`maxProperties`, else what a 3 MiB request could carry). The same
- * walk follows the declared types, so selecting a field the schema does not declare is a compile
- * error (`undefined field 'x'`), as in kube-apiserver. The estimate is a worst case, never a
- * measurement.
+ * string's length; an authorization check costs 350 000 and a selector its parse; a comprehension
+ * costs its body times the largest number of elements its range can hold (declared
+ * `maxItems`/`maxProperties`, else what a 3 MiB request could carry). The same walk follows the
+ * declared types, so selecting a field the schema does not declare is a compile error (`undefined
+ * field 'x'`), as in kube-apiserver. The estimate is a worst case, never a measurement.
  */
 import type { ASTNode } from '@marcbachmann/cel-js';
 import { DYN, maxElements, maxLength, type CelType, type Declarations } from './types.js';
+import { CHECK_COST, selectorCost } from './lib-authz.js';
 
 export class CelCompileError extends Error {
   override readonly name = 'CelCompileError';
@@ -276,6 +277,10 @@ function call([name, args]: [string, ASTNode[]], receiverNode: ASTNode | undefin
     type = STRING_RESULTS[name] ?? DYN;
   } else if (name === 'size') {
     type = { kind: 'int' };
+  } else if (name === 'check' && receiver !== undefined) {
+    cost += CHECK_COST - 1;
+  } else if ((name === 'fieldSelector' || name === 'labelSelector') && argEstimates[0] !== undefined) {
+    cost += selectorCost(argEstimates[0].size) - 1;
   }
   return { type, cost, size };
 }

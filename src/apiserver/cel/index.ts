@@ -1,5 +1,6 @@
 // Kubernetes CEL: compile an expression against declared variables (with cel-go's worst-case cost
-// estimate), evaluate it within a cost budget, and convert JSON values to CEL under their declared type.
+// estimate), evaluate it within a cost budget, and convert JSON values to CEL under their declared type;
+// and the authz library's `authorizer` value for admission expressions.
 export { compile } from './compile.js';
 export type { Program, CompileResult } from './compile.js';
 export { evaluate } from './evaluate.js';
@@ -8,6 +9,8 @@ export { toCelValue, celOptionalOf, celOptionalNone } from './values.js';
 export { celFieldName } from './field-names.js';
 export type { CelType, Declarations } from './types.js';
 export { maxElements } from './types.js';
+export { celAuthorizer } from './lib-authz.js';
+export type { CelAuthorizer, RequestResource } from './lib-authz.js';
 export {
   PER_CALL_LIMIT,
   RUNTIME_CEL_COST_BUDGET,

@@ -27,6 +27,11 @@ function tick(): void {
   if (current !== undefined && ++current.used > current.limit) throw new CostLimitExceeded();
 }
 
+/** Adds `cost` to the evaluation running now: a library call that costs more than the one step its node counts. */
+export function charge(cost: number): void {
+  if (current !== undefined && (current.used += cost) > current.limit) throw new CostLimitExceeded();
+}
+
 /**
  * Makes every node reachable from `root` count its evaluations. The engine replaces a node's
  * `evaluate` with the resolved operator on first use; the setter keeps that resolved function

@@ -20,7 +20,9 @@ export type CelType =
   | { kind: 'map'; values: CelType; maxProperties?: number }
   /** An object with declared fields; fields not declared (kept by x-kubernetes-preserve-unknown-fields) are not accessible. */
   | { kind: 'object'; fields: Readonly<Record<string, CelType>>; maxProperties?: number }
-  | { kind: 'optional'; of: CelType };
+  | { kind: 'optional'; of: CelType }
+  /** The authz library's `authorizer` (admission expressions): checks for the request's user. */
+  | { kind: 'authorizer' };
 
 /** The variables an expression may use, with their types. */
 export type Declarations = Readonly<Record<string, CelType>>;
