@@ -153,6 +153,7 @@ export function createApiServer(options: ApiServerOptions = {}): ApiServer {
     tokens,
     authenticateToken: (token) => (isAdminToken(token) ? ADMIN_USER : tokens.authenticate(token)),
     authorizer,
+    authorizeAdmission: (user, a) => authorization.authorizeCheck(user, a),
     defer(task) {
       queueMicrotask(() => {
         try {

@@ -14,7 +14,8 @@ import type { ServedResource } from './served-resource.js';
 import type { Store } from './storage/store.js';
 import type { WatchHub } from './watch-hub.js';
 import type { ServiceAccountTokens } from './http/auth/service-account-tokens.js';
-import type { RbacAuthorizer } from './authorization/rbac-authorizer.js';
+import type { Decision, RbacAuthorizer } from './authorization/rbac-authorizer.js';
+import type { ResourceAttributes } from './authorization/request-attributes.js';
 import type { UserInfo } from './http/auth/user.js';
 
 export interface ServerContext {
@@ -34,6 +35,8 @@ export interface ServerContext {
   /** The bearer tokens the server accepts (the admin's, when it has one, and minted ones). */
   authenticateToken(token: string): UserInfo | undefined;
   authorizer: RbacAuthorizer;
+  /** Authorizes a check admission makes for a request's user, recorded with that user's requests. */
+  authorizeAdmission(user: UserInfo, a: ResourceAttributes): Decision;
 }
 
 /** One write's audit annotations from admission policies, as the request's audit event would carry them. */

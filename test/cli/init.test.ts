@@ -136,6 +136,9 @@ describe('converge create api', () => {
       const role = await readFile(join(project, 'config/rbac/role.yaml'), 'utf8');
       assert.match(role, /- backups\/status\n/);
       assert.match(role, /- demos\/status\n/);
+      // setControllerReference on each kind's ConfigMap: the API server asks for update on the owner's finalizers.
+      assert.match(role, /- backups\/finalizers\n/);
+      assert.match(role, /- demos\/finalizers\n/);
       assert.match(role, /^# Regenerate: converge rbac --recording demo\.json --recording backup\.json --out role\.yaml$/m);
     });
   });

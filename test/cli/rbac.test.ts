@@ -1,6 +1,7 @@
 // `converge rbac` as a child process: a recording becomes a ClusterRole (resources reached across
 // namespaces, all their verbs), a Role per namespace for the rest, and bindings to the recorded
-// ServiceAccount, with discovery and self reviews left to the bootstrap roles; the output is the
+// ServiceAccount, with discovery and self reviews left to the bootstrap roles; the server's own
+// recording of a blocking owner reference becomes update on the owner's finalizers; the output is the
 // same whatever the order of the recorded requests; --check exits 0 when the file matches and 1
 // listing missing and extra permissions when it does not; bad arguments exit 2.
 import { describe, it } from 'node:test';
@@ -9,6 +10,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
+import { createApiServer } from 'kube-converge/apiserver';
 import { runConverge } from '../e2e/apiserver-process.js';
 
 const USER = 'system:serviceaccount:ops:op';
@@ -73,6 +75,44 @@ describe('converge rbac', () => {
       const [ya, yb] = await Promise.all([readFile(join(dir, 'a.yaml'), 'utf8'), readFile(join(dir, 'b.yaml'), 'utf8')]);
       assert.equal(ya.split('\n').slice(2).join('\n'), yb.split('\n').slice(2).join('\n'));
     });
+  });
+
+  it('grants update on the owner’s finalizers to a recording of a controller that set a blocking owner reference', async () => {
+    // What the server records for the controller: its cache of Deployments, then a ConfigMap created
+    // with a controller reference to one, which admission checks as update on deployments/finalizers.
+    const api = createApiServer();
+    const user = { username: USER, groups: ['system:serviceaccounts', 'system:authenticated'] };
+    const asAdmin = (path: string, body: object) => api.handle({ method: 'POST', path, body: JSON.stringify(body) });
+    try {
+      const rbac = '/apis/rbac.authorization.k8s.io/v1/namespaces/default';
+      const rules = [{ apiGroups: [''], resources: ['configmaps'], verbs: ['create'] }];
+      await asAdmin(`${rbac}/roles`, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'op' }, rules });
+      await asAdmin(`${rbac}/rolebindings`, {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'RoleBinding',
+        metadata: { name: 'op' },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'op' },
+        subjects: [{ kind: 'ServiceAccount', name: 'op', namespace: 'ops' }],
+      });
+      await api.handle({ method: 'GET', path: '/apis/apps/v1/deployments', user });
+      const owner = { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: 'u-1', controller: true, blockOwnerDeletion: true };
+      const child = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'web', ownerReferences: [owner] } };
+      const r = await api.handle({ method: 'POST', path: '/api/v1/namespaces/default/configmaps', user, body: JSON.stringify(child) });
+      assert.equal(r.status, 403, r.body); // it may create ConfigMaps only: the refused finalizers check is recorded all the same
+      await withDir(async (dir) => {
+        await writeFile(join(dir, 'rec.json'), recording(api.recording(USER)));
+        const out = await run(['--recording', join(dir, 'rec.json')]);
+        assert.equal(out.code, 0, out.err);
+        const docs = parseAllDocuments(out.out).map((d) => d.toJS());
+        assert.deepEqual(docs[0].rules, [
+          { apiGroups: ['apps'], resources: ['deployments'], verbs: ['list'] },
+          { apiGroups: ['apps'], resources: ['deployments/finalizers'], verbs: ['update'] },
+        ]);
+        assert.deepEqual(docs[2].rules, [{ apiGroups: [''], resources: ['configmaps'], verbs: ['create'] }]);
+      });
+    } finally {
+      api.stop();
+    }
   });
 
   it('--check exits 0 on a matching file and 1 listing missing and extra permissions on drift', async () => {

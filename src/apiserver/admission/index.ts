@@ -7,3 +7,4 @@ export { webhookMatches, ruleMatches } from './matching.js';
 export type { WebhookRule, MatchableWebhook } from './matching.js';
 export type { ServiceResolver, WebhookClientConfig } from './webhook-call.js';
 export { admitWrite, afterWrite, serviceResolver } from './write-admission.js';
+export { enforceOwnerReferencePermissions } from './owner-references-permission.js';

@@ -4,12 +4,13 @@
  * then the request's attributes are recorded for the acting user and the RBAC authorizer decides; a
  * denial is the 403 Status kube-apiserver writes, word for word. Invariant: a request without a user
  * (the in-process `handle()`) is trusted and neither recorded nor checked; `system:masters` is
- * neither recorded nor checked beyond one group test, so the admin's hot path stays as it was.
+ * neither recorded nor checked beyond one group test, so the admin's hot path stays as it was. The
+ * checks admission makes on a user's behalf are recorded with the user's requests.
  */
 import { forbiddenRequest } from '../http/status.js';
 import { headerOf, type ApiRequest } from '../http/request.js';
 import { ANONYMOUS_USER, isMaster, parseServiceAccountUsername, serviceAccountUser, type UserInfo } from '../http/auth/user.js';
-import type { RbacAuthorizer } from './rbac-authorizer.js';
+import type { Decision, RbacAuthorizer } from './rbac-authorizer.js';
 import { requestAttributes, type RequestAttributes, type ResourceAttributes } from './request-attributes.js';
 import type { RequestRecorder } from './request-recorder.js';
 
@@ -63,6 +64,17 @@ export class RequestAuthorization {
     const decision = this.#authorizer.authorize(acting, a);
     if (!decision.allowed) throw denied(acting, a, decision.reason);
     return acting;
+  }
+
+  /**
+   * A check the server makes for a request's user beyond the request itself (admission asking
+   * whether the user may delete an object or update its owner's finalizers), recorded like a request
+   * so a generated Role grants it too.
+   */
+  authorizeCheck(user: UserInfo, a: ResourceAttributes): Decision {
+    if (isMaster(user)) return { allowed: true, reason: '' };
+    this.#recorder.record(user.username, a);
+    return this.#authorizer.authorize(user, a);
   }
 
   #impersonated(req: ApiRequest, user: UserInfo): UserInfo {

@@ -1,7 +1,7 @@
 /**
  * The write pipeline every verb shares: create, update and delete of one object, with the real
  * server's order of steps — server-set metadata, strategy defaulting, generation and status rules,
- * validation, namespace lifecycle, validating admission policies, optimistic concurrency, managed fields, no-op detection, then one
+ * validation, namespace lifecycle, owner-reference permissions, validating admission policies, optimistic concurrency, managed fields, no-op detection, then one
  * synchronous commit. Handlers decode and check the request; this file decides what is stored.
  *
  * Invariants: nothing between the read of the stored object and the commit awaits, so checks and
@@ -26,6 +26,7 @@ import {
 } from '../http/status.js';
 import { validateObjectMeta } from '../registry/object-meta-validation.js';
 import { admitWrite } from '../admission-policy/index.js';
+import { enforceOwnerReferencePermissions } from '../admission/index.js';
 import type { WriteParams } from './params.js';
 
 const NAME_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
@@ -108,6 +109,7 @@ export function createObject(scope: Scope, obj: KubeObject, params: WriteParams,
     ...strategy.validate(obj, wctx),
   ]);
   checkNamespaceOpen(ctx, strategy, obj);
+  enforceOwnerReferencePermissions(scope, obj, undefined);
   admitWrite(scope, {
     operation: 'CREATE',
     object: obj,
@@ -235,6 +237,7 @@ export function updateObject(
     }
   }
   failInvalid(strategy, obj, causes);
+  enforceOwnerReferencePermissions(scope, obj, old);
   admitWrite(scope, {
     operation: 'UPDATE',
     object: obj,

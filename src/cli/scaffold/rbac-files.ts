@@ -33,14 +33,16 @@ export const rbacCommand = (recordings: readonly string[]): string =>
 
 /**
  * The calls of a kind's starter controller, cluster-wide (its objects live in any namespace): list
- * and watch its kind and ConfigMaps for the cache; patch its kind (finalizer) and its status; get,
- * create, patch and delete its ConfigMap.
+ * and watch its kind and ConfigMaps for the cache; patch its kind (finalizer) and its status; update
+ * its kind's finalizers, which the API server asks for when the ConfigMap's controller reference
+ * blocks the owner's deletion; get, create, patch and delete its ConfigMap.
  */
 function starterPermissions(k: KindNames): Permission[] {
   const on = (apiGroup: string, resource: string, verbs: string[]): Permission[] =>
     verbs.map((verb) => ({ kind: 'resource', namespace: '', apiGroup, resource, verb }));
   return [
     ...on(k.group, k.plural, ['list', 'watch', 'patch']),
+    ...on(k.group, `${k.plural}/finalizers`, ['update']),
     ...on(k.group, `${k.plural}/status`, ['patch']),
     ...on('', 'configmaps', ['get', 'list', 'watch', 'create', 'patch', 'delete']),
   ];
