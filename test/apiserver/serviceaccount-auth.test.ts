@@ -38,6 +38,28 @@ async function withAccount(srv: RunningApiServer, name = 'op'): Promise<string> 
 }
 
 describe('ServiceAccount authentication', () => {
+  it('refuses a TokenRequest shorter than 10 minutes with the 422 kube-apiserver writes', async () => {
+    await using srv = await startApiServer();
+    await withAccount(srv);
+    const tr = await post(srv, '/api/v1/namespaces/default/serviceaccounts/op/token', {
+      apiVersion: 'authentication.k8s.io/v1',
+      kind: 'TokenRequest',
+      spec: { expirationSeconds: 60 },
+    });
+    assert.equal(tr.status, 422);
+    assert.equal(
+      tr.body['message'],
+      'TokenRequest.authentication.k8s.io "" is invalid: spec.expirationSeconds: Invalid value: 60: may not specify a duration less than 10 minutes',
+    );
+    assert.deepEqual(tr.body['details'].causes, [
+      {
+        reason: 'FieldValueInvalid',
+        field: 'spec.expirationSeconds',
+        message: 'Invalid value: 60: may not specify a duration less than 10 minutes',
+      },
+    ]);
+  });
+
   it('authenticates a TokenRequest token as the ServiceAccount with its groups (SelfSubjectReview)', async () => {
     await using srv = await startApiServer();
     const token = await withAccount(srv);

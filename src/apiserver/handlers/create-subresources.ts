@@ -9,7 +9,7 @@ import { rfc3339, storageKey, type Scope } from '../context.js';
 import { decodeObject } from '../http/decode.js';
 import type { ApiResponse } from '../http/request.js';
 import { jsonResponse, statusResponse } from '../http/response.js';
-import { badRequest, notFound } from '../http/status.js';
+import { badRequest, fieldCause, invalid, notFound } from '../http/status.js';
 import { checkTypeMeta } from './params.js';
 import { performDelete, type DeleteParams } from './write-pipeline.js';
 
@@ -41,8 +41,12 @@ function requestToken(scope: Scope): ApiResponse {
   checkTypeMeta(scope, body, { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest' });
   const spec = (body.spec ?? {}) as { audiences?: string[]; expirationSeconds?: number; boundObjectRef?: unknown };
   const expirationSeconds = spec.expirationSeconds ?? 3600;
-  if (!Number.isInteger(expirationSeconds) || expirationSeconds < 600)
-    throw badRequest('spec.expirationSeconds: may not specify a duration less than 10 minutes');
+  // kube-apiserver validates a TokenRequest without naming it: the 422 says `TokenRequest… ""`.
+  const tooShort = !Number.isInteger(expirationSeconds) || expirationSeconds < 600;
+  if (tooShort || expirationSeconds > 2 ** 32) {
+    const why = tooShort ? 'may not specify a duration less than 10 minutes' : 'may not specify a duration larger than 2^32 seconds';
+    throw invalid('TokenRequest', 'authentication.k8s.io', '', [fieldCause.invalid('spec.expirationSeconds', expirationSeconds, why)]);
+  }
   const now = ctx.clock.now();
   const audiences = spec.audiences ?? [];
   const { token, expiresAt } = ctx.tokens.issue({
