@@ -1,8 +1,8 @@
 /**
  * The WebApp's conversion webhook: `v1` is the hub, `v1alpha1` its one spoke, and the only difference
  * is the replica count's name (`instances` then, `replicas` now), so a round trip through either
- * version loses nothing. Served by the manager's webhook server at `/convert`; the CRD's
- * `spec.conversion` (in `crd.yaml`) points there.
+ * version loses nothing. Served by the manager's webhook server at `/convert`; the definition's
+ * `conversion` (in `types.ts`, and so the generated CRD's `spec.conversion`) points there.
  */
 import type { ObjectOf } from 'kube-converge/meta';
 import type { Manager } from 'kube-converge/manager';

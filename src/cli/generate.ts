@@ -79,9 +79,12 @@ export async function runGenerate(args: string[], options: GenerateOptions): Pro
   return 0;
 }
 
-/** One CRD as the file holds it: the header, then YAML with no line folding (folds would depend on the width). */
+/**
+ * One CRD as the file holds it: the header, then YAML with no line folding (folds would depend on
+ * the width) and no anchors: a schema two versions share is written out in each, as readers expect.
+ */
 function render(def: CustomResource, from: string): string {
-  return `${HEADER} from ${from.split('\\').join('/')}; do not edit.\n${stringify(def.crd(), { lineWidth: 0 })}`;
+  return `${HEADER} from ${from.split('\\').join('/')}; do not edit.\n${stringify(def.crd(), { lineWidth: 0, aliasDuplicateObjects: false })}`;
 }
 
 async function definitionsOf(path: string, cwd: string): Promise<CustomResource[]> {
@@ -137,12 +140,13 @@ function esmEntry(requirePath: string): string {
 
 const readPackageName = (dir: string): unknown => (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: unknown }).name;
 
-/** The files in `dir` that carry the generated header, by name: the only ones generate may replace or remove. */
+/** The regular files in `dir` that carry the generated header, by name: the only ones generate may replace or remove. */
 async function generatedFilesIn(dir: string): Promise<Map<string, string>> {
   const files = new Map<string, string>();
   let names: string[];
   try {
-    names = await readdir(dir);
+    // Regular files only: a link to a generated file (kept under an older name) is not one itself.
+    names = (await readdir(dir, { withFileTypes: true })).filter((e) => e.isFile()).map((e) => e.name);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return files;
     throw err;

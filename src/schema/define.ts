@@ -4,13 +4,15 @@
  * TypeScript object type, the resource descriptors the runtime uses, and the CRD. The value returned
  * *is* the storage version's descriptor, so it goes straight into `client.get`, `for(...)` and
  * `ObjectOf<>`. Invariant: exactly one version is the storage version (checked by the type and at
- * run time), and the names are checked once, here, not when the CRD is first generated.
+ * run time), and the names, the conversion and the CRD's annotations are checked once, here, not
+ * when the CRD is first generated.
  */
 import type { Static, TSchema } from 'typebox';
 import { defineResource, type Resource, type ResourceDescriptor } from '../meta/index.js';
 import { buildCrd } from './crd.js';
 import type { CustomResourceDefinition, CustomResourceInput, VersionDefinition } from './types.js';
 import { SchemaNotStructuralError } from './errors.js';
+import { checkConversion } from './conversion.js';
 
 /** The object type of one version: `spec` and `status` are the `Static` types of its schemas. */
 export type VersionObject<V> = V extends { spec: infer Spec extends TSchema; status?: infer St }
@@ -58,6 +60,8 @@ export function defineCustomResource<const V extends Record<string, VersionDefin
     if (!/^v\d+((alpha|beta)\d+)?$/.test(n))
       throw new SchemaNotStructuralError(`versions.${n}`, 'a version name must look like v1, v1beta1 or v2alpha1');
   }
+  if (input.conversion !== undefined) checkConversion(input.conversion);
+  checkAnnotations(input.crdAnnotations ?? {});
   const namespaced = input.scope === 'Namespaced';
   const descriptor = (version: string) => defineResource({ group: input.group, version, kind: input.kind, plural, namespaced });
   const definition = Object.freeze({ ...input, plural, singular });
@@ -87,6 +91,23 @@ function checkNames(input: CustomResourceInput, plural: string, singular: string
   }
   if (input.scope !== 'Namespaced' && input.scope !== 'Cluster')
     throw new SchemaNotStructuralError('scope', 'must be Namespaced or Cluster');
+}
+
+/** Annotation keys as the API server takes them: an optional DNS-subdomain prefix and `/`, then a name of at most 63 characters. */
+function checkAnnotations(annotations: Readonly<Record<string, string>>): void {
+  const name = /^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
+  const prefix = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+  for (const [key, value] of Object.entries(annotations)) {
+    const slash = key.lastIndexOf('/');
+    const [p, n] = slash < 0 ? [undefined, key] : [key.slice(0, slash), key.slice(slash + 1)];
+    if (!name.test(n) || n.length > 63 || (p !== undefined && (!prefix.test(p) || p.length > 253))) {
+      throw new SchemaNotStructuralError(
+        `crdAnnotations.${key}`,
+        'an annotation key is a name of at most 63 characters, optionally behind a DNS-subdomain prefix and /',
+      );
+    }
+    if (typeof value !== 'string') throw new SchemaNotStructuralError(`crdAnnotations.${key}`, 'an annotation value must be a string');
+  }
 }
 
 /** English plural of a kind, lower-cased: `Policy` → `policies`, `Ingress` → `ingresses`, `WebApp` → `webapps`. */

@@ -1,7 +1,8 @@
 /**
- * The one error the schema layer throws: a definition that Kubernetes cannot take as a structural
- * CRD schema. It names the path inside the definition (`versions.v1.spec.properties.replicas`) and
- * the reason, so the fix is obvious without reading the generated YAML.
+ * The one error the schema layer throws: a definition that Kubernetes cannot take as a CRD (a schema
+ * with no structural form, a bad name, conversion or annotation key). It names the path inside the
+ * definition (`versions.v1.spec.properties.replicas`, `conversion.service.port`) and the reason, so
+ * the fix is obvious without reading the generated YAML.
  */
 import { ConvergeError } from '../meta/index.js';
 

@@ -3,6 +3,7 @@
 export { defineCustomResource, isCustomResource, pluralize } from './define.js';
 export type { CustomResource, VersionObject, StorageVersionOf } from './define.js';
 export type { CustomResourceInput, CustomResourceDefinition, VersionDefinition, PrinterColumn, ScaleSubresource } from './types.js';
+export type { ConversionDefinition, ConversionService, ConversionReviewVersion } from './types.js';
 export { toStructural } from './structural.js';
 export type { StructuralSchema } from './structural.js';
 export { withValidations, listAtomic, listSet, listMap, mapType, embeddedResource, preserveUnknownFields } from './markers.js';

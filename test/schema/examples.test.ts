@@ -7,7 +7,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const EXAMPLES = [{ module: 'examples/application-route/types.ts', out: 'examples/application-route' }];
+const EXAMPLES = [
+  { module: 'examples/application-route/types.ts', out: 'examples/application-route' },
+  { module: 'examples/webapp/types.ts', out: 'examples/webapp' },
+];
 
 describe('the examples’ generated CRDs', () => {
   for (const { module, out } of EXAMPLES) {

@@ -1,15 +1,17 @@
 // `converge generate` as a user runs it (the CLI in a child process): the files it writes, that
 // they do not change between runs, what `--check` reports for stale, missing and extra files, that
-// hand-written files beside them are left alone, and the argument and import errors.
+// hand-written files and links beside them are left alone, that schemas two versions share are
+// written out in each, and the argument and import errors.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, readlink, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parse } from 'yaml';
 import { Widget } from './widget.js';
+import { Sprocket } from './shared-schema.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const MAIN = join(ROOT, 'src/cli/main.ts');
@@ -80,6 +82,25 @@ describe('converge generate', () => {
     const r = await converge(['generate', MODULE, '--out', out]);
     assert.match(r.stdout, /1 removed \(old_things\.yaml\)/);
     assert.deepEqual((await readdir(out)).sort(), ['hand-written.yaml', FILE]);
+  });
+
+  it('leaves a link to a generated file alone: --check does not call it extra, and a generate keeps it', async () => {
+    await symlink(FILE, join(out, 'crd.yaml'));
+    const check = await converge(['generate', MODULE, '--out', out, '--check']);
+    assert.equal(check.code, 0, check.stdout);
+    const r = await converge(['generate', MODULE, '--out', out]);
+    assert.match(r.stdout, /0 written, 1 unchanged\n/);
+    assert.equal(await readlink(join(out, 'crd.yaml')), FILE);
+    await rm(join(out, 'crd.yaml'));
+  });
+
+  it('writes a schema two versions share out in full in each version, with no YAML anchors', async () => {
+    const dir = join(out, 'shared');
+    const r = await converge(['generate', 'test/schema/shared-schema.ts', '--out', dir]);
+    assert.equal(r.code, 0, r.stderr);
+    const text = await readFile(join(dir, 'schema.converge.dev_sprockets.yaml'), 'utf8');
+    assert.doesNotMatch(text, /[&*]a\d/);
+    assert.deepEqual(parse(text), Sprocket.crd());
   });
 
   it('exits 2 with the usage for missing arguments', async () => {
