@@ -2,9 +2,9 @@
  * The schemas of the built-in kinds as OpenAPI v3 components, named as Kubernetes names them
  * (`io.k8s.api.apps.v1.Deployment` and so on, `$ref`s between them), for what this server serves
  * (made by scripts/builtin-schemas.mts from @kubernetes/client-node's models, with the list and
- * patch extensions of Kubernetes' own published document; see NOTICE.md). Parsed on first use and
- * shared by every server in the process: a TestEnv that never asks for OpenAPI, validates a
- * built-in's fields or merges one never pays for it.
+ * patch extensions of Kubernetes' own published document; see NOTICE.md). Parsed on first use (the
+ * first write of a built-in kind, whose managed fields need its list types) and shared by every
+ * server in the process.
  */
 import { gunzipSync } from 'node:zlib';
 import { readDataFile } from './data-file.js';
