@@ -1,23 +1,13 @@
 /**
- * How each field of a built-in kind merges, read from the kind's schema in the built-in schema data
- * (the `x-kubernetes-*` extensions Kubernetes publishes for its types) and worked out once per
- * component. Strategic merge patch reads the patch metadata, which the real server takes from Go
- * struct tags: `x-kubernetes-patch-strategy` `merge` with a `x-kubernetes-patch-merge-key` merges a
- * list of maps element by element on that key, without one a list of primitives as a set;
- * `retainKeys` marks maps `$retainKeys` clears. Server-side apply reads the list and map types as
- * structured-merge-diff reads an OpenAPI schema:
- *
- * - `x-kubernetes-list-type: map` with `x-kubernetes-list-map-keys` is keyed by those fields, `set`
- *   is a set, `atomic` is one value;
- * - a list with no list type but patch strategy `merge` is keyed by its patch merge key, or is a set
- *   without one (the rule for lists marked before list types existed); any other list is atomic;
- * - `x-kubernetes-map-type: atomic` (on the type or the field) makes a map one value.
- *
- * The two may differ: ports merge by `containerPort` in a strategic merge patch but are keyed by
- * `containerPort` and `protocol` in an apply. A key field's schema `default` keys the elements that
- * omit it (a port without `protocol` is TCP). Fields without extensions follow the defaults: maps
- * merge field by field, lists are replaced whole.
- * Invariant: every kind in the built-in schema data has a strategy; no other kind has one.
+ * How each field of a built-in kind merges, read once per type from the `x-kubernetes-*` extensions
+ * of its schema in the built-in schema data. Strategic merge patch reads the patch strategy and
+ * merge key (what the real server takes from Go struct tags); server-side apply reads the list and
+ * map types as structured-merge-diff reads an OpenAPI schema: `list-type: map` with its
+ * `list-map-keys` is keyed, `set` is a set, `atomic` one value; a list without a list type but with
+ * patch strategy `merge` is keyed by its merge key, or a set without one (the rule for lists marked
+ * before list types existed); any other list is atomic, and `map-type: atomic` makes a map one value.
+ * The two can differ (ports merge by `containerPort` in a patch, by `containerPort` and `protocol`
+ * in an apply). Invariant: every kind in the built-in schema data has a strategy; no other kind has.
  */
 import type { GroupVersionKind } from '../../meta/index.js';
 import { builtinSchemas, refOf, type SchemaObject } from '../builtin-schemas/index.js';
@@ -70,18 +60,17 @@ function componentStrategy(name: string): FieldStrategy {
 
 /** The strategy of a field's (or an element's, or a map value's) schema. */
 function nodeStrategy(node: SchemaObject): FieldStrategy {
+  // What the field itself says, over what its type says (a Deployment's `strategy` is `retainKeys`).
+  const own: FieldStrategy = {
+    ...(node['x-kubernetes-map-type'] === 'atomic' ? { atomic: true } : {}),
+    ...(patchStrategies(node).includes('retainKeys') ? { retainKeys: true } : {}),
+  };
   const ref = refOf(node);
-  const patch = patchStrategies(node);
-  const atomic = node['x-kubernetes-map-type'] === 'atomic' ? { atomic: true } : {};
-  const retainKeys = patch.includes('retainKeys') ? { retainKeys: true } : {};
-  if (ref !== undefined) {
-    const base = componentStrategy(ref);
-    return Object.keys(atomic).length + Object.keys(retainKeys).length === 0 ? base : { ...base, ...atomic, ...retainKeys };
-  }
+  if (ref !== undefined) return Object.keys(own).length === 0 ? componentStrategy(ref) : { ...componentStrategy(ref), ...own };
   const items = node['items'];
-  if (node['type'] === 'array' && isSchema(items)) return { ...listStrategy(node, items), ...retainKeys };
+  if (node['type'] === 'array' && isSchema(items)) return { ...listStrategy(node, items), ...own };
   const values = node['additionalProperties'];
-  return { ...(isSchema(values) ? { values: nodeStrategy(values) } : {}), ...atomic, ...retainKeys };
+  return { ...(isSchema(values) ? { values: nodeStrategy(values) } : {}), ...own };
 }
 
 const patchStrategies = (node: SchemaObject): string[] => {
