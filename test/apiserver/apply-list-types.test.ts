@@ -11,6 +11,7 @@ import { createApiServer, type ApiServer } from 'kube-converge/apiserver';
 import { builtinSchemas, refOf, type SchemaObject } from '../../src/apiserver/builtin-schemas/index.js';
 import { strategyFor, supportsStrategicMerge, type FieldStrategy } from '../../src/apiserver/patch/index.js';
 import { handleJson } from './helpers.js';
+import { specCrd } from './fixtures/spec-crd.js';
 
 const APPLY = 'application/apply-patch+yaml';
 const SMP = 'application/strategic-merge-patch+json';
@@ -255,6 +256,53 @@ describe('strategic merge patch and server-side apply key ports differently, as 
       const patched = await handleJson(s, 'PATCH', DEPLOYMENT, patch, SMP);
       assert.equal(patched.status, 200, patched.text);
       assert.deepEqual(patched.body.spec.template.spec.containers[0].ports, [{ containerPort: 80, protocol: 'UDP', name: 'dns' }]);
+    } finally {
+      s.stop();
+    }
+  });
+});
+
+describe('custom resources read the same markers from their CRD schema', () => {
+  it('keys a list by its map keys, an omitted key by its default, and treats an atomic map as one value', async () => {
+    const s = createApiServer();
+    const url = '/apis/example.com/v1/namespaces/default/things/t';
+    const thing = (spec: Record<string, unknown>) => ({
+      apiVersion: 'example.com/v1',
+      kind: 'Thing',
+      metadata: { name: 't', namespace: 'default' },
+      spec,
+    });
+    try {
+      const crd = specCrd('Thing', 'things', {
+        properties: {
+          selector: { type: 'object', additionalProperties: { type: 'string' }, 'x-kubernetes-map-type': 'atomic' },
+          ports: {
+            type: 'array',
+            'x-kubernetes-list-type': 'map',
+            'x-kubernetes-list-map-keys': ['port', 'protocol'],
+            items: {
+              type: 'object',
+              required: ['port'],
+              properties: { port: { type: 'integer' }, protocol: { type: 'string', default: 'TCP' } },
+            },
+          },
+        },
+      });
+      assert.equal((await handleJson(s, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).status, 201);
+      await applied(s, url, 'tcp', thing({ selector: { app: 'a' }, ports: [{ port: 53 }] }));
+      const merged = await applied(s, url, 'udp', thing({ ports: [{ port: 53, protocol: 'UDP' }] }));
+      assert.deepEqual(
+        merged.spec.ports.map((p: { port: number; protocol: string }) => `${p.port}/${p.protocol}`),
+        ['53/TCP', '53/UDP'],
+      );
+      assert.ok(fieldsOf(merged, 'tcp')['f:spec']['f:ports']['k:{"port":53,"protocol":"TCP"}']);
+      assert.deepEqual(fieldsOf(merged, 'tcp')['f:spec']['f:selector'], {});
+      const conflict = await apply(s, url, 'udp', thing({ selector: { tier: 'web' } }));
+      assert.equal(conflict.status, 409);
+      assert.deepEqual(
+        conflict.body.details.causes.map((c: { field: string }) => c.field),
+        ['.spec.selector'],
+      );
     } finally {
       s.stop();
     }
