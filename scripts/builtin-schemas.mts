@@ -230,12 +230,13 @@ function keyedBy(key: string, patchStrategy = 'merge'): Json {
  *
  * - Its conversion to OpenAPI 3 dropped every sibling of a `$ref`, and with them the one patch
  *   strategy on a field that is not a list: a Deployment's `strategy` is cleared on `$retainKeys`.
- * - The `+default` markers of list-map keys reach neither its v2 form nor that conversion (Kubernetes'
- *   own v3 documents carry them): a port without `protocol` is TCP, so server-side apply keys it as
- *   `{containerPort, protocol: TCP}` and a second manager's `80/UDP` is another element.
- * - Lists newer than that document which current Kubernetes keys (its `+listType=map`,
- *   `+listMapKey`, `+patchMergeKey` and `+patchStrategy` markers in k8s.io/api core/v1). Every
- *   other newer list stays atomic, server-side apply's default.
+ * - The `+default` markers of list-map keys (ContainerPort's and ServicePort's `protocol`, in
+ *   k8s.io/api core/v1) reach neither its v2 form nor that conversion: a port without `protocol` is
+ *   TCP, so server-side apply keys it as `{containerPort, protocol: TCP}` and a second manager's
+ *   `80/UDP` is another element.
+ * - Lists newer than that document which current Kubernetes keys (their `+listType=map`,
+ *   `+listMapKey`, `+patchMergeKey` and `+patchStrategy` markers in k8s.io/api). Every other newer
+ *   list stays atomic, server-side apply's default.
  */
 const SUPPLEMENT: Readonly<Record<string, Readonly<Record<string, Json>>>> = {
   'io.k8s.api.apps.v1.DeploymentSpec': { strategy: { 'x-kubernetes-patch-strategy': 'retainKeys' } },
