@@ -69,8 +69,10 @@ export function shapeOf(strategy: Strategy, version: string): Shape {
   const inner = strategy.custom
     ? fromSchema(strategy.version(version)?.schema)
     : fromStrategy(strategyFor({ group: strategy.group, version, kind: strategy.kind }));
-  const meta = fromStrategy(objectMetaStrategy());
-  return { field: (name) => (name === 'metadata' ? meta : inner.field(name)), items: () => empty, list: () => ATOMIC, atomic: () => false };
+  // ObjectMeta's strategy is looked up only when asked for, so a custom resource written without
+  // labels, annotations, finalizers or owners does not load the built-in schema data.
+  const field = (name: string): Shape => (name === 'metadata' ? fromStrategy(objectMetaStrategy()) : inner.field(name));
+  return { field, items: () => empty, list: () => ATOMIC, atomic: () => false };
 }
 
 /** The FieldsV1 key of a list element (`k:{"name":"c"}`, `v:"x"`), or undefined for atomic lists. */
