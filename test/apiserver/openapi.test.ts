@@ -166,6 +166,19 @@ describe('OpenAPI v3 documents', () => {
   });
 });
 
+describe('OpenAPI v3 documents of built-in kinds', () => {
+  it('carry the list types, map keys and patch strategies kube-apiserver publishes', () => {
+    const doc = buildOpenApiV3Document('apps/v1', [deployment]) as Doc;
+    const props = (name: string) => doc.components.schemas[name]?.['properties'] as Record<string, Record<string, unknown>>;
+    const ports = props('io.k8s.api.core.v1.Container')['ports']!;
+    assert.deepEqual(ports['x-kubernetes-list-map-keys'], ['containerPort', 'protocol']);
+    assert.equal(ports['x-kubernetes-patch-merge-key'], 'containerPort');
+    assert.equal(props('io.k8s.api.core.v1.PodSpec')['containers']?.['x-kubernetes-patch-merge-key'], 'name');
+    assert.equal(props('io.k8s.api.apps.v1.DeploymentSpec')['strategy']?.['x-kubernetes-patch-strategy'], 'retainKeys');
+    assert.equal(doc.components.schemas['io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector']?.['x-kubernetes-map-type'], 'atomic');
+  });
+});
+
 describe('OpenAPI v2 document (protobuf)', () => {
   it('encodes swagger 2.0 with one PATCH operation per patchable kind carrying fieldValidation and the GVK extension', () => {
     const bytes = buildOpenApiV2Protobuf([webApp, configMap, { ...namespace, verbs: ['get', 'list'] }]);

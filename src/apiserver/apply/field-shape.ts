@@ -1,68 +1,66 @@
 /**
  * How each field of a kind merges, for managed fields and server-side apply: lists are `map`s keyed
- * by some element fields (containers by `name`, ports by `containerPort` and `protocol`, CR lists
- * marked `x-kubernetes-list-type: map`), `set`s of primitives (finalizers, `x-kubernetes-list-type:
- * set`), or `atomic` (everything else, as on the real server). Built-ins read the strategic-merge
- * metadata of the patch module — the built-in schemas carry no list markers — including the few lists
- * whose list-map-keys are wider than their patch merge key; custom resources read their schema's
- * markers. `metadata` is the same for all.
+ * by some element fields (containers by `name`, ports by `containerPort` and `protocol`), `set`s of
+ * primitives (finalizers), or `atomic` (everything else, as on the real server); maps merge field by
+ * field unless `atomic` (a label selector is one value). Built-ins read the strategy the patch module
+ * derives from their schemas' list and map types; custom resources read their CRD schema's
+ * `x-kubernetes-list-type`, `-list-map-keys` and `-map-type` the same way. `metadata` is ObjectMeta's
+ * for every kind.
  */
-import type { FieldStrategy } from '../patch/index.js';
-import { strategyFor } from '../patch/index.js';
+import type { FieldStrategy, ListType } from '../patch/index.js';
+import { objectMetaStrategy, strategyFor } from '../patch/index.js';
 import type { Strategy } from '../registry/strategy.js';
 import type { JSONSchemaProps } from '../served-resource.js';
 
 /** A map list's `defaults` key the elements that omit an optional key (a port without `protocol` is `TCP`). */
-export type ListKind = { kind: 'map'; keys: string[]; defaults?: Record<string, unknown> } | { kind: 'set' } | { kind: 'atomic' };
+export type ListKind = ListType;
 
 export interface Shape {
   field(name: string): Shape;
   /** The shape of the elements, when this value is a list. */
   items(): Shape;
   list(): ListKind;
+  /** True when this value, a map, is owned and replaced whole, as a scalar is. */
+  atomic(): boolean;
 }
 
 const ATOMIC: ListKind = { kind: 'atomic' };
 
-const empty: Shape = { field: () => empty, items: () => empty, list: () => ATOMIC };
-
-const META: Shape = {
-  field: (name) => (name === 'finalizers' ? setShape : name === 'ownerReferences' ? mapShape(['uid'], empty) : empty),
-  items: () => empty,
-  list: () => ATOMIC,
-};
-const setShape: Shape = { field: () => empty, items: () => empty, list: () => ({ kind: 'set' }) };
-function mapShape(keys: string[], items: Shape): Shape {
-  return { field: () => empty, items: () => items, list: () => ({ kind: 'map', keys }) };
-}
+const empty: Shape = { field: () => empty, items: () => empty, list: () => ATOMIC, atomic: () => false };
 
 function fromStrategy(s: FieldStrategy | undefined): Shape {
   if (!s) return empty;
   return {
-    field: (name) => fromStrategy(s.fields?.[name]),
-    items: () => fromStrategy(s),
-    list: () => {
-      if (s.listMapKeys)
-        return { kind: 'map', keys: [...s.listMapKeys.keys], ...(s.listMapKeys.defaults ? { defaults: s.listMapKeys.defaults } : {}) };
-      if (s.mergeKey) return { kind: 'map', keys: [s.mergeKey] };
-      return s.mergePrimitives ? { kind: 'set' } : ATOMIC;
-    },
+    field: (name) => fromStrategy(s.fields?.[name] ?? s.values),
+    items: () => fromStrategy(s.items),
+    list: () => s.listType ?? ATOMIC,
+    atomic: () => s.atomic === true,
   };
+}
+
+/** A map list's key fields, with the `default`s of those an element may omit. */
+function keyedBy(keys: string[], items: JSONSchemaProps | undefined): ListKind {
+  const defaults = Object.fromEntries(
+    keys.flatMap((k) => (items?.properties?.[k]?.default !== undefined ? [[k, items.properties[k].default]] : [])),
+  );
+  return Object.keys(defaults).length > 0 ? { kind: 'map', keys, defaults } : { kind: 'map', keys };
 }
 
 function fromSchema(s: JSONSchemaProps | undefined): Shape {
   if (!s) return empty;
   const ext = s as Record<string, unknown>;
+  const items = Array.isArray(s.items) ? undefined : (s.items as JSONSchemaProps | undefined);
   return {
     field: (name) => fromSchema(s.properties?.[name] ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined)),
-    items: () => fromSchema(Array.isArray(s.items) ? undefined : (s.items as JSONSchemaProps | undefined)),
+    items: () => fromSchema(items),
     list: () => {
       const type = ext['x-kubernetes-list-type'];
       const keys = ext['x-kubernetes-list-map-keys'];
-      if (type === 'map' && Array.isArray(keys) && keys.length > 0) return { kind: 'map', keys: keys as string[] };
+      if (type === 'map' && Array.isArray(keys) && keys.length > 0) return keyedBy(keys as string[], items);
       if (type === 'set') return { kind: 'set' };
       return ATOMIC;
     },
+    atomic: () => ext['x-kubernetes-map-type'] === 'atomic',
   };
 }
 
@@ -71,7 +69,10 @@ export function shapeOf(strategy: Strategy, version: string): Shape {
   const inner = strategy.custom
     ? fromSchema(strategy.version(version)?.schema)
     : fromStrategy(strategyFor({ group: strategy.group, version, kind: strategy.kind }));
-  return { field: (name) => (name === 'metadata' ? META : inner.field(name)), items: () => empty, list: () => ATOMIC };
+  // ObjectMeta's strategy is looked up only when asked for, so a custom resource written without
+  // labels, annotations, finalizers or owners does not load the built-in schema data.
+  const field = (name: string): Shape => (name === 'metadata' ? fromStrategy(objectMetaStrategy()) : inner.field(name));
+  return { field, items: () => empty, list: () => ATOMIC, atomic: () => false };
 }
 
 /** The FieldsV1 key of a list element (`k:{"name":"c"}`, `v:"x"`), or undefined for atomic lists. */

@@ -3,7 +3,7 @@
  * `Update` entry for its manager, listing in FieldsV1 form the fields it changed, and takes those
  * fields away from every other manager (an update never conflicts; it takes ownership). Keyed lists
  * give one `k:{…}` entry per element and sets one `v:…` per value (`field-shape.ts` says which list
- * is which); other lists are atomic. Field sets are plain nested objects, which server-side apply
+ * is which); other lists, and atomic maps, are one field. Field sets are plain nested objects, which server-side apply
  * (`server-side-apply.ts`) works on too.
  * Invariant: an entry that no longer owns any field is dropped.
  */
@@ -26,7 +26,7 @@ const META_TRACKED = ['labels', 'annotations', 'finalizers', 'ownerReferences'];
 export const isPlain = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function diff(n: unknown, o: unknown, shape: Shape): FieldSet | null {
-  if (isPlain(n)) {
+  if (isPlain(n) && !shape.atomic()) {
     const out: FieldSet = {};
     const old = isPlain(o) ? o : {};
     for (const [k, v] of Object.entries(n)) {
@@ -49,7 +49,8 @@ function diff(n: unknown, o: unknown, shape: Shape): FieldSet | null {
           return;
         }
         const d = diff(e, old.get(key), shape.items());
-        if (d) out[key] = { '.': {}, ...d };
+        // An atomic element is one value: its key alone, as structured-merge-diff records it.
+        if (d) out[key] = shape.items().atomic() ? {} : { '.': {}, ...d };
       });
       return Object.keys(out).length > 0 ? out : null;
     }

@@ -1,8 +1,8 @@
 /**
  * Server-side apply (https://kubernetes.io/docs/reference/using-api/server-side-apply/) on plain JSON:
  * the applied configuration is merged into the live object
- * (objects field by field, keyed lists element by element, sets value by value, atomic lists and
- * scalars replaced — `field-shape.ts` says which list is which); fields the manager applied last
+ * (objects field by field, keyed lists element by element, sets value by value, atomic lists, atomic
+ * maps and scalars replaced — `field-shape.ts` says which is which); fields the manager applied last
  * time and omits now are removed unless another manager still owns them; changing a field another manager owns is a conflict (409 with one
  * `FieldManagerConflict` cause per field) unless `force`, which takes the field over. The manager's
  * `Apply` entry then lists exactly the fields of this configuration.
@@ -17,11 +17,11 @@ type Json = Record<string, unknown>;
 
 /**
  * `applied` merged into `live` as apply merges them, without ownership: objects field by field
- * (null removes), keyed lists and sets element by element, the rest replaced. Mutating admission
+ * (null removes) unless atomic, keyed lists and sets element by element, the rest replaced. Mutating admission
  * policies merge their apply configurations this way.
  */
 export function merge(live: unknown, applied: unknown, shape: Shape): unknown {
-  if (isPlain(applied) && isPlain(live)) {
+  if (isPlain(applied) && isPlain(live) && !shape.atomic()) {
     const out: Json = { ...live };
     for (const [k, v] of Object.entries(applied)) {
       if (v === null) delete out[k];

@@ -1,8 +1,10 @@
 /**
  * The schemas of the built-in kinds as OpenAPI v3 components, named as Kubernetes names them
  * (`io.k8s.api.apps.v1.Deployment` and so on, `$ref`s between them), for what this server serves
- * (made by scripts/builtin-schemas.mts from @kubernetes/client-node's models; see NOTICE.md). Parsed on first use and shared by every server in the process: a
- * TestEnv that never asks for OpenAPI or validates a built-in's fields never pays for it.
+ * (made by scripts/builtin-schemas.mts from @kubernetes/client-node's models, with the list and
+ * patch extensions of Kubernetes' own published document; see NOTICE.md). Parsed on first use (the
+ * first write of a built-in kind, whose managed fields need its list types) and shared by every
+ * server in the process.
  */
 import { gunzipSync } from 'node:zlib';
 import { readDataFile } from './data-file.js';
@@ -22,18 +24,22 @@ interface CatalogueData {
   kubernetesVersion: string;
   /** The package and version the data was made from. */
   source: string;
+  /** The package, version and file the list and patch extensions were copied from. */
+  mergeExtensionsSource: string;
   schemas: Record<string, SchemaObject>;
 }
 
 export class BuiltinSchemas {
   readonly kubernetesVersion: string;
   readonly source: string;
+  readonly mergeExtensionsSource: string;
   readonly #schemas: Readonly<Record<string, SchemaObject>>;
   readonly #byGvk = new Map<string, string>();
 
   constructor(data: CatalogueData) {
     this.kubernetesVersion = data.kubernetesVersion;
     this.source = data.source;
+    this.mergeExtensionsSource = data.mergeExtensionsSource;
     this.#schemas = data.schemas;
     for (const [name, s] of Object.entries(data.schemas)) {
       for (const gvk of (s['x-kubernetes-group-version-kind'] ?? []) as { group: string; version: string; kind: string }[]) {

@@ -9,9 +9,9 @@
  * PATCH request bodies list JSON patch, merge patch and apply patch, but not strategic merge
  * patch, even for the built-in kinds the server merges strategically. kubectl's client-side apply
  * computes a strategic patch from the v3 schema of a kind whose PATCH lists it; the built-in
- * schemas published here carry no patch metadata, so listing it would make kubectl replace lists
- * wholesale. Without it, kubectl falls back to its compiled-in types, which have the real merge
- * keys, and still sends a strategic merge patch.
+ * schemas published here carry Kubernetes 1.27's patch metadata, so fields newer than that would be
+ * replaced wholesale. Without it, kubectl falls back to its compiled-in types, which have the merge
+ * keys of its own release, and still sends a strategic merge patch.
  */
 import type { GroupVersionKind } from '../../meta/index.js';
 import type { ServedResource, ServedSubresource } from '../served-resource.js';

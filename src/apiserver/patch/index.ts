@@ -3,7 +3,7 @@ export { applyJsonPatch, parseJsonPointer, MAX_JSON_PATCH_OPERATIONS } from './j
 export type { JsonPatchOperation } from './json-patch.js';
 export { applyMergePatch } from './merge-patch.js';
 export { applyStrategicMergePatch } from './strategic-merge-patch.js';
-export { supportsStrategicMerge, strategyFor } from './merge-strategy.js';
-export type { FieldStrategy } from './merge-strategy.js';
+export { supportsStrategicMerge, strategyFor, objectMetaStrategy } from './merge-strategy.js';
+export type { FieldStrategy, ListType } from './merge-strategy.js';
 export { PatchError } from './patch-error.js';
 export type { PatchErrorHttpCode } from './patch-error.js';

@@ -1,106 +1,130 @@
 /**
- * The strategic-merge-patch metadata of the built-in types the server stores: which lists merge
- * by a key (`containers` by `name`, `ports` by `containerPort`, …), which primitive lists merge as
- * sets (`finalizers`), and which maps are replaced on `$retainKeys`. This is the information the
- * real server reads from Go struct tags (`patchStrategy`, `patchMergeKey`). Fields not described
- * here follow the default rules: maps merge recursively, lists are replaced whole.
+ * How each field of a built-in kind merges, read once per type from the `x-kubernetes-*` extensions
+ * of its schema in the built-in schema data. Strategic merge patch reads the patch strategy and
+ * merge key (what the real server takes from Go struct tags); server-side apply reads the list and
+ * map types as structured-merge-diff reads an OpenAPI schema: `list-type: map` with its
+ * `list-map-keys` is keyed, `set` is a set, `atomic` one value; a list without a list type but with
+ * patch strategy `merge` is keyed by its merge key, or a set without one (the rule for lists marked
+ * before list types existed); any other list is atomic, and `map-type: atomic` makes a map one value.
+ * The two can differ (ports merge by `containerPort` in a patch, by `containerPort` and `protocol`
+ * in an apply). Invariant: every kind in the built-in schema data has a strategy; no other kind has.
  */
 import type { GroupVersionKind } from '../../meta/index.js';
+import { builtinSchemas, refOf, type SchemaObject } from '../builtin-schemas/index.js';
 
-/** How one field (and, for lists, each of its elements) is merged. */
+/**
+ * How server-side apply tells a list's elements apart: by key fields (`defaults` standing in for an
+ * optional key an element omits), by value, or not at all (the whole list is one value).
+ */
+export type ListType =
+  { kind: 'map'; keys: readonly string[]; defaults?: Readonly<Record<string, unknown>> } | { kind: 'set' } | { kind: 'atomic' };
+
+/** How one field merges; for a list, `items` says how its elements do, for a map `fields` or `values`. */
 export interface FieldStrategy {
-  /** List of maps merged element by element, matched on this key. */
+  /** Strategic merge patch: a list of maps merged element by element, matched on this key. */
   mergeKey?: string;
-  /**
-   * The keys server-side apply matches elements of this list on, where Kubernetes' `+listMapKey`
-   * markers are wider than the patch merge key (ports by number and protocol), with the defaults that
-   * key an element omitting an optional one (`+default`: a port without `protocol` is `TCP`).
-   */
-  listMapKeys?: { keys: readonly string[]; defaults?: Readonly<Record<string, unknown>> };
-  /** List of primitives merged as a set (`patchStrategy: merge` without a key). */
+  /** Strategic merge patch: a list of primitives merged as a set. */
   mergePrimitives?: boolean;
-  /** Map whose fields are cleared when the patch carries `$retainKeys` (`patchStrategy: retainKeys`). */
+  /** Strategic merge patch: a map whose fields `$retainKeys` clears when it does not list them. */
   retainKeys?: boolean;
-  /** Strategies of the fields of this map, or of the maps inside this list. */
+  /** Server-side apply: how a list's elements are told apart; a list without one is atomic. */
+  listType?: ListType;
+  /** Server-side apply: a map owned and replaced whole, like a scalar. */
+  atomic?: boolean;
+  /** The strategies of this object's fields. */
   fields?: Readonly<Record<string, FieldStrategy>>;
+  /** The strategy of every value of this map (`additionalProperties`). */
+  values?: FieldStrategy;
+  /** The strategy of this list's elements. */
+  items?: FieldStrategy;
 }
 
-const byKey = (mergeKey: string, fields?: Record<string, FieldStrategy>): FieldStrategy => (fields ? { mergeKey, fields } : { mergeKey });
+const OBJECT_META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
 
-const conditions = byKey('type');
-const portsBy = (number: string): FieldStrategy => ({
-  mergeKey: number,
-  listMapKeys: { keys: [number, 'protocol'], defaults: { protocol: 'TCP' } },
-});
+const isSchema = (v: unknown): v is SchemaObject => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-const objectMeta: FieldStrategy = {
-  fields: {
-    finalizers: { mergePrimitives: true },
-    ownerReferences: byKey('uid'),
-  },
+const byComponent = new Map<string, FieldStrategy>();
+
+/** The strategy of a component, memoised; registered before its fields, since types nest themselves (JSONSchemaProps). */
+function componentStrategy(name: string): FieldStrategy {
+  const known = byComponent.get(name);
+  if (known !== undefined) return known;
+  const schema = builtinSchemas().schema(name);
+  const fields: Record<string, FieldStrategy> = {};
+  const strategy: FieldStrategy = schema?.['x-kubernetes-map-type'] === 'atomic' ? { atomic: true, fields } : { fields };
+  byComponent.set(name, strategy);
+  const properties = schema?.['properties'];
+  if (isSchema(properties)) for (const [field, s] of Object.entries(properties)) if (isSchema(s)) fields[field] = nodeStrategy(s);
+  return strategy;
+}
+
+/** The strategy of a field's (or an element's, or a map value's) schema. */
+function nodeStrategy(node: SchemaObject): FieldStrategy {
+  // What the field itself says, over what its type says (a Deployment's `strategy` is `retainKeys`).
+  const own: FieldStrategy = {
+    ...(node['x-kubernetes-map-type'] === 'atomic' ? { atomic: true } : {}),
+    ...(patchStrategies(node).includes('retainKeys') ? { retainKeys: true } : {}),
+  };
+  const ref = refOf(node);
+  if (ref !== undefined) return Object.keys(own).length === 0 ? componentStrategy(ref) : { ...componentStrategy(ref), ...own };
+  const items = node['items'];
+  if (node['type'] === 'array' && isSchema(items)) return { ...listStrategy(node, items), ...own };
+  const values = node['additionalProperties'];
+  return { ...(isSchema(values) ? { values: nodeStrategy(values) } : {}), ...own };
+}
+
+const patchStrategies = (node: SchemaObject): string[] => {
+  const value = node['x-kubernetes-patch-strategy'];
+  return typeof value === 'string' ? value.split(',') : [];
 };
 
-const container: Record<string, FieldStrategy> = {
-  ports: portsBy('containerPort'),
-  env: byKey('name'),
-  volumeMounts: byKey('mountPath'),
-  volumeDevices: byKey('devicePath'),
-};
+function listStrategy(node: SchemaObject, items: SchemaObject): FieldStrategy {
+  const merge = patchStrategies(node).includes('merge');
+  const key = node['x-kubernetes-patch-merge-key'];
+  const mergeKey = merge && typeof key === 'string' ? key : undefined;
+  const listType = applyListType(node, mergeKey, merge, items);
+  return {
+    ...(mergeKey !== undefined ? { mergeKey } : merge ? { mergePrimitives: true } : {}),
+    ...(listType === undefined ? {} : { listType }),
+    items: nodeStrategy(items),
+  };
+}
 
-const podSpec: FieldStrategy = {
-  fields: {
-    containers: byKey('name', container),
-    initContainers: byKey('name', container),
-    ephemeralContainers: byKey('name', container),
-    volumes: { mergeKey: 'name', retainKeys: true },
-    imagePullSecrets: byKey('name'),
-    hostAliases: byKey('ip'),
-    topologySpreadConstraints: { mergeKey: 'topologyKey', listMapKeys: { keys: ['topologyKey', 'whenUnsatisfiable'] } },
-    resourceClaims: { mergeKey: 'name', retainKeys: true },
-    schedulingGates: byKey('name'),
-  },
-};
+/** How server-side apply keys a list: its list type, else the legacy patch-strategy rule; undefined is atomic. */
+function applyListType(node: SchemaObject, mergeKey: string | undefined, merge: boolean, items: SchemaObject): ListType | undefined {
+  const listType = node['x-kubernetes-list-type'];
+  const keys = node['x-kubernetes-list-map-keys'];
+  if (listType === 'map' && Array.isArray(keys) && keys.length > 0 && keys.every((k) => typeof k === 'string')) return keyedBy(keys, items);
+  if (listType === 'set') return { kind: 'set' };
+  if (listType !== undefined) return undefined;
+  if (mergeKey !== undefined) return keyedBy([mergeKey], items);
+  return merge ? { kind: 'set' } : undefined;
+}
 
-const podTemplateSpec: FieldStrategy = { fields: { metadata: objectMeta, spec: podSpec } };
+/** A map list's key fields, with the schema defaults of those an element may omit. */
+function keyedBy(keys: readonly string[], items: SchemaObject): ListType {
+  const properties = builtinSchemas().resolve(items)?.['properties'];
+  const defaults = Object.fromEntries(
+    keys.flatMap((k) => {
+      const field = isSchema(properties) ? properties[k] : undefined;
+      return isSchema(field) && field['default'] !== undefined ? [[k, field['default']]] : [];
+    }),
+  );
+  return Object.keys(defaults).length > 0 ? { kind: 'map', keys, defaults } : { kind: 'map', keys };
+}
 
-const withMeta = (fields: Record<string, FieldStrategy>): FieldStrategy => ({ fields: { metadata: objectMeta, ...fields } });
-
-const workloadStatus: FieldStrategy = { fields: { conditions } };
-
-const STRATEGIES: ReadonlyMap<string, FieldStrategy> = new Map([
-  ['/v1/Pod', withMeta({ spec: podSpec, status: { fields: { conditions } } })],
-  ['/v1/PodTemplate', withMeta({ template: podTemplateSpec })],
-  ['/v1/ReplicationController', withMeta({ spec: { fields: { template: podTemplateSpec } }, status: workloadStatus })],
-  ['/v1/Service', withMeta({ spec: { fields: { ports: portsBy('port') } }, status: { fields: { conditions } } })],
-  ['/v1/Namespace', withMeta({ status: workloadStatus })],
-  ['/v1/ConfigMap', withMeta({})],
-  ['/v1/Secret', withMeta({})],
-  ['/v1/ServiceAccount', withMeta({ secrets: byKey('name'), imagePullSecrets: byKey('name') })],
-  ['/v1/Event', withMeta({})],
-  ['/v1/Endpoints', withMeta({})],
-  ['/v1/Node', withMeta({ status: { fields: { conditions, addresses: byKey('type') } } })],
-  [
-    'apps/v1/Deployment',
-    withMeta({ spec: { fields: { template: podTemplateSpec, strategy: { retainKeys: true } } }, status: workloadStatus }),
-  ],
-  ['apps/v1/ReplicaSet', withMeta({ spec: { fields: { template: podTemplateSpec } }, status: workloadStatus })],
-  ['apps/v1/StatefulSet', withMeta({ spec: { fields: { template: podTemplateSpec } }, status: workloadStatus })],
-  ['apps/v1/DaemonSet', withMeta({ spec: { fields: { template: podTemplateSpec } }, status: workloadStatus })],
-  ['batch/v1/Job', withMeta({ spec: { fields: { template: podTemplateSpec } }, status: workloadStatus })],
-  ['batch/v1/CronJob', withMeta({ spec: { fields: { jobTemplate: { fields: { spec: { fields: { template: podTemplateSpec } } } } } } })],
-  ['coordination.k8s.io/v1/Lease', withMeta({})],
-  ['events.k8s.io/v1/Event', withMeta({})],
-  ['apiextensions.k8s.io/v1/CustomResourceDefinition', withMeta({})],
-]);
-
-const gvkKey = (gvk: GroupVersionKind): string => `${gvk.group}/${gvk.version}/${gvk.kind}`;
-
-/** The merge metadata of a built-in kind, or undefined when the kind has none (custom resources). */
+/** The merge strategy of a built-in kind, or undefined for kinds the built-in schema data lacks (custom resources). */
 export function strategyFor(gvk: GroupVersionKind): FieldStrategy | undefined {
-  return STRATEGIES.get(gvkKey(gvk));
+  const component = builtinSchemas().componentOf(gvk);
+  return component === undefined ? undefined : componentStrategy(component);
 }
 
-/** True for the built-in kinds that accept `application/strategic-merge-patch+json`. */
+/** The merge strategy of `metadata`, the same for every kind (built-in or custom). */
+export function objectMetaStrategy(): FieldStrategy {
+  return componentStrategy(OBJECT_META);
+}
+
+/** True for the built-in kinds, which all accept `application/strategic-merge-patch+json`. */
 export function supportsStrategicMerge(gvk: GroupVersionKind): boolean {
-  return STRATEGIES.has(gvkKey(gvk));
+  return builtinSchemas().componentOf(gvk) !== undefined;
 }

@@ -1,7 +1,7 @@
 /**
- * Strategic merge patch for built-in kinds: a merge patch that knows, from `merge-strategy.ts`,
- * which lists merge element by element (by a merge key) instead of being replaced, and that obeys
- * the directives client-side `kubectl apply` sends:
+ * Strategic merge patch for built-in kinds: a merge patch that knows, from `merge-strategy.ts` (the
+ * kinds' schemas), which lists merge element by element (by a merge key) or as sets instead of being
+ * replaced, and that obeys the directives client-side `kubectl apply` sends:
  *
  * - `null` deletes a field; `$patch: replace` replaces a map (or, as a list element, the list);
  *   `$patch: delete` deletes a map (or, as a list element, the element with that key);
@@ -84,7 +84,7 @@ function mergeMap(original: JsonObject | undefined, patch: JsonObject, strategy:
       delete result[key];
       continue;
     }
-    const fieldStrategy = strategy.fields?.[key] ?? {};
+    const fieldStrategy = strategy.fields?.[key] ?? strategy.values ?? {};
     const current = result[key];
     if (isJsonObject(value)) {
       const merged = mergeMap(isJsonObject(current) ? current : undefined, value, fieldStrategy);
@@ -103,7 +103,7 @@ function mergeMap(original: JsonObject | undefined, patch: JsonObject, strategy:
     if (!Array.isArray(order)) throw new PatchError(400, 'invalid patch format for setElementOrder list');
     const list = result[field];
     if (!Array.isArray(list)) continue;
-    const identity = identityFor(strategy.fields?.[field] ?? {});
+    const identity = identityFor(strategy.fields?.[field] ?? strategy.values ?? {});
     const originalList = original?.[field];
     result[field] = normalizeOrder(list, order.map(identity), Array.isArray(originalList) ? originalList : [], identity);
   }
@@ -150,7 +150,7 @@ function mergeList(original: unknown[], patch: unknown[], strategy: FieldStrateg
 
 function mergeElement(original: JsonObject | undefined, item: unknown, strategy: FieldStrategy, mergeKey: string): JsonObject {
   if (!isJsonObject(item)) throw new PatchError(400, `map: ${JSON.stringify(item)} does not contain declared merge key: ${mergeKey}`);
-  const merged = mergeMap(original, item, { fields: strategy.fields ?? {} });
+  const merged = mergeMap(original, item, strategy.items ?? {});
   return merged === DELETED ? {} : merged;
 }
 
