@@ -1,0 +1,37 @@
+// The published side of the corpus comparison for kinds whose @kubernetes-models package ships no
+// schema value: the package's compiled validator for the kind (a function of the object, true when
+// the published schema accepts it) and the module its TypeScript declarations live in. Both are read
+// from the installed packages at run time; nothing of them is copied into this repository.
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+export interface PublishedKind {
+  /** The declarations' module and interface, as an import would name them. */
+  declarations: { specifier: string; name: string };
+  /** The package's compiled validator of the whole object. */
+  validate(obj: unknown): boolean;
+}
+
+const require = createRequire(import.meta.url);
+const packageDir = (name: string) => dirname(require.resolve(`${name}/package.json`));
+
+type Validate = (obj: unknown) => boolean;
+
+export function certManagerCertificate(): PublishedKind {
+  const file = join(packageDir('@kubernetes-models/cert-manager'), '_schemas/CertManagerIoV1Certificate.js');
+  const { validate } = require(file) as { validate: Validate };
+  return { declarations: { specifier: '@kubernetes-models/cert-manager/cert-manager.io/v1/Certificate', name: 'ICertificate' }, validate };
+}
+
+export async function prometheusServiceMonitor(): Promise<PublishedKind> {
+  const file = join(
+    packageDir('@kubernetes-models/prometheus-operator'),
+    '_schemas/ComGithubPrometheusOperatorPrometheusOperatorPkgApisMonitoringV1ServiceMonitor.js',
+  );
+  const { validate } = (await import(pathToFileURL(file).href)) as { validate: Validate };
+  return {
+    declarations: { specifier: '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor', name: 'IServiceMonitor' },
+    validate,
+  };
+}
