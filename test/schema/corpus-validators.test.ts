@@ -1,7 +1,8 @@
-// The corpus round trip for kinds whose @kubernetes-models package ships TypeScript declarations and
-// a compiled validator rather than a schema value: cert-manager's Certificate and Prometheus-operator's
-// ServiceMonitor, written as definitions in test/schema/corpus. Two comparisons hold the generated
-// schema against the published one:
+// The corpus round trip against what the @kubernetes-models packages ship besides schema values:
+// TypeScript declarations and a validator. cert-manager's Certificate and Prometheus-operator's
+// ServiceMonitor, whose packages ship no schema value, and Gateway API's HTTPRoute (whose schema is
+// also compared value for value in corpus.test.ts), written as definitions in test/schema/corpus.
+// Two comparisons hold the generated schema against the published one:
 // - structure: every property path under spec and status, its type (integer and number both read as
 //   TypeScript's number), whether it is optional, and string enums, against the package's `.d.ts` as
 //   the TypeScript compiler resolves it;
@@ -23,7 +24,8 @@ import type { CustomResource, StructuralSchema } from 'kube-converge/schema';
 import { TestEnv, validateAgainstCrd } from 'kube-converge/testing';
 import { Certificate } from './corpus/certificate.js';
 import { ServiceMonitor } from './corpus/servicemonitor.js';
-import { certManagerCertificate, prometheusServiceMonitor, type PublishedKind } from './corpus/published.js';
+import { HTTPRoute } from './corpus/httproute.js';
+import { certManagerCertificate, gatewayApiHttpRoute, prometheusServiceMonitor, type PublishedKind } from './corpus/published.js';
 import { declaredShape, type DeclaredShape } from './corpus/declared-shape.js';
 import { structureDifferences } from './corpus/structure-diff.js';
 import { mutations, validValue, type MutationKind } from './corpus/schema-arbitrary.js';
@@ -116,6 +118,13 @@ const kinds = [
     // The declarations type a binding condition's `type` as a plain string; the package's validator
     // (and the CRD) limit it to `Accepted`, which the behaviour comparison checks.
     knownStructureDifferences: ['ServiceMonitor.status.bindings[].conditions[].type: generated enum [Accepted], declared []'],
+  },
+  {
+    def: HTTPRoute as unknown as CustomResource,
+    published: async () => gatewayApiHttpRoute(),
+    mutated: ['type', 'required', 'enum', 'pattern', 'bound', 'format'] as const,
+    lenient: { note: '', applies: () => false },
+    knownStructureDifferences: [],
   },
 ];
 

@@ -2,7 +2,7 @@
 // whether it is optional, read from the `.d.ts` files with the TypeScript compiler's type checker (so
 // interfaces that extend others, type aliases and imports across packages resolve as tsc resolves
 // them). Invariant: the shape says only what TypeScript can say — integer and number are both
-// `number`, and formats, patterns and bounds are not there; string-literal unions become enums.
+// `number`, and formats, patterns and bounds are not there; unions of literals become enums.
 import ts from 'typescript';
 
 /** A declared type, in the terms a JSON schema's structure uses. */
@@ -10,7 +10,7 @@ export type DeclaredShape =
   | { kind: 'object'; properties: Record<string, { shape: DeclaredShape; optional: boolean }>; values?: DeclaredShape }
   | { kind: 'array'; items: DeclaredShape }
   | { kind: 'string'; enum?: string[] }
-  | { kind: 'number' }
+  | { kind: 'number'; enum?: number[] }
   | { kind: 'boolean' }
   | { kind: 'int-or-string' };
 
@@ -50,7 +50,9 @@ function shapeOf(checker: ts.TypeChecker, type: ts.Type, path: string): Declared
   if (type.flags & ts.TypeFlags.String || type.isStringLiteral()) {
     return type.isStringLiteral() ? { kind: 'string', enum: [type.value] } : { kind: 'string' };
   }
-  if (type.flags & ts.TypeFlags.Number) return { kind: 'number' };
+  if (type.flags & ts.TypeFlags.Number || type.isNumberLiteral()) {
+    return type.isNumberLiteral() ? { kind: 'number', enum: [type.value] } : { kind: 'number' };
+  }
   if (type.flags & (ts.TypeFlags.Boolean | ts.TypeFlags.BooleanLiteral)) return { kind: 'boolean' };
   if (checker.isArrayType(type)) {
     const [item] = checker.getTypeArguments(type as ts.TypeReference);
@@ -73,12 +75,13 @@ function shapeOf(checker: ts.TypeChecker, type: ts.Type, path: string): Declared
   throw new Error(`${path}: no shape for ${checker.typeToString(type)}`);
 }
 
-/** `true | false` is boolean, string literals are an enum, `number | string` is int-or-string. */
+/** `true | false` is boolean, string or number literals are an enum, `number | string` is int-or-string. */
 function unionShape(checker: ts.TypeChecker, type: ts.UnionType, path: string): DeclaredShape {
   const members = type.types.filter((t) => !(t.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Null)));
   if (members.length === 1) return shapeOf(checker, members[0]!, path);
   if (members.every((t) => t.flags & ts.TypeFlags.BooleanLiteral)) return { kind: 'boolean' };
   if (members.every((t) => t.isStringLiteral())) return { kind: 'string', enum: members.map((t) => (t as ts.StringLiteralType).value) };
+  if (members.every((t) => t.isNumberLiteral())) return { kind: 'number', enum: members.map((t) => (t as ts.NumberLiteralType).value) };
   const flags = members.map((t) => t.flags);
   if (members.length === 2 && flags.some((f) => f & ts.TypeFlags.Number) && flags.some((f) => f & ts.TypeFlags.String)) {
     return { kind: 'int-or-string' };

@@ -1,6 +1,6 @@
 // Where a generated CRD schema and a declared TypeScript shape disagree on structure: the set of
 // property paths, each path's type (integer and number both read as TypeScript's `number`; an
-// int-or-string field as `number | string`), which properties are optional, and string enums.
+// int-or-string field as `number | string`), which properties are optional, and enums.
 // Invariant: every difference is reported with its path, none is skipped; an empty list means the
 // two structures are the same.
 import type { StructuralSchema } from 'kube-converge/schema';
@@ -24,9 +24,9 @@ function walk(schema: StructuralSchema, shape: DeclaredShape, path: string, out:
     out.push(`${path}: generated ${kind ?? 'untyped'}, declared ${shape.kind}`);
     return;
   }
-  if (shape.kind === 'string') {
-    const ours = [...((schema.enum as string[] | undefined) ?? [])].sort();
-    const theirs = [...(shape.enum ?? [])].sort();
+  if (shape.kind === 'string' || shape.kind === 'number') {
+    const ours = ((schema.enum as unknown[] | undefined) ?? []).map(String).sort();
+    const theirs = (shape.enum ?? []).map(String).sort();
     if (ours.join('\n') !== theirs.join('\n')) out.push(`${path}: generated enum [${ours}], declared [${theirs}]`);
   }
   if (shape.kind === 'array') walk(schema.items ?? {}, shape.items, `${path}[]`, out);
