@@ -4,7 +4,7 @@
 // also compared value for value in corpus.test.ts), written as definitions in test/schema/corpus.
 // Two comparisons hold the generated schema against the published one:
 // - structure: every property path under spec and status, its type (integer and number both read as
-//   TypeScript's number), whether it is optional, and string enums, against the package's `.d.ts` as
+//   TypeScript's number), whether it is optional, and enums, against the package's `.d.ts` as
 //   the TypeScript compiler resolves it;
 // - behaviour: with fast-check, objects generated from our schema (valid, and with one constraint
 //   broken: a wrong type, a required field removed, a string outside its enum, a pattern missed, a
