@@ -55,7 +55,9 @@ function stringValue(schema: StructuralSchema): fc.Arbitrary<string> {
   }
   if (schema.format !== undefined) throw new Error(`no values for the string format ${schema.format}`);
   if (schema.pattern !== undefined) {
-    return fc.stringMatching(new RegExp(schema.pattern)).filter((s) => [...s].length >= minLength && [...s].length <= maxLength);
+    // Only the schema's own bounds here: a shorter cap would throw most of what the pattern generates away.
+    const max = schema.maxLength ?? Infinity;
+    return fc.stringMatching(new RegExp(schema.pattern)).filter((s) => [...s].length >= minLength && [...s].length <= max);
   }
   return fc.string({ minLength, maxLength });
 }
