@@ -29,6 +29,8 @@ export interface StartApiServerOptions {
    * admin token is still required, and travels in clear text. Logged as a warning.
    */
   insecureHttp?: boolean;
+  /** How long a connection may take to send a request's headers before it is answered 408 and closed (default 60 000 ms). */
+  headersTimeoutMs?: number;
   clock?: Clock;
   historySize?: number;
   bookmarkIntervalMs?: number;
@@ -108,7 +110,13 @@ export async function startApiServer(options: StartApiServerOptions = {}): Promi
   });
   let l: Awaited<ReturnType<typeof listen>>;
   try {
-    l = await listen(api, { port: options.port ?? 0, host, adminToken: token, ...(material ? { tls: material } : {}) });
+    l = await listen(api, {
+      port: options.port ?? 0,
+      host,
+      adminToken: token,
+      ...(material ? { tls: material } : {}),
+      ...(options.headersTimeoutMs !== undefined ? { headersTimeoutMs: options.headersTimeoutMs } : {}),
+    });
   } catch (err) {
     api.stop();
     throw err;

@@ -4,21 +4,20 @@
 // FakeClock), sideEffects with dry run, admissionReviewVersions, clientConfig url and service, caBundle.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createApiServer, servingMaterial, type ApiServer, type ServingMaterial } from 'kube-converge/apiserver';
+import { createApiServer, servingMaterial, type ApiServer } from 'kube-converge/apiserver';
 import { FakeClock, noopLogger } from 'kube-converge/meta';
 import { WebhookServer, type AdmissionRequest, type AdmissionResponse } from 'kube-converge/webhook';
 import { certDir } from '../webhook/helpers.js';
 import { handleJson } from './helpers.js';
+import { startLocalWebhooks } from './local-webhooks.js';
 
 type Hook = (req: AdmissionRequest, signal: AbortSignal) => AdmissionResponse | Promise<AdmissionResponse>;
 
 /** One webhook server for the suite; each test points its configurations at paths it registers. */
 let hooks: WebhookServer;
 let url: string;
-let material: ServingMaterial;
 let caBundle: string;
-const stop = new AbortController();
-let cleanup: () => Promise<void>;
+let stopHooks: () => Promise<void>;
 let paths = 0;
 
 function serve(hook: Hook): string {
@@ -74,20 +73,9 @@ const cm = (name: string, extra: Record<string, unknown> = {}) => ({
 const CM_PATH = '/api/v1/namespaces/default/configmaps';
 
 before(async () => {
-  material = await servingMaterial('127.0.0.1');
-  caBundle = Buffer.from(material.caPem).toString('base64');
-  const certs = await certDir();
-  await certs.write(material);
-  hooks = new WebhookServer({ host: '127.0.0.1', port: 0, certDir: certs.dir, logger: noopLogger });
-  const done = hooks.start(stop.signal);
-  url = await hooks.listening();
-  cleanup = async () => {
-    stop.abort();
-    await done;
-    await certs.remove();
-  };
+  ({ server: hooks, url, caBundle, stop: stopHooks } = await startLocalWebhooks());
 });
-after(() => cleanup());
+after(() => stopHooks());
 
 describe('admission webhooks in the local API server', () => {
   it('mutating: a webhook’s JSON patch is applied before the write, and its warnings reach the client as Warning headers', async () => {

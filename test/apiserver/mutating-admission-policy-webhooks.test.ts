@@ -3,11 +3,10 @@
 // policy does not.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createApiServer, servingMaterial, type ApiServer } from 'kube-converge/apiserver';
-import { noopLogger } from 'kube-converge/meta';
-import { WebhookServer, type AdmissionRequest, type AdmissionResponse } from 'kube-converge/webhook';
-import { certDir } from '../webhook/helpers.js';
+import { createApiServer, type ApiServer } from 'kube-converge/apiserver';
+import type { AdmissionRequest, AdmissionResponse, WebhookServer } from 'kube-converge/webhook';
 import { handleJson } from './helpers.js';
+import { startLocalWebhooks } from './local-webhooks.js';
 
 const AR = '/apis/admissionregistration.k8s.io/v1';
 const CMS = '/api/v1/namespaces/default/configmaps';
@@ -16,24 +15,12 @@ const RULES = [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], r
 let hooks: WebhookServer;
 let url: string;
 let caBundle: string;
-const stop = new AbortController();
-let cleanup: () => Promise<void>;
+let stopHooks: () => Promise<void>;
 
 before(async () => {
-  const material = await servingMaterial('127.0.0.1');
-  caBundle = Buffer.from(material.caPem).toString('base64');
-  const certs = await certDir();
-  await certs.write(material);
-  hooks = new WebhookServer({ host: '127.0.0.1', port: 0, certDir: certs.dir, logger: noopLogger });
-  const done = hooks.start(stop.signal);
-  url = await hooks.listening();
-  cleanup = async () => {
-    stop.abort();
-    await done;
-    await certs.remove();
-  };
+  ({ server: hooks, url, caBundle, stop: stopHooks } = await startLocalWebhooks());
 });
-after(() => cleanup());
+after(() => stopHooks());
 
 /** A mutating webhook that records the labels it saw and adds `webhook: seen`. */
 function labellingWebhook(seen: unknown[]): string {

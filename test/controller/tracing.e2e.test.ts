@@ -16,6 +16,8 @@ import { CONFIG_HASH_ANNOTATION, WebApp } from '../../examples/webapp/types.js';
 
 const crd = fileURLToPath(new URL('../../examples/webapp/crd.yaml', import.meta.url));
 const ns = 'default';
+/** A bound on each wait, not a duration: generous, since the ConfigMap's reconcile alone is delayed by a second. */
+const SETTLE_MS = 15_000;
 const exporter = new InMemorySpanExporter();
 const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
 const contextManager = new AsyncLocalStorageContextManager();
@@ -56,7 +58,18 @@ describe('reconcile tracing', () => {
       (await env.client.get(DeploymentResource, { namespace: ns, name: 'shop' })).spec?.template.metadata?.annotations?.[
         CONFIG_HASH_ANNOTATION
       ];
-    const firstHash = await eventually(hashOf, { timeoutMs: 5000, message: 'the Deployment with its config hash' });
+    // The simulator's Deployment status writes wake the WebApp too: a reconcile they woke that read the
+    // changed ConfigMap before its event was dispatched would make the patch with no link to it. So the
+    // change is made only once the rollout is over and the WebApp Ready, when nothing else wakes it.
+    await eventually(
+      async () => {
+        const app = await env.client.get(WebApp, { namespace: ns, name: 'shop' });
+        assert.equal(app.status?.conditions?.find((c) => c.type === 'Ready')?.status, 'True');
+      },
+      { timeoutMs: SETTLE_MS, message: 'the WebApp Ready' },
+    );
+    const firstHash = await hashOf();
+    assert.ok(firstHash, 'the Deployment carries its config hash');
     exporter.reset();
 
     const changed = await env.client.patch(
@@ -65,7 +78,7 @@ describe('reconcile tracing', () => {
       { data: { GREETING: 'hi' } },
       'merge',
     );
-    await eventually(async () => assert.notEqual(await hashOf(), firstHash), { timeoutMs: 5000, message: 'the Deployment rolled' });
+    await eventually(async () => assert.notEqual(await hashOf(), firstHash), { timeoutMs: SETTLE_MS, message: 'the Deployment rolled' });
     const spans = await eventually(
       () => {
         const all = exporter.getFinishedSpans();
@@ -73,9 +86,20 @@ describe('reconcile tracing', () => {
           (s) => attr(s, 'http.request.method') === 'PATCH' && attr(s, 'url.path') === `/apis/apps/v1/namespaces/${ns}/deployments/shop`,
         );
         assert.ok(patch, 'the Deployment patch span has ended');
+        // The reconcile records an Event for the patch without waiting for its write, which shutting the
+        // manager down would cut short (a request span with no response): wait for that write too.
+        const reconcileId = patch.parentSpanContext?.spanId;
+        assert.ok(
+          all.some((s) => s.spanContext().spanId === reconcileId),
+          'the reconcile that made the patch has ended',
+        );
+        assert.ok(
+          all.some((s) => s.parentSpanContext?.spanId === reconcileId && String(attr(s, 'url.path')).includes('/events')),
+          'its Event write has ended',
+        );
         return { all, patch };
       },
-      { timeoutMs: 5000, message: 'the spans of the change' },
+      { timeoutMs: SETTLE_MS, message: 'the spans of the change' },
     );
     await mgr.shutdown();
     await running;

@@ -15,8 +15,8 @@ import {
   type Condition,
   type ObjectOf,
 } from 'kube-converge/meta';
-import { TestEnv, eventually, type CustomResourceDefinition } from 'kube-converge/testing';
-import { conditionsSchema } from './fixtures/conditions-schema.js';
+import { TestEnv, eventually } from 'kube-converge/testing';
+import { crdWithStatus } from './fixtures/crd-with-status.js';
 
 interface SiteSpec {
   secretRef: string;
@@ -36,39 +36,10 @@ const Site = defineResource<SiteSpec, SiteStatus>({
 const NS = 'default';
 const FINALIZER = 'e2e.converge.dev/cleanup';
 
-const crd: CustomResourceDefinition = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: 'sites.e2e.converge.dev' },
-  spec: {
-    group: 'e2e.converge.dev',
-    scope: 'Namespaced',
-    names: { plural: 'sites', singular: 'site', kind: 'Site', listKind: 'SiteList' },
-    versions: [
-      {
-        name: 'v1',
-        served: true,
-        storage: true,
-        subresources: { status: {} },
-        schema: {
-          openAPIV3Schema: {
-            type: 'object',
-            properties: {
-              spec: { type: 'object', properties: { secretRef: { type: 'string' }, greeting: { type: 'string' } } },
-              status: {
-                type: 'object',
-                properties: {
-                  renderedFrom: { type: 'string' },
-                  conditions: conditionsSchema,
-                },
-              },
-            },
-          },
-        },
-      },
-    ],
-  },
-};
+const crd = crdWithStatus(Site, {
+  spec: { secretRef: { type: 'string' }, greeting: { type: 'string' } },
+  status: { renderedFrom: { type: 'string' } },
+});
 
 interface Stats {
   reconciles: string[];

@@ -7,8 +7,8 @@ import { StatusError } from 'kube-converge/client';
 import { controllerManagedBy } from 'kube-converge/controller';
 import { createOrUpdate, setControllerReference, type ConvergeReport } from 'kube-converge/manager';
 import { ConfigMapResource, clone, defineResource, setStatusCondition, type Condition } from 'kube-converge/meta';
-import { TestEnv, eventually, type CustomResourceDefinition } from 'kube-converge/testing';
-import { conditionsSchema } from './fixtures/conditions-schema.js';
+import { TestEnv, eventually } from 'kube-converge/testing';
+import { crdWithStatus } from './fixtures/crd-with-status.js';
 
 interface WidgetSpec {
   size: number;
@@ -26,39 +26,7 @@ const Widget = defineResource<WidgetSpec, WidgetStatus>({
 });
 const NS = 'default';
 
-const crd: CustomResourceDefinition = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: 'widgets.explain.converge.dev' },
-  spec: {
-    group: 'explain.converge.dev',
-    scope: 'Namespaced',
-    names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
-    versions: [
-      {
-        name: 'v1',
-        served: true,
-        storage: true,
-        subresources: { status: {} },
-        schema: {
-          openAPIV3Schema: {
-            type: 'object',
-            properties: {
-              spec: { type: 'object', properties: { size: { type: 'integer' } } },
-              status: {
-                type: 'object',
-                properties: {
-                  observedGeneration: { type: 'integer' },
-                  conditions: conditionsSchema,
-                },
-              },
-            },
-          },
-        },
-      },
-    ],
-  },
-};
+const crd = crdWithStatus(Widget, { spec: { size: { type: 'integer' } }, status: { observedGeneration: { type: 'integer' } } });
 
 const conflict = (name: string): StatusError =>
   new StatusError({

@@ -5,17 +5,22 @@
  * request, writes plain responses, and streams watch responses chunk by chunk with back-pressure
  * reported to the watcher. Keep-alive is on. Invariant: no request, however malformed, crashes the
  * process; none reaches the core unauthenticated, and each carries the user it authenticated as
- * (the core authorizes it); a client going away frees its watch.
+ * (the core authorizes it); a client going away frees its watch; a connection that does not finish
+ * a request's headers within the headers timeout is answered 408 and closed, over either transport.
  */
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
+import { createServer as createNetServer, type AddressInfo, type Server as NetServer } from 'node:net';
 import { createSecureContext, TLSSocket, type SecureContext } from 'node:tls';
+import { InvalidOptionError, requireInt } from '../../meta/index.js';
 import type { ApiServer } from '../api-server.js';
 import { adminTokenAuthenticator } from './auth/admin-token.js';
 import type { ApiRequest, ApiResponse } from './request.js';
 import type { UserInfo } from './auth/user.js';
 import { errorResponse, statusResponse } from './response.js';
 import { tooLarge, unauthorized } from './status.js';
+
+/** The longest a whole request (headers and body) may take to arrive: Node's default, which a headers timeout may not exceed. */
+const REQUEST_TIMEOUT_MS = 300_000;
 
 /** The largest request body read (3 MiB, as kube-apiserver); a longer one gets 413 without reaching the core. */
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
@@ -104,10 +109,22 @@ export interface ListenOptions {
   tls?: { cert: string; key: string };
   /** The bearer token every request must carry (health and version excepted: see auth/admin-token.ts). */
   adminToken: string;
+  /**
+   * How long a connection may take to send a request's headers, from its first byte (or from
+   * accepting it) to the blank line, before it is answered 408 and closed (default 60 000, Node's;
+   * at most 300 000, the whole request's limit).
+   */
+  headersTimeoutMs?: number;
 }
 
 /** Listens on `host:port` (port 0 = any free port). */
-export function listen(api: ApiServer, { port = 0, host = '127.0.0.1', tls, adminToken }: ListenOptions): Promise<Listening> {
+export function listen(
+  api: ApiServer,
+  { port = 0, host = '127.0.0.1', tls, adminToken, headersTimeoutMs = 60_000 }: ListenOptions,
+): Promise<Listening> {
+  requireInt('headersTimeoutMs', headersTimeoutMs, { min: 1 });
+  if (headersTimeoutMs > REQUEST_TIMEOUT_MS)
+    throw new InvalidOptionError('headersTimeoutMs', `must be at most the request timeout, ${REQUEST_TIMEOUT_MS}, got ${headersTimeoutMs}`);
   const authenticate = adminTokenAuthenticator(adminToken, (token) => api.authenticateToken(token));
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
     const user = authenticate(req.url ?? '/', req.headers.authorization);
@@ -121,20 +138,27 @@ export function listen(api: ApiServer, { port = 0, host = '127.0.0.1', tls, admi
       else writeResponse(res, errorResponse(err), false);
     });
   };
-  const server: Server = createHttpServer({ keepAlive: true }, handler);
-  server.keepAliveTimeout = 65_000;
+  // Node checks each connection's headers (and whole-request) deadline every connectionsCheckingInterval,
+  // so a connection is closed between one and one and a half headers timeouts in: Node's own 60 s and 30 s.
+  const server: Server = createHttpServer(
+    {
+      keepAlive: true,
+      keepAliveTimeout: 65_000,
+      headersTimeout: headersTimeoutMs,
+      requestTimeout: REQUEST_TIMEOUT_MS,
+      connectionsCheckingInterval: Math.ceil(headersTimeoutMs / 2),
+    },
+    handler,
+  );
   const listener = tls ? tlsListener(server, tls) : server;
-  // The HTTP server tracks connections (for closeAllConnections) only once it listens itself, which
-  // it does not behind the TLS listener: the listener's sockets are tracked here instead.
-  const sockets = new Set<Socket>();
-  if (listener !== server) {
-    listener.on('connection', (socket: Socket) => {
-      sockets.add(socket);
-      socket.once('close', () => sockets.delete(socket));
-    });
-  }
-  server.on('clientError', (_err, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
+  // The HTTP server tracks its connections (the headers and request timeouts, closeAllConnections)
+  // from its 'listening' event on, which it never has behind the TLS listener: it is given the
+  // listener's, before the listener can accept anything.
+  if (listener !== server) listener.once('listening', () => server.emit('listening'));
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    const status = err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : '400 Bad Request';
+    // Destroyed once the answer is out: a client that never closes its side must not keep the socket.
+    if (socket.writable) socket.end(`HTTP/1.1 ${status}\r\nconnection: close\r\n\r\n`, () => socket.destroy());
     else socket.destroy();
   });
   return new Promise((resolve, reject) => {
@@ -149,8 +173,8 @@ export function listen(api: ApiServer, { port = 0, host = '127.0.0.1', tls, admi
         close: () =>
           new Promise<void>((res) => {
             listener.close(() => res());
+            if (listener !== server) server.close(); // stops its connection checks, as the listener's close does for plain HTTP
             server.closeAllConnections();
-            for (const socket of sockets) socket.destroy();
           }),
       });
     });

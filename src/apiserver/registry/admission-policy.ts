@@ -163,8 +163,14 @@ function mutatingPolicyCauses(obj: KubeObject): FieldCause[] {
   return out;
 }
 
-/** The checks of a binding's policyName, paramRef and matchResources, shared by both binding kinds. */
-function commonBindingCauses(spec: Obj, out: FieldCause[]): void {
+/**
+ * The checks of kube-apiserver's `ValidateValidatingAdmissionPolicyBinding` and, without
+ * `validationActions` (a mutating binding has none), `ValidateMutatingAdmissionPolicyBinding`:
+ * policyName, paramRef and matchResources.
+ */
+function bindingCauses(obj: KubeObject, { validationActions }: { validationActions: boolean }): FieldCause[] {
+  const spec = isObj(obj.spec) ? obj.spec : {};
+  const out: FieldCause[] = [];
   if (typeof spec.policyName !== 'string' || spec.policyName === '') out.push(fieldCause.required('spec.policyName'));
   const ref = spec.paramRef;
   if (isObj(ref)) {
@@ -175,14 +181,14 @@ function commonBindingCauses(spec: Obj, out: FieldCause[]): void {
       out.push(fieldCause.notSupported('spec.paramRef.parameterNotFoundAction', ref.parameterNotFoundAction, NOT_FOUND_ACTIONS));
   }
   if (isObj(spec.matchResources)) out.push(...matchResourcesCauses(spec.matchResources, 'spec.matchResources', false));
+  if (validationActions) out.push(...validationActionsCauses(spec.validationActions));
+  return out;
 }
 
-/** The checks of kube-apiserver's `ValidateValidatingAdmissionPolicyBinding`. */
-function bindingCauses(obj: KubeObject): FieldCause[] {
-  const spec = isObj(obj.spec) ? obj.spec : {};
+/** A validating binding's `validationActions`: at least one, each known and once, and not both Deny and Warn. */
+function validationActionsCauses(value: unknown): FieldCause[] {
   const out: FieldCause[] = [];
-  commonBindingCauses(spec, out);
-  const actions = Array.isArray(spec.validationActions) ? spec.validationActions : [];
+  const actions = Array.isArray(value) ? value : [];
   if (actions.length === 0) out.push(fieldCause.required('spec.validationActions', 'at least one validation action is required'));
   const seen = new Set<unknown>();
   actions.forEach((a, i) => {
@@ -274,50 +280,58 @@ abstract class AdmissionPolicyKind extends Strategy {
   }
 }
 
-export class ValidatingAdmissionPolicyStrategy extends AdmissionPolicyKind {
-  readonly kind = 'ValidatingAdmissionPolicy';
-  readonly plural = 'validatingadmissionpolicies';
-  override readonly printer = policyPrinter;
-  readonly versions: VersionSpec[] = [builtinVersion('v1', { status: true })];
-
+/** A policy kind: kube-apiserver's defaults for every policy (failurePolicy, matchConstraints), and its kind's checks. */
+abstract class PolicyKind extends AdmissionPolicyKind {
   protected defaults(spec: Obj): void {
     spec.failurePolicy ??= 'Fail';
     if (isObj(spec.matchConstraints)) defaultMatchResources(spec.matchConstraints);
   }
-
-  protected causes(obj: KubeObject): FieldCause[] {
-    return policyCauses(obj);
-  }
 }
 
-export class ValidatingAdmissionPolicyBindingStrategy extends AdmissionPolicyKind {
-  readonly kind = 'ValidatingAdmissionPolicyBinding';
-  readonly plural = 'validatingadmissionpolicybindings';
+/** A binding kind: its matchResources defaults and `bindingCauses`, with validationActions for the validating kind only. */
+abstract class BindingKind extends AdmissionPolicyKind {
   override readonly printer = bindingPrinter;
-  readonly versions: VersionSpec[] = [builtinVersion('v1')];
+  protected abstract readonly hasValidationActions: boolean;
 
   protected defaults(spec: Obj): void {
     if (isObj(spec.matchResources)) defaultMatchResources(spec.matchResources);
   }
 
   protected causes(obj: KubeObject): FieldCause[] {
-    return bindingCauses(obj);
+    return bindingCauses(obj, { validationActions: this.hasValidationActions });
   }
+}
+
+export class ValidatingAdmissionPolicyStrategy extends PolicyKind {
+  readonly kind = 'ValidatingAdmissionPolicy';
+  readonly plural = 'validatingadmissionpolicies';
+  override readonly printer = policyPrinter;
+  readonly versions: VersionSpec[] = [builtinVersion('v1', { status: true })];
+
+  protected causes(obj: KubeObject): FieldCause[] {
+    return policyCauses(obj);
+  }
+}
+
+export class ValidatingAdmissionPolicyBindingStrategy extends BindingKind {
+  readonly kind = 'ValidatingAdmissionPolicyBinding';
+  readonly plural = 'validatingadmissionpolicybindings';
+  readonly versions: VersionSpec[] = [builtinVersion('v1')];
+  protected readonly hasValidationActions = true;
 }
 
 /** Served at v1beta1 (1.34, 1.35) and v1 (GA in 1.36), one stored object: the versions differ only in name. */
 const mutatingVersions = (): VersionSpec[] => [builtinVersion('v1beta1', { storage: false }), builtinVersion('v1')];
 
-export class MutatingAdmissionPolicyStrategy extends AdmissionPolicyKind {
+export class MutatingAdmissionPolicyStrategy extends PolicyKind {
   readonly kind = 'MutatingAdmissionPolicy';
   readonly plural = 'mutatingadmissionpolicies';
   override readonly printer = mutatingPolicyPrinter;
   readonly versions: VersionSpec[] = mutatingVersions();
 
-  protected defaults(spec: Obj): void {
-    spec.failurePolicy ??= 'Fail';
+  protected override defaults(spec: Obj): void {
+    super.defaults(spec);
     spec.reinvocationPolicy ??= 'Never';
-    if (isObj(spec.matchConstraints)) defaultMatchResources(spec.matchConstraints);
   }
 
   protected causes(obj: KubeObject): FieldCause[] {
@@ -325,20 +339,9 @@ export class MutatingAdmissionPolicyStrategy extends AdmissionPolicyKind {
   }
 }
 
-export class MutatingAdmissionPolicyBindingStrategy extends AdmissionPolicyKind {
+export class MutatingAdmissionPolicyBindingStrategy extends BindingKind {
   readonly kind = 'MutatingAdmissionPolicyBinding';
   readonly plural = 'mutatingadmissionpolicybindings';
-  override readonly printer = bindingPrinter;
   readonly versions: VersionSpec[] = mutatingVersions();
-
-  protected defaults(spec: Obj): void {
-    if (isObj(spec.matchResources)) defaultMatchResources(spec.matchResources);
-  }
-
-  protected causes(obj: KubeObject): FieldCause[] {
-    const spec = isObj(obj.spec) ? obj.spec : {};
-    const out: FieldCause[] = [];
-    commonBindingCauses(spec, out);
-    return out;
-  }
+  protected readonly hasValidationActions = false;
 }

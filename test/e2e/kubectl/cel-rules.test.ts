@@ -1,12 +1,9 @@
 // kubectl apply against CEL rules, with Kubernetes documentation examples: a CRD whose rule does
 // not compile is refused with the compile error, an object that breaks a rule is refused with
 // kube-apiserver's message and field, and a transition rule refuses an update but not the create.
-import { describe, it, before, after } from 'node:test';
+import { it } from 'node:test';
 import assert from 'node:assert/strict';
-import { kubectlBinaries, startKubectlEnv } from './harness.js';
-import type { KubectlEnv } from './harness.js';
-
-const binaries = kubectlBinaries();
+import { describeWithKubectl } from './harness.js';
 
 const CRD = `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
@@ -76,53 +73,40 @@ metadata:
 spec:
 ${spec}`;
 
-describe('kubectl apply with CEL validation rules', () => {
-  let env: KubectlEnv;
-  before(async () => {
-    env = await startKubectlEnv();
-    await env.installCrd('crontabs.stable.example.com', CRD);
+describeWithKubectl('kubectl apply with CEL validation rules', { crds: { 'crontabs.stable.example.com': CRD } }, ({ env, bin, v }) => {
+  const ns = `cel-${v}`;
+
+  it('self == true on an integer field: the CRD is refused with the compile error', async () => {
+    const r = await env.run(bin, ['apply', '-f', await env.manifest(`bad-crd-${ns}.yaml`, BAD_CRD)]);
+    assert.notEqual(r.code, 0);
+    assert.match(r.stderr, /x-kubernetes-validations\[0\]\.rule: Invalid value: apiextensions\.ValidationRule\{Rule:"self == true"/);
+    assert.match(r.stderr, /compilation failed: ERROR: <input>:1:6: found no matching overload for '_==_' applied to '\(int, bool\)'/);
   });
-  after(async () => {
-    if (env !== undefined) await env.stop();
+
+  it('self.minReplicas <= self.replicas && self.replicas <= self.maxReplicas: accepted in range, refused out of it', async () => {
+    await env.ok(bin, ['create', 'namespace', ns]);
+    const good = await env.manifest(`good-${ns}.yaml`, crontab(ns, 'good', '  minReplicas: 1\n  replicas: 2\n  maxReplicas: 3\n'));
+    assert.equal((await env.ok(bin, ['apply', '-f', good])).trim(), 'crontab.stable.example.com/good created');
+    const bad = await env.manifest(
+      `bad-${ns}.yaml`,
+      crontab(ns, 'my-new-cron-object', '  minReplicas: 0\n  replicas: 20\n  maxReplicas: 10\n'),
+    );
+    const r = await env.run(bin, ['apply', '-f', bad]);
+    assert.notEqual(r.code, 0);
+    assert.match(
+      r.stderr,
+      /The CronTab "my-new-cron-object" is invalid: spec: Invalid value: "object": replicas should be in the range minReplicas\.\.maxReplicas\./,
+    );
   });
 
-  for (const bin of binaries) {
-    describe(`kubectl ${bin.version}`, () => {
-      const ns = `cel-${bin.version.replace(/\./g, '-')}`;
-
-      it('self == true on an integer field: the CRD is refused with the compile error', async () => {
-        const r = await env.run(bin, ['apply', '-f', await env.manifest(`bad-crd-${ns}.yaml`, BAD_CRD)]);
-        assert.notEqual(r.code, 0);
-        assert.match(r.stderr, /x-kubernetes-validations\[0\]\.rule: Invalid value: apiextensions\.ValidationRule\{Rule:"self == true"/);
-        assert.match(r.stderr, /compilation failed: ERROR: <input>:1:6: found no matching overload for '_==_' applied to '\(int, bool\)'/);
-      });
-
-      it('self.minReplicas <= self.replicas && self.replicas <= self.maxReplicas: accepted in range, refused out of it', async () => {
-        await env.ok(bin, ['create', 'namespace', ns]);
-        const good = await env.manifest(`good-${ns}.yaml`, crontab(ns, 'good', '  minReplicas: 1\n  replicas: 2\n  maxReplicas: 3\n'));
-        assert.equal((await env.ok(bin, ['apply', '-f', good])).trim(), 'crontab.stable.example.com/good created');
-        const bad = await env.manifest(
-          `bad-${ns}.yaml`,
-          crontab(ns, 'my-new-cron-object', '  minReplicas: 0\n  replicas: 20\n  maxReplicas: 10\n'),
-        );
-        const r = await env.run(bin, ['apply', '-f', bad]);
-        assert.notEqual(r.code, 0);
-        assert.match(
-          r.stderr,
-          /The CronTab "my-new-cron-object" is invalid: spec: Invalid value: "object": replicas should be in the range minReplicas\.\.maxReplicas\./,
-        );
-      });
-
-      it("!(self == 'high' && oldSelf == 'low') && ...: the create is accepted, the update from low to high refused", async () => {
-        const low = await env.manifest(`low-${ns}.yaml`, crontab(ns, 'level', `${inRange}  level: low\n`));
-        assert.equal((await env.ok(bin, ['apply', '-f', low])).trim(), 'crontab.stable.example.com/level created');
-        const high = await env.manifest(`high-${ns}.yaml`, crontab(ns, 'level', `${inRange}  level: high\n`));
-        const r = await env.run(bin, ['apply', '-f', high]);
-        assert.notEqual(r.code, 0);
-        assert.match(r.stderr, /spec\.level: Invalid value: "string": cannot transition directly between 'low' and 'high'/);
-        const medium = await env.manifest(`medium-${ns}.yaml`, crontab(ns, 'level', `${inRange}  level: medium\n`));
-        assert.equal((await env.ok(bin, ['apply', '-f', medium])).trim(), 'crontab.stable.example.com/level configured');
-      });
-    });
-  }
+  it("!(self == 'high' && oldSelf == 'low') && ...: the create is accepted, the update from low to high refused", async () => {
+    const low = await env.manifest(`low-${ns}.yaml`, crontab(ns, 'level', `${inRange}  level: low\n`));
+    assert.equal((await env.ok(bin, ['apply', '-f', low])).trim(), 'crontab.stable.example.com/level created');
+    const high = await env.manifest(`high-${ns}.yaml`, crontab(ns, 'level', `${inRange}  level: high\n`));
+    const r = await env.run(bin, ['apply', '-f', high]);
+    assert.notEqual(r.code, 0);
+    assert.match(r.stderr, /spec\.level: Invalid value: "string": cannot transition directly between 'low' and 'high'/);
+    const medium = await env.manifest(`medium-${ns}.yaml`, crontab(ns, 'level', `${inRange}  level: medium\n`));
+    assert.equal((await env.ok(bin, ['apply', '-f', medium])).trim(), 'crontab.stable.example.com/level configured');
+  });
 });

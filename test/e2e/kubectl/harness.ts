@@ -14,6 +14,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { readdirSync, realpathSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
+import { after, before, describe } from 'node:test';
 import { createApiServer, startApiServer } from 'kube-converge/apiserver';
 import type { RunningApiServer } from 'kube-converge/apiserver';
 
@@ -206,4 +207,42 @@ export async function startKubectlEnv(): Promise<KubectlEnv> {
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** One kubectl binary's share of a file's suite (see `describeWithKubectl`). */
+export interface KubectlSuite {
+  /** The file's env. Its server starts in the file's `before`: use it inside tests and hooks only. */
+  env: KubectlEnv;
+  bin: KubectlBinary;
+  /** `bin.version` with dashes for dots (`1-33`): names objects so that the binaries' tests do not collide. */
+  v: string;
+}
+
+/**
+ * `describe(title)` over one server for the whole file (started before its tests, with `crds`
+ * installed, by name, and stopped after), holding a `describe('kubectl <version>')` per binary of
+ * `kubectlBinaries()` whose tests `body` declares.
+ */
+export function describeWithKubectl(title: string, options: { crds?: Record<string, string> }, body: (suite: KubectlSuite) => void): void {
+  describe(title, () => {
+    let started: KubectlEnv | undefined;
+    before(async () => {
+      started = await startKubectlEnv();
+      for (const [name, yaml] of Object.entries(options.crds ?? {})) await started.installCrd(name, yaml);
+    });
+    // `before` may have failed before the server started.
+    after(async () => {
+      await started?.stop();
+    });
+    // Tests are declared before `before` runs: they are handed a stand-in that reaches the env when called.
+    const env = new Proxy({} as KubectlEnv, {
+      get(_, key) {
+        if (started === undefined) throw new Error(`the kubectl env of '${title}' is used before its server started`);
+        return Reflect.get(started, key) as unknown;
+      },
+    });
+    for (const bin of kubectlBinaries()) {
+      describe(`kubectl ${bin.version}`, () => body({ env, bin, v: bin.version.replace(/\./g, '-') }));
+    }
+  });
 }

@@ -2,27 +2,13 @@
 // installed with `kubectl apply` (at v1beta1, as 1.34 and 1.35 serve it), listed with
 // kube-apiserver's columns, then a ConfigMap applied (server-side and client-side, and as a dry
 // run) comes back with the label the policy sets, in a namespace the binding selects.
-import { describe, it, before, after } from 'node:test';
+import { it } from 'node:test';
 import assert from 'node:assert/strict';
-import { kubectlBinaries, startKubectlEnv } from './harness.js';
-import type { KubectlEnv } from './harness.js';
+import { describeWithKubectl } from './harness.js';
 
-const binaries = kubectlBinaries();
-
-describe('kubectl with MutatingAdmissionPolicies', () => {
-  let env: KubectlEnv;
-  before(async () => {
-    env = await startKubectlEnv();
-  });
-  after(async () => {
-    if (env !== undefined) await env.stop();
-  });
-
-  for (const bin of binaries) {
-    describe(`kubectl ${bin.version}`, () => {
-      const v = bin.version.replace(/\./g, '-');
-      const ns = `map-${v}`;
-      const policy = `apiVersion: admissionregistration.k8s.io/v1beta1
+describeWithKubectl('kubectl with MutatingAdmissionPolicies', {}, ({ env, bin, v }) => {
+  const ns = `map-${v}`;
+  const policy = `apiVersion: admissionregistration.k8s.io/v1beta1
 kind: MutatingAdmissionPolicy
 metadata:
   name: owner-label-${v}
@@ -54,7 +40,7 @@ metadata:
   name: ${ns}
   labels: {map: "${v}"}
 `;
-      const configMap = (name: string) => `apiVersion: v1
+  const configMap = (name: string) => `apiVersion: v1
 kind: ConfigMap
 metadata:
   name: ${name}
@@ -62,48 +48,46 @@ metadata:
 data: {a: "1"}
 `;
 
-      it('installs a policy and its binding with kubectl apply and lists them with their columns', async () => {
-        const file = await env.manifest(`map-${v}.yaml`, policy);
-        const out = await env.ok(bin, ['apply', '-f', file]);
-        assert.match(out, new RegExp(`mutatingadmissionpolicy.admissionregistration.k8s.io/owner-label-${v} created`));
-        assert.match(out, new RegExp(`mutatingadmissionpolicybinding.admissionregistration.k8s.io/owner-label-${v} created`));
-        const policies = await env.ok(bin, ['get', 'mutatingadmissionpolicies', `owner-label-${v}`]);
-        assert.match(policies, /^NAME\s+MUTATIONS\s+PARAMKIND\s+AGE$/m);
-        assert.match(policies, new RegExp(`^owner-label-${v}\\s+1\\s+<unset>\\s+\\S+$`, 'm'));
-      });
+  it('installs a policy and its binding with kubectl apply and lists them with their columns', async () => {
+    const file = await env.manifest(`map-${v}.yaml`, policy);
+    const out = await env.ok(bin, ['apply', '-f', file]);
+    assert.match(out, new RegExp(`mutatingadmissionpolicy.admissionregistration.k8s.io/owner-label-${v} created`));
+    assert.match(out, new RegExp(`mutatingadmissionpolicybinding.admissionregistration.k8s.io/owner-label-${v} created`));
+    const policies = await env.ok(bin, ['get', 'mutatingadmissionpolicies', `owner-label-${v}`]);
+    assert.match(policies, /^NAME\s+MUTATIONS\s+PARAMKIND\s+AGE$/m);
+    assert.match(policies, new RegExp(`^owner-label-${v}\\s+1\\s+<unset>\\s+\\S+$`, 'm'));
+  });
 
-      it('explains the policy fields at both versions', async () => {
-        for (const version of ['v1beta1', 'v1']) {
-          const out = await env.ok(bin, [
-            'explain',
-            'mutatingadmissionpolicies.spec.reinvocationPolicy',
-            `--api-version=admissionregistration.k8s.io/${version}`,
-          ]);
-          assert.match(out, /reinvocationPolicy/);
-          assert.match(out, /IfNeeded/);
-        }
-      });
+  it('explains the policy fields at both versions', async () => {
+    for (const version of ['v1beta1', 'v1']) {
+      const out = await env.ok(bin, [
+        'explain',
+        'mutatingadmissionpolicies.spec.reinvocationPolicy',
+        `--api-version=admissionregistration.k8s.io/${version}`,
+      ]);
+      assert.match(out, /reinvocationPolicy/);
+      assert.match(out, /IfNeeded/);
+    }
+  });
 
-      it('applies a ConfigMap that comes back with the label the policy set, client- and server-side', async () => {
-        for (const [name, flags] of [
-          ['client-side', []],
-          ['server-side', ['--server-side']],
-        ] as const) {
-          const file = await env.manifest(`cm-${name}-${v}.yaml`, configMap(name));
-          await env.ok(bin, ['apply', ...flags, '-f', file]);
-          const label = await env.ok(bin, ['get', 'configmap', name, '-n', ns, '-o', 'jsonpath={.metadata.labels.owner}']);
-          assert.equal(label, `team-${ns}`, name);
-        }
-      });
+  it('applies a ConfigMap that comes back with the label the policy set, client- and server-side', async () => {
+    for (const [name, flags] of [
+      ['client-side', []],
+      ['server-side', ['--server-side']],
+    ] as const) {
+      const file = await env.manifest(`cm-${name}-${v}.yaml`, configMap(name));
+      await env.ok(bin, ['apply', ...flags, '-f', file]);
+      const label = await env.ok(bin, ['get', 'configmap', name, '-n', ns, '-o', 'jsonpath={.metadata.labels.owner}']);
+      assert.equal(label, `team-${ns}`, name);
+    }
+  });
 
-      it('shows the mutation in a server dry run without storing the object', async () => {
-        const file = await env.manifest(`cm-dry-${v}.yaml`, configMap('dry'));
-        const out = await env.ok(bin, ['apply', '--dry-run=server', '-f', file, '-o', 'jsonpath={.metadata.labels.owner}']);
-        assert.equal(out, `team-${ns}`);
-        const r = await env.run(bin, ['get', 'configmap', 'dry', '-n', ns]);
-        assert.notEqual(r.code, 0);
-        assert.match(r.stderr, /not found/);
-      });
-    });
-  }
+  it('shows the mutation in a server dry run without storing the object', async () => {
+    const file = await env.manifest(`cm-dry-${v}.yaml`, configMap('dry'));
+    const out = await env.ok(bin, ['apply', '--dry-run=server', '-f', file, '-o', 'jsonpath={.metadata.labels.owner}']);
+    assert.equal(out, `team-${ns}`);
+    const r = await env.run(bin, ['get', 'configmap', 'dry', '-n', ns]);
+    assert.notEqual(r.code, 0);
+    assert.match(r.stderr, /not found/);
+  });
 });
