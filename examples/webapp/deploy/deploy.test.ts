@@ -4,10 +4,11 @@
 //    container runs it (`createOperator` from operator-main.ts, leader election on) under the
 //    manifests' ServiceAccount, bound only by what 20-rbac.yaml grants, through a scenario touching
 //    every code path that talks to the API server (create, update, ConfigMap change, drift, child
-//    deleted, WebApp deleted through its finalizer, stop with lease release). The server's RBAC
-//    authorizer enforces the rules and records every request the account makes, allowed or not;
-//    `converge rbac --check` then demands that the file grants exactly what was recorded. A denied
-//    request would be a missing permission there, so a passing check also means no 403.
+//    deleted, WebApp deleted through its finalizer, stop with lease release, and a cache lagging
+//    behind the operator's own creates). The server's RBAC authorizer enforces the rules and records
+//    every request the account makes, allowed or not; `converge rbac --check` then demands that the
+//    file grants exactly what was recorded. A denied request would be a missing permission there, so
+//    a passing check also means the operator met no 403.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -16,8 +17,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { ConfigMapResource, DeploymentResource, ServiceResource, noopLogger } from 'kube-converge/meta';
-import { TestEnv, eventually } from 'kube-converge/testing';
+import type { RecordedRequest } from 'kube-converge/apiserver';
+import { createClient, type RestConfig } from 'kube-converge/client';
+import { ConfigMapResource, DeploymentResource, ServiceResource, noopLogger, type KubeObject } from 'kube-converge/meta';
+import { TestEnv, eventually, faultInjectingClient } from 'kube-converge/testing';
 import { WebApp } from '../types.js';
 import { DEFAULT_NAMESPACE, createOperator } from './operator-main.js';
 
@@ -112,6 +115,7 @@ describe('WebApp operator deployment', () => {
       await mgr.shutdown();
       await stopped;
     }
+    await cacheLag(env, sa.restConfig(), () => sa.recording().requests);
 
     const dir = await mkdtemp(join(tmpdir(), 'webapp-rbac-'));
     const recording = join(dir, 'webapp-operator.recording.json');
@@ -126,6 +130,62 @@ describe('WebApp operator deployment', () => {
     await rm(dir, { recursive: true, force: true });
   });
 });
+
+/**
+ * The one path the scenario cannot reach without fault injection: a reconcile that runs before the
+ * cache has seen the children it created, so its create meets AlreadyExists and `createOrPatch`
+ * re-reads the child from the server (after read-your-writes gave up waiting for the cache, 10 s
+ * of real time: the operator runs on the real clock, as in its pod). The operator runs again as the same ServiceAccount, on a
+ * client that holds back the watch events of one WebApp's children until that re-read was recorded.
+ */
+async function cacheLag(env: TestEnv, config: RestConfig, recorded: () => readonly RecordedRequest[]): Promise<void> {
+  const key = { namespace: NS, name: 'lagged' };
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const client = faultInjectingClient(createClient({ config }), {
+    beforeWatchEvent: async (r, e) => {
+      if ((r.plural === 'deployments' || r.plural === 'services') && (e.object as KubeObject).metadata?.name === key.name) await released;
+    },
+  });
+  const mgr = await createOperator({
+    config,
+    client,
+    leaderElect: true,
+    leaderElectionNamespace: DEFAULT_NAMESPACE,
+    metricsBindAddress: '0',
+    healthProbeBindAddress: '0',
+    logger: noopLogger,
+  });
+  const stopped = mgr.start();
+  try {
+    await mgr.elected();
+    const reRead = (resource: string) => recorded().some((r) => r.verb === 'get' && r.resource === resource && r.name === key.name);
+    await env.client.create(WebApp, {
+      apiVersion: WebApp.apiVersion,
+      kind: WebApp.kind,
+      metadata: key,
+      spec: { image: 'nginx:1.27', replicas: 1 },
+    });
+    await eventually(() => env.client.get(ServiceResource, key));
+    // A new generation makes the operator reconcile again while its cache still lacks both children:
+    // once read-your-writes has waited its 10 s for them, the reconcile runs on the stale cache.
+    await env.client.patch(WebApp, key, { spec: { image: 'nginx:1.28' } }, 'merge');
+    await eventually(() => reRead('deployments') && reRead('services'), {
+      timeoutMs: 20_000,
+      message: 'the children re-read from the server',
+    });
+    release();
+    await eventually(
+      async () => (await env.client.get(DeploymentResource, key)).spec?.template.spec?.containers[0]?.image === 'nginx:1.28',
+    );
+    await env.client.delete(WebApp, key);
+    await eventually(async () => !(await env.client.list(WebApp, { namespace: NS })).items.some((a) => a.metadata.name === key.name));
+  } finally {
+    release();
+    await mgr.shutdown();
+    await stopped;
+  }
+}
 
 /** Walks the operator through every path that reaches the API server. */
 async function scenario(env: TestEnv): Promise<void> {

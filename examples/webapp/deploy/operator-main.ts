@@ -15,7 +15,7 @@
  */
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
-import { getConfig, type RestConfig } from 'kube-converge/client';
+import { getConfig, type Client, type RestConfig } from 'kube-converge/client';
 import { createManager, installSignalHandlers, ping, type Manager } from 'kube-converge/manager';
 import { InvalidOptionError, jsonLogger, type Logger } from 'kube-converge/meta';
 import { setupWebAppController } from '../controller.js';
@@ -37,6 +37,8 @@ export interface OperatorOptions {
   healthProbeBindAddress: string;
   logger?: Logger;
   externalSystem?: ExternalSystem;
+  /** A client used instead of one made from `config`: how a test injects faults (a lagging cache). */
+  client?: Client;
 }
 
 /** The flags of the container's command line, controller-runtime's names. */
@@ -66,6 +68,7 @@ export function parseFlags(argv: readonly string[], env: NodeJS.ProcessEnv = pro
 export async function createOperator(options: OperatorOptions): Promise<Manager> {
   const mgr = await createManager({
     config: options.config,
+    ...(options.client ? { client: options.client } : {}),
     logger: options.logger ?? jsonLogger(),
     metricsBindAddress: options.metricsBindAddress,
     healthProbeBindAddress: options.healthProbeBindAddress,
