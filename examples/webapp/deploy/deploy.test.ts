@@ -134,9 +134,10 @@ describe('WebApp operator deployment', () => {
 /**
  * The one path the scenario cannot reach without fault injection: a reconcile that runs before the
  * cache has seen the children it created, so its create meets AlreadyExists and `createOrPatch`
- * re-reads the child from the server (after read-your-writes gave up waiting for the cache, 10 s
- * of real time: the operator runs on the real clock, as in its pod). The operator runs again as the same ServiceAccount, on a
- * client that holds back the watch events of one WebApp's children until that re-read was recorded.
+ * re-reads the child from the server (once read-your-writes gave up waiting for the cache: 10 s of
+ * real time, since the operator runs on the real clock as in its pod). The operator runs again as
+ * the same ServiceAccount, on a client that holds back the watch events of one WebApp's children
+ * until both re-reads were recorded.
  */
 async function cacheLag(env: TestEnv, config: RestConfig, recorded: () => readonly RecordedRequest[]): Promise<void> {
   const key = { namespace: NS, name: 'lagged' };
