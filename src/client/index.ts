@@ -29,6 +29,8 @@ export {
 export { WatchDecoder } from './watch-decoder.js';
 export { HttpWatchStream } from './watch-stream.js';
 export type { HttpWatchStreamOptions } from './watch-stream.js';
+export { resourcePath, queryString, listQuery, writeQuery } from './resource-path.js';
+export type { PathParts, QueryParams } from './resource-path.js';
 export { createMergePatch } from './merge-patch.js';
 export type { MergePatchOptions } from './merge-patch.js';
 export { metadataOnly, isMetadataOnly } from './metadata-only.js';

@@ -22,7 +22,7 @@ import {
   toPartialObjectMetadataList,
 } from './metadata-only.js';
 import type { RestConfig } from './rest-config.js';
-import { queryString, resourcePath } from './resource-path.js';
+import { listQuery, queryString, resourcePath, writeQuery } from './resource-path.js';
 import { Transport, type RequestMetric } from './transport.js';
 import {
   PATCH_CONTENT_TYPES,
@@ -82,20 +82,6 @@ export function createClient(options: CreateClientOptions): RestClient {
 }
 
 const jsonBody = (v: unknown): string => JSON.stringify(v);
-
-function writeQuery(o: WriteOptions | undefined): Record<string, string | undefined> {
-  return { dryRun: o?.dryRun ? 'All' : undefined, fieldManager: o?.fieldManager, fieldValidation: o?.fieldValidation };
-}
-
-function listQuery(o: ListOptions | WatchOptions | undefined): Record<string, string | number | boolean | undefined> {
-  return {
-    labelSelector: o?.labelSelector,
-    fieldSelector: o?.fieldSelector,
-    resourceVersion: o?.resourceVersion,
-    resourceVersionMatch: o?.resourceVersionMatch,
-    shardSelector: o?.shardSelector,
-  };
-}
 
 interface JsonCall {
   method: string;

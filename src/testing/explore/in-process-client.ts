@@ -12,8 +12,11 @@ import { InvalidOptionError, type KubeObject, type ResourceDescriptor, type Stat
 import {
   StatusError,
   isMetadataOnly,
+  listQuery,
+  queryString,
+  resourcePath,
+  writeQuery,
   type Client,
-  type ListOptions,
   type PatchType,
   type WatchEvent,
   type WatchOptions,
@@ -29,7 +32,6 @@ const PATCH_CONTENT_TYPES: Readonly<Record<PatchType, string>> = {
   strategic: 'application/strategic-merge-patch+json',
   apply: 'application/apply-patch+yaml',
 };
-type Query = Record<string, string | number | boolean | undefined>;
 
 /** A `Client` of `server` in the same process; metadata-only descriptors are refused (the explorer's operators need none). */
 export function inProcessClient(server: { handle: Handle }): Client {
@@ -45,21 +47,21 @@ export function inProcessClient(server: { handle: Handle }): Client {
   };
   return {
     get: (r, nn, o) => call('GET', pathOf(r, nn.namespace, nn.name, o?.subresource)),
-    list: (r, o) => call('GET', pathOf(r, o?.namespace) + queryOf({ ...listQuery(o), limit: o?.limit, continue: o?.continue })),
-    create: (r, obj, o) => call('POST', pathOf(r, namespaceOf(r, obj)) + queryOf(writeQuery(o)), obj),
-    update: (r, obj, o) => call('PUT', pathOf(r, namespaceOf(r, obj), nameOf(obj), o?.subresource) + queryOf(writeQuery(o)), obj),
-    updateStatus: (r, obj, o) => call('PUT', pathOf(r, namespaceOf(r, obj), nameOf(obj), 'status') + queryOf(writeQuery(o)), obj),
+    list: (r, o) => call('GET', pathOf(r, o?.namespace) + queryString({ ...listQuery(o), limit: o?.limit, continue: o?.continue })),
+    create: (r, obj, o) => call('POST', pathOf(r, namespaceOf(r, obj)) + queryString(writeQuery(o)), obj),
+    update: (r, obj, o) => call('PUT', pathOf(r, namespaceOf(r, obj), nameOf(obj), o?.subresource) + queryString(writeQuery(o)), obj),
+    updateStatus: (r, obj, o) => call('PUT', pathOf(r, namespaceOf(r, obj), nameOf(obj), 'status') + queryString(writeQuery(o)), obj),
     patch: (r, nn, patch, type, o) =>
       call(
         'PATCH',
-        pathOf(r, nn.namespace, nn.name, o?.subresource) + queryOf({ ...writeQuery(o), force: o?.force }),
+        pathOf(r, nn.namespace, nn.name, o?.subresource) + queryString({ ...writeQuery(o), force: o?.force }),
         patch,
         PATCH_CONTENT_TYPES[type],
       ),
     delete: (r, nn, o) =>
-      call('DELETE', pathOf(r, nn.namespace, nn.name) + queryOf({ dryRun: o?.dryRun ? 'All' : undefined }), deleteBody(o)),
+      call('DELETE', pathOf(r, nn.namespace, nn.name) + queryString({ dryRun: o?.dryRun ? 'All' : undefined }), deleteBody(o)),
     deleteCollection: (r, o) =>
-      call('DELETE', pathOf(r, o?.namespace) + queryOf({ ...listQuery(o), dryRun: o?.dryRun ? 'All' : undefined }), deleteBody(o)),
+      call('DELETE', pathOf(r, o?.namespace) + queryString({ ...listQuery(o), dryRun: o?.dryRun ? 'All' : undefined }), deleteBody(o)),
     async watch<T extends KubeObject>(r: ResourceDescriptor<T>, o?: WatchOptions): Promise<WatchStream<T>> {
       const query = {
         watch: 'true',
@@ -70,7 +72,7 @@ export function inProcessClient(server: { handle: Handle }): Client {
       };
       const res = await server.handle({
         method: 'GET',
-        path: pathOf(r, o?.namespace) + queryOf(query),
+        path: pathOf(r, o?.namespace) + queryString(query),
         headers: { accept: 'application/json' },
       });
       if (res.status !== 200 || !res.stream) throw statusError(res);
@@ -141,33 +143,7 @@ function statusError(res: ApiResponse): StatusError {
 function pathOf(r: ResourceDescriptor<KubeObject>, namespace?: string, name?: string, subresource?: string): string {
   if (isMetadataOnly(r))
     throw new InvalidOptionError('resource', `the explorer's client needs the full ${r.kind} descriptor, not its metadata-only view`);
-  let p = r.group ? `/apis/${r.group}/${r.version}` : `/api/${r.version}`;
-  if (r.namespaced && namespace) p += `/namespaces/${encodeURIComponent(namespace)}`;
-  p += `/${r.plural}`;
-  if (name !== undefined) p += `/${encodeURIComponent(name)}`;
-  if (subresource) p += `/${subresource}`;
-  return p;
-}
-
-function queryOf(params: Query): string {
-  const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '') q.append(k, String(v));
-  const s = q.toString();
-  return s ? `?${s}` : '';
-}
-
-function listQuery(o: ListOptions | WatchOptions | undefined): Query {
-  return {
-    labelSelector: o?.labelSelector,
-    fieldSelector: o?.fieldSelector,
-    resourceVersion: o?.resourceVersion,
-    resourceVersionMatch: o?.resourceVersionMatch,
-    shardSelector: o?.shardSelector,
-  };
-}
-
-function writeQuery(o: { dryRun?: boolean; fieldManager?: string; fieldValidation?: string } | undefined): Query {
-  return { dryRun: o?.dryRun ? 'All' : undefined, fieldManager: o?.fieldManager, fieldValidation: o?.fieldValidation };
+  return resourcePath(r, { namespace, name, subresource });
 }
 
 function namespaceOf(r: ResourceDescriptor<KubeObject>, obj: KubeObject): string | undefined {
