@@ -9,14 +9,17 @@
 import { InvalidOptionError, type KubeObject, type ResourceDescriptor } from '../meta/index.js';
 import type { ListOptions, WatchOptions, WriteOptions } from './types.js';
 
+/** Query parameters by name; undefined and '' are left out of the query string. */
 export type QueryParams = Record<string, string | number | boolean | undefined>;
 
+/** Where in a resource's REST layout a request goes: a namespace, an object's name, its subresource. */
 export interface PathParts {
   namespace?: string;
   name?: string;
   subresource?: string;
 }
 
+/** The REST path of a resource, or of one object or subresource of it; an empty name is refused. */
 export function resourcePath(r: ResourceDescriptor<KubeObject>, { namespace, name, subresource }: PathParts = {}): string {
   let p = r.group ? `/apis/${r.group}/${r.version}` : `/api/${r.version}`;
   if (r.namespaced && namespace) p += `/namespaces/${encodeURIComponent(namespace)}`;
