@@ -12,7 +12,6 @@ import {
   PER_CALL_LIMIT,
   RUNTIME_CEL_COST_BUDGET,
   toCelValue,
-  type CelAuthorizer,
   type CelType,
 } from '../cel/index.js';
 import type { KubeObject } from '../../meta/index.js';
@@ -26,20 +25,14 @@ export const OUT_OF_BUDGET = 'validation failed due to running out of cost budge
 export const list = (v: unknown): Obj[] => (Array.isArray(v) ? (v as Obj[]) : []);
 const objectOf = (o: KubeObject | undefined | null): unknown => (o ? toCelValue(o, DYN) : null);
 
-/** What a write's CEL `request` variable is made of; policies and webhooks' match conditions each have these. */
-export interface CelRequestFields {
-  group: string;
-  version: string;
-  kind: string;
-  resource: string;
-  subresource: string;
-  name: string;
-  namespace: string;
-  operation: string;
-  userInfo: { username: string; groups?: readonly string[] };
-  dryRun: boolean;
-  options?: Record<string, unknown>;
-}
+/**
+ * What a write's CEL `request` and `authorizer` variables are made of: the fields policies' and
+ * webhooks' attributes share (webhooks carry a narrower user and may have no options).
+ */
+export type CelRequestFields = Pick<
+  AdmissionAttributes,
+  'operation' | 'group' | 'version' | 'kind' | 'resource' | 'subresource' | 'name' | 'namespace' | 'dryRun' | 'authorizer'
+> & { userInfo: { username: string; groups?: readonly string[] }; options?: Record<string, unknown> };
 
 /** The CEL `request` variable (`admission.k8s.io` AdmissionRequest), the same for policies and webhook match conditions. */
 export function celRequest(a: CelRequestFields): unknown {
@@ -68,7 +61,7 @@ export function celRequest(a: CelRequestFields): unknown {
  * The CEL `authorizer` variable, the same for policies and webhook match conditions: checks for the
  * request's user, with `authorizer.requestResource` the request's own resource.
  */
-export function celAuthorizerOf(a: CelRequestFields & { authorizer: CelAuthorizer }): unknown {
+export function celAuthorizerOf(a: CelRequestFields): unknown {
   const user = { username: a.userInfo.username, groups: a.userInfo.groups ?? [] };
   const { group, resource, subresource, namespace, name } = a;
   return celAuthorizer(a.authorizer, user, { group, resource, subresource, namespace, name });
