@@ -7,17 +7,16 @@ import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { NamespaceResource, type KubeObject } from 'kube-converge/meta';
+import type { KubeObject } from 'kube-converge/meta';
 import { TestEnv, loadCrds } from 'kube-converge/testing';
 import { isLossless, roundTrip } from 'kube-converge/webhook';
 import { kubectlBinaries } from '../../test/e2e/kubectl/harness.js';
 import { webAppConversion, webAppConversionBlock } from './conversion.js';
 import { WebApp, WebAppV1alpha1 } from './types.js';
-import { setupWebAppWebhooks } from './webhooks.js';
+import { startWebhookEnv } from './webhook-test-env.js';
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 const CRD = here('./crd.yaml');
-const WEBHOOKS = here('./deploy/webhooks/webhooks.yaml');
 const kubectl = kubectlBinaries()[0];
 
 const alpha = (spec: Record<string, unknown>): KubeObject => ({
@@ -26,16 +25,6 @@ const alpha = (spec: Record<string, unknown>): KubeObject => ({
   metadata: { name: 'shop', namespace: 'default', labels: { team: 'web' } },
   spec,
 });
-
-/** The committed CRD without its schema defaults for the replica count, so a defaulted value can only come from a webhook. */
-async function crdWithoutReplicaDefaults() {
-  const [crd] = await loadCrds([CRD]);
-  for (const v of crd!.spec.versions) {
-    const props = v.schema!.openAPIV3Schema!.properties!.spec!.properties!;
-    delete props[v.name === 'v1' ? 'replicas' : 'instances']!.default;
-  }
-  return crd!;
-}
 
 describe('WebApp versions', () => {
   it('converts v1alpha1 to v1 by renaming instances to replicas, and round-trips v1alpha1 → v1 → v1alpha1 losing nothing', () => {
@@ -79,17 +68,8 @@ describe('WebApp versions', () => {
         assert.equal(dry.code, 0, dry.out);
         assert.match(dry.out, /created \(server dry run\)/);
       }
-      await using env = await TestEnv.start({ crds: [await crdWithoutReplicaDefaults()], webhooks: { configurations: [WEBHOOKS] } });
-      await env.client.create(NamespaceResource, {
-        apiVersion: 'v1',
-        kind: 'Namespace',
-        metadata: { name: 'shop-prod', labels: { environment: 'production' } },
-      });
-      const mgr = await env.newManager();
-      setupWebAppWebhooks(mgr);
-      const run = mgr.start();
+      const { env, mgr, run } = await startWebhookEnv();
       try {
-        await mgr.elected();
         const home = join(env.kubeconfigPath, '..');
         const k = (args: string[]) => kubectlIn(kubectl!.path, env.kubeconfigPath, home, args);
         const file = join(home, 'webapp-v1alpha1.yaml');
@@ -115,6 +95,7 @@ describe('WebApp versions', () => {
       } finally {
         await mgr.shutdown();
         await run;
+        await env.stop();
       }
     },
   );

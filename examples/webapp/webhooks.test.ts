@@ -7,39 +7,12 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
-import { NamespaceResource } from 'kube-converge/meta';
 import { StatusError } from 'kube-converge/client';
-import { TestEnv, loadCrds } from 'kube-converge/testing';
+import { TestEnv } from 'kube-converge/testing';
 import { WebApp } from './types.js';
 import { isPinnedImage, setupWebAppWebhooks, webAppWebhookManifests } from './webhooks.js';
-
-const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
-const MANIFEST = here('./deploy/webhooks/webhooks.yaml');
-const CRD = here('./crd.yaml');
-
-/** The WebApp CRD without its schema default for replicas, so a defaulted value can only come from the webhook. */
-async function crdWithoutReplicasDefault() {
-  const [crd] = await loadCrds([CRD]);
-  const props = crd!.spec.versions[0]!.schema!.openAPIV3Schema!.properties!.spec!.properties!;
-  delete props.replicas!.default;
-  return crd!;
-}
-
-async function startEnv() {
-  const env = await TestEnv.start({ crds: [await crdWithoutReplicasDefault()], webhooks: { configurations: [MANIFEST] } });
-  await env.client.create(NamespaceResource, {
-    apiVersion: 'v1',
-    kind: 'Namespace',
-    metadata: { name: 'shop-prod', labels: { environment: 'production' } },
-  });
-  const mgr = await env.newManager();
-  setupWebAppWebhooks(mgr);
-  const run = mgr.start();
-  await mgr.elected();
-  return { env, mgr, run };
-}
+import { WEBHOOK_MANIFEST, startWebhookEnv } from './webhook-test-env.js';
 
 const webapp = (name: string, namespace: string, image: string) => ({
   apiVersion: WebApp.apiVersion,
@@ -58,14 +31,14 @@ describe('WebApp webhooks', () => {
     await using env = await TestEnv.start();
     const mgr = await env.newManager();
     setupWebAppWebhooks(mgr);
-    const committed = parseAllDocuments(await readFile(MANIFEST, 'utf8'))
+    const committed = parseAllDocuments(await readFile(WEBHOOK_MANIFEST, 'utf8'))
       .map((d) => d.toJS() as { kind: string })
       .filter((d) => d.kind.endsWith('WebhookConfiguration'));
     assert.deepEqual(committed, webAppWebhookManifests(mgr, { service: { namespace: 'webapp-system', name: 'webapp-webhook-service' } }));
   });
 
   it('defaults replicas everywhere and refuses an untagged image in a production namespace only', async () => {
-    const { env, mgr, run } = await startEnv();
+    const { env, mgr, run } = await startWebhookEnv();
     try {
       const dev = await env.client.create(WebApp, webapp('dev', 'default', 'nginx'));
       assert.equal(dev.spec.replicas, 1, 'defaulted by the webhook (the schema default is removed)');
@@ -91,7 +64,7 @@ describe('WebApp webhooks', () => {
     'is applied through kubectl: the untagged image is refused with its cause, a tagged one is created defaulted',
     { skip: !existsSync('/usr/bin/kubectl') && 'kubectl is not installed' },
     async () => {
-      const { env, mgr, run } = await startEnv();
+      const { env, mgr, run } = await startWebhookEnv();
       try {
         const kubectl = (args: string[]) =>
           new Promise<{ code: number; out: string }>((resolve) =>
