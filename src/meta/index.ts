@@ -51,6 +51,10 @@ export {
   LeaseResource,
   EventResource,
   CustomResourceDefinitionResource,
+  RoleResource,
+  RoleBindingResource,
+  ClusterRoleResource,
+  ClusterRoleBindingResource,
 } from './resource.js';
 export type { ResourceDescriptor, ResourceDefinition, ObjectOf } from './resource.js';
 export { qualifiedNameErrors, labelValueErrors, dns1123SubdomainErrors, dns1123LabelErrors, dns1035LabelErrors } from './validation.js';

@@ -9,6 +9,7 @@ import type { Deployment, ReplicaSet } from 'kubernetes-types/apps/v1.js';
 import type { Lease } from 'kubernetes-types/coordination/v1.js';
 import type { Event as EventsV1Event } from 'kubernetes-types/events/v1.js';
 import type { CustomResourceDefinition } from 'kubernetes-types/apiextensions/v1.js';
+import type { ClusterRole, ClusterRoleBinding, Role, RoleBinding } from 'kubernetes-types/rbac/v1.js';
 import { InvalidOptionError } from './errors.js';
 import { formatGroupVersion, type GroupVersionKind, type GroupVersionResource } from './gvk.js';
 import type { KubeObject, Resource } from './object.js';
@@ -91,6 +92,16 @@ export const CustomResourceDefinitionResource = builtin<CustomResourceDefinition
   false,
 );
 
+const RBAC = 'rbac.authorization.k8s.io';
+/** Descriptor of `rbac.authorization.k8s.io/v1` Roles (namespaced). */
+export const RoleResource = builtin<Role>(RBAC, 'v1', 'Role', 'roles', true);
+/** Descriptor of `rbac.authorization.k8s.io/v1` RoleBindings (namespaced). */
+export const RoleBindingResource = builtin<RoleBinding>(RBAC, 'v1', 'RoleBinding', 'rolebindings', true);
+/** Descriptor of `rbac.authorization.k8s.io/v1` ClusterRoles (cluster-scoped). */
+export const ClusterRoleResource = builtin<ClusterRole>(RBAC, 'v1', 'ClusterRole', 'clusterroles', false);
+/** Descriptor of `rbac.authorization.k8s.io/v1` ClusterRoleBindings (cluster-scoped). */
+export const ClusterRoleBindingResource = builtin<ClusterRoleBinding>(RBAC, 'v1', 'ClusterRoleBinding', 'clusterrolebindings', false);
+
 /** The predefined built-in descriptors, for REST mappers that want a static starting point. */
 export const builtinResources: readonly ResourceDescriptor<KubeObject>[] = Object.freeze([
   NamespaceResource,
@@ -105,4 +116,8 @@ export const builtinResources: readonly ResourceDescriptor<KubeObject>[] = Objec
   LeaseResource,
   EventResource,
   CustomResourceDefinitionResource,
+  RoleResource,
+  RoleBindingResource,
+  ClusterRoleResource,
+  ClusterRoleBindingResource,
 ]);

@@ -4,7 +4,7 @@
 // `request.userInfo` sees who sent the write (a ServiceAccount, not the admin).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ConfigMapResource, defineResource, type ResourceDescriptor } from 'kube-converge/meta';
+import { ConfigMapResource, defineResource, RoleResource, RoleBindingResource } from 'kube-converge/meta';
 import { createClient, isInvalid } from 'kube-converge/client';
 import { TestEnv } from 'kube-converge/testing';
 
@@ -80,19 +80,11 @@ describe('admission policies through the client', () => {
       kind: 'ValidatingAdmissionPolicyBinding',
       spec: { policyName: 'no-serviceaccounts', validationActions: ['Deny'] },
     });
-    const rbac = (kind: string, plural: string): ResourceDescriptor => ({
-      group: 'rbac.authorization.k8s.io',
-      version: 'v1',
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind,
-      plural,
-      namespaced: true,
-    });
-    await c.create(rbac('Role', 'roles'), {
+    await c.create(RoleResource, {
       metadata: { namespace: 'default', name: 'cm-writer' },
       rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['create'] }],
     });
-    await c.create(rbac('RoleBinding', 'rolebindings'), {
+    await c.create(RoleBindingResource, {
       metadata: { namespace: 'default', name: 'cm-writer' },
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'cm-writer' },
       subjects: [{ kind: 'ServiceAccount', name: 'op', namespace: 'default' }],

@@ -3,17 +3,8 @@
 // logged once rather than on every retry, and readiness recovers once RBAC grants the verbs.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ConfigMapResource, type LogFields, type Logger, type ResourceDescriptor } from 'kube-converge/meta';
+import { ConfigMapResource, type LogFields, type Logger, ClusterRoleResource, ClusterRoleBindingResource } from 'kube-converge/meta';
 import { TestEnv, eventually } from 'kube-converge/testing';
-
-const rbac = (kind: string, plural: string): ResourceDescriptor => ({
-  group: 'rbac.authorization.k8s.io',
-  version: 'v1',
-  apiVersion: 'rbac.authorization.k8s.io/v1',
-  kind,
-  plural,
-  namespaced: false,
-});
 
 interface Line {
   level: string;
@@ -54,11 +45,11 @@ describe('a manager without list/watch permission', () => {
       assert.equal(named[0]!.level, 'error');
       assert.deepEqual([named[0]!.fields['resource'], named[0]!.fields['verb']], ['configmaps', 'list']);
 
-      await env.client.create(rbac('ClusterRole', 'clusterroles'), {
+      await env.client.create(ClusterRoleResource, {
         metadata: { name: 'cm-reader' },
         rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['list', 'watch'] }],
       } as never);
-      await env.client.create(rbac('ClusterRoleBinding', 'clusterrolebindings'), {
+      await env.client.create(ClusterRoleBindingResource, {
         metadata: { name: 'cm-reader' },
         roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cm-reader' },
         subjects: [{ kind: 'ServiceAccount', name: 'reader', namespace: 'default' }],

@@ -5,18 +5,9 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigMapResource, type ResourceDescriptor } from 'kube-converge/meta';
+import { ConfigMapResource, RoleResource, RoleBindingResource } from 'kube-converge/meta';
 import { createClient, isForbidden } from 'kube-converge/client';
 import { TestEnv, readRbacRecording } from 'kube-converge/testing';
-
-const rbac = (kind: string, plural: string): ResourceDescriptor => ({
-  group: 'rbac.authorization.k8s.io',
-  version: 'v1',
-  apiVersion: 'rbac.authorization.k8s.io/v1',
-  kind,
-  plural,
-  namespaced: true,
-});
 
 describe('TestEnv.serviceAccount', () => {
   it('authenticates as the ServiceAccount, is refused what RBAC does not grant, and records each request', async () => {
@@ -26,11 +17,11 @@ describe('TestEnv.serviceAccount', () => {
     const client = createClient({ config: sa.restConfig() });
     try {
       await assert.rejects(client.list(ConfigMapResource, { namespace: 'default' }), (e) => isForbidden(e));
-      await env.client.create(rbac('Role', 'roles'), {
+      await env.client.create(RoleResource, {
         metadata: { namespace: 'default', name: 'cm-reader' },
         rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['list'] }],
       });
-      await env.client.create(rbac('RoleBinding', 'rolebindings'), {
+      await env.client.create(RoleBindingResource, {
         metadata: { namespace: 'default', name: 'cm-reader' },
         roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'cm-reader' },
         subjects: [{ kind: 'ServiceAccount', name: 'op', namespace: 'default' }],
