@@ -6,14 +6,7 @@
  * evaluated once; an expression reading one that failed fails with its error, as kube-apiserver's
  * composited variables do.
  */
-import {
-  celAuthorizer,
-  evaluate,
-  PER_CALL_LIMIT,
-  RUNTIME_CEL_COST_BUDGET,
-  toCelValue,
-  type CelType,
-} from '../cel/index.js';
+import { celAuthorizer, evaluate, PER_CALL_LIMIT, RUNTIME_CEL_COST_BUDGET, toCelValue, type CelType } from '../cel/index.js';
 import type { KubeObject } from '../../meta/index.js';
 import type { AdmissionAttributes } from './attributes.js';
 import { compiled, type Environment } from './expressions.js';
