@@ -10,6 +10,7 @@ import { hasRules } from './cel-rules.js';
 import { validateCelRules } from './cel-validate.js';
 import { fieldCause, type FieldCause } from './field-cause.js';
 import { validateAgainstSchema } from './validate.js';
+import { embeddedResourceErrors } from './embedded-resource.js';
 
 export interface CustomResourceValidation {
   causes: FieldCause[];
@@ -20,7 +21,7 @@ const BLOCKING = new Set(['FieldValueTypeInvalid', 'FieldValueNotSupported']);
 
 /** Validates `obj` (and, on update, its transition from `old`) against `schema`. */
 export function validateCustomResource(obj: unknown, schema: JSONSchemaProps, old?: unknown): CustomResourceValidation {
-  const causes = validateAgainstSchema(obj, schema);
+  const causes = [...validateAgainstSchema(obj, schema), ...embeddedResourceErrors(obj, schema, { isResourceRoot: false })];
   if (!hasRules(schema)) return { causes, warnings: [] };
   if (causes.some((c) => BLOCKING.has(c.reason))) {
     const skipped = fieldCause.invalid(

@@ -13,6 +13,7 @@ import type { FieldCause } from './field-cause.js';
 import { jsonEqual } from '../../meta/index.js';
 import { isJsonObject, jsonTypeOf } from './json-object.js';
 import { numberMatchesFormat, stringMatchesFormat } from './formats.js';
+import { compileSchemaPattern } from './pattern.js';
 
 /** The causes for every way `obj` violates `schema`; empty when it is valid. */
 export function validateAgainstSchema(obj: unknown, schema: JSONSchemaProps): FieldCause[] {
@@ -65,7 +66,7 @@ function validateString(value: string, s: JSONSchemaProps, path: string, causes:
   if (s.minLength !== undefined && length < s.minLength) {
     causes.push(fieldCause.invalid(path, value, `${inBody(path)} should be at least ${s.minLength} chars long`));
   }
-  if (s.pattern !== undefined && !new RegExp(s.pattern, 'u').test(value)) {
+  if (s.pattern !== undefined && !compileSchemaPattern(s.pattern).test(value)) {
     causes.push(fieldCause.invalid(path, value, `${inBody(path)} should match '${s.pattern}'`));
   }
   if (s.format !== undefined && !stringMatchesFormat(value, s.format)) {
