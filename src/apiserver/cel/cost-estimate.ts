@@ -68,11 +68,6 @@ export function estimateCostRange(ast: ASTNode, declarations: Declarations): Ran
   return estimate(ast as unknown as Node, { declarations, scope: new Map() }).cost;
 }
 
-/** The estimated worst-case cost of `ast` under `declarations` (what kube-apiserver holds to its limits). */
-export function estimateCost(ast: ASTNode, declarations: Declarations): number {
-  return estimateCostRange(ast, declarations).max;
-}
-
 const unwrap = (t: CelType): CelType => (t.kind === 'optional' ? t.of : t);
 
 /** apiextensions' size estimator: the declared type at `path`, walked from its variable's type. */
@@ -336,10 +331,7 @@ function call([name, args]: [string, Node[]], receiverNode: Node | undefined, ct
     return { type: BOOL, cost: estimate(arg, ctx).cost };
   }
   if (receiverNode !== undefined && isIdent(args[0])) {
-    if (
-      (QUANTIFIERS.has(name) && (args.length === 2 || args.length === 3)) ||
-      ((name === 'map' || name === 'filter') && args.length >= 2)
-    ) {
+    if ((QUANTIFIERS.has(name) && args.length === 2) || ((name === 'map' || name === 'filter') && args.length >= 2)) {
       return comprehension(name, receiverNode, args, ctx);
     }
     if ((name === 'optMap' || name === 'optFlatMap') && args.length === 2) return optionalMap(name, receiverNode, args, ctx);
@@ -365,7 +357,9 @@ function call([name, args]: [string, Node[]], receiverNode: Node | undefined, ct
   );
   const subject = receiver ?? argEstimates[0];
   const out: Estimate = { type: resultType(qualified, subject), cost: add(cost, own.cost) };
-  const opaque = OPAQUE_RESULTS[qualified] ?? (qualified.startsWith('format.') ? 'format' : undefined);
+  const opaque =
+    OPAQUE_RESULTS[qualified] ??
+    (qualified.startsWith('format.') ? 'format' : PRESERVES_OPAQUE.has(qualified) ? receiver?.opaque : undefined);
   if (opaque !== undefined) out.opaque = opaque;
   if (own.resultSize !== undefined) out.size = own.resultSize;
   return out;
@@ -379,6 +373,9 @@ const OPAQUE_RESULTS: Readonly<Record<string, string>> = {
   semver: 'semver',
   url: 'url',
 };
+
+/** Methods whose result is of their receiver's library type (`q.add(…)` is a quantity, `o.value()` what `o` holds). */
+const PRESERVES_OPAQUE = new Set(['add', 'sub', 'value', 'orValue']);
 
 /** Result types of functions, where certain; anything else is `dyn`, so no compile error is made up. */
 const RESULTS: Readonly<Record<string, CelType>> = {
@@ -435,27 +432,14 @@ function resultType(name: string, subject: Estimate | undefined): CelType {
   return DYN;
 }
 
-/** The iteration variables of a comprehension over `range`, sized and pathed as cel-go pushes them. */
-function iterationLocals(range: Estimate, names: string[]): [string, Local][] {
+/** The iteration variable of a comprehension over `range`, sized and pathed as cel-go pushes it. */
+function iterationLocal(range: Estimate): Local {
   const t = unwrap(range.type);
   const isList = t.kind === 'list';
-  const base = range.path ?? [];
   const element: CelType = t.kind === 'list' ? t.items : t.kind === 'map' || t.kind === 'object' ? MAP_KEY : DYN;
-  const [first, second] = names;
-  if (second === undefined) {
-    const local: Local = { type: element, path: [...base, isList ? '@items' : '@keys'] };
-    if (isList && range.entry !== undefined) local.size = range.entry;
-    return [[first!, local]];
-  }
-  const value: Local = {
-    type: t.kind === 'list' ? t.items : t.kind === 'map' ? t.values : DYN,
-    path: [...base, isList ? '@items' : '@values'],
-  };
-  if (range.entry !== undefined) value.size = range.entry;
-  return [
-    [first!, { type: isList ? INT : MAP_KEY, path: [...base, isList ? '@indices' : '@keys'] }],
-    [second, value],
-  ];
+  const local: Local = { type: element, path: [...(range.path ?? []), isList ? '@items' : '@keys'] };
+  if (isList && range.entry !== undefined) local.size = range.entry;
+  return local;
 }
 
 /**
@@ -468,13 +452,10 @@ function iterationLocals(range: Estimate, names: string[]): [string, Local][] {
 function comprehension(name: string, receiverNode: Node, args: Node[], ctx: Context): Estimate {
   const range = estimate(receiverNode, ctx);
   const count = sizeOf(range, ctx);
-  const variableCount = QUANTIFIERS.has(name) && args.length === 3 ? 2 : 1;
-  const locals = iterationLocals(
-    range,
-    args.slice(0, variableCount).map((a) => a.args as string),
-  );
+  const variable = args[0]!.args as string;
+  const locals: [string, Local][] = [[variable, iterationLocal(range)]];
   const inner: Context = { ...ctx, scope: new Map([...ctx.scope, ...locals]) };
-  const body = args.slice(variableCount).map((a) => estimate(a, inner));
+  const body = args.slice(1).map((a) => estimate(a, inner));
   const predicate = body[0]!;
   let perElement: Range;
   let fixedCost: Range;
@@ -498,7 +479,7 @@ function comprehension(name: string, receiverNode: Node, args: Node[], ctx: Cont
     case 'filter': {
       perElement = { min: predicate.cost.min + 1, max: predicate.cost.max + 13 };
       fixedCost = fixed(LIST_CREATE + 1);
-      const x = identifier(locals[0]![0], inner);
+      const x = identifier(variable, inner);
       out = { type: { kind: 'list', items: locals[0]![1].type }, size: count, entry: union(ZERO, sizeOf(x, inner)) };
       break;
     }
