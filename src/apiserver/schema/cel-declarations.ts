@@ -15,11 +15,31 @@ import { celFieldName, minSerializedSize, type CelType } from '../cel/index.js';
 import { extensionsOf } from './extensions.js';
 
 const STRING: CelType = { kind: 'string' };
-const EMBEDDED_FIELDS: Readonly<Record<string, CelType>> = {
-  apiVersion: STRING,
-  kind: STRING,
-  metadata: { kind: 'object', fields: { name: STRING, generateName: STRING } },
-};
+/** A DNS subdomain's longest length: what `metadata.name` can be, and `generateName` one less (the suffix takes at least one). */
+const NAME_MAX_LENGTH = 253;
+
+/**
+ * The fields every resource root exposes to rules, with `metadata.name` and `generateName` capped
+ * at the name length (or the schema's own shorter `maxLength`), as apiextensions declares them.
+ */
+function embeddedFields(s: JSONSchemaProps): Record<string, CelType> {
+  const meta = s.properties?.['metadata']?.properties ?? {};
+  const capped = (declared: number | undefined, cap: number): CelType => ({
+    kind: 'string',
+    maxLength: Math.max(0, Math.min(declared ?? cap, cap)) * 4,
+  });
+  return {
+    apiVersion: STRING,
+    kind: STRING,
+    metadata: {
+      kind: 'object',
+      fields: {
+        name: capped(meta['name']?.maxLength, NAME_MAX_LENGTH),
+        generateName: capped(meta['generateName']?.maxLength, NAME_MAX_LENGTH - 1),
+      },
+    },
+  };
+}
 
 const types = new WeakMap<JSONSchemaProps, CelType>();
 
@@ -70,7 +90,7 @@ function build(s: JSONSchemaProps, root: boolean): CelType {
         if (celName !== undefined) fields[celName] = celTypeOf(child);
         if (required.has(name) && child.default === undefined) minSize += name.length + minSerializedSize(celTypeOf(child)) + 4;
       }
-      if (root || ext['x-kubernetes-embedded-resource'] === true) Object.assign(fields, EMBEDDED_FIELDS);
+      if (root || ext['x-kubernetes-embedded-resource'] === true) Object.assign(fields, embeddedFields(s));
       return withMax({ kind: 'object', fields, minSize }, 'maxProperties', s.maxProperties);
     }
     default:
