@@ -4,7 +4,7 @@
  * data, worded as kube-apiserver words them (`compilation failed: ERROR: <input>:1:6: …` with the
  * source line and a caret), never exceptions: a CRD author sees every bad rule at once.
  */
-import { estimateCost, CelCompileError } from './cost-estimate.js';
+import { estimateCostRange, CelCompileError } from './cost-estimate.js';
 import { environmentFor } from './environment.js';
 import { instrument } from './runtime-cost.js';
 import type { Declarations } from './types.js';
@@ -16,6 +16,8 @@ export interface Program {
   readonly variables: readonly string[];
   /** The worst-case cost cel-go's estimator would give it under the declared sizes. */
   readonly estimatedCost: number;
+  /** The least and the most it is estimated to cost (the least when every `&&`/`||` stops early). */
+  readonly estimatedCostRange: { readonly min: number; readonly max: number };
   /** The result type the engine infers (`bool`, `string`, `dyn`, …). */
   readonly resultType: string;
   /** True when the expression mentions `name` (how a rule becomes a transition rule through `oldSelf`). */
@@ -100,9 +102,9 @@ export function compile(expression: string, declarations: Declarations): Compile
     const err = checked.error as unknown as EngineError;
     return { ok: false, error: `compilation failed: ${located(expression, typeErrorPosition(expression, err), engineMessage(err))}` };
   }
-  let estimatedCost;
+  let estimatedCostRange;
   try {
-    estimatedCost = estimateCost(parsed.ast, declarations);
+    estimatedCostRange = estimateCostRange(parsed.ast, declarations);
   } catch (e) {
     if (!(e instanceof CelCompileError)) throw e;
     return { ok: false, error: `compilation failed: ${located(expression, e.position, e.message)}` };
@@ -115,7 +117,8 @@ export function compile(expression: string, declarations: Declarations): Compile
     program: {
       expression,
       variables,
-      estimatedCost,
+      estimatedCost: estimatedCostRange.max,
+      estimatedCostRange,
       resultType: checked.type ?? 'dyn',
       uses: (name) => mentioned.has(name),
       run,

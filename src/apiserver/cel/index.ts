@@ -8,7 +8,7 @@ export type { EvaluationResult } from './evaluate.js';
 export { toCelValue, celOptionalOf, celOptionalNone } from './values.js';
 export { celFieldName } from './field-names.js';
 export type { CelType, Declarations } from './types.js';
-export { maxElements } from './types.js';
+export { maxElements, minSerializedSize, MAX_REQUEST_SIZE_BYTES } from './types.js';
 export { celAuthorizer } from './lib-authz.js';
 export type { CelAuthorizer, RequestResource } from './lib-authz.js';
 export {

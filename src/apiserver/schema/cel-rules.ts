@@ -3,10 +3,11 @@
  * the rule program (with `self` and, for transition rules, `oldSelf` declared as the node's type),
  * its optional `messageExpression` program, and the problems that make a CRD invalid — a rule or
  * message expression that does not compile or has the wrong result type, a bad `reason` or
- * `fieldPath`, `oldSelf` where no old value can be found, or an estimated cost over the limit.
+ * `fieldPath`. Costs are judged where the rule sits in the schema (cel-schema-check.ts), since how
+ * many times a rule can run counts.
  */
 import type { JSONSchemaProps } from 'kubernetes-types/apiextensions/v1.js';
-import { compile, costErrorMessage, STATIC_ESTIMATED_COST_LIMIT, type CelType, type Program } from '../cel/index.js';
+import { compile, type CelType, type Program } from '../cel/index.js';
 import { celTypeOf } from './cel-declarations.js';
 import { extensionsOf, type ValidationRule } from './extensions.js';
 import { fieldCause, type FieldCause } from './field-cause.js';
@@ -72,13 +73,9 @@ function compileRule(rule: ValidationRule, type: CelType, schema: JSONSchemaProp
   } else {
     out.program = c.program;
     out.usesOldSelf = c.program.uses('oldSelf');
-    if (c.program.estimatedCost > STATIC_ESTIMATED_COST_LIMIT) {
-      const message = costErrorMessage('estimated rule cost', c.program.estimatedCost, STATIC_ESTIMATED_COST_LIMIT);
-      problems.push({ field: 'rule', cause: (p) => fieldCause.forbidden(p, message) });
-    }
   }
   if (rule.optionalOldSelf === true && !out.usesOldSelf && out.program !== undefined) {
-    problems.push({ field: 'optionalOldSelf', cause: (p) => fieldCause.forbidden(p, 'may not be set if oldSelf is not used in rule') });
+    problems.push({ field: 'optionalOldSelf', cause: (p) => fieldCause.invalid(p, true, 'may not be set if oldSelf is not used in rule') });
   }
   if (rule.message !== undefined && /[\r\n]/.test(rule.message)) {
     problems.push({ field: 'message', cause: (p) => fieldCause.invalid(p, rule.message, 'message must not contain line breaks') });
