@@ -213,7 +213,8 @@ export function updateObject(
     if (old.metadata.managedFields) m.managedFields = old.metadata.managedFields;
     else delete m.managedFields;
   }
-  m.resourceVersion = old.metadata.resourceVersion;
+  if (old.metadata.resourceVersion === undefined) delete m.resourceVersion;
+  else m.resourceVersion = old.metadata.resourceVersion;
   checkUnknownFields(scope, obj, wctx);
   strategy.checkDecodable(obj);
   if (scope.subresource === 'status') strategy.prepareForStatusUpdate(obj, old, wctx);
