@@ -48,16 +48,16 @@ export interface SharedInformerFactoryOptions {
  * of the collection key, so equal options share one informer.
  */
 export interface InformerForOptions<T extends KubeObject> {
-  namespace?: string;
-  labelSelector?: string;
-  fieldSelector?: string;
+  namespace?: string | undefined;
+  labelSelector?: string | undefined;
+  fieldSelector?: string | undefined;
   /** Sharded list/watch (see `ListerWatcherOptions.shardSelector`): the informer holds only its shard. */
   shardSelector?: string;
   /**
    * Applied to each object before it is stored, instead of the factory's transform. Compared by
    * identity: pass the same function to share the informer, another one gets its own.
    */
-  transform?: (obj: T) => T;
+  transform?: ((obj: T) => T) | undefined;
   /**
    * Stops this one informer while the others run: when it aborts, the informer stops and leaves the
    * factory, so asking again builds a fresh one. Compared by identity, like `transform`: an informer
@@ -157,7 +157,7 @@ export class SharedInformerFactory {
   }
 
   /** Resolves when every started informer has synced; rejects with the signal's reason if it aborts first. */
-  async waitForCacheSync({ signal }: { signal?: AbortSignal } = {}): Promise<void> {
+  async waitForCacheSync({ signal }: { signal?: AbortSignal | undefined } = {}): Promise<void> {
     const started = [...this.#entries.values()].filter((e) => e.run !== undefined);
     await Promise.all(started.map((e) => e.informer.waitForSync({ signal })));
   }

@@ -58,7 +58,7 @@ export interface ReflectorOptions<T extends KubeObject> {
   clock: Clock;
   /** Names this reflector in logs and metrics; default the ListerWatcher's description. */
   name?: string;
-  logger?: Logger;
+  logger?: Logger | undefined;
   metrics?: CacheMetricsProvider;
   /** Page size of lists. Default 500, and (as client-go) unpaginated for lists at an exact RV. */
   pageSize?: number;
@@ -393,7 +393,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
 
   async #openWatch(
     signal: AbortSignal,
-    extra: { resourceVersion?: string; resourceVersionMatch?: 'NotOlderThan'; sendInitialEvents?: boolean },
+    extra: { resourceVersion?: string | undefined; resourceVersionMatch?: 'NotOlderThan'; sendInitialEvents?: boolean },
   ): Promise<OpenWatch<T>> {
     const min = this.#minWatchTimeoutMs;
     const timeoutSeconds = Math.floor((min + this.#random() * min) / 1000);

@@ -39,14 +39,15 @@ export interface SharedIndexInformerOptions<T extends KubeObject> {
   name?: string;
   clock?: Clock;
   logger?: Logger;
-  metrics?: CacheMetricsProvider;
-  indexers?: Record<string, IndexFunc<T>>;
+  metrics?: CacheMetricsProvider | undefined;
+  indexers?: Record<string, IndexFunc<T>> | undefined;
   /** Default resync period of handlers (re-delivery of the cache as same-object updates); 0 = none. */
   resyncMs?: number;
   /** Applied to every object before it is frozen and stored, e.g. to drop `metadata.managedFields`. */
-  transform?: (obj: T) => T;
+  transform?: ((obj: T) => T) | undefined;
   /** List/watch tuning passed to the reflector. */
-  reflector?: Pick<ReflectorOptions<T>, 'pageSize' | 'watchList' | 'backoff' | 'minWatchTimeoutMs' | 'inactivityTimeoutMs' | 'random'>;
+  reflector?:
+    Pick<ReflectorOptions<T>, 'pageSize' | 'watchList' | 'backoff' | 'minWatchTimeoutMs' | 'inactivityTimeoutMs' | 'random'> | undefined;
 }
 
 /** Per-handler options of `addEventHandler`: its own resync period and the name it has in logs and metrics. */
@@ -199,7 +200,7 @@ class DefaultSharedIndexInformer<T extends KubeObject> implements SharedIndexInf
   }
 
   /** Also rejects, with `InformerStoppedError`, when the informer stops (or has stopped) before syncing. */
-  async waitForSync({ signal }: { signal?: AbortSignal } = {}): Promise<void> {
+  async waitForSync({ signal }: { signal?: AbortSignal | undefined } = {}): Promise<void> {
     signal?.throwIfAborted();
     if (this.#synced) return;
     if (this.#stopped) throw new InformerStoppedError(this.name, 'sync');

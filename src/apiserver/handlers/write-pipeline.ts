@@ -227,7 +227,8 @@ export function updateObject(
     if (old.metadata.managedFields) m.managedFields = old.metadata.managedFields;
     else delete m.managedFields;
   }
-  m.resourceVersion = old.metadata.resourceVersion;
+  if (old.metadata.resourceVersion === undefined) delete m.resourceVersion;
+  else m.resourceVersion = old.metadata.resourceVersion;
   checkFieldTypes(scope, obj);
   checkUnknownFields(scope, obj, wctx);
   strategy.checkDecodable(obj);

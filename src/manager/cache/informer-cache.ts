@@ -74,7 +74,7 @@ export const DEFAULT_SYNC_PERIOD_MS = 10 * 60 * 60 * 1000;
 
 /** Options for a cached list: a namespace, a label selector and exact matches on field indexes. */
 export interface CacheListOptions {
-  namespace?: string;
+  namespace?: string | undefined;
   labelSelector?: string;
   /** `{ <field index name>: value }`; every entry must match (each must have been added with `indexField`). */
   matchingFields?: Readonly<Record<string, string>>;
@@ -121,7 +121,7 @@ export class InformerCache {
     clock: Clock;
     logger?: Logger;
     cache?: CacheOptions;
-    shards?: number;
+    shards?: number | undefined;
     shardOwner?: (shard: number) => string | undefined;
   }) {
     this.#shardOwner = options.shardOwner ?? (() => undefined);
@@ -185,7 +185,7 @@ export class InformerCache {
   }
 
   /** Waits until every informer created so far has synced. */
-  async waitForSync(options: { signal?: AbortSignal } = {}): Promise<void> {
+  async waitForSync(options: { signal?: AbortSignal | undefined } = {}): Promise<void> {
     await Promise.all([...this.#entries.values()].map((e) => e.informer.waitForSync(options)));
   }
 
@@ -232,7 +232,7 @@ export class InformerCache {
         items = indexer.byIndex(indexName, value);
       } else {
         const keys = new Set(indexer.indexKeys(indexName, value));
-        items = items.filter((o) => keys.has(keyOf({ namespace: o.metadata.namespace, name: o.metadata.name ?? '' })));
+        items = items.filter((o) => keys.has(keyOf({ namespace: o.metadata.namespace ?? '', name: o.metadata.name ?? '' })));
       }
     }
     items ??= ns !== '' ? indexer.byIndex(NAMESPACE_INDEX, ns) : indexer.list();
