@@ -5,6 +5,7 @@
  * LOAD_STRETCH, so a test waits for the event it expects as long as a busy CI machine may need, and
  * a failure still means the promise was broken, not that the machine was slow.
  */
+import { availableParallelism, loadavg } from 'node:os';
 
 /** The lease settings a test gives the processes it starts, in milliseconds. */
 export interface LeaseTimings {
@@ -14,13 +15,15 @@ export interface LeaseTimings {
 }
 
 /**
- * How much longer a step may take on the slowest machine the suite must pass on than on an idle one:
- * two cores at a load of 16 give each runnable process about 2/16 of a core, so the CPU work around
- * every timer (an HTTP round trip through a proxy, the API server's handling, parsing, the test's own
- * polling) can take 8 times as long, and a timer's callback waits behind it. Waits are multiplied by
- * this, never raised by a guessed number of seconds.
+ * How much longer a step may take on a busy machine than on an idle one: at a load of L on C cores each
+ * runnable process gets about C/L of a core, so the CPU work around every timer (an HTTP round trip
+ * through a proxy, the API server's handling, parsing, the test's own polling) can take L/C times as
+ * long, and a timer's callback waits behind it. The suite must pass on two cores at a load of 16, so
+ * the stretch is at least 16/2 = 8; a machine measured busier than that (the one-minute load average
+ * when the test starts) gets its own, larger ratio. Waits are multiplied by this, never raised by a
+ * guessed number of seconds.
  */
-export const LOAD_STRETCH = 16 / 2;
+export const LOAD_STRETCH = Math.max(16 / 2, loadavg()[0]! / availableParallelism());
 
 /**
  * Start-up of a Node process that runs TypeScript through tsx, until it prints that it is ready: up to
