@@ -37,6 +37,8 @@ interface Estimate {
   localSize?: Range;
   /** The size of the elements of a list or map built by the expression. */
   entry?: Range;
+  /** Which of the two it built, known even when its static type is `dyn` (`dyn([1, 2])`). */
+  entryKind?: 'list' | 'map';
   literal?: unknown;
 }
 
@@ -144,6 +146,7 @@ function estimate(node: Node, ctx: Context): Estimate {
         cost: add(fixed(LIST_CREATE), sumOf(items.map((i) => i.cost))),
         size: fixed(items.length),
         entry,
+        entryKind: 'list',
       };
     }
     case 'map': {
@@ -156,6 +159,7 @@ function estimate(node: Node, ctx: Context): Estimate {
         cost: add(fixed(MAP_CREATE), sumOf([...keys, ...values].map((e) => e.cost))),
         size: fixed(entries.length),
         entry,
+        entryKind: 'map',
       };
     }
     case '?:': {
@@ -348,7 +352,11 @@ function call([name, args]: [string, Node[]], receiverNode: Node | undefined, ct
   const cost = add(receiver?.cost ?? ZERO, sumOf(argEstimates.map((a) => a.cost)));
   if (qualified === 'dyn' && argEstimates[0] !== undefined) {
     const inner = argEstimates[0];
-    return { type: DYN, cost: add(cost, ONE), size: sizeOf(inner, ctx), ...(inner.entry !== undefined ? { entry: inner.entry } : {}) };
+    const out: Estimate = { type: DYN, cost: add(cost, ONE), size: sizeOf(inner, ctx) };
+    if (inner.entry !== undefined) out.entry = inner.entry;
+    const kind = inner.entryKind ?? (unwrap(inner.type).kind === 'list' ? 'list' : undefined);
+    if (kind !== undefined) out.entryKind = kind;
+    return out;
   }
   const own = callEstimate(
     qualified,
@@ -435,7 +443,7 @@ function resultType(name: string, subject: Estimate | undefined): CelType {
 /** The iteration variable of a comprehension over `range`, sized and pathed as cel-go pushes it. */
 function iterationLocal(range: Estimate): Local {
   const t = unwrap(range.type);
-  const isList = t.kind === 'list';
+  const isList = t.kind === 'list' || range.entryKind === 'list';
   const element: CelType = t.kind === 'list' ? t.items : t.kind === 'map' || t.kind === 'object' ? MAP_KEY : DYN;
   const local: Local = { type: element, path: [...(range.path ?? []), isList ? '@items' : '@keys'] };
   if (isList && range.entry !== undefined) local.size = range.entry;
