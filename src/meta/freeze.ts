@@ -102,6 +102,17 @@ function freshWalk(v: object): boolean {
   return false;
 }
 
+/**
+ * Whether a cache deep-freezes the objects it stores when its options do not say: yes, unless
+ * `NODE_ENV` is `production`. Freezing is how tests and development catch a write to a cached object
+ * (it throws instead of corrupting every reader's view); in production the `DeepReadonly` types keep
+ * such writes out at compile time, and the freeze walk, a runtime call per nested object of every
+ * event, is not paid (React's development-only freeze of props is the same trade).
+ */
+export function freezeByDefault(): boolean {
+  return process.env['NODE_ENV'] !== 'production';
+}
+
 /** A mutable deep copy of a JSON-shaped value (frozen or not). */
 export function clone<T>(obj: T): DeepMutable<T> {
   return copy(obj) as DeepMutable<T>;
