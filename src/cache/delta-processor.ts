@@ -5,7 +5,8 @@
  *
  *   RealFIFO ──apply(delta)──▶ freeze ──▶ IndexedStore (write) ──▶ ProcessorListener × N
  *
- * Freezing (when on: see `freezeCachedObjects`) happens here, once per object: a watched object just before the store keeps it, a relisted
+ * Freezing happens here, once per object, in tests and development (the `freeze` option; production
+ * stores objects as decoded, sharing only managedFields' empty objects): a watched object just before the store keeps it, a relisted
  * one as it arrives (`prepareListed`, called by the FIFO for each object of a LIST page or streaming
  * list, so the relist in the making holds frozen, transformed objects and not raw ones). An object
  * whose key the store already holds at the same resourceVersion is not frozen again: the stored
@@ -19,7 +20,7 @@
  *
  * Invariant: nothing here calls upstream; the only outputs are the store and the listeners' buffers.
  */
-import { deepFreezeFresh, type KubeObject, type Logger } from '../meta/index.js';
+import { deepFreezeFresh, shareEmptyManagedFields, type KubeObject, type Logger } from '../meta/index.js';
 import type { Delta } from './fifo.js';
 import type { IndexedStore } from './indexer.js';
 import type { Notification, ProcessorListener } from './processor-listener.js';
@@ -33,14 +34,14 @@ export class DeltaProcessor<T extends KubeObject> {
   readonly #log: Logger;
   /** The listeners due at each queued `SyncAll`, oldest first (the FIFO keeps the deltas in the same order). */
   readonly #pendingSyncs: ProcessorListener<T>[][] = [];
-  /** What a fresh object becomes before it is stored: deep-frozen, or kept as decoded. */
+  /** What a fresh object becomes before it is stored: deep-frozen, or as decoded with managedFields' empty objects shared. */
   readonly #seal: (raw: T) => T;
 
   /** `freeze`: deep-freeze every stored object (tests and development), or store it as decoded (production). */
   constructor(indexer: IndexedStore<T>, log: Logger, freeze: boolean) {
     this.#indexer = indexer;
     this.#log = log;
-    this.#seal = freeze ? (deepFreezeFresh as (raw: T) => T) : keepAsDecoded;
+    this.#seal = freeze ? (deepFreezeFresh as (raw: T) => T) : shareEmptyManagedFields;
   }
 
   addListener(listener: ProcessorListener<T>): void {
@@ -134,11 +135,6 @@ export class DeltaProcessor<T extends KubeObject> {
     const listeners = this.listeners;
     for (let i = 0; i < listeners.length; i++) listeners[i]!.push(n);
   }
-}
-
-/** Production's seal: the decoded object as it is; `DeepReadonly` types, not a walk, keep writers off it. */
-function keepAsDecoded<T>(raw: T): T {
-  return raw;
 }
 
 /** An update that carries no new state (same resourceVersion): a resync or a duplicate. */

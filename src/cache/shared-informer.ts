@@ -56,8 +56,9 @@ export interface SharedIndexInformerOptions<T extends KubeObject> {
   transform?: (obj: T) => T;
   /**
    * Deep-freeze every stored object, so a write to a cached object throws (default: on unless
-   * `NODE_ENV` is `production`, see `freezeByDefault`). Off, objects are stored as decoded and only
-   * their `DeepReadonly` types keep writers off; on, empty sub-objects also share one frozen `{}`.
+   * `NODE_ENV` is `production`, see `freezeByDefault`). Off, objects are stored as decoded, but for
+   * managedFields' empty objects, which share one frozen `{}` either way (`shareEmptyManagedFields`);
+   * the `DeepReadonly` types keep writers off them.
    */
   freeze?: boolean | undefined;
   /** List/watch tuning passed to the reflector. */
