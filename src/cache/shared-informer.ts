@@ -58,7 +58,7 @@ export interface SharedIndexInformerOptions<T extends KubeObject> {
    * Deep-freeze every stored object, so a write to a cached object throws (default: on unless
    * `NODE_ENV` is `production`, see `freezeByDefault`). Off, objects are stored as decoded, but for
    * managedFields' empty objects, which share one frozen `{}` either way (`shareEmptyManagedFields`);
-   * the `DeepReadonly` types keep writers off them.
+   * they are still read-only by contract, which tests (freezing) check.
    */
   freeze?: boolean | undefined;
   /** List/watch tuning passed to the reflector. */

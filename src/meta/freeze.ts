@@ -105,9 +105,9 @@ function freshWalk(v: object): boolean {
 /**
  * Whether a cache deep-freezes the objects it stores when its options do not say: yes, unless
  * `NODE_ENV` is `production`. Freezing is how tests and development catch a write to a cached object
- * (it throws instead of corrupting every reader's view); in production the `DeepReadonly` types keep
- * such writes out at compile time, and the freeze walk, a runtime call per nested object of every
- * event, is not paid (React's development-only freeze of props is the same trade).
+ * (it throws instead of corrupting every reader's view), so production, running the same code, need
+ * not pay for the freeze walk, a runtime call per nested object of every event (React's
+ * development-only freeze of props is the same trade).
  */
 export function freezeByDefault(): boolean {
   return process.env['NODE_ENV'] !== 'production';
