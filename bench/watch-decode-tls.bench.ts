@@ -5,8 +5,9 @@
 // 2 % of the bytes):
 //   - Converge's SharedIndexInformer as in production (`freeze: false`) and with the development freeze;
 //   - the floor: https.get on the same stream, each line cut from its chunk, parsed and kept in a Map.
-// The reference is client-go's published figure for its JSON decoding path at 10 KB events, 1,973
-// events/s (kubernetes/kubernetes#130049, the watch-list and CBOR work); the goal is 5× that. Prints
+// The reference is client-go's JSON decoding path at 10 KB Pod events, 1,973 events/s, as published in
+// kubernetes/kubernetes#138841 (`BenchmarkPodJSONRESTClientWatch/pod_json_size=10KB`, one stream, its
+// own machine); the goal is 5× that. Prints
 // Converge's rate over that figure last.
 // Run: node scripts/run-bench.mjs watch-decode-tls
 import { fork } from 'node:child_process';
