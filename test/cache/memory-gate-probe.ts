@@ -81,11 +81,16 @@ function configMap(i: number, rv: number): KubeObject {
 /** Pod `i` at `rv`: the fixture (real API-server output) with its own name, uid and resourceVersion. */
 function realisticPod(i: number, rv: number): KubeObject {
   const p = JSON.parse(pod) as KubeObject & { status: { podIP: string } };
-  p.metadata.name = `${p.metadata.name}-${i}`;
-  p.metadata.uid = `00000000-0000-4000-8000-${i.toString(16).padStart(12, '0')}`;
-  p.metadata.resourceVersion = String(rv);
   p.status.podIP = `10.1.${(i >> 8) & 255}.${i & 255}`;
-  return p;
+  return {
+    ...p,
+    metadata: {
+      ...p.metadata,
+      name: `${p.metadata.name}-${i}`,
+      uid: `00000000-0000-4000-8000-${i.toString(16).padStart(12, '0')}`,
+      resourceVersion: String(rv),
+    },
+  };
 }
 
 type Make = (i: number, rv: number) => KubeObject;
