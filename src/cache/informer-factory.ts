@@ -39,6 +39,8 @@ export interface SharedInformerFactoryOptions {
   namespace?: string;
   /** Applied to every object of every informer that names no transform of its own (e.g. drop managedFields). */
   transform?: (obj: KubeObject) => KubeObject;
+  /** Deep-freeze stored objects in every informer (see `SharedIndexInformerOptions.freeze`); default `freezeByDefault()`. */
+  freeze?: boolean | undefined;
   reflector?: SharedIndexInformerOptions<KubeObject>['reflector'];
 }
 
@@ -135,6 +137,7 @@ export class SharedInformerFactory {
         indexers: o.indexers,
         resyncMs: o.resyncMs ?? this.#o.defaultResyncMs ?? 0,
         transform: transform as ((obj: T) => T) | undefined,
+        freeze: this.#o.freeze,
         reflector: this.#o.reflector,
       });
       const collection = formatGVR(gvrOfResource(resource)) + (namespace ? ` namespace=${namespace}` : '');

@@ -256,6 +256,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
     const relist = this.#store.startReplace();
     const onAbort = (): void => open.stream.close();
     signal.addEventListener('abort', onAbort, { once: true });
+    if (signal.aborted) open.stream.close();
     let warnTimer: Timer | undefined;
     const startedAt = this.#clock.now();
     const scheduleWarning = (): void => {
@@ -318,6 +319,9 @@ export class Reflector<T extends KubeObject = KubeObject> {
     const hasRoom = (): boolean => store.waitForRoom() === undefined;
     const onAbort = (): void => stream.close();
     signal.addEventListener('abort', onAbort, { once: true });
+    // An abort while the watch was being opened fired no listener: a stream that does not watch the
+    // signal itself would otherwise keep the loop waiting for its first event.
+    if (signal.aborted) stream.close();
 
     // No watchdog here: the stream itself fails with a NetworkError once no byte arrived for
     // `inactivityTimeoutMs` (asked for when it was opened), and that failure counts as a cut.

@@ -65,6 +65,11 @@ export interface CacheOptions {
   /** Applied to every kind, field by field, unless `byResource` sets the field. */
   defaults?: CacheResourceOptions;
   byResource?: ReadonlyArray<{ resource: ResourceDescriptor } & CacheResourceOptions>;
+  /**
+   * Deep-freeze cached objects, so a write to one throws: default on unless `NODE_ENV` is
+   * `production` (`freezeByDefault`); `TestEnv` managers always freeze. See docs/cache.md.
+   */
+  freeze?: boolean;
 }
 
 type Transform = (obj: KubeObject) => KubeObject;
@@ -126,7 +131,12 @@ export class InformerCache {
   }) {
     this.#shardOwner = options.shardOwner ?? (() => undefined);
     this.#log = options.logger ?? noopLogger;
-    this.#factory = new SharedInformerFactory({ client: options.client, clock: options.clock, logger: this.#log });
+    this.#factory = new SharedInformerFactory({
+      client: options.client,
+      clock: options.clock,
+      logger: this.#log,
+      freeze: options.cache?.freeze,
+    });
     this.#defaults = options.cache?.defaults ?? {};
     this.#byResource = new Map((options.cache?.byResource ?? []).map(({ resource, ...o }) => [resourceKey(resource), o]));
     if (options.shards !== undefined) {
