@@ -6,10 +6,11 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ConfigMapResource, FakeClock, SecretResource, findStatusCondition, type ObjectOf } from 'kube-converge/meta';
-import { isNotFound, type Client } from 'kube-converge/client';
+import { isInvalid, isNotFound, type Client } from 'kube-converge/client';
 import { TestEnv, eventually, faultInjectingClient } from 'kube-converge/testing';
 import { setupApiKeyController } from './controller.js';
 import { KeyIssuer } from './issuer.js';
+import { Backup } from './backup.js';
 import { ApiKey, POLICY_CONFIGMAP, REVOKE_FINALIZER } from './types.js';
 
 const crd = fileURLToPath(new URL('./crd.yaml', import.meta.url));
@@ -171,10 +172,19 @@ describe('ApiKey operator (docs/writing-an-operator.md)', () => {
   });
 });
 
+describe('the schema-first Backup kind', () => {
+  it('installs from its definition alone, and the API server enforces its schema', async () => {
+    await using env = await TestEnv.start({ crds: [Backup.crd()] });
+    const backup = { metadata: { namespace: 'default', name: 'nightly' }, spec: { schedule: '0 3 * * *' } };
+    assert.equal((await env.client.create(Backup, backup)).spec.schedule, '0 3 * * *');
+    await assert.rejects(env.client.create(Backup, { ...backup, metadata: { namespace: 'default', name: 'empty' }, spec: { schedule: '' } }), (err: unknown) => isInvalid(err));
+  });
+});
+
 describe('docs/writing-an-operator.md', () => {
   const read = (path: string): string => readFileSync(new URL(path, import.meta.url), 'utf8');
   const guide = read('../../docs/writing-an-operator.md');
-  const sources = ['./types.ts', './crd.yaml', './issuer.ts', './controller.ts', './apikey.test.ts', '../webapp/deploy/operator-main.ts'];
+  const sources = ['./types.ts', './crd.yaml', './backup.ts', './issuer.ts', './controller.ts', './apikey.test.ts', '../webapp/deploy/operator-main.ts'];
 
   it('shows only TypeScript and YAML that is in the example files, verbatim', () => {
     const files = sources.map(read);

@@ -1,0 +1,123 @@
+// Compiles the TypeScript code blocks of docs/writing-an-operator.md and README.md as a reader pastes
+// them: each block is a file of its own, compiled with the compilerOptions the README recommends
+// (read from the README itself, so the two cannot drift apart) against this package's sources. A
+// block that is a whole file may say where it goes with `<!-- file: src/name.ts -->` on the line
+// before it, so other blocks can import it by that path; a block that is deliberately a piece of a
+// larger file says `<!-- fragment -->` there instead and is not compiled. Invariant: every other
+// TypeScript block on those pages compiles with no error.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+// Where the blocks are placed: inside the package, so `kube-converge/<layer>` resolves to this
+// package's own exports (with the `source` condition: its TypeScript sources), as an installed copy
+// would resolve to its build.
+const blockRoot = join(root, '.code-blocks');
+
+interface Block {
+  /** The block's path below `blockRoot`. */
+  path: string;
+  /** 1-based line of the opening fence. */
+  line: number;
+  code: string;
+  fragment: boolean;
+}
+
+/** The TypeScript blocks of a Markdown page, with their `file:` or `fragment` markers. */
+function tsBlocks(markdown: string, page: string): Block[] {
+  const lines = markdown.split('\n');
+  const blocks: Block[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (!/^```(ts|typescript)\s*$/.test(lines[i]!)) continue;
+    const start = i;
+    const body: string[] = [];
+    for (i++; i < lines.length && lines[i] !== '```'; i++) body.push(lines[i]!);
+    let j = start - 1;
+    while (j >= 0 && lines[j]!.trim() === '') j--;
+    const marker = j >= 0 ? lines[j]!.trim() : '';
+    const file = /^<!-- file: (\S+\.ts) -->$/.exec(marker)?.[1];
+    blocks.push({
+      path: file ?? `${page.replace(/\W+/g, '-')}-line-${start + 1}.ts`,
+      line: start + 1,
+      code: body.join('\n') + '\n',
+      fragment: marker === '<!-- fragment -->',
+    });
+  }
+  return blocks;
+}
+
+/** The compilerOptions of the README's tsconfig.json block, as the compiler API takes them. */
+function readmeCompilerOptions(): ts.CompilerOptions {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const json = /^```json\n(\{\n\s+"compilerOptions"[\s\S]*?)^```$/m.exec(readme)?.[1];
+  assert.ok(json, 'README.md has no tsconfig.json block with compilerOptions');
+  const raw = JSON.parse(json) as { compilerOptions: Record<string, unknown> };
+  const { options, errors } = ts.convertCompilerOptionsFromJson(raw.compilerOptions, blockRoot);
+  assert.deepEqual(
+    errors.map((e) => ts.flattenDiagnosticMessageText(e.messageText, '\n')),
+    [],
+  );
+  // Only type-checking here; `source` picks the package's TypeScript sources over dist/, which may be absent.
+  const { rootDir: _rootDir, outDir: _outDir, ...checked } = options;
+  return { ...checked, noEmit: true, customConditions: ['source'] };
+}
+
+/** The folders above `file` up to the block root, which exist only in memory. */
+function ancestors(file: string): string[] {
+  const out: string[] = [];
+  for (let d = dirname(file); d.startsWith(blockRoot); d = dirname(d)) out.push(d);
+  return out;
+}
+
+/** Error messages of compiling `blocks` together, each prefixed with its page and line. */
+function compile(blocks: Block[], page: string): string[] {
+  const files = new Map(blocks.map((b) => [join(blockRoot, b.path), b]));
+  const options = readmeCompilerOptions();
+  const host = ts.createCompilerHost(options, true);
+  const { getSourceFile, fileExists, readFile, directoryExists } = host;
+  const dirs = new Set([...files.keys()].flatMap((f) => ancestors(f)));
+  host.fileExists = (f) => files.has(f) || fileExists.call(host, f);
+  host.directoryExists = (d) => dirs.has(d) || (directoryExists?.call(host, d) ?? false);
+  host.readFile = (f) => files.get(f)?.code ?? readFile.call(host, f);
+  host.getSourceFile = (f, version, onError, create) => {
+    const b = files.get(f);
+    return b ? ts.createSourceFile(f, b.code, version, true) : getSourceFile.call(host, f, version, onError, create);
+  };
+  const program = ts.createProgram([...files.keys()], options, host);
+  const diagnostics = [...program.getOptionsDiagnostics(), ...program.getGlobalDiagnostics()];
+  for (const f of files.keys()) {
+    const sf = program.getSourceFile(f);
+    if (sf) diagnostics.push(...program.getSyntacticDiagnostics(sf), ...program.getSemanticDiagnostics(sf));
+  }
+  return diagnostics.map((d) => {
+    const text = ts.flattenDiagnosticMessageText(d.messageText, '\n');
+    const b = d.file ? files.get(d.file.fileName) : undefined;
+    if (!b || !d.file || d.start === undefined) return `${page}: ${text}`;
+    const { line } = d.file.getLineAndCharacterOfPosition(d.start);
+    return `${page}:${b.line + 1 + line} (${b.path}): ${text}`;
+  });
+}
+
+for (const page of ['docs/writing-an-operator.md', 'README.md']) {
+  describe(`${page}: TypeScript code blocks`, () => {
+    const blocks = tsBlocks(readFileSync(join(root, page), 'utf8'), page);
+    const whole = blocks.filter((b) => !b.fragment);
+
+    it('compile as shown under the README tsconfig, against this package', () => {
+      assert.ok(whole.length > 0, `${page} has no whole-file TypeScript block`);
+      assert.deepEqual(compile(whole, page), []);
+    });
+
+    it('name distinct files', () => {
+      const paths = whole.map((b) => b.path);
+      assert.deepEqual(
+        paths.filter((p, i) => paths.indexOf(p) !== i),
+        [],
+      );
+    });
+  });
+}
