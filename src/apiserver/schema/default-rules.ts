@@ -13,7 +13,7 @@ import { extensionsOf } from './extensions.js';
 import { fieldCause, childPath } from './field-cause.js';
 import type { FieldCause } from './field-cause.js';
 import { jsonEqual } from '../../meta/index.js';
-import { pruneUnknownFields } from './prune.js';
+import { pruneBySchema } from './prune.js';
 import { validateAgainstSchema } from './validate.js';
 
 /** One step from an embedded object down to a default inside its metadata: a property, or a list item. */
@@ -50,7 +50,7 @@ function visit(s: JSONSchemaProps, path: string, isResource: boolean, steps: Ste
 
 function ownDefaultErrors(s: JSONSchemaProps, at: string, embedded: boolean): FieldCause[] {
   const pruned = structuredClone(s.default);
-  pruneUnknownFields(pruned, s, { isResourceRoot: embedded });
+  pruneBySchema(pruned, s, { isResourceRoot: embedded });
   if (!jsonEqual(pruned, s.default)) return [fieldCause.invalid(at, s.default, 'must not have unknown fields')];
   const embeddedErrors = embeddedResourceErrors(s.default, s, { isResourceRoot: embedded });
   if (embeddedErrors.length > 0) return embeddedErrors.map((c) => ({ ...c, field: c.field === '' ? at : `${at}.${c.field}` }));

@@ -16,6 +16,7 @@ const hasDefault = (s: JSONSchemaProps | undefined): s is JSONSchemaProps =>
 const nonNullableNull = (x: unknown, s: JSONSchemaProps | undefined): s is JSONSchemaProps =>
   x === null && s !== undefined && s.nullable !== true;
 
+/** Both steps, in the server's order. */
 export function applyDefaults(obj: unknown, schema: JSONSchemaProps): void {
   pruneNonNullableNulls(obj, schema);
   setDefaults(obj, schema);
@@ -27,7 +28,7 @@ function fieldSchema(s: JSONSchemaProps | undefined, key: string): JSONSchemaPro
 }
 
 /** Drops non-nullable nulls that have no default (those with one are defaulted next). */
-function pruneNonNullableNulls(x: unknown, s: JSONSchemaProps | undefined): void {
+export function pruneNonNullableNulls(x: unknown, s: JSONSchemaProps | undefined): void {
   if (Array.isArray(x)) {
     const items = asSchema(s?.items);
     for (const item of x) pruneNonNullableNulls(item, items);
@@ -40,7 +41,8 @@ function pruneNonNullableNulls(x: unknown, s: JSONSchemaProps | undefined): void
   }
 }
 
-function setDefaults(x: unknown, s: JSONSchemaProps | undefined): void {
+/** Sets the defaults of absent fields and of non-nullable nulls, top-down. */
+export function setDefaults(x: unknown, s: JSONSchemaProps | undefined): void {
   if (s === undefined) return;
   if (Array.isArray(x)) {
     const items = asSchema(s.items);

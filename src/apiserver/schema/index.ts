@@ -1,8 +1,9 @@
 // Structural schemas of custom resources as pure functions: structural checks, pruning, defaulting, validation
 // (OpenAPI and CEL rules).
 export { validateStructuralSchema } from './structural.js';
-export { pruneUnknownFields } from './prune.js';
-export { applyDefaults } from './defaults.js';
+export { pruneUnknownFields, pruneBySchema } from './prune.js';
+export type { PruneOptions } from './prune.js';
+export { applyDefaults, pruneNonNullableNulls, setDefaults } from './defaults.js';
 export { validateAgainstSchema } from './validate.js';
 export { fieldCause, renderValue } from './field-cause.js';
 export type { FieldCause } from './field-cause.js';

@@ -44,18 +44,29 @@ export interface PruneOptions {
 
 /**
  * Removes, in place, the fields of `obj` that `schema` does not specify, and the non-ObjectMeta
- * fields of its and its embedded objects' `metadata`. Returns the removed paths (see above).
+ * fields of its and its embedded objects' `metadata`, as the server does to a request body.
+ * Returns the removed paths with a leading dot (see above).
  */
 export function pruneUnknownFields(obj: unknown, schema: JSONSchemaProps, options: PruneOptions = {}): string[] {
   const isResourceRoot = options.isResourceRoot ?? true;
-  const root: Node = isResourceRoot ? { schema, embedded: true } : nodeOf(schema);
   const rootMeta: string[] = [];
-  if (isResourceRoot && isJsonObject(obj) && isJsonObject(obj['metadata'])) pruneMetadata(obj['metadata'], '.metadata', rootMeta);
-  const pruned: string[] = [];
-  prune(obj, root, '', pruned);
+  if (isResourceRoot && isJsonObject(obj) && isJsonObject(obj['metadata'])) pruneMetadata(obj['metadata'], 'metadata', rootMeta);
+  const pruned = pruneBySchema(obj, schema, { isResourceRoot });
   const embeddedMeta: string[] = [];
   coerceEmbeddedMetadata(obj, nodeOf(schema), '', embeddedMeta);
-  return [...rootMeta, ...pruned.sort(), ...embeddedMeta.sort()];
+  return [...rootMeta, ...pruned, ...embeddedMeta.sort()].map((p) => `.${p}`);
+}
+
+/**
+ * The pruning algorithm alone (metadata contents are not looked at): removes, in place, what
+ * `schema` does not specify and returns the removed paths, sorted, in the server's form
+ * (`spec.foo`, `items[0].bar`, `[1].b` for a list at the top).
+ */
+export function pruneBySchema(obj: unknown, schema: JSONSchemaProps, options: PruneOptions = {}): string[] {
+  const root: Node = (options.isResourceRoot ?? true) ? { schema, embedded: true } : nodeOf(schema);
+  const pruned: string[] = [];
+  prune(obj, root, '', pruned);
+  return pruned.sort();
 }
 
 /** A schema node as pruning sees it; `undefined` schema means "nothing specified here". */
@@ -69,6 +80,7 @@ const nodeOf = (schema: JSONSchemaProps | undefined): Node => ({
   embedded: schema !== undefined && extensionsOf(schema)['x-kubernetes-embedded-resource'] === true,
 });
 
+const keyOf = (path: string, key: string): string => (path === '' ? key : `${path}.${key}`);
 const asSchema = (v: unknown): JSONSchemaProps | undefined => (isJsonObject(v) ? (v as JSONSchemaProps) : undefined);
 const itemsOf = (s: JSONSchemaProps | undefined): JSONSchemaProps | undefined => asSchema(s?.items);
 
@@ -90,7 +102,7 @@ function prune(x: unknown, node: Node, path: string, pruned: string[]): void {
   }
   if (!isJsonObject(x)) return;
   for (const key of Object.keys(x)) {
-    const at = `${path}.${key}`;
+    const at = keyOf(path, key);
     if (s === undefined) {
       delete x[key];
       pruned.push(at);
@@ -123,8 +135,8 @@ function skipPrune(x: unknown, node: Node, path: string, pruned: string[]): void
     if (node.embedded && RESOURCE_FIELDS.has(key)) continue;
     const declared = s.properties?.[key];
     const additional = additionalOf(s);
-    if (declared !== undefined) prune(x[key], nodeOf(declared), `${path}.${key}`, pruned);
-    else if (additional !== null) prune(x[key], nodeOf(additional), `${path}.${key}`, pruned);
+    if (declared !== undefined) prune(x[key], nodeOf(declared), keyOf(path, key), pruned);
+    else if (additional !== null) prune(x[key], nodeOf(additional), keyOf(path, key), pruned);
   }
 }
 
@@ -132,7 +144,7 @@ function pruneMetadata(meta: JsonObject, path: string, pruned: string[]): void {
   for (const key of Object.keys(meta)) {
     if (OBJECT_META_FIELDS.has(key)) continue;
     delete meta[key];
-    pruned.push(`${path}.${key}`);
+    pruned.push(keyOf(path, key));
   }
 }
 
@@ -146,11 +158,11 @@ function coerceEmbeddedMetadata(x: unknown, node: Node, path: string, pruned: st
     return;
   }
   if (!isJsonObject(x)) return;
-  if (node.embedded && isJsonObject(x['metadata'])) pruneMetadata(x['metadata'], `${path}.metadata`, pruned);
+  if (node.embedded && isJsonObject(x['metadata'])) pruneMetadata(x['metadata'], keyOf(path, 'metadata'), pruned);
   for (const key of Object.keys(x)) {
     const declared = s.properties?.[key];
     const additional = additionalOf(s);
-    if (declared !== undefined) coerceEmbeddedMetadata(x[key], nodeOf(declared), `${path}.${key}`, pruned);
+    if (declared !== undefined) coerceEmbeddedMetadata(x[key], nodeOf(declared), keyOf(path, key), pruned);
     else if (additional !== null) coerceEmbeddedMetadata(x[key], nodeOf(additional), `${path}[${key}]`, pruned);
   }
 }
