@@ -81,19 +81,6 @@ export function storageKey(strategy: Strategy, namespace: string, name: string):
   return strategy.namespaced ? `${namespace}/${name}` : name;
 }
 
-let lastSecond = NaN;
-let lastText = '';
-
-/** Seconds-precision RFC3339 (`metav1.Time`); the text of the last second is reused (every write stamps it twice). */
-export function rfc3339(ms: number): string {
-  const s = Math.floor(ms / 1000);
-  if (s !== lastSecond) {
-    lastSecond = s;
-    lastText = new Date(s * 1000).toISOString().replace('.000Z', 'Z');
-  }
-  return lastText;
-}
-
 /** The stored object as seen through the request's group and version. */
 export function present(scope: Pick<Scope, 'strategy' | 'version' | 'views'>, obj: KubeObject): KubeObject {
   return scope.views?.get(obj) ?? scope.strategy.toExternal(obj, scope.version);

@@ -14,6 +14,5 @@ export type { ApiRequest, ApiResponse, ResponseStream, StreamSink } from './http
 export type { ServedResource, ServedSubresource } from './served-resource.js';
 export { servingMaterial } from './http/tls/certificates.js';
 export type { ServingMaterial } from './http/tls/certificates.js';
-export { fnv1a64, namespaceShardHash } from './selectors/shard-selector.js';
 export { checkCustomResource } from './schema/index.js';
 export type { CustomResourceCheck, FieldCause } from './schema/index.js';

@@ -70,7 +70,7 @@ export {
   hasOwnerReference,
   newControllerRef,
 } from './owners.js';
-export { formatTimestamp } from './timestamp.js';
+export { formatTimestamp, formatMicroTime } from './timestamp.js';
 export {
   setStatusCondition,
   findStatusCondition,
@@ -81,5 +81,8 @@ export {
 } from './conditions.js';
 export type { NewCondition, ConditionStatus } from './conditions.js';
 export { jsonEqual } from './json-equal.js';
+export { isJsonObject } from './json-object.js';
+export type { JsonObject } from './json-object.js';
+export { fnv1a64, namespaceShardHash } from './hash.js';
 export { deepFreeze, deepFreezeFresh, clone } from './freeze.js';
 export type { DeepMutable } from './freeze.js';

@@ -5,7 +5,7 @@
  * correct, and what a defaulter rarely causes). Invariant: applying the result to `before` gives a
  * document `jsonEqual` to `after`; equal documents give an empty patch.
  */
-import { jsonEqual } from '../meta/index.js';
+import { isJsonObject, jsonEqual } from '../meta/index.js';
 
 /** One operation of the patches this module makes (only `add`, `remove`, `replace` are needed). */
 export interface JsonPatchOp {
@@ -14,7 +14,6 @@ export interface JsonPatchOp {
   value?: unknown;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const escapeToken = (t: string): string => t.replace(/~/g, '~0').replace(/\//g, '~1');
 /** An own member only: `b.__proto__` of a `b` without that member is the prototype, not JSON. */
 const member = (o: Record<string, unknown>, k: string): unknown => (Object.hasOwn(o, k) ? o[k] : undefined);
@@ -28,7 +27,7 @@ export function createJsonPatch(before: unknown, after: unknown): JsonPatchOp[] 
 
 function diff(a: unknown, b: unknown, path: string, ops: JsonPatchOp[]): void {
   if (jsonEqual(a, b)) return;
-  if (isRecord(a) && isRecord(b)) {
+  if (isJsonObject(a) && isJsonObject(b)) {
     for (const k of Object.keys(a)) {
       if (a[k] !== undefined && member(b, k) === undefined) ops.push({ op: 'remove', path: `${path}/${escapeToken(k)}` });
     }

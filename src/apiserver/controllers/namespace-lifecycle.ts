@@ -6,8 +6,8 @@
  * cannot be deleted.
  * Invariant: a Terminating namespace is finalized only when no namespaced object remains in it.
  */
-import { jsonEqual, type KubeObject, type Logger } from '../../meta/index.js';
-import { rfc3339, type Scope, type ServerContext } from '../context.js';
+import { formatTimestamp, jsonEqual, type KubeObject, type Logger } from '../../meta/index.js';
+import type { Scope, ServerContext } from '../context.js';
 import { performDelete } from '../handlers/write-pipeline.js';
 import { negotiateOutput } from '../http/negotiation.js';
 import { renderObject } from '../http/render.js';
@@ -52,7 +52,7 @@ export class NamespaceLifecycle {
     }
     const next: KubeObject = {
       ...old,
-      metadata: { ...old.metadata, deletionTimestamp: rfc3339(this.#ctx.clock.now()), deletionGracePeriodSeconds: 0 },
+      metadata: { ...old.metadata, deletionTimestamp: formatTimestamp(this.#ctx.clock.now()), deletionGracePeriodSeconds: 0 },
       status: { ...(old.status as object), phase: 'Terminating' },
     };
     if (dryRun) return jsonResponse(200, renderObject(scope, form, next));
