@@ -12,7 +12,7 @@ import { fieldCause, childPath, indexPath } from './field-cause.js';
 import type { FieldCause } from './field-cause.js';
 import { jsonEqual } from '../../meta/index.js';
 import { isJsonObject, jsonTypeOf } from './json-object.js';
-import { numberMatchesFormat, stringMatchesFormat } from '../ground/formats.js';
+import { numberMatchesFormat, stringMatchesFormat } from '../ground/index.js';
 
 /** The causes for every way `obj` violates `schema`; empty when it is valid. */
 export function validateAgainstSchema(obj: unknown, schema: JSONSchemaProps): FieldCause[] {
