@@ -18,7 +18,7 @@ export type { SharedInformerFactoryOptions, InformerForOptions } from './informe
 export { createLister } from './lister.js';
 export type { Lister } from './lister.js';
 export { noopCacheMetricsProvider } from './metrics.js';
-export type { CacheMetricsProvider, CounterMetric, GaugeMetric, HistogramMetric } from './metrics.js';
+export type { CacheMetricsProvider, CounterMetric, SettableGaugeMetric, HistogramMetric } from './metrics.js';
 export { IndexerError, InformerStoppedError, ShardSelectorIgnoredError, WatchInterruptedError } from './errors.js';
 export type {
   DeletedFinalStateUnknown,

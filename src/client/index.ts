@@ -5,7 +5,7 @@ export type { CreateClientOptions, RestClient } from './rest-client.js';
 export { Transport } from './transport.js';
 export type { TransportOptions, TransportRequest, TransportResponse, StreamingResponse, RequestMetric } from './transport.js';
 export { TokenBucketRateLimiter } from './rate-limiter.js';
-export type { RateLimiter, TokenBucketOptions } from './rate-limiter.js';
+export type { ClientRateLimiter, TokenBucketOptions } from './rate-limiter.js';
 export {
   StatusError,
   NetworkError,
