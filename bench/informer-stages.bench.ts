@@ -9,10 +9,11 @@
 // rate as a ratio of the ceiling, the whole informer's last.
 // Run: node scripts/run-bench.mjs informer-stages   (goal of the informer: >= 0.7 of the ceiling)
 import { createSharedIndexInformer, type ListerWatcher } from 'kube-converge/cache';
-import { WatchDecoder, type WatchEvent, type WatchStream } from 'kube-converge/client';
+import { type WatchEvent, type WatchStream } from 'kube-converge/client';
 import { ConfigMapResource, deepFreezeFresh, type KubeObject } from 'kube-converge/meta';
 import { printHeadlines, writeResult, type Headline } from './results.js';
 import { seededRandom } from './watch-fixture.js';
+import { WatchDecoder } from '../src/client/watch-decoder.js';
 
 const EVENTS = Number(process.env['UPDATES'] ?? 100_000);
 const OBJECTS = 1_000;

@@ -16,21 +16,22 @@
  */
 import type { WatchErrorReason } from './types.js';
 
-/** A counter a `CacheMetricsProvider` hands the cache, which only ever increments it. */
+/** A counter a `CacheMetricsProvider` hands the cache, which only ever increments it. @extension */
 export interface CounterMetric {
   inc(): void;
 }
 
-/** A gauge a `CacheMetricsProvider` hands the cache, which sets it to the current value (the workqueue's `SettableGaugeMetric` shape). */
+/** A gauge a `CacheMetricsProvider` hands the cache, which sets it to the current value (the workqueue's `SettableGaugeMetric` shape). @extension */
 export interface SettableGaugeMetric {
   set(value: number): void;
 }
 
-/** A histogram a `CacheMetricsProvider` hands the cache, which records durations in seconds. */
+/** A histogram a `CacheMetricsProvider` hands the cache, which records durations in seconds. @extension */
 export interface HistogramMetric {
   observe(seconds: number): void;
 }
 
+/** @extension */
 export interface CacheMetricsProvider {
   newInitialSyncDurationMetric(informer: string): HistogramMetric;
   newWatchConnectsMetric(informer: string): CounterMetric;

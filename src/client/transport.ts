@@ -23,7 +23,7 @@ import type { SecureContext } from 'node:tls';
 import type { Credentials, RestConfig } from './rest-config.js';
 import { traceRequest } from './tracing.js';
 
-/** One attempt, as reported to the metrics hook (`rest_client_requests_total{code,host,method}`). */
+/** One attempt, as reported to the metrics hook (`rest_client_requests_total{code,host,method}`). @extension */
 export interface RequestMetric {
   verb: string;
   host: string;

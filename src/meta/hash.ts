@@ -11,6 +11,7 @@ const encoder = new TextEncoder();
  * 64-bit FNV-1a over the UTF-8 bytes of `value`. The state is kept as two 32-bit halves (plain
  * numbers stay exact; BigInt per byte would be slow): multiplying by the prime 2^40 + 0x1b3 is
  * `x * 0x1b3 + (x << 40)`, and the shifted low half lands in the high half shifted by 8.
+ * @extension
  */
 export function fnv1a64(value: string): bigint {
   let hi = 0xcbf29ce4;
@@ -36,6 +37,7 @@ const MASK = (1n << 64n) - 1n;
  * multiplication carries those differences into the top bits the shard ranges cut on, and by the
  * golden ratio it spreads an arithmetic run of inputs as evenly as any multiplier can (the
  * three-gap theorem); random names stay random.
+ * @extension
  */
 export function namespaceShardHash(namespace: string): bigint {
   return (fnv1a64(namespace) * GOLDEN) & MASK;

@@ -38,7 +38,6 @@ export {
   defineResource,
   gvkOfResource,
   gvrOfResource,
-  builtinResources,
   NamespaceResource,
   ConfigMapResource,
   SecretResource,
@@ -59,9 +58,9 @@ export {
 export type { ResourceDescriptor, ResourceDefinition, ObjectOf } from './resource.js';
 export { qualifiedNameErrors, labelValueErrors, dns1123SubdomainErrors, dns1123LabelErrors, dns1035LabelErrors } from './validation.js';
 export { parseLabelSelector, selectorFromLabelSelector, selectorFromSet, everything, nothing } from './label-selector.js';
-export type { Selector, Requirement, LabelOperator } from './label-selector.js';
-export { parseFieldSelector, fieldSelectorFromSet, escapeFieldValue, getFieldPath, fieldsOf } from './field-selector.js';
-export type { FieldSelector, FieldRequirement, FieldOperator } from './field-selector.js';
+export type { Selector } from './label-selector.js';
+export { parseFieldSelector, fieldSelectorFromSet, escapeFieldValue } from './field-selector.js';
+export type { FieldSelector } from './field-selector.js';
 export {
   getControllerOf,
   isControlledBy,

@@ -3,10 +3,10 @@
  * layer that walks decoded JSON (patches, schemas, selectors over fields) asks this same question.
  */
 
-/** A decoded JSON object: string keys, values of any JSON type. */
+/** A decoded JSON object: string keys, values of any JSON type. @extension */
 export type JsonObject = { [key: string]: unknown };
 
-/** True for a JSON object: not null, not an array, not a scalar. */
+/** True for a JSON object: not null, not an array, not a scalar. @extension */
 export function isJsonObject(v: unknown): v is JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

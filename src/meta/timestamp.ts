@@ -33,6 +33,7 @@ export function formatTimestamp(time: Date | number): string {
  * Formats milliseconds since the epoch (or a Date) as `YYYY-MM-DDTHH:MM:SS.ffffffZ`, the
  * `metav1.MicroTime` of events and leases. `micros`, when given, is the microsecond within the second
  * (a decoded wire value carries it); otherwise the time's milliseconds are padded.
+ * @extension
  */
 export function formatMicroTime(time: Date | number, micros?: number): string {
   const ms = millisOf(time);

@@ -7,7 +7,7 @@
  */
 import { isJsonObject, jsonEqual } from '../meta/index.js';
 
-/** One operation of the patches this module makes (only `add`, `remove`, `replace` are needed). */
+/** One operation of the patches this module makes (only `add`, `remove`, `replace` are needed). @extension */
 export interface JsonPatchOp {
   op: 'add' | 'remove' | 'replace';
   path: string;
@@ -18,7 +18,7 @@ const escapeToken = (t: string): string => t.replace(/~/g, '~0').replace(/\//g, 
 /** An own member only: `b.__proto__` of a `b` without that member is the prototype, not JSON. */
 const member = (o: Record<string, unknown>, k: string): unknown => (Object.hasOwn(o, k) ? o[k] : undefined);
 
-/** The operations that make `before` into `after` (both JSON values). */
+/** The operations that make `before` into `after` (both JSON values). @extension */
 export function createJsonPatch(before: unknown, after: unknown): JsonPatchOp[] {
   const ops: JsonPatchOp[] = [];
   diff(before, after, '', ops);

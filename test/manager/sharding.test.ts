@@ -3,9 +3,10 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { fnv1a64, namespaceShardHash as namespaceHash } from 'kube-converge/meta';
-import { ShardGate, namespaceShardSelector, resolveManagerOptions, shardRanges } from 'kube-converge/manager';
 import { HASH_SPACE_END, assignedShards, memberLeaseName, namespaceSharder, shardOfHash } from '../../src/manager/sharding/index.js';
 import { namingSchemes } from './fixtures/naming-schemes.js';
+import { ShardGate, namespaceShardSelector, shardRanges } from '../../src/manager/sharding/index.js';
+import { resolveManagerOptions } from '../../src/manager/options.js';
 
 describe('shard ranges', () => {
   it('cover [0, 2^64) contiguously and disjointly for every shard count', () => {
