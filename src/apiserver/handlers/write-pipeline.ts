@@ -23,7 +23,7 @@ import {
   modifiedConflict,
   notFound,
   type FieldCause,
-} from '../http/status.js';
+} from '../ground/status.js';
 import { validateObjectMeta } from '../registry/object-meta-validation.js';
 import { admitWrite } from '../admission-policy/index.js';
 import { enforceOwnerReferencePermissions } from '../admission/index.js';
