@@ -37,7 +37,7 @@ import type { Strategy } from './registry/strategy.js';
 import { headerOf, type ApiRequest, type ApiResponse } from './http/request.js';
 import { errorResponse, textResponse } from './http/response.js';
 import { route } from './http/router.js';
-import { ApiStatusError, methodNotAllowed } from './ground/status.js';
+import { ApiStatusError, methodNotAllowed } from './ground/index.js';
 import { Store } from './storage/store.js';
 import { toTable } from './table/index.js';
 import { WatchHub } from './watch-hub.js';
@@ -49,7 +49,7 @@ import { RequestRecorder, type RecordedRequest } from './authorization/request-r
 import { adminTokenMatcher } from './http/auth/admin-token.js';
 import { ServiceAccountTokens, type IssuedToken } from './http/auth/service-account-tokens.js';
 import { ADMIN_USER, type UserInfo } from './http/auth/user.js';
-import { notFound } from './ground/status.js';
+import { notFound } from './ground/index.js';
 
 /** Options of `createApiServer`; every one has a default, so `{}` gives a server that behaves like a fresh envtest cluster. @extension */
 export interface ApiServerOptions {

@@ -18,7 +18,7 @@ import {
   type OwnerReference,
 } from '../../meta/index.js';
 import type { Scope } from '../context.js';
-import { forbiddenRequest } from '../ground/status.js';
+import { forbiddenRequest } from '../ground/index.js';
 import { isMaster } from '../http/auth/user.js';
 import type { ResourceAttributes } from '../authorization/request-attributes.js';
 

@@ -13,7 +13,7 @@ import { InvalidOptionError, parseGroupVersion, type KubeObject, type Logger, ty
 import type { ServerContext } from '../context.js';
 import { performDelete } from '../handlers/write-pipeline.js';
 import type { Strategy } from '../registry/strategy.js';
-import { ApiStatusError } from '../ground/status.js';
+import { ApiStatusError } from '../ground/index.js';
 import type { StoredEvent } from '../storage/store.js';
 
 interface Located {

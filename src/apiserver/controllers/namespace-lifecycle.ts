@@ -13,7 +13,7 @@ import { negotiateOutput } from '../http/negotiation.js';
 import { renderObject } from '../http/render.js';
 import { headerOf, type ApiResponse } from '../http/request.js';
 import { jsonResponse } from '../http/response.js';
-import { conflict, forbidden, modifiedConflict, notFound } from '../ground/status.js';
+import { conflict, forbidden, modifiedConflict, notFound } from '../ground/index.js';
 
 const IMMORTAL = new Set(['default', 'kube-system', 'kube-public']);
 const NS_ID = '/namespaces';

@@ -9,7 +9,7 @@ import { storageKey, type Scope } from '../context.js';
 import { decodeObject } from '../http/decode.js';
 import type { ApiResponse } from '../http/request.js';
 import { jsonResponse, statusResponse } from '../http/response.js';
-import { badRequest, fieldCause, invalid, notFound } from '../ground/status.js';
+import { badRequest, fieldCause, invalid, notFound } from '../ground/index.js';
 import { checkTypeMeta } from './params.js';
 import { performDelete, type DeleteParams } from './write-pipeline.js';
 

@@ -7,7 +7,7 @@ import type { KubeObject } from '../../meta/index.js';
 import type { Scope } from '../context.js';
 import type { FieldSet } from '../apply/index.js';
 import { headerOf } from '../http/request.js';
-import { badRequest, fieldCause, invalid } from '../ground/status.js';
+import { badRequest, fieldCause, invalid } from '../ground/index.js';
 
 export interface WriteParams {
   dryRun: boolean;

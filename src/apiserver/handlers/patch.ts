@@ -22,7 +22,7 @@ import {
   notFound,
   tooLarge,
   unsupportedMediaType,
-} from '../ground/status.js';
+} from '../ground/index.js';
 import { checkTypeMeta, reconcileNamespace, writeParams } from './params.js';
 import { queryBool } from './query-bool.js';
 import { objectResponse, warningHeaders } from './respond.js';

@@ -12,7 +12,7 @@ import { renderList, renderObject, type ListMetaOut } from '../http/render.js';
 import { headerOf, type ApiResponse } from '../http/request.js';
 import { jsonResponse } from '../http/response.js';
 import { decodeContinue, encodeContinue } from '../storage/continue-token.js';
-import { badRequest, expired, notFound } from '../ground/status.js';
+import { badRequest, expired, notFound } from '../ground/index.js';
 import { parseListOptions, tooLargeResourceVersion } from './list-options.js';
 import { scaleOf } from './scale.js';
 import { withViews } from './webhook-conversion.js';

@@ -23,7 +23,7 @@ import {
   modifiedConflict,
   notFound,
   type FieldCause,
-} from '../ground/status.js';
+} from '../ground/index.js';
 import { validateObjectMeta } from '../registry/object-meta-validation.js';
 import { admitWrite } from '../admission-policy/index.js';
 import { enforceOwnerReferencePermissions } from '../admission/index.js';

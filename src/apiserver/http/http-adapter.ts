@@ -17,7 +17,7 @@ import { adminTokenAuthenticator } from './auth/admin-token.js';
 import type { ApiRequest, ApiResponse } from './request.js';
 import type { UserInfo } from './auth/user.js';
 import { errorResponse, statusResponse } from './response.js';
-import { tooLarge, unauthorized } from '../ground/status.js';
+import { tooLarge, unauthorized } from '../ground/index.js';
 
 /** The longest a whole request (headers and body) may take to arrive: Node's default, which a headers timeout may not exceed. */
 const REQUEST_TIMEOUT_MS = 300_000;

@@ -12,7 +12,7 @@ import type { CustomResourceDefinition } from 'kubernetes-types/apiextensions/v1
 import { formatTimestamp, jsonEqual, InvalidOptionError, type KubeObject } from '../../meta/index.js';
 import { celSchemaErrors, validateStructuralSchema } from '../schema/index.js';
 import { parseJsonPath } from '../table/jsonpath.js';
-import { fieldCause, type FieldCause } from '../ground/status.js';
+import { fieldCause, type FieldCause } from '../ground/index.js';
 import { Strategy, builtinVersion, type StoreReader, type VersionSpec, type WriteContext } from './strategy.js';
 
 export const CRD_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io';

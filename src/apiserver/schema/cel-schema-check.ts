@@ -10,7 +10,7 @@ import { costErrorMessage, maxElements, STATIC_ESTIMATED_CRD_COST_LIMIT } from '
 import { celTypeOf } from './cel-declarations.js';
 import { rulesOf } from './cel-rules.js';
 import { extensionsOf } from './extensions.js';
-import { childPath, fieldCause, indexPath, type FieldCause } from '../ground/field-cause.js';
+import { childPath, fieldCause, indexPath, type FieldCause } from '../ground/index.js';
 
 interface Walk {
   causes: FieldCause[];

@@ -23,7 +23,7 @@ import {
 import { celTypeOf } from './cel-declarations.js';
 import { rulesOf, type CompiledRule } from './cel-rules.js';
 import { extensionsOf } from './extensions.js';
-import { childPath, fieldCause, indexPath, type FieldCause } from '../ground/field-cause.js';
+import { childPath, fieldCause, indexPath, type FieldCause } from '../ground/index.js';
 import { isJsonObject } from './json-object.js';
 
 export interface CelValidationResult {

@@ -8,7 +8,7 @@
 import type { JSONSchemaProps } from 'kubernetes-types/apiextensions/v1.js';
 import { celSchemaErrors } from './cel-schema-check.js';
 import { applyDefaults } from './defaults.js';
-import type { FieldCause } from '../ground/field-cause.js';
+import type { FieldCause } from '../ground/index.js';
 import { pruneUnknownFields } from './prune.js';
 import { validateStructuralSchema } from './structural.js';
 import { validateCustomResource } from './validate-custom-resource.js';

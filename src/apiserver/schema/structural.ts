@@ -11,10 +11,10 @@
  */
 import type { JSONSchemaProps } from 'kubernetes-types/apiextensions/v1.js';
 import { extensionsOf } from './extensions.js';
-import { fieldCause, childPath, indexPath } from '../ground/field-cause.js';
+import { fieldCause, childPath, indexPath } from '../ground/index.js';
 import { pruneUnknownFields } from './prune.js';
 import { validateAgainstSchema } from './validate.js';
-import type { FieldCause } from '../ground/field-cause.js';
+import type { FieldCause } from '../ground/index.js';
 
 const JUNCTORS = ['allOf', 'anyOf', 'oneOf'] as const;
 /** Keys a junctor may not carry: they would make the schema's shape depend on which branch matches. */

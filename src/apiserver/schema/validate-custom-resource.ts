@@ -8,7 +8,7 @@
 import type { JSONSchemaProps } from 'kubernetes-types/apiextensions/v1.js';
 import { hasRules } from './cel-rules.js';
 import { validateCelRules } from './cel-validate.js';
-import { fieldCause, type FieldCause } from '../ground/field-cause.js';
+import { fieldCause, type FieldCause } from '../ground/index.js';
 import { validateAgainstSchema } from './validate.js';
 
 export interface CustomResourceValidation {

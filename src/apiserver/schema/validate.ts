@@ -8,8 +8,8 @@
  */
 import type { JSONSchemaProps } from 'kubernetes-types/apiextensions/v1.js';
 import { extensionsOf } from './extensions.js';
-import { fieldCause, childPath, indexPath } from '../ground/field-cause.js';
-import type { FieldCause } from '../ground/field-cause.js';
+import { fieldCause, childPath, indexPath } from '../ground/index.js';
+import type { FieldCause } from '../ground/index.js';
 import { jsonEqual } from '../../meta/index.js';
 import { isJsonObject, jsonTypeOf } from './json-object.js';
 import { numberMatchesFormat, stringMatchesFormat } from '../ground/index.js';

@@ -13,7 +13,7 @@
  * enter/leave events.
  */
 import { fnv1a64, namespaceShardHash } from '../../meta/index.js';
-import { badRequest } from '../ground/status.js';
+import { badRequest } from '../ground/index.js';
 
 export type ShardField = 'object.metadata.uid' | 'object.metadata.namespace';
 
