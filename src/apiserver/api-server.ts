@@ -38,7 +38,7 @@ import { headerOf, type ApiRequest, type ApiResponse } from './http/request.js';
 import { errorResponse, textResponse } from './http/response.js';
 import { route } from './http/router.js';
 import { ApiStatusError, methodNotAllowed } from './ground/index.js';
-import { Store } from './storage/store.js';
+import { Store } from './storage/index.js';
 import { toTable } from './table/index.js';
 import { WatchHub } from './watch-hub.js';
 import { bootstrapClusterRoleBindings, bootstrapClusterRoles } from './authorization/bootstrap-policy.js';

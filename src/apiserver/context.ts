@@ -11,7 +11,7 @@ import type { Registry } from './registry/registry.js';
 import type { Strategy } from './registry/strategy.js';
 import type { ApiRequest } from './http/request.js';
 import type { ServedResource } from './served-resource.js';
-import type { Store } from './storage/store.js';
+import type { Store } from './storage/index.js';
 import type { WatchHub } from './watch-hub.js';
 import type { ServiceAccountTokens } from './http/auth/service-account-tokens.js';
 import type { Decision, RbacAuthorizer } from './authorization/rbac-authorizer.js';

@@ -11,7 +11,7 @@ import type { ServerContext } from '../context.js';
 import { performDelete } from '../handlers/write-pipeline.js';
 import { CRD_FINALIZER, crdOf } from '../registry/crd.js';
 import { CustomResourceStrategy } from '../registry/custom-resource.js';
-import type { StoredEvent } from '../storage/store.js';
+import type { StoredEvent } from '../storage/index.js';
 
 const CRD_ID = 'apiextensions.k8s.io/customresourcedefinitions';
 

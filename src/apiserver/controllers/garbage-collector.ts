@@ -14,7 +14,7 @@ import type { ServerContext } from '../context.js';
 import { performDelete } from '../handlers/write-pipeline.js';
 import type { Strategy } from '../registry/strategy.js';
 import { ApiStatusError } from '../ground/index.js';
-import type { StoredEvent } from '../storage/store.js';
+import type { StoredEvent } from '../storage/index.js';
 
 interface Located {
   strategy: Strategy;

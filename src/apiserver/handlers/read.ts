@@ -11,7 +11,7 @@ import { negotiateOutput } from '../http/negotiation.js';
 import { renderList, renderObject, type ListMetaOut } from '../http/render.js';
 import { headerOf, type ApiResponse } from '../http/request.js';
 import { jsonResponse } from '../http/response.js';
-import { decodeContinue, encodeContinue } from '../storage/continue-token.js';
+import { decodeContinue, encodeContinue } from '../storage/index.js';
 import { badRequest, expired, notFound } from '../ground/index.js';
 import { parseListOptions, tooLargeResourceVersion } from './list-options.js';
 import { scaleOf } from './scale.js';

@@ -11,7 +11,7 @@
 import type { CustomResourceDefinition } from 'kubernetes-types/apiextensions/v1.js';
 import { formatTimestamp, jsonEqual, InvalidOptionError, type KubeObject } from '../../meta/index.js';
 import { celSchemaErrors, validateStructuralSchema } from '../schema/index.js';
-import { parseJsonPath } from '../table/jsonpath.js';
+import { parseJsonPath } from '../table/index.js';
 import { fieldCause, type FieldCause } from '../ground/index.js';
 import { Strategy, builtinVersion, type StoreReader, type VersionSpec, type WriteContext } from './strategy.js';
 
