@@ -12,10 +12,11 @@
 // floor; the production informer's share of the floor last.
 // Run: node scripts/run-bench.mjs informer-stages   (goals of the informer: >= 0.6 of the ceiling, >= 0.85 of the floor)
 import { createSharedIndexInformer, type ListerWatcher } from 'kube-converge/cache';
-import { WatchDecoder, type WatchEvent, type WatchStream } from 'kube-converge/client';
+import { type WatchEvent, type WatchStream } from 'kube-converge/client';
 import { ConfigMapResource, deepFreezeFresh, type KubeObject } from 'kube-converge/meta';
 import { printHeadlines, writeResult, type Headline } from './results.js';
 import { seededRandom } from './watch-fixture.js';
+import { WatchDecoder } from '../src/client/watch-decoder.js';
 
 const EVENTS = Number(process.env['UPDATES'] ?? 100_000);
 const OBJECTS = 1_000;

@@ -8,8 +8,9 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ConfigMapResource } from 'kube-converge/meta';
-import { createClient, WatchDecoder } from 'kube-converge/client';
+import { createClient } from 'kube-converge/client';
 import { recordStream, seededRandom } from './watch-fixture.js';
+import { WatchDecoder } from '../src/client/watch-decoder.js';
 
 const EVENTS = 50_000;
 const ROUNDS = 5;

@@ -4,8 +4,9 @@
 // and GC pressure hit both alike; each figure is the fastest of the rounds (the machine is shared, and
 // the fastest round is the one least disturbed by others). Prints the ratio last (goal >= 0.8).
 // Run: node scripts/run-bench.mjs watch-decode
-import { WatchDecoder, type WatchEvent } from 'kube-converge/client';
+import { type WatchEvent } from 'kube-converge/client';
 import { recordStream, seededRandom } from './watch-fixture.js';
+import { WatchDecoder } from '../src/client/watch-decoder.js';
 
 const EVENTS = 100_000;
 const ROUNDS = 7;

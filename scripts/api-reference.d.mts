@@ -5,6 +5,8 @@ export interface ApiEntry {
   kind: 'class' | 'function' | 'enum' | 'const' | 'interface' | 'type';
   /** The first sentence of the export's TSDoc; empty when it has none. */
   summary: string;
+  /** True when the declaration's TSDoc carries `@extension`: for extending Converge, not for operator authors. */
+  extension: boolean;
 }
 export function layersOf(root: string): string[];
 export function collectApi(root: string): ApiEntry[];

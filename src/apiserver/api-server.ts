@@ -37,8 +37,8 @@ import type { Strategy } from './registry/strategy.js';
 import { headerOf, type ApiRequest, type ApiResponse } from './http/request.js';
 import { errorResponse, textResponse } from './http/response.js';
 import { route } from './http/router.js';
-import { ApiStatusError, methodNotAllowed } from './http/status.js';
-import { Store } from './storage/store.js';
+import { ApiStatusError, methodNotAllowed } from './ground/index.js';
+import { Store } from './storage/index.js';
 import { toTable } from './table/index.js';
 import { WatchHub } from './watch-hub.js';
 import { bootstrapClusterRoleBindings, bootstrapClusterRoles } from './authorization/bootstrap-policy.js';
@@ -49,9 +49,9 @@ import { RequestRecorder, type RecordedRequest } from './authorization/request-r
 import { adminTokenMatcher } from './http/auth/admin-token.js';
 import { ServiceAccountTokens, type IssuedToken } from './http/auth/service-account-tokens.js';
 import { ADMIN_USER, type UserInfo } from './http/auth/user.js';
-import { notFound } from './http/status.js';
+import { notFound } from './ground/index.js';
 
-/** Options of `createApiServer`; every one has a default, so `{}` gives a server that behaves like a fresh envtest cluster. */
+/** Options of `createApiServer`; every one has a default, so `{}` gives a server that behaves like a fresh envtest cluster. @extension */
 export interface ApiServerOptions {
   clock?: Clock;
   /** Events kept for watch replay, Exact reads and continue tokens (default 10 000). */
@@ -85,6 +85,7 @@ export interface ServiceAccountTokenOptions {
 /**
  * The socket-free server core: `handle` answers one request as kube-apiserver would, trusting the
  * caller (authentication is the HTTP adapter's job), and answers failures as Status responses.
+ * @extension
  */
 export interface ApiServer {
   handle(req: ApiRequest): Promise<ApiResponse>;
@@ -125,6 +126,7 @@ export function internalScope(ctx: ServerContext, strategy: Strategy, namespace 
 
 const PARAMS = { dryRun: false, manager: 'converge-apiserver', fieldValidation: 'Ignore' as const };
 
+/** @extension */
 export function createApiServer(options: ApiServerOptions = {}): ApiServer {
   const clock = options.clock ?? realClock;
   const log = options.logger ?? noopLogger;

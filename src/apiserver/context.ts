@@ -11,7 +11,7 @@ import type { Registry } from './registry/registry.js';
 import type { Strategy } from './registry/strategy.js';
 import type { ApiRequest } from './http/request.js';
 import type { ServedResource } from './served-resource.js';
-import type { Store } from './storage/store.js';
+import type { Store } from './storage/index.js';
 import type { WatchHub } from './watch-hub.js';
 import type { ServiceAccountTokens } from './http/auth/service-account-tokens.js';
 import type { Decision, RbacAuthorizer } from './authorization/rbac-authorizer.js';
@@ -79,19 +79,6 @@ export interface Scope {
 /** The storage key of a name in a namespace: `ns/name`, or `name` when cluster-scoped. */
 export function storageKey(strategy: Strategy, namespace: string, name: string): string {
   return strategy.namespaced ? `${namespace}/${name}` : name;
-}
-
-let lastSecond = NaN;
-let lastText = '';
-
-/** Seconds-precision RFC3339 (`metav1.Time`); the text of the last second is reused (every write stamps it twice). */
-export function rfc3339(ms: number): string {
-  const s = Math.floor(ms / 1000);
-  if (s !== lastSecond) {
-    lastSecond = s;
-    lastText = new Date(s * 1000).toISOString().replace('.000Z', 'Z');
-  }
-  return lastText;
 }
 
 /** The stored object as seen through the request's group and version. */

@@ -8,12 +8,11 @@ export { grantedToAuthenticatedUsers } from './authorization/bootstrap-policy.js
 export type { IssuedToken } from './http/auth/service-account-tokens.js';
 export type { UserInfo } from './http/auth/user.js';
 export type { AdmissionAuditEvent } from './context.js';
-export { listen, MAX_BODY_BYTES } from './http/http-adapter.js';
+export { listen } from './http/http-adapter.js';
 export type { Listening } from './http/http-adapter.js';
-export type { ApiRequest, ApiResponse, ResponseStream, StreamSink } from './http/request.js';
-export type { ServedResource, ServedSubresource } from './served-resource.js';
+export type { ApiRequest, ApiResponse } from './http/request.js';
+export type { ServedResource } from './served-resource.js';
 export { servingMaterial } from './http/tls/certificates.js';
 export type { ServingMaterial } from './http/tls/certificates.js';
-export { fnv1a64, namespaceShardHash } from './selectors/shard-selector.js';
 export { checkCustomResource } from './schema/index.js';
 export type { CustomResourceCheck, FieldCause } from './schema/index.js';

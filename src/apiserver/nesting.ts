@@ -12,7 +12,7 @@
  * decoder goes to 10 000 levels; bodies between 257 and 10 000 levels are the difference.
  */
 import { Parser } from 'yaml';
-import { badRequest, invalid, type ApiStatusError } from './http/status.js';
+import { badRequest, invalid, type ApiStatusError } from './ground/index.js';
 
 export const MAX_NESTING_DEPTH = 256;
 

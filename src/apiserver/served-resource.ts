@@ -16,7 +16,7 @@ export interface ServedSubresource {
   verbs: string[];
 }
 
-/** One (group, version, resource) the server serves; discovery, OpenAPI and Table output are all derived from it. */
+/** One (group, version, resource) the server serves; discovery, OpenAPI and Table output are all derived from it. @extension */
 export interface ServedResource {
   group: string;
   version: string;

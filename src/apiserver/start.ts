@@ -42,6 +42,7 @@ export interface StartApiServerOptions {
   logger?: Logger;
 }
 
+/** @extension */
 export interface Kubeconfig {
   apiVersion: 'v1';
   kind: 'Config';
@@ -74,7 +75,7 @@ export interface RunningApiServer {
   [Symbol.asyncDispose](): Promise<void>;
 }
 
-/** A kubeconfig for `url` with the admin `token`, verifying the server against `caPem` when given. */
+/** A kubeconfig for `url` with the admin `token`, verifying the server against `caPem` when given. @extension */
 export function kubeconfigFor(url: string, token: string, caPem?: string): Kubeconfig {
   const cluster =
     caPem === undefined ? { server: url } : { server: url, 'certificate-authority-data': Buffer.from(caPem).toString('base64') };

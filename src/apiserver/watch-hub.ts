@@ -19,7 +19,7 @@
  */
 import type { Clock, KubeObject, Timer } from '../meta/index.js';
 import type { ResponseStream, StreamSink } from './http/request.js';
-import type { Store, StoredEvent } from './storage/store.js';
+import type { Store, StoredEvent } from './storage/index.js';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 

@@ -2,12 +2,6 @@
 // the informer factory and listers, and the cache's metrics hooks.
 export { createListerWatcher } from './list-watcher.js';
 export type { ListerWatcher, ListerWatcherOptions, ListCallOptions, WatchCallOptions } from './list-watcher.js';
-export { Reflector, REFLECTOR_DEFAULTS } from './reflector.js';
-export type { ReflectorOptions, ReflectorStore } from './reflector.js';
-export { Backoff, BACKOFF_DEFAULTS } from './backoff.js';
-export type { BackoffOptions } from './backoff.js';
-export { RealFIFO } from './fifo.js';
-export type { Delta, DeltaSink, DeltaType, RealFIFOOptions, ReplaceBuilder } from './fifo.js';
 export { IndexedStore, NAMESPACE_INDEX, metaNamespaceIndexFunc } from './indexer.js';
 export type { IndexedStoreOptions } from './indexer.js';
 export { deletedFinalStateUnknown, isDeletedFinalStateUnknown, deletionHandlingKey, deletedObject } from './tombstone.js';
@@ -15,10 +9,8 @@ export { createSharedIndexInformer } from './shared-informer.js';
 export type { SharedIndexInformerOptions, AddEventHandlerOptions } from './shared-informer.js';
 export { SharedInformerFactory } from './informer-factory.js';
 export type { SharedInformerFactoryOptions, InformerForOptions } from './informer-factory.js';
-export { createLister } from './lister.js';
 export type { Lister } from './lister.js';
-export { noopCacheMetricsProvider } from './metrics.js';
-export type { CacheMetricsProvider, CounterMetric, GaugeMetric, HistogramMetric } from './metrics.js';
+export type { CacheMetricsProvider, CounterMetric, SettableGaugeMetric, HistogramMetric } from './metrics.js';
 export { IndexerError, InformerStoppedError, ShardSelectorIgnoredError, WatchInterruptedError } from './errors.js';
 export type {
   DeletedFinalStateUnknown,

@@ -23,7 +23,7 @@ export const metaNamespaceIndexFunc: IndexFunc = (obj) => [obj.metadata.namespac
 
 type Index = Map<string, Set<string>>;
 
-/** The secondary indexes of an `IndexedStore`, and where an index function that throws is reported. */
+/** The secondary indexes of an `IndexedStore`, and where an index function that throws is reported. @extension */
 export interface IndexedStoreOptions<T extends KubeObject> {
   indexers?: Record<string, IndexFunc<T>> | undefined;
   /** Called when an index function throws; the object is indexed without values for that index. */
@@ -32,6 +32,7 @@ export interface IndexedStoreOptions<T extends KubeObject> {
 
 const NO_VALUES: readonly string[] = Object.freeze([]);
 
+/** @extension */
 export class IndexedStore<T extends KubeObject = KubeObject> implements Indexer<T> {
   #items = new Map<string, T>();
   readonly #indexers = new Map<string, IndexFunc<T>>();

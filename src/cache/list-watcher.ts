@@ -13,7 +13,7 @@ import { isMetadataOnly, type Client, type ListOptions, type WatchEvent, type Wa
 import type { KubeList, KubeObject, ListMeta, ResourceDescriptor } from '../meta/index.js';
 import { ShardSelectorIgnoredError } from './errors.js';
 
-/** What `createListerWatcher` lists and watches: one resource through one client, narrowed by namespace, selectors and shard. */
+/** What `createListerWatcher` lists and watches: one resource through one client, narrowed by namespace, selectors and shard. @extension */
 export interface ListerWatcherOptions<T extends KubeObject> {
   client: Client;
   resource: ResourceDescriptor<T>;
@@ -29,10 +29,10 @@ export interface ListerWatcherOptions<T extends KubeObject> {
   shardSelector?: string | undefined;
 }
 
-/** What the reflector may set on a list call. */
+/** What the reflector may set on a list call. @extension */
 export type ListCallOptions = Pick<ListOptions, 'limit' | 'continue' | 'resourceVersion' | 'resourceVersionMatch' | 'signal'>;
 
-/** What the reflector may set on a watch call. */
+/** What the reflector may set on a watch call. @extension */
 export type WatchCallOptions = Pick<
   WatchOptions,
   | 'resourceVersion'
@@ -44,6 +44,7 @@ export type WatchCallOptions = Pick<
   | 'signal'
 >;
 
+/** @extension */
 export interface ListerWatcher<T extends KubeObject = KubeObject> {
   readonly resource: ResourceDescriptor<T>;
   /** `plural.group` plus namespace and selectors: names the collection in logs and metrics. */
@@ -52,6 +53,7 @@ export interface ListerWatcher<T extends KubeObject = KubeObject> {
   watch(o: WatchCallOptions): Promise<WatchStream<T>>;
 }
 
+/** @extension */
 export function createListerWatcher<T extends KubeObject>(o: ListerWatcherOptions<T>): ListerWatcher<T> {
   const { client, resource } = o;
   // '' means "not set" for all four, as on the wire; drop it so it never becomes an empty query param.

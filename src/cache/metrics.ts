@@ -16,33 +16,34 @@
  */
 import type { WatchErrorReason } from './types.js';
 
-/** A counter a `CacheMetricsProvider` hands the cache, which only ever increments it. */
+/** A counter a `CacheMetricsProvider` hands the cache, which only ever increments it. @extension */
 export interface CounterMetric {
   inc(): void;
 }
 
-/** A gauge a `CacheMetricsProvider` hands the cache, which sets it to the current value. */
-export interface GaugeMetric {
+/** A gauge a `CacheMetricsProvider` hands the cache, which sets it to the current value (the workqueue's `SettableGaugeMetric` shape). @extension */
+export interface SettableGaugeMetric {
   set(value: number): void;
 }
 
-/** A histogram a `CacheMetricsProvider` hands the cache, which records durations in seconds. */
+/** A histogram a `CacheMetricsProvider` hands the cache, which records durations in seconds. @extension */
 export interface HistogramMetric {
   observe(seconds: number): void;
 }
 
+/** @extension */
 export interface CacheMetricsProvider {
   newInitialSyncDurationMetric(informer: string): HistogramMetric;
   newWatchConnectsMetric(informer: string): CounterMetric;
   newWatchErrorsMetric(informer: string, reason: WatchErrorReason): CounterMetric;
-  newLastSyncedResourceVersionMetric(informer: string): GaugeMetric;
-  newStoreObjectsMetric(informer: string): GaugeMetric;
-  newPendingNotificationsMetric(informer: string, handler: string): GaugeMetric;
+  newLastSyncedResourceVersionMetric(informer: string): SettableGaugeMetric;
+  newStoreObjectsMetric(informer: string): SettableGaugeMetric;
+  newPendingNotificationsMetric(informer: string, handler: string): SettableGaugeMetric;
 }
 
 const noop = (): void => {};
 const noopCounter: CounterMetric = Object.freeze({ inc: noop });
-const noopGauge: GaugeMetric = Object.freeze({ set: noop });
+const noopGauge: SettableGaugeMetric = Object.freeze({ set: noop });
 const noopHistogram: HistogramMetric = Object.freeze({ observe: noop });
 
 /** The default: every metric discards its updates. */

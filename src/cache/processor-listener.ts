@@ -13,7 +13,7 @@
  */
 import { setImmediate as yieldToEventLoop } from 'node:timers';
 import type { KubeObject, Logger } from '../meta/index.js';
-import type { GaugeMetric } from './metrics.js';
+import type { SettableGaugeMetric } from './metrics.js';
 import type { DeletedFinalStateUnknown, ResourceEventHandler } from './types.js';
 
 export type Notification<T extends KubeObject> =
@@ -31,7 +31,7 @@ export interface ProcessorListenerOptions<T extends KubeObject> {
   name: string;
   logger: Logger;
   /** Pending-notifications gauge; absent when metrics are off (saves two calls per drain). */
-  pending?: GaugeMetric | undefined;
+  pending?: SettableGaugeMetric | undefined;
   /** The resync period the handler asked for, the effective one (0 = none), and when the first is due (clock ms). */
   requestedResyncMs: number;
   resyncMs: number;
@@ -46,7 +46,7 @@ export class ProcessorListener<T extends KubeObject> {
 
   readonly #handler: ResourceEventHandler<T>;
   readonly #log: Logger;
-  readonly #pendingGauge: GaugeMetric | undefined;
+  readonly #pendingGauge: SettableGaugeMetric | undefined;
   #buffer: (Notification<T> | undefined)[] = [];
   #head = 0;
   #scheduled = false;

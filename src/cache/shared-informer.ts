@@ -34,7 +34,7 @@ import {
   noopCacheMetricsProvider,
   resourceVersionGaugeValue,
   type CacheMetricsProvider,
-  type GaugeMetric,
+  type SettableGaugeMetric,
   type HistogramMetric,
 } from './metrics.js';
 import { ProcessorListener } from './processor-listener.js';
@@ -94,8 +94,8 @@ class DefaultSharedIndexInformer<T extends KubeObject> implements SharedIndexInf
   readonly #fifo: RealFIFO<T>;
   readonly #reflector: Reflector<T>;
   readonly #initialSyncSeconds: HistogramMetric;
-  readonly #objectsGauge: GaugeMetric;
-  readonly #rvGauge: GaugeMetric;
+  readonly #objectsGauge: SettableGaugeMetric;
+  readonly #rvGauge: SettableGaugeMetric;
 
   #handlerSeq = 0;
   /** The informer's `resyncMs`: the period of handlers that ask for none of their own. */

@@ -74,13 +74,13 @@ export interface SharedIndexInformer<T extends KubeObject = KubeObject> {
   run(signal: AbortSignal): Promise<void>;
 }
 
-/** Why a list or watch failed, as counted in metrics and status. */
+/** Why a list or watch failed, as counted in metrics and status. @extension */
 export type WatchErrorReason = 'gone' | 'tooManyRequests' | 'network' | 'other';
 
-/** The reflector's phases; see reflector-state.ts for the transitions. */
+/** The reflector's phases; see reflector-state.ts for the transitions. @extension */
 export type ReflectorPhase = 'idle' | 'streaming' | 'listing' | 'watching' | 'backoff' | 'stopped';
 
-/** A snapshot of a reflector (`informer.status()`): its phase, the resourceVersion it resumes from, and its reconnect, relist and error counts. */
+/** A snapshot of a reflector (`informer.status()`): its phase, the resourceVersion it resumes from, and its reconnect, relist and error counts. @extension */
 export interface ReflectorStatus {
   phase: ReflectorPhase;
   /** The resourceVersion the next watch (or relist) starts from. */

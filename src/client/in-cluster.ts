@@ -14,7 +14,7 @@ import { KubeConfigError } from './errors.js';
 import { loadKubeConfig } from './kubeconfig.js';
 import type { RestConfig } from './rest-config.js';
 
-/** Where the kubelet mounts a pod's service-account token, CA and namespace. */
+/** Where the kubelet mounts a pod's service-account token, CA and namespace. @extension */
 export const SERVICE_ACCOUNT_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
 
 /** Options of `inClusterConfig`: the environment and service-account folder to read instead of the process's own, and the clock. */

@@ -2,16 +2,12 @@
 // operations, watch streams, patches, discovery and REST mapping.
 export { createClient } from './rest-client.js';
 export type { CreateClientOptions, RestClient } from './rest-client.js';
-export { Transport } from './transport.js';
-export type { TransportOptions, TransportRequest, TransportResponse, StreamingResponse, RequestMetric } from './transport.js';
-export { TokenBucketRateLimiter } from './rate-limiter.js';
-export type { RateLimiter, TokenBucketOptions } from './rate-limiter.js';
+export type { RequestMetric } from './transport.js';
 export {
   StatusError,
   NetworkError,
   KubeConfigError,
   WatchDecodeError,
-  statusOf,
   isNotFound,
   isAlreadyExists,
   isConflict,
@@ -26,9 +22,6 @@ export {
   ignoreNotFound,
   ignoreAlreadyExists,
 } from './errors.js';
-export { WatchDecoder } from './watch-decoder.js';
-export { HttpWatchStream } from './watch-stream.js';
-export type { HttpWatchStreamOptions } from './watch-stream.js';
 export { resourcePath, queryString, listQuery, writeQuery } from './resource-path.js';
 export type { PathParts, QueryParams } from './resource-path.js';
 export { createMergePatch } from './merge-patch.js';
@@ -40,10 +33,7 @@ export { loadKubeConfig } from './kubeconfig.js';
 export type { LoadKubeConfigOptions } from './kubeconfig.js';
 export { inClusterConfig, getConfig, SERVICE_ACCOUNT_DIR } from './in-cluster.js';
 export type { InClusterConfigOptions, GetConfigOptions } from './in-cluster.js';
-export { bearerTokenAuth, basicAuth, tokenFileAuth, withImpersonation } from './auth-providers.js';
-export type { TokenFileAuthOptions, Impersonation } from './auth-providers.js';
-export { execCredentialAuth } from './exec-credential.js';
-export type { ExecConfig, ExecClusterInfo, ExecAuthOptions } from './exec-credential.js';
+export { bearerTokenAuth } from './auth-providers.js';
 export type {
   Client,
   PatchType,

@@ -6,11 +6,9 @@
  * Invariant: applying the result to `oldObj` with RFC 7386 yields `newObj` (with the lock, plus the
  * old resourceVersion).
  */
-import { InvalidOptionError, jsonEqual } from '../meta/index.js';
+import { InvalidOptionError, isJsonObject, jsonEqual } from '../meta/index.js';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function diff(a: Record<string, unknown>, b: Record<string, unknown>): Record<string, unknown> {
   const patch: Record<string, unknown> = {};
@@ -21,7 +19,7 @@ function diff(a: Record<string, unknown>, b: Record<string, unknown>): Record<st
     const nv = b[k];
     if (nv === undefined) continue;
     const ov = a[k];
-    if (isObject(ov) && isObject(nv)) {
+    if (isJsonObject(ov) && isJsonObject(nv)) {
       const sub = diff(ov, nv);
       if (Object.keys(sub).length > 0) patch[k] = sub;
     } else if (!jsonEqual(ov, nv)) {
@@ -43,7 +41,7 @@ export function createMergePatch(oldObj: object, newObj: object, { optimisticLoc
   if (optimisticLock) {
     const rv = (oldObj as { metadata?: { resourceVersion?: string } }).metadata?.resourceVersion;
     if (!rv) throw new InvalidOptionError('optimisticLock', 'the old object has no metadata.resourceVersion');
-    const meta = isObject(patch['metadata']) ? patch['metadata'] : {};
+    const meta = isJsonObject(patch['metadata']) ? patch['metadata'] : {};
     patch['metadata'] = { ...meta, resourceVersion: rv };
   }
   return patch as Record<string, Json>;

@@ -7,8 +7,12 @@
  */
 import type { Clock } from '../meta/index.js';
 
-/** Paces the client's requests: each request waits for `acquire` before it is sent. */
-export interface RateLimiter {
+/**
+ * Paces the client's requests: each request waits for `acquire` before it is sent (client-go's
+ * `flowcontrol.RateLimiter`; named apart from the workqueue's per-item `RateLimiter`, which decides
+ * retry delays).
+ */
+export interface ClientRateLimiter {
   /** Resolves when the request may go; rejects with the signal's reason if it aborts first. */
   acquire(options?: { signal?: AbortSignal | undefined }): Promise<void>;
 }
@@ -21,10 +25,10 @@ export interface TokenBucketOptions {
 }
 
 /** Lets everything through: what `qps: -1` (or `Infinity`) selects. */
-const unlimited: RateLimiter = Object.freeze({ acquire: () => Promise.resolve() });
+const unlimited: ClientRateLimiter = Object.freeze({ acquire: () => Promise.resolve() });
 
 /** A token bucket that lets `burst` requests go at once and then `qps` per second, in arrival order. */
-export class TokenBucketRateLimiter implements RateLimiter {
+export class TokenBucketRateLimiter implements ClientRateLimiter {
   readonly #qps: number;
   readonly #burst: number;
   readonly #clock: Clock;
@@ -56,7 +60,7 @@ export class TokenBucketRateLimiter implements RateLimiter {
 }
 
 /** The limiter for a qps/burst pair; a negative or infinite qps disables limiting. */
-export function createRateLimiter({ qps, burst, clock }: TokenBucketOptions): RateLimiter {
+export function createRateLimiter({ qps, burst, clock }: TokenBucketOptions): ClientRateLimiter {
   if (qps < 0 || qps === Infinity) return unlimited;
   return new TokenBucketRateLimiter({ qps, burst, clock });
 }

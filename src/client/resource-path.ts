@@ -9,17 +9,17 @@
 import { InvalidOptionError, type KubeObject, type ResourceDescriptor } from '../meta/index.js';
 import type { ListOptions, WatchOptions, WriteOptions } from './types.js';
 
-/** Query parameters by name; undefined and '' are left out of the query string. */
+/** Query parameters by name; undefined and '' are left out of the query string. @extension */
 export type QueryParams = Record<string, string | number | boolean | undefined>;
 
-/** Where in a resource's REST layout a request goes: a namespace, an object's name, its subresource. */
+/** Where in a resource's REST layout a request goes: a namespace, an object's name, its subresource. @extension */
 export interface PathParts {
   namespace?: string | undefined;
   name?: string | undefined;
   subresource?: string | undefined;
 }
 
-/** The REST path of a resource, or of one object or subresource of it; an empty name is refused. */
+/** The REST path of a resource, or of one object or subresource of it; an empty name is refused. @extension */
 export function resourcePath(r: ResourceDescriptor<KubeObject>, { namespace, name, subresource }: PathParts = {}): string {
   let p = r.group ? `/apis/${r.group}/${r.version}` : `/api/${r.version}`;
   if (r.namespaced && namespace) p += `/namespaces/${encodeURIComponent(namespace)}`;
@@ -32,7 +32,7 @@ export function resourcePath(r: ResourceDescriptor<KubeObject>, { namespace, nam
   return p;
 }
 
-/** `?a=b&…` from the defined entries (booleans as `true`/`false`), or '' when none. */
+/** `?a=b&…` from the defined entries (booleans as `true`/`false`), or '' when none. @extension */
 export function queryString(params: QueryParams): string {
   const q = new URLSearchParams();
   for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '') q.append(k, String(v));
@@ -40,12 +40,12 @@ export function queryString(params: QueryParams): string {
   return s ? `?${s}` : '';
 }
 
-/** The query parameters of a write's options (`dryRun=All`, `fieldManager`, `fieldValidation`). */
+/** The query parameters of a write's options (`dryRun=All`, `fieldManager`, `fieldValidation`). @extension */
 export function writeQuery(o: Pick<WriteOptions, 'dryRun' | 'fieldManager' | 'fieldValidation'> | undefined): QueryParams {
   return { dryRun: o?.dryRun ? 'All' : undefined, fieldManager: o?.fieldManager, fieldValidation: o?.fieldValidation };
 }
 
-/** The query parameters a list, watch or collection delete shares: selectors and the resourceVersion to read at. */
+/** The query parameters a list, watch or collection delete shares: selectors and the resourceVersion to read at. @extension */
 export function listQuery(o: ListOptions | WatchOptions | undefined): QueryParams {
   return {
     labelSelector: o?.labelSelector,

@@ -18,7 +18,7 @@ export interface TlsConfig {
   serverName?: string;
 }
 
-/** Per-request credentials an auth provider adds. */
+/** Per-request credentials an auth provider adds. @extension */
 export interface Credentials {
   headers?: Record<string, string | string[]>;
   /** Client certificate/key from an exec plugin (PEM); overrides the config's. */
@@ -29,6 +29,7 @@ export interface Credentials {
 /**
  * Supplies credentials for each request. `refresh()` is called after a 401: it discards cached
  * credentials and says whether new ones might differ (then the request is retried once).
+ * @extension
  */
 export interface AuthProvider {
   credentials(options?: { signal?: AbortSignal | undefined }): Promise<Credentials>;

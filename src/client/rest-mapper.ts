@@ -8,6 +8,7 @@
 import {
   defineResource,
   formatGVK,
+  parseGroupVersion,
   UnknownResourceError,
   type GroupVersionKind,
   type KubeObject,
@@ -128,7 +129,7 @@ export class RestMapper {
   #invalidate(group: string | undefined, version: string | undefined): void {
     this.#groups = undefined;
     for (const gv of [...this.#lists.keys()]) {
-      const [g, v] = gv.includes('/') ? gv.split('/') : ['', gv];
+      const { group: g, version: v } = parseGroupVersion(gv);
       if ((group === undefined || g === group) && (version === undefined || v === version)) this.#lists.delete(gv);
     }
   }
@@ -164,7 +165,7 @@ export class RestMapper {
 }
 
 function mappingsOf(list: APIResourceList): RestMapping[] {
-  const [group, version] = list.groupVersion.includes('/') ? (list.groupVersion.split('/') as [string, string]) : ['', list.groupVersion];
+  const { group, version } = parseGroupVersion(list.groupVersion);
   const subs = new Map<string, string[]>();
   const mains: APIResource[] = [];
   for (const r of list.resources) {

@@ -17,13 +17,13 @@ import { performance } from 'node:perf_hooks';
 import { InvalidOptionError, type Clock } from '../meta/index.js';
 import { NetworkError, statusErrorFromResponse } from './errors.js';
 import { HttpProxyAgent, HttpsProxyAgent } from './proxy-agent.js';
-import { createRateLimiter, type RateLimiter } from './rate-limiter.js';
+import { createRateLimiter, type ClientRateLimiter } from './rate-limiter.js';
 import { secureContextFor } from './secure-contexts.js';
 import type { SecureContext } from 'node:tls';
 import type { Credentials, RestConfig } from './rest-config.js';
 import { traceRequest } from './tracing.js';
 
-/** One attempt, as reported to the metrics hook (`rest_client_requests_total{code,host,method}`). */
+/** One attempt, as reported to the metrics hook (`rest_client_requests_total{code,host,method}`). @extension */
 export interface RequestMetric {
   verb: string;
   host: string;
@@ -99,7 +99,7 @@ export class Transport {
   readonly #base: URL;
   readonly #basePath: string;
   readonly #clock: Clock;
-  readonly #limiter: RateLimiter;
+  readonly #limiter: ClientRateLimiter;
   readonly #maxRetries: number;
   readonly #timeoutMs: number;
   readonly #onRequest: ((m: RequestMetric) => void) | undefined;

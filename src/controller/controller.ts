@@ -73,7 +73,7 @@ export function newController<C>(host: ControllerHost<C>, options: NewController
   return controller;
 }
 
-/** Creates a controller without adding it to the host; the caller starts it (`controller.NewUnmanaged`). */
+/** Creates a controller without adding it to the host; the caller starts it (`controller.NewUnmanaged`). @extension */
 export function newUnmanagedController<C>(host: ControllerHost<C>, options: NewControllerOptions<C>): Controller<C> {
   const { name, reconciler, forResource, ownedResources, ...rest } = options;
   if (!name) throw new InvalidOptionError('name', 'a controller needs a non-empty name');
@@ -92,7 +92,7 @@ export interface ControllerInit<C> {
   ownedResources?: readonly ResourceDescriptor<KubeObject>[] | undefined;
 }
 
-/** A work queue, the sources that feed it and the workers that call the reconciler; made by `newController` or the builder. */
+/** A work queue, the sources that feed it and the workers that call the reconciler; made by `newController` or the builder. @extension */
 export class Controller<C = unknown> implements Runnable {
   readonly name: string;
   readonly options: ResolvedControllerOptions;

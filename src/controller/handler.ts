@@ -13,10 +13,10 @@ import { queueWithAdds, type AddOpts, type PriorityInterface } from '../workqueu
 import type { CreateEvent, DeleteEvent, GenericEvent, UpdateEvent } from './events.js';
 import type { Request } from './reconciler.js';
 
-/** The queue handlers enqueue into: the controller's queue, typed for requests. */
+/** The queue handlers enqueue into: the controller's queue, typed for requests. @extension */
 export type RequestQueue = PriorityInterface<Request>;
 
-/** Turns events of one kind into reconcile requests on the controller's queue. */
+/** Turns events of one kind into reconcile requests on the controller's queue. @extension */
 export interface EventHandler<T extends KubeObject = KubeObject> {
   create(e: CreateEvent<T>, queue: RequestQueue): void;
   update(e: UpdateEvent<T>, queue: RequestQueue): void;
@@ -24,7 +24,7 @@ export interface EventHandler<T extends KubeObject = KubeObject> {
   generic(e: GenericEvent<T>, queue: RequestQueue): void;
 }
 
-/** controller-runtime's `handler.LowPriority`. */
+/** controller-runtime's `handler.LowPriority`. @extension */
 export const LOW_PRIORITY = -100;
 
 /** The priority controller-runtime gives a create event: low for the initial list, else none. */

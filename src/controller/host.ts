@@ -9,14 +9,14 @@ import type { Clock, KubeObject, Logger, NamespacedName, ResourceDescriptor } fr
 import type { SharedIndexInformer } from '../cache/index.js';
 import type { WorkqueueMetricsProvider } from '../workqueue/index.js';
 
-/** Something the host starts and stops. `start` resolves when `signal` aborts and the work ended. */
+/** Something the host starts and stops. `start` resolves when `signal` aborts and the work ended. @extension */
 export interface Runnable {
   start(signal: AbortSignal): Promise<void>;
   /** Default true: only the elected leader runs it. */
   needLeaderElection?(): boolean;
 }
 
-/** Metrics a controller reports (controller-runtime's names; the manager backs them with prom-client). */
+/** Metrics a controller reports (controller-runtime's names; the manager backs them with prom-client). @extension */
 export interface ControllerMetrics {
   reconcileTotal(controller: string, result: 'success' | 'error' | 'requeue' | 'requeue_after'): void;
   reconcileErrors(controller: string): void;
@@ -30,7 +30,7 @@ export interface ControllerMetrics {
   activeWorkers(controller: string, delta: 1 | -1): void;
 }
 
-/** What a controller needs from the process that runs it (a Manager): informers, client, logger, clock and metrics. */
+/** What a controller needs from the process that runs it (a Manager): informers, client, logger, clock and metrics. @extension */
 export interface ControllerHost<C = unknown> {
   /** The client reconcilers receive (the manager's split client: cached reads, direct writes). */
   readonly client: C;

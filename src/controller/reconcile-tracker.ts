@@ -43,7 +43,7 @@ export interface ReconcileErrorInfo {
   readonly reason?: string;
 }
 
-/** A read-only snapshot of one key. */
+/** A read-only snapshot of one key. @extension */
 export interface ReconcileState {
   readonly request: Request;
   readonly phase: ReconcilePhase;

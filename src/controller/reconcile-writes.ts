@@ -18,7 +18,7 @@ export interface ReconcileWrite {
 
 const current = new AsyncLocalStorage<Map<string, ReconcileWrite>>();
 
-/** Records a write of the reconcile running in this async context; outside a reconcile, does nothing. */
+/** Records a write of the reconcile running in this async context; outside a reconcile, does nothing. @extension */
 export function noteReconcileWrite(write: ReconcileWrite): void {
   current.getStore()?.set(write.object, write);
 }

@@ -13,7 +13,7 @@ import type { EventHandler, RequestQueue } from './handler.js';
 import type { ControllerHost } from './host.js';
 import type { Predicate } from './predicate.js';
 
-/** What a source is started with: the controller's queue, host and logger, and the signal that stops it. */
+/** What a source is started with: the controller's queue, host and logger, and the signal that stops it. @extension */
 export interface SourceContext {
   /** Aborts when the controller stops; the source stops delivering then. */
   readonly signal: AbortSignal;
@@ -23,7 +23,7 @@ export interface SourceContext {
   readonly log: Logger;
 }
 
-/** Where a controller's events come from: started once, it feeds its handler until the controller stops. */
+/** Where a controller's events come from: started once, it feeds its handler until the controller stops. @extension */
 export interface Source {
   /**
    * Starts delivering events and returns promptly; background work runs until `ctx.signal` aborts.

@@ -428,7 +428,7 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
   }
 }
 
-/** A runnable that serves webhooks; `listening()` resolves once it accepts connections, or rejects with its bind error. */
+/** A runnable that serves webhooks; `listening()` resolves once it accepts connections, or rejects with its bind error. @extension */
 export interface WebhookServerRunnable extends Runnable {
   listening(): Promise<string>;
 }

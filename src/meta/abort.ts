@@ -5,7 +5,7 @@
  * cancelled: whatever it stands for goes on for anyone else waiting on it.
  */
 
-/** `p`, or a rejection with `signal.reason` once `signal` aborts (at once if it already has). Without a signal, `p`. */
+/** `p`, or a rejection with `signal.reason` once `signal` aborts (at once if it already has). Without a signal, `p`. @extension */
 export function untilAborted<V>(p: Promise<V>, signal: AbortSignal | undefined): Promise<V> {
   if (!signal) return p;
   if (signal.aborted) return Promise.reject(signal.reason);

@@ -8,7 +8,7 @@
  * input or config (a watch's `timeoutSeconds`, a lease duration) can never overflow into "now".
  */
 
-/** A scheduled callback; `cancel()` is idempotent and safe after it fired. */
+/** A scheduled callback; `cancel()` is idempotent and safe after it fired. @extension */
 export interface Timer {
   cancel(): void;
 }

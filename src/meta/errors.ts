@@ -76,12 +76,12 @@ export class UnknownResourceError extends ConvergeError {
   }
 }
 
-/** Validates a non-negative (or >= min) finite integer option. */
+/** Validates a non-negative (or >= min) finite integer option. @extension */
 export function requireInt(path: string, value: number, { min = 0 }: { min?: number } = {}): void {
   if (!Number.isInteger(value) || value < min) throw new InvalidOptionError(path, `must be an integer >= ${min}, got ${value}`);
 }
 
-/** Validates a non-negative finite number option (durations in ms). */
+/** Validates a non-negative finite number option (durations in ms). @extension */
 export function requireDuration(path: string, value: number): void {
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
     throw new InvalidOptionError(path, `must be a finite number of milliseconds >= 0, got ${String(value)}`);

@@ -23,7 +23,7 @@ export interface FieldRequirement {
   readonly value: string;
 }
 
-/** A parsed field selector: `=`/`!=` terms that must all hold, matched against string field values. */
+/** A parsed field selector: `=`/`!=` terms that must all hold, matched against string field values. @extension */
 export interface FieldSelector {
   readonly requirements: readonly FieldRequirement[];
   /** True when every term holds; `get` returns a field's string value, or undefined when absent. */
@@ -112,6 +112,7 @@ class TermsSelector implements FieldSelector {
 /**
  * Parses a field selector. The empty string, and empty terms (`a=b,,c=d`), select everything.
  * A term with no operator or a badly escaped value throws `SelectorParseError` at its position.
+ * @extension
  */
 export function parseFieldSelector(text: string): FieldSelector {
   if (text === '') return new TermsSelector(Object.freeze([]));

@@ -64,6 +64,7 @@ export function deepFreeze<T>(obj: T): DeepReadonly<T> {
  * is mostly empty objects (`"f:name":{}`), some hundred per entry, each a separate allocation after
  * JSON.parse; sharing them is what keeps a cached object with managedFields smaller than the parse
  * result (see BENCHMARKS.md). An empty object has no identity worth keeping once it is frozen.
+ * @extension
  */
 export function deepFreezeFresh<T extends object>(obj: T): DeepReadonly<T> {
   if (freshWalk(obj)) Object.freeze(obj);

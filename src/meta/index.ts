@@ -38,7 +38,6 @@ export {
   defineResource,
   gvkOfResource,
   gvrOfResource,
-  builtinResources,
   NamespaceResource,
   ConfigMapResource,
   SecretResource,
@@ -59,9 +58,9 @@ export {
 export type { ResourceDescriptor, ResourceDefinition, ObjectOf } from './resource.js';
 export { qualifiedNameErrors, labelValueErrors, dns1123SubdomainErrors, dns1123LabelErrors, dns1035LabelErrors } from './validation.js';
 export { parseLabelSelector, selectorFromLabelSelector, selectorFromSet, everything, nothing } from './label-selector.js';
-export type { Selector, Requirement, LabelOperator } from './label-selector.js';
-export { parseFieldSelector, fieldSelectorFromSet, escapeFieldValue, getFieldPath, fieldsOf } from './field-selector.js';
-export type { FieldSelector, FieldRequirement, FieldOperator } from './field-selector.js';
+export type { Selector } from './label-selector.js';
+export { parseFieldSelector, fieldSelectorFromSet, escapeFieldValue } from './field-selector.js';
+export type { FieldSelector } from './field-selector.js';
 export {
   getControllerOf,
   isControlledBy,
@@ -70,7 +69,7 @@ export {
   hasOwnerReference,
   newControllerRef,
 } from './owners.js';
-export { formatTimestamp } from './timestamp.js';
+export { formatTimestamp, formatMicroTime } from './timestamp.js';
 export {
   setStatusCondition,
   findStatusCondition,
@@ -81,5 +80,8 @@ export {
 } from './conditions.js';
 export type { NewCondition, ConditionStatus } from './conditions.js';
 export { jsonEqual } from './json-equal.js';
+export { isJsonObject } from './json-object.js';
+export type { JsonObject } from './json-object.js';
+export { fnv1a64, namespaceShardHash } from './hash.js';
 export { deepFreeze, deepFreezeFresh, clone, freezeByDefault, shareEmptyManagedFields } from './freeze.js';
 export type { DeepMutable } from './freeze.js';

@@ -6,7 +6,7 @@
  * `0` and `-0` are equal); only own properties count, so `constructor` is just another key.
  */
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isJsonObject } from './json-object.js';
 
 /** The own keys of `o` that JSON would write. */
 const definedKeys = (o: Record<string, unknown>): string[] => Object.keys(o).filter((k) => o[k] !== undefined);
@@ -14,7 +14,7 @@ const definedKeys = (o: Record<string, unknown>): string[] => Object.keys(o).fil
 export function jsonEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => jsonEqual(x, b[i]));
-  if (!isRecord(a) || !isRecord(b)) return false;
+  if (!isJsonObject(a) || !isJsonObject(b)) return false;
   const ka = definedKeys(a);
   if (ka.length !== definedKeys(b).length) return false;
   return ka.every((k) => Object.hasOwn(b, k) && jsonEqual(a[k], b[k]));

@@ -50,7 +50,7 @@ export interface PartialObjectMetadata extends KubeObject {
 /** Watch event types as they appear on the wire. */
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
 
-/** The annotation the API server puts on the bookmark that ends a streaming initial list. */
+/** The annotation the API server puts on the bookmark that ends a streaming initial list. @extension */
 export const INITIAL_EVENTS_END_ANNOTATION = 'k8s.io/initial-events-end';
 
 /** Deep-readonly view: what caches hand out (and enforce with `deepFreeze`). */

@@ -53,7 +53,7 @@ export function dns1123SubdomainErrors(value: string): string[] {
   return errs;
 }
 
-/** Problems with `value` as a DNS-1123 label (`my-name`, `123-abc`): most names inside a pod spec, namespaces. */
+/** Problems with `value` as a DNS-1123 label (`my-name`, `123-abc`): most names inside a pod spec, namespaces. @extension */
 export function dns1123LabelErrors(value: string): string[] {
   const errs: string[] = [];
   if (value.length > DNS1123_LABEL_MAX) errs.push(maxLenError(DNS1123_LABEL_MAX));
@@ -61,7 +61,7 @@ export function dns1123LabelErrors(value: string): string[] {
   return errs;
 }
 
-/** Problems with `value` as a DNS-1035 label (`my-name`, `abc-123`: a letter first), as Service names are. */
+/** Problems with `value` as a DNS-1035 label (`my-name`, `abc-123`: a letter first), as Service names are. @extension */
 export function dns1035LabelErrors(value: string): string[] {
   const errs: string[] = [];
   if (value.length > DNS1123_LABEL_MAX) errs.push(maxLenError(DNS1123_LABEL_MAX));

@@ -86,7 +86,7 @@ const fail = (path: string, reason: string): never => {
   throw new SchemaNotStructuralError(path, reason);
 };
 
-/** A CRD schema with the Kubernetes extensions typed (`kubernetes-types` leaves them out). */
+/** A CRD schema with the Kubernetes extensions typed (`kubernetes-types` leaves them out). @extension */
 export interface StructuralSchema extends JSONSchemaProps {
   items?: StructuralSchema;
   properties?: Record<string, StructuralSchema>;
@@ -100,7 +100,7 @@ export interface StructuralSchema extends JSONSchemaProps {
   'x-kubernetes-validations'?: ValidationRule[];
 }
 
-/** The structural form of `schema`; `path` names it in errors (`versions.v1.spec`). */
+/** The structural form of `schema`; `path` names it in errors (`versions.v1.spec`). @extension */
 export function toStructural(schema: unknown, path: string): StructuralSchema {
   return translate(schema, path, false) as StructuralSchema;
 }

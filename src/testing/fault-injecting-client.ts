@@ -11,7 +11,7 @@
 import type { Client, ListOptions, WatchEvent, WatchOptions, WatchStream } from '../client/index.js';
 import type { Clock, KubeObject, ResourceDescriptor } from '../meta/index.js';
 
-/** One write the wrapped client is about to send. */
+/** One write the wrapped client is about to send. @extension */
 export interface ClientWrite {
   verb: 'create' | 'update' | 'updateStatus' | 'patch' | 'delete';
   resource: ResourceDescriptor;

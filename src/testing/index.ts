@@ -5,7 +5,7 @@ export type { EventuallyOptions } from './eventually.js';
 export { TestEnv } from './test-env.js';
 export type { TestEnvOptions } from './test-env.js';
 export type { ServiceAccountIdentity, ServiceAccountOptions } from './service-account.js';
-export { readRbacRecording, writeRbacRecording, rbacRecording } from './rbac-recording.js';
+export { readRbacRecording } from './rbac-recording.js';
 export type { RbacRecording } from './rbac-recording.js';
 export type { TestEnvWebhooks, WebhookConfigurationSource } from './webhooks.js';
 export { restConfigFor } from './server-config.js';
@@ -19,5 +19,4 @@ export type { CrdValidationResult, ValidateAgainstCrdOptions } from './validate-
 export { explore } from './explore/explore.js';
 export type { ExploreOptions, ExploreResult, ExploreFailure } from './explore/explore.js';
 export type { ExploreContext, ExploreSetup, ScenarioStep, Invariant } from './explore/run-schedule.js';
-export { FAULT_KINDS, describeFault, scheduleFor } from './explore/schedule.js';
-export type { Fault, FaultKind, ScheduleShape } from './explore/schedule.js';
+export type { Fault, FaultKind } from './explore/schedule.js';

@@ -44,7 +44,7 @@ export interface Validator<T> {
   delete?(obj: T, ctx: AdmissionContext): ValidatorOutcome | Promise<ValidatorOutcome>;
 }
 
-/** Answers one admission request; a throw becomes the 500 response. */
+/** Answers one admission request; a throw becomes the 500 response. @extension */
 export type AdmissionHandler = (request: AdmissionRequest, ctx: AdmissionContext) => Promise<AdmissionResponse>;
 
 /** Thrown inside a handler for a request that cannot be decoded as the registered kind: answered 400. */

@@ -30,7 +30,7 @@ export interface ConversionReview {
   response?: ConversionResponse;
 }
 
-/** Answers a ConversionReview body with the conversions registered by `group/kind`. */
+/** Answers a ConversionReview body with the conversions registered by `group/kind`. @extension */
 export function serveConversion(body: unknown, conversions: ReadonlyMap<string, Conversion>, logger: Logger): ConversionReview {
   const review = body as Partial<ConversionReview> | null;
   const apiVersion = typeof review?.apiVersion === 'string' ? review.apiVersion : 'apiextensions.k8s.io/v1';

@@ -4,27 +4,17 @@
 export { webhookManagedBy, WebhookBuilder } from './builder.js';
 export { webhookServerFor } from './manager-server.js';
 export { WebhookServer } from './webhook-server.js';
-export type { WebhookServerOptions, AdmissionRegistration, WebhookHttpResponse } from './webhook-server.js';
-export { defaultingHandler, validatingHandler, serveAdmission } from './admission-handler.js';
+export type { WebhookServerOptions, AdmissionRegistration } from './webhook-server.js';
+export { defaultingHandler, validatingHandler } from './admission-handler.js';
 export type { AdmissionContext, Defaulter, Validator, ValidatorOutcome, AdmissionHandler } from './admission-handler.js';
-export { deny, denialStatus } from './denial.js';
+export { deny } from './denial.js';
 export type { Denial, DenialCause, ValidationResult } from './denial.js';
-export { ADMISSION_REVIEW_VERSIONS, allowedResponse, erroredResponse, reviewResponse } from './admission-review.js';
-export type {
-  AdmissionReview,
-  AdmissionRequest,
-  AdmissionResponse,
-  AdmissionOperation,
-  AdmissionGroupVersion,
-} from './admission-review.js';
+export type { AdmissionReview, AdmissionRequest, AdmissionResponse, AdmissionOperation } from './admission-review.js';
 export { createJsonPatch } from './json-patch-diff.js';
 export type { JsonPatchOp } from './json-patch-diff.js';
 export { defineConversion, spoke, convertObject, roundTrip, isLossless } from './conversion.js';
 export type { Conversion, Spoke } from './conversion.js';
 export { serveConversion } from './conversion-review.js';
 export type { ConversionReview, ConversionRequest, ConversionResponse } from './conversion-review.js';
-export { CONVERT_PATH, mutatePath, validatePath } from './paths.js';
-export { webhookConfigurations, conversionWebhookBlock, clientConfigFor } from './manifests.js';
+export { webhookConfigurations, conversionWebhookBlock } from './manifests.js';
 export type { WebhookTarget, WebhookManifestOptions } from './manifests.js';
-export { readKeyPair } from './certificate-watcher.js';
-export type { KeyPair } from './certificate-watcher.js';

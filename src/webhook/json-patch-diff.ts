@@ -5,21 +5,20 @@
  * correct, and what a defaulter rarely causes). Invariant: applying the result to `before` gives a
  * document `jsonEqual` to `after`; equal documents give an empty patch.
  */
-import { jsonEqual } from '../meta/index.js';
+import { isJsonObject, jsonEqual } from '../meta/index.js';
 
-/** One operation of the patches this module makes (only `add`, `remove`, `replace` are needed). */
+/** One operation of the patches this module makes (only `add`, `remove`, `replace` are needed). @extension */
 export interface JsonPatchOp {
   op: 'add' | 'remove' | 'replace';
   path: string;
   value?: unknown;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const escapeToken = (t: string): string => t.replace(/~/g, '~0').replace(/\//g, '~1');
 /** An own member only: `b.__proto__` of a `b` without that member is the prototype, not JSON. */
 const member = (o: Record<string, unknown>, k: string): unknown => (Object.hasOwn(o, k) ? o[k] : undefined);
 
-/** The operations that make `before` into `after` (both JSON values). */
+/** The operations that make `before` into `after` (both JSON values). @extension */
 export function createJsonPatch(before: unknown, after: unknown): JsonPatchOp[] {
   const ops: JsonPatchOp[] = [];
   diff(before, after, '', ops);
@@ -28,7 +27,7 @@ export function createJsonPatch(before: unknown, after: unknown): JsonPatchOp[] 
 
 function diff(a: unknown, b: unknown, path: string, ops: JsonPatchOp[]): void {
   if (jsonEqual(a, b)) return;
-  if (isRecord(a) && isRecord(b)) {
+  if (isJsonObject(a) && isJsonObject(b)) {
     for (const k of Object.keys(a)) {
       if (a[k] !== undefined && member(b, k) === undefined) ops.push({ op: 'remove', path: `${path}/${escapeToken(k)}` });
     }

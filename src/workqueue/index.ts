@@ -11,18 +11,17 @@ export type { QueueAdds } from './with-adds.js';
 export { defaultKeyOf } from './key.js';
 export type { KeyOf } from './key.js';
 export type { RateLimiter, ItemRateLimiterOptions } from './rate-limiter.js';
-export { ItemExponentialFailureRateLimiter, itemExponentialFailureRateLimiter } from './item-exponential-failure-rate-limiter.js';
+export { itemExponentialFailureRateLimiter } from './item-exponential-failure-rate-limiter.js';
 export type { ItemExponentialFailureRateLimiterOptions } from './item-exponential-failure-rate-limiter.js';
-export { ItemFastSlowRateLimiter, itemFastSlowRateLimiter } from './item-fast-slow-rate-limiter.js';
+export { itemFastSlowRateLimiter } from './item-fast-slow-rate-limiter.js';
 export type { ItemFastSlowRateLimiterOptions } from './item-fast-slow-rate-limiter.js';
-export { MaxOfRateLimiter, maxOfRateLimiter } from './max-of-rate-limiter.js';
-export { BucketRateLimiter, bucketRateLimiter } from './bucket-rate-limiter.js';
+export { maxOfRateLimiter } from './max-of-rate-limiter.js';
+export { bucketRateLimiter } from './bucket-rate-limiter.js';
 export type { BucketRateLimiterOptions } from './bucket-rate-limiter.js';
-export { WithMaxWaitRateLimiter, withMaxWaitRateLimiter } from './with-max-wait-rate-limiter.js';
+export { withMaxWaitRateLimiter } from './with-max-wait-rate-limiter.js';
 export type { WithMaxWaitRateLimiterOptions } from './with-max-wait-rate-limiter.js';
 export { defaultControllerRateLimiter, defaultItemBasedRateLimiter, defaultPriorityQueueRateLimiter } from './default-rate-limiters.js';
 export type { DefaultRateLimiterOptions } from './default-rate-limiters.js';
-export { noopMetricsProvider } from './metrics.js';
 export type {
   WorkqueueMetricsProvider,
   GaugeMetric,

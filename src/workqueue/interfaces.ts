@@ -40,7 +40,7 @@ export interface RateLimitingQueueOptions<T> extends QueueOptions<T> {
   rateLimiter?: RateLimiter<T>;
 }
 
-/** client-go's `TypedInterface`: a fair, de-duplicating queue of work items. */
+/** client-go's `TypedInterface`: a fair, de-duplicating queue of work items. @extension */
 export interface QueueInterface<T> {
   /** Marks the item as needing processing. A no-op once the queue is shutting down. */
   add(item: T): void;
@@ -57,7 +57,7 @@ export interface QueueInterface<T> {
   shuttingDown(): boolean;
 }
 
-/** client-go's `TypedDelayingInterface`. */
+/** client-go's `TypedDelayingInterface`. @extension */
 export interface DelayingInterface<T> extends QueueInterface<T> {
   /** Adds the item once `delayMs` has passed; with `delayMs <= 0`, at once. Earliest requested time wins. */
   addAfter(item: T, delayMs: number): void;
@@ -83,7 +83,7 @@ export interface AddOpts {
   priority?: number;
 }
 
-/** controller-runtime's `priorityqueue.PriorityQueue` surface. */
+/** controller-runtime's `priorityqueue.PriorityQueue` surface. @extension */
 export interface PriorityInterface<T> extends RateLimitingInterface<T> {
   addWithOpts(opts: AddOpts, ...items: T[]): void;
   getWithPriority(): Promise<GetWithPriorityResult<T>>;

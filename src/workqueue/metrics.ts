@@ -18,23 +18,23 @@
  */
 import type { Clock, Timer } from '../meta/index.js';
 
-/** A gauge moved up and down (`workqueue_depth`). */
+/** A gauge moved up and down (`workqueue_depth`). @extension */
 export interface GaugeMetric {
   inc(): void;
   dec(): void;
 }
 
-/** A gauge whose value is set (`workqueue_unfinished_work_seconds`, `…longest_running_processor_seconds`). */
+/** A gauge whose value is set (`workqueue_unfinished_work_seconds`, `…longest_running_processor_seconds`). @extension */
 export interface SettableGaugeMetric {
   set(value: number): void;
 }
 
-/** A monotonically increasing counter (`workqueue_adds_total`, `workqueue_retries_total`). */
+/** A monotonically increasing counter (`workqueue_adds_total`, `workqueue_retries_total`). @extension */
 export interface CounterMetric {
   inc(): void;
 }
 
-/** A histogram of durations in seconds (`workqueue_queue_duration_seconds`, `…work_duration_seconds`). */
+/** A histogram of durations in seconds (`workqueue_queue_duration_seconds`, `…work_duration_seconds`). @extension */
 export interface HistogramMetric {
   observe(seconds: number): void;
 }
@@ -43,6 +43,7 @@ export interface HistogramMetric {
  * A depth gauge labelled by priority (controller-runtime's priority queue). The adapter owns the
  * label value: controller-runtime writes the priority as a decimal string and, once more than 25
  * distinct priorities were seen, `exceeded_cardinality_limit`.
+ * @extension
  */
 export interface PriorityGaugeMetric {
   inc(priority: number): void;
@@ -52,6 +53,7 @@ export interface PriorityGaugeMetric {
 /**
  * Creates the metrics of one named queue. Each method is called once per queue, when the queue is
  * constructed, with the queue's `name` (controller-runtime labels both `name` and `controller` with it).
+ * @extension
  */
 export interface WorkqueueMetricsProvider {
   newDepthMetric(name: string): GaugeMetric;

@@ -12,7 +12,7 @@ export interface RateLimiter<T> {
   numRequeues(item: T): number;
 }
 
-/** Options of the per-item limiters. */
+/** Options of the per-item limiters. @extension */
 export interface ItemRateLimiterOptions<T> {
   /** How items are compared. Default: `defaultKeyOf`. */
   keyOf?: ((item: T) => string) | undefined;

@@ -6,9 +6,10 @@
  */
 import type { PriorityInterface } from './interfaces.js';
 
-/** The four ways of adding to a priority queue, which `queueWithAdds` lets a caller replace. */
+/** The four ways of adding to a priority queue, which `queueWithAdds` lets a caller replace. @extension */
 export type QueueAdds<T> = Pick<PriorityInterface<T>, 'add' | 'addAfter' | 'addRateLimited' | 'addWithOpts'>;
 
+/** @extension */
 export function queueWithAdds<T>(queue: PriorityInterface<T>, adds: QueueAdds<T>): PriorityInterface<T> {
   return {
     ...adds,

@@ -9,6 +9,7 @@ import type { AddOpts, GetWithPriorityResult, PriorityInterface, RateLimitingInt
 /**
  * Wraps `queue` so that `addWithOpts` maps to `addRateLimited` (when `rateLimited`), else to
  * `addAfter` (when `after > 0`), else to `add`; and `getWithPriority` reports priority 0.
+ * @extension
  */
 export function withPriority<T>(queue: RateLimitingInterface<T>): PriorityInterface<T> {
   return {

@@ -3,7 +3,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { FakeClock, realClock } from 'kube-converge/meta';
-import { createApiServer, type StreamSink } from 'kube-converge/apiserver';
+import { createApiServer } from 'kube-converge/apiserver';
+import { type StreamSink } from '../../src/apiserver/http/request.js';
 
 const NODE_TIMER_LIMIT_MS = 2 ** 31 - 1;
 

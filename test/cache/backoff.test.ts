@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { Backoff } from 'kube-converge/cache';
 import { FakeClock } from 'kube-converge/meta';
+import { Backoff } from '../../src/cache/backoff.js';
 
 describe('Backoff', () => {
   it('starts at 800 ms and doubles up to the 30 s cap, jitter adding up to +100 % but never past the cap', () => {

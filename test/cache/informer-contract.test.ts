@@ -3,9 +3,11 @@
 // (`namespaceSharder`, which maps a namespace to its shard, is the sharding sub-package's, not the layer's).
 import { SharedInformerFactory, createListerWatcher, createSharedIndexInformer } from 'kube-converge/cache';
 import { ConfigMapResource, type KubeObject } from 'kube-converge/meta';
-import { ShardedInformer, createManager, namespaceShardSelector, shardRanges } from 'kube-converge/manager';
+import { createManager } from 'kube-converge/manager';
 import { namespaceSharder } from '../../src/manager/sharding/index.js';
 import { NAMESPACES, sharedIndexInformerContract } from './informer-contract.js';
+import { ShardedInformer } from '../../src/manager/cache/index.js';
+import { namespaceShardSelector, shardRanges } from '../../src/manager/sharding/index.js';
 
 sharedIndexInformerContract('the plain informer (all namespaces)', async (client) =>
   createSharedIndexInformer<KubeObject>({ listerWatcher: createListerWatcher<KubeObject>({ client, resource: ConfigMapResource }) }),

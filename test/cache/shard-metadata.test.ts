@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { fnv1a64, startApiServer } from 'kube-converge/apiserver';
+import { startApiServer } from 'kube-converge/apiserver';
+import { fnv1a64 } from 'kube-converge/meta';
 import {
   createListerWatcher,
   createSharedIndexInformer,

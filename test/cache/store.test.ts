@@ -1,8 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { IndexedStore, RealFIFO, type Delta, type DeltaSink } from 'kube-converge/cache';
+import { IndexedStore } from 'kube-converge/cache';
 import type { KubeObject } from 'kube-converge/meta';
 import { cm } from './fake-client.js';
+import { RealFIFO, type Delta, type DeltaSink } from '../../src/cache/fifo.js';
 
 const withRV = (o: KubeObject, rv: string): KubeObject => ({ ...o, metadata: { ...o.metadata, resourceVersion: rv } });
 const byLabel = (o: KubeObject) => Object.values(o.metadata.labels ?? {});

@@ -4,13 +4,14 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   ConfigMapResource,
+  fnv1a64,
   InvalidOptionError,
   NamespaceResource,
   type KubeObject,
   type ListMeta,
   type PartialObjectMetadata,
 } from 'kube-converge/meta';
-import { fnv1a64, startApiServer, type RunningApiServer } from 'kube-converge/apiserver';
+import { startApiServer, type RunningApiServer } from 'kube-converge/apiserver';
 import { createClient, isMetadataOnly, metadataOnly, type RestClient, type WatchEvent, type WatchStream } from 'kube-converge/client';
 import { startFixtureServer, sendJson } from './fixture-server.js';
 import { restConfigFor } from 'kube-converge/testing';

@@ -7,7 +7,6 @@ import { ConvergeError, type Status } from 'kube-converge/meta';
 import {
   StatusError,
   NetworkError,
-  statusOf,
   isNotFound,
   isAlreadyExists,
   isConflict,
@@ -23,6 +22,7 @@ import {
   ignoreAlreadyExists,
 } from 'kube-converge/client';
 import { statusErrorFromResponse } from '../../src/client/errors.js';
+import { statusOf } from '../../src/client/errors.js';
 
 const status = (code: number, reason: string, extra: Partial<Status> = {}): Status => ({
   kind: 'Status',

@@ -2,7 +2,8 @@
 // malformed input.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { WatchDecoder, WatchDecodeError, type WatchEvent } from 'kube-converge/client';
+import { WatchDecodeError, type WatchEvent } from 'kube-converge/client';
+import { WatchDecoder } from '../../src/client/watch-decoder.js';
 
 const ev = (i: number, extra = '') => ({
   type: 'ADDED',

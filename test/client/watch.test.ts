@@ -4,8 +4,9 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
 import { ConfigMapResource, FakeClock } from 'kube-converge/meta';
-import { createClient, HttpWatchStream, isGone, NetworkError, StatusError, WatchDecodeError, type WatchEvent } from 'kube-converge/client';
+import { createClient, isGone, NetworkError, StatusError, WatchDecodeError, type WatchEvent } from 'kube-converge/client';
 import { startFixtureServer, sendJson } from './fixture-server.js';
+import { HttpWatchStream } from '../../src/client/watch-stream.js';
 
 const added = (name: string, rv: string) => ({
   type: 'ADDED',

@@ -2,8 +2,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { StatusError, type Client } from 'kube-converge/client';
-import { EventBroadcaster } from 'kube-converge/manager';
 import { FakeClock, noopLogger, type KubeObject, type LogFields, type Logger } from 'kube-converge/meta';
+import { EventBroadcaster } from '../../src/manager/events/index.js';
 
 interface Call {
   verb: 'create' | 'patch';

@@ -1,8 +1,9 @@
 // Health checks: /healthz and /readyz answers, verbose output and per-check paths.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { HealthChecks, ping } from 'kube-converge/manager';
+import { ping } from 'kube-converge/manager';
 import { noopLogger } from 'kube-converge/meta';
+import { HealthChecks } from '../../src/manager/http/index.js';
 
 const req = (query = '', name?: string) => ({ name, query: new URLSearchParams(query), signal: new AbortController().signal });
 

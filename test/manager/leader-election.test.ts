@@ -2,10 +2,10 @@
 // the pure leaseStep rule (from the private leaderelection package: the rule is LeaderElector's internal).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { LeaderElector, type LeaderElectionRecord, type LeaseLock } from 'kube-converge/manager';
 import { leaseStep, observe } from '../../src/manager/leaderelection/index.js';
 import { FakeClock, noopLogger } from 'kube-converge/meta';
 import { MemoryLock } from './memory-lock.js';
+import { LeaderElector, type LeaderElectionRecord, type LeaseLock } from '../../src/manager/leaderelection/index.js';
 
 const timings = { leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 };
 

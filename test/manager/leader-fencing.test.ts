@@ -5,11 +5,12 @@
 // from the private leaderelection package, as the manager applies it to its options).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { LeaderElector, resolveManagerOptions, type LeaseLock } from 'kube-converge/manager';
 import { validateLeaderElectionTimings } from '../../src/manager/leaderelection/index.js';
 import { FakeClock, noopLogger, type Clock } from 'kube-converge/meta';
 import { MemoryLock } from './memory-lock.js';
 import { DisturbedClock } from './disturbed-clock.js';
+import { LeaderElector, type LeaseLock } from '../../src/manager/leaderelection/index.js';
+import { resolveManagerOptions } from '../../src/manager/options.js';
 
 const timings = { leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 };
 

@@ -5,8 +5,9 @@ import { createServer, type AddressInfo } from 'node:net';
 import assert from 'node:assert/strict';
 import type { Client } from 'kube-converge/client';
 import type { Runnable } from 'kube-converge/controller';
-import { createManager, resolveManagerOptions, installSignalHandlers } from 'kube-converge/manager';
+import { createManager, installSignalHandlers } from 'kube-converge/manager';
 import { FakeClock, noopLogger } from 'kube-converge/meta';
+import { resolveManagerOptions } from '../../src/manager/options.js';
 
 /** A client no test here may reach: every call fails loudly. */
 const unreachable = new Proxy(

@@ -1,10 +1,10 @@
+import { type LeaderElectionRecord, type LeaseLock, type LockSnapshot } from '../../src/manager/leaderelection/index.js';
 /**
  * An in-memory `LeaseLock` for leader-election tests, with the API server's optimistic concurrency
  * (a stale version or an existing lock is a 409). `mode` injects failures for every caller; `view()`
  * gives one candidate its own failure mode over the same record (one leader's network fails, not the
  * successor's). Invariant: every successful write bumps the version.
  */
-import type { LeaderElectionRecord, LeaseLock, LockSnapshot } from 'kube-converge/manager';
 
 export type LockMode = 'ok' | 'fail' | 'hang';
 

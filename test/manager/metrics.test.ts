@@ -2,8 +2,8 @@
 // initial zeros. The bucket boundaries come from the private metrics package, which owns them.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createManagerMetrics } from 'kube-converge/manager';
 import { RECONCILE_TIME_BUCKETS, WORKQUEUE_DURATION_BUCKETS } from '../../src/manager/metrics/index.js';
+import { createManagerMetrics } from '../../src/manager/metrics/index.js';
 
 const sample = (text: string, line: string): number | undefined => {
   const m = text.split('\n').find((l) => l.startsWith(line + ' '));

@@ -3,9 +3,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Client } from 'kube-converge/client';
-import { ShardCoordinator, ShardGate } from 'kube-converge/manager';
 import { FakeClock, noopLogger, type KubeObject } from 'kube-converge/meta';
 import { assignedShards } from '../../src/manager/sharding/index.js';
+import { ShardCoordinator, ShardGate } from '../../src/manager/sharding/index.js';
 
 type Lease = KubeObject & {
   spec?: { holderIdentity?: string; leaseDurationSeconds?: number; renewTime?: string; acquireTime?: string; leaseTransitions?: number };

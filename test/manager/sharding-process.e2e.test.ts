@@ -7,13 +7,13 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createClient, loadKubeConfig, type Client } from 'kube-converge/client';
-import { shardRanges } from 'kube-converge/manager';
 import { ConfigMapResource, NamespaceResource } from 'kube-converge/meta';
 import { eventually } from 'kube-converge/testing';
 import { startApiserverProcess, type ApiserverProcess } from '../e2e/apiserver-process.js';
 import { LOAD_STRETCH, PROCESS_START_MS, type LeaseTimings } from '../e2e/load-bounds.js';
 import { namespaceSharder } from '../../src/manager/sharding/index.js';
 import { namingSchemes } from './fixtures/naming-schemes.js';
+import { shardRanges } from '../../src/manager/sharding/index.js';
 
 const fixture = fileURLToPath(new URL('./fixtures/sharded-replica.ts', import.meta.url));
 const SHARDS = 12;

@@ -5,11 +5,12 @@ import assert from 'node:assert/strict';
 import { startApiServer, type RunningApiServer } from 'kube-converge/apiserver';
 import { createClient, isConflict, type Client } from 'kube-converge/client';
 import { controllerManagedBy, newPredicateFuncs } from 'kube-converge/controller';
-import { ShardNotOwnedError, createManager, shardRanges, type Manager } from 'kube-converge/manager';
+import { ShardNotOwnedError, createManager, type Manager } from 'kube-converge/manager';
 import { namespaceSharder } from '../../src/manager/sharding/index.js';
 import { InformerCache } from '../../src/manager/cache/index.js';
 import { ConfigMapResource, LeaseResource, NamespaceResource, noopLogger, realClock, type ObjectOf } from 'kube-converge/meta';
 import { eventually, restConfigFor } from 'kube-converge/testing';
+import { shardRanges } from '../../src/manager/sharding/index.js';
 
 type ConfigMap = ObjectOf<typeof ConfigMapResource>;
 const SHARDS = 4;

@@ -1,7 +1,8 @@
 // Field selectors: parsing, escaping and matching, and reading field paths from objects.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseFieldSelector, fieldSelectorFromSet, escapeFieldValue, getFieldPath, fieldsOf, SelectorParseError } from 'kube-converge/meta';
+import { parseFieldSelector, fieldSelectorFromSet, escapeFieldValue, SelectorParseError } from 'kube-converge/meta';
+import { getFieldPath, fieldsOf } from '../../src/meta/field-selector.js';
 
 const pod = {
   apiVersion: 'v1',

@@ -5,7 +5,6 @@ import {
   defineResource,
   gvkOfResource,
   gvrOfResource,
-  builtinResources,
   ConfigMapResource,
   DeploymentResource,
   NamespaceResource,
@@ -13,6 +12,7 @@ import {
   InvalidOptionError,
   type ObjectOf,
 } from 'kube-converge/meta';
+import { builtinResources } from '../../src/meta/resource.js';
 
 interface WidgetSpec {
   size: number;

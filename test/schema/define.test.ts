@@ -4,8 +4,9 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Type } from 'typebox';
 import type { ObjectOf } from 'kube-converge/meta';
-import { SchemaNotStructuralError, defineCustomResource, isCustomResource, pluralize } from 'kube-converge/schema';
+import { SchemaNotStructuralError, defineCustomResource, isCustomResource } from 'kube-converge/schema';
 import { Widget } from './widget.js';
+import { pluralize } from '../../src/schema/define.js';
 
 const spec = Type.Object({ size: Type.Integer() });
 

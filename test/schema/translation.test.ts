@@ -10,7 +10,6 @@ import {
   IntOrString,
   LabelSelector,
   ObjectReference,
-  QUANTITY_PATTERN,
   Quantity,
   SchemaNotStructuralError,
   embeddedResource,
@@ -22,6 +21,7 @@ import {
   toStructural,
   withValidations,
 } from 'kube-converge/schema';
+import { QUANTITY_PATTERN } from '../../src/schema/shapes.js';
 
 const t = (schema: unknown) => toStructural(schema, 'spec');
 const rejects = (schema: unknown, path: string, reason: RegExp) =>

@@ -4,7 +4,7 @@
 // report. Budgets are small: these run in `npm test` on two cores.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { describeFault, explore, scheduleFor, FAULT_KINDS, type Fault, type FaultKind } from 'kube-converge/testing';
+import { explore, type Fault, type FaultKind } from 'kube-converge/testing';
 import {
   ExternalRecords,
   WebApp,
@@ -15,6 +15,7 @@ import {
   webAppVariant,
   type WebAppBug,
 } from './fixtures/webapp-variants.js';
+import { describeFault, scheduleFor, FAULT_KINDS } from '../../src/testing/explore/schedule.js';
 
 /** A schedule the search below reports for the generateName variant: a lost create, and a lagging cache. */
 const GENERATE_NAME_FAILURE: readonly Fault[] = [

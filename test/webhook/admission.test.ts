@@ -7,14 +7,13 @@ import {
   WebhookServer,
   defaultingHandler,
   deny,
-  mutatePath,
-  serveAdmission,
-  validatePath,
   validatingHandler,
   type AdmissionReview,
   type AdmissionHandler,
 } from 'kube-converge/webhook';
 import { AppV1, app, recordingLogger, review } from './helpers.js';
+import { mutatePath, validatePath } from '../../src/webhook/paths.js';
+import { serveAdmission } from '../../src/webhook/admission-handler.js';
 
 const signal = new AbortController().signal;
 const serve = (body: unknown, handler: AdmissionHandler, logger = recordingLogger()) => serveAdmission(body, handler, { logger, signal });

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineResource, type KubeObject, type LogFields, type Logger } from 'kube-converge/meta';
 import type { AdmissionOperation, AdmissionReview } from 'kube-converge/webhook';
-import type { KeyPair } from 'kube-converge/webhook';
+import { type KeyPair } from '../../src/webhook/certificate-watcher.js';
 
 export interface AppSpecV1 {
   image: string;

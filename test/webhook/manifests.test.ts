@@ -3,16 +3,9 @@
 // conversion block pointing at /convert.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  WebhookServer,
-  conversionWebhookBlock,
-  defaultingHandler,
-  mutatePath,
-  validatePath,
-  validatingHandler,
-  webhookConfigurations,
-} from 'kube-converge/webhook';
+import { WebhookServer, conversionWebhookBlock, defaultingHandler, validatingHandler, webhookConfigurations } from 'kube-converge/webhook';
 import { AppV1 } from './helpers.js';
+import { mutatePath, validatePath } from '../../src/webhook/paths.js';
 
 function server(): WebhookServer {
   const s = new WebhookServer({ port: 0 });

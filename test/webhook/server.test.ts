@@ -6,8 +6,9 @@ import assert from 'node:assert/strict';
 import { request } from 'node:https';
 import { servingMaterial } from 'kube-converge/apiserver';
 import { TestEnv, eventually } from 'kube-converge/testing';
-import { deny, mutatePath, validatePath, webhookManagedBy, webhookServerFor, type AdmissionReview } from 'kube-converge/webhook';
+import { deny, webhookManagedBy, webhookServerFor, type AdmissionReview } from 'kube-converge/webhook';
 import { AppV1, app, certDir, recordingLogger, review } from './helpers.js';
+import { mutatePath, validatePath } from '../../src/webhook/paths.js';
 
 /** POSTs JSON over HTTPS trusting `ca`; resolves with the status, the body and the serving certificate's fingerprint. */
 function post(url: string, body: unknown, ca: string | string[]): Promise<{ status: number; body: string; fingerprint: string }> {

@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { ConfigMapResource } from 'kube-converge/meta';
 import { StatusError } from 'kube-converge/client';
 import { TestEnv } from 'kube-converge/testing';
-import { deny, mutatePath, validatePath, webhookConfigurations, webhookManagedBy, type AdmissionRegistration } from 'kube-converge/webhook';
+import { deny, webhookConfigurations, webhookManagedBy, type AdmissionRegistration } from 'kube-converge/webhook';
+import { mutatePath, validatePath } from '../../src/webhook/paths.js';
 
 const base = { group: '', version: 'v1', plural: 'configmaps', namespaced: true, sideEffects: 'None' } as const;
 const registrations: AdmissionRegistration[] = [

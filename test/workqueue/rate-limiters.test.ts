@@ -10,11 +10,11 @@ import {
   itemFastSlowRateLimiter,
   maxOfRateLimiter,
   withMaxWaitRateLimiter,
-  BucketRateLimiter,
-  ItemExponentialFailureRateLimiter,
-  MaxOfRateLimiter,
 } from 'kube-converge/workqueue';
 import type { RateLimiter } from 'kube-converge/workqueue';
+import { BucketRateLimiter } from '../../src/workqueue/bucket-rate-limiter.js';
+import { ItemExponentialFailureRateLimiter } from '../../src/workqueue/item-exponential-failure-rate-limiter.js';
+import { MaxOfRateLimiter } from '../../src/workqueue/max-of-rate-limiter.js';
 
 const whens = <T>(l: RateLimiter<T>, item: T, n: number): number[] => Array.from({ length: n }, () => l.when(item));
 

@@ -8,7 +8,7 @@
  */
 import type { Status } from '../../meta/index.js';
 import type { ServerContext } from '../context.js';
-import { ApiStatusError, qualifiedResource } from '../http/status.js';
+import { ApiStatusError, qualifiedResource } from '../ground/index.js';
 import type { AdmissionAttributes } from './attributes.js';
 import { bindingMatches, matchesResources } from './match.js';
 import { byName, ConfigError, isAdmissionConfiguration, nameOf, paramsFor, specOf } from './params.js';

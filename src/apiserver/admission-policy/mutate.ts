@@ -11,7 +11,7 @@
 import { jsonEqual, type KubeObject } from '../../meta/index.js';
 import type { Scope } from '../context.js';
 import { shapeOf } from '../apply/index.js';
-import { ApiStatusError } from '../http/status.js';
+import { ApiStatusError } from '../ground/index.js';
 import type { AdmissionAttributes } from './attributes.js';
 import { bindingMatches, matchesResources } from './match.js';
 import { mutate } from './mutator.js';

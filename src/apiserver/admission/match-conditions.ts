@@ -10,7 +10,7 @@
  */
 import type { KubeObject } from '../../meta/index.js';
 import { compile, evaluate, PER_CALL_LIMIT, RUNTIME_CEL_COST_BUDGET, toCelValue, type CelType, type CompileResult } from '../cel/index.js';
-import { fieldCause, type FieldCause } from '../http/status.js';
+import { fieldCause, type FieldCause } from '../ground/index.js';
 import type { AdmissionAttributes } from './attributes.js';
 import { celAuthorizerOf, celRequest } from '../admission-policy/index.js';
 

@@ -9,9 +9,16 @@
  * their writes cost nothing more), and every check it asks is recorded with the user's requests, so
  * `converge rbac` grants what a cluster with the plugin on will ask for.
  */
-import { jsonEqual, type KubeObject, type OwnerReference } from '../../meta/index.js';
+import {
+  InvalidOptionError,
+  jsonEqual,
+  parseGroupVersion,
+  type GroupVersion,
+  type KubeObject,
+  type OwnerReference,
+} from '../../meta/index.js';
 import type { Scope } from '../context.js';
-import { forbiddenRequest } from '../http/status.js';
+import { forbiddenRequest } from '../ground/index.js';
 import { isMaster } from '../http/auth/user.js';
 import type { ResourceAttributes } from '../authorization/request-attributes.js';
 
@@ -37,17 +44,19 @@ function newlyBlocking(object: KubeObject, old: KubeObject | undefined): OwnerRe
   return refsOf(object).filter((r) => r.blockOwnerDeletion === true && !blockedBefore.has(r.uid));
 }
 
-/** `group/version` or a core `version`, as Go's ParseGroupVersion reads it. */
-function parseGroupVersion(apiVersion: string): { group: string; version: string } | string {
-  const parts = apiVersion.split('/');
-  if (parts.length === 1) return { group: '', version: parts[0]! };
-  if (parts.length === 2) return { group: parts[0]!, version: parts[1]! };
-  return `unexpected GroupVersion string: ${apiVersion}`;
+/** The group and version of `apiVersion`, or why it is not one (meta's parser says). */
+function groupVersionOf(apiVersion: string): GroupVersion | string {
+  try {
+    return parseGroupVersion(apiVersion);
+  } catch (e) {
+    if (e instanceof InvalidOptionError) return e.reason;
+    throw e;
+  }
 }
 
 /** The `update <owner>/finalizers` checks one reference needs, or why its kind cannot be mapped to a resource. */
 function finalizerChecks(scope: Scope, ref: OwnerReference, namespace: string): ResourceAttributes[] | string {
-  const gv = parseGroupVersion(ref.apiVersion ?? '');
+  const gv = groupVersionOf(ref.apiVersion ?? '');
   if (typeof gv === 'string') return gv;
   const owners = scope.ctx.registry
     .strategies()

@@ -10,7 +10,7 @@
  * its kind and identity; nothing here touches storage.
  */
 import type { KubeObject, LabelSelector, Clock, Status } from '../../meta/index.js';
-import { ApiStatusError, badRequest, internalError } from '../http/status.js';
+import { ApiStatusError, badRequest, internalError } from '../ground/index.js';
 import { applyJsonPatch } from '../patch/index.js';
 import type { AdmissionAttributes } from './attributes.js';
 import { webhookMatches, type WebhookRule } from './matching.js';

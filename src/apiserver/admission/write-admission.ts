@@ -9,7 +9,7 @@
  */
 import { clone, type KubeObject } from '../../meta/index.js';
 import { storageKey, type Scope, type ServerContext } from '../context.js';
-import { modifiedConflict } from '../http/status.js';
+import { modifiedConflict } from '../ground/index.js';
 import type { AdmissionOperation } from './attributes.js';
 import { admitMutating, admitValidating, type AdmissionDeps, type WebhookConfiguration } from './webhook-admission.js';
 import type { ServiceResolver } from './webhook-call.js';

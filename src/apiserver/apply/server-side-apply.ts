@@ -11,7 +11,7 @@
 import { jsonEqual, type KubeObject } from '../../meta/index.js';
 import { elementKey, type Shape } from './field-shape.js';
 import { entriesOf, fieldSetOf, isLeaf, isPlain, subtract, type FieldSet, type ManagedFieldsEntry } from './managed-fields.js';
-import { ApiStatusError, type FieldCause } from '../http/status.js';
+import { ApiStatusError, type FieldCause } from '../ground/index.js';
 
 type Json = Record<string, unknown>;
 

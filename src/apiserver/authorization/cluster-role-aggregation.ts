@@ -9,7 +9,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { selectorFromLabelSelector, type KubeObject, type LabelSelector, type Logger } from '../../meta/index.js';
 import type { ServerContext } from '../context.js';
-import type { StoredEvent } from '../storage/store.js';
+import type { StoredEvent } from '../storage/index.js';
 import type { PolicyRule } from './policy-rule.js';
 import { CLUSTER_ROLES } from './rbac-authorizer.js';
 

@@ -9,7 +9,7 @@
  */
 import type { KubeObject } from '../../meta/index.js';
 import { isMaster, serviceAccountUser, type UserInfo } from '../http/auth/user.js';
-import type { Store } from '../storage/store.js';
+import type { Store } from '../storage/index.js';
 import { ruleAllows, type PolicyRule } from './policy-rule.js';
 import type { RequestAttributes } from './request-attributes.js';
 

@@ -7,7 +7,7 @@
  * neither recorded nor checked beyond one group test, so the admin's hot path stays as it was. The
  * checks admission makes on a user's behalf are recorded with the user's requests.
  */
-import { forbiddenRequest } from '../http/status.js';
+import { forbiddenRequest } from '../ground/index.js';
 import { headerOf, type ApiRequest } from '../http/request.js';
 import { ANONYMOUS_USER, isMaster, parseServiceAccountUsername, serviceAccountUser, type UserInfo } from '../http/auth/user.js';
 import type { Decision, RbacAuthorizer } from './rbac-authorizer.js';

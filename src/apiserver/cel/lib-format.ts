@@ -5,83 +5,33 @@
  * strings extension's `"%s".format([...])`.
  */
 import type { Environment } from '@marcbachmann/cel-js';
+import { dns1035LabelErrors, dns1123LabelErrors, dns1123SubdomainErrors, labelValueErrors, qualifiedNameErrors } from '../../meta/index.js';
+import { isBase64, isDate, isDateTime, isUuid } from '../ground/index.js';
 import { celError } from './errors.js';
 import { registerNamespace } from './namespace.js';
 import type { OptionalFactory } from './optional.js';
 
-const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
-const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
-const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-const tooLong = (n: number) => `must be no more than ${n} characters`;
-const regexError = (what: string, example: string, re: RegExp) =>
-  `a ${what} must consist of ${example} (regex used for validation is '${re.source.slice(1, -1)}')`;
-
 type Check = (s: string) => string[];
 
-const label =
-  (re: RegExp, max: number, what: string): Check =>
-  (s) => [...(s.length > max ? [tooLong(max)] : []), ...(re.test(s) ? [] : [what])];
+/** A check that fails with one fixed reason. */
+const failsWith =
+  (ok: (s: string) => boolean, reason: string): Check =>
+  (s) =>
+    ok(s) ? [] : [reason];
 
+// The name and label formats are meta's validators, so a rule's reasons read as the server's own
+// validation errors do; the others are the checks the schema applies to the same OpenAPI formats.
 const FORMATS: Readonly<Record<string, Check>> = {
-  dns1123Label: label(
-    DNS1123_LABEL,
-    63,
-    regexError(
-      'lowercase RFC 1123 label',
-      "lower case alphanumeric characters or '-', and must start and end with an alphanumeric character",
-      DNS1123_LABEL,
-    ),
-  ),
-  dns1123Subdomain: label(
-    DNS1123_SUBDOMAIN,
-    253,
-    regexError(
-      'lowercase RFC 1123 subdomain',
-      "lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character",
-      DNS1123_SUBDOMAIN,
-    ),
-  ),
-  dns1035Label: label(
-    DNS1035_LABEL,
-    63,
-    regexError(
-      'DNS-1035 label',
-      "lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character",
-      DNS1035_LABEL,
-    ),
-  ),
-  qualifiedName: (s) => {
-    const [prefix, name, extra] = s.includes('/') ? s.split('/') : [undefined, s, undefined];
-    if (extra !== undefined || name === undefined) {
-      return [
-        "a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character",
-      ];
-    }
-    const errs = prefix === undefined ? [] : FORMATS.dns1123Subdomain!(prefix).map((e) => `prefix part ${e}`);
-    if (name.length === 0) errs.push('name part must be non-empty');
-    else if (name.length > 63) errs.push(`name part ${tooLong(63)}`);
-    if (name.length > 0 && !QUALIFIED_NAME.test(name)) {
-      errs.push(
-        "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character",
-      );
-    }
-    return errs;
-  },
-  labelValue: label(
-    LABEL_VALUE,
-    63,
-    "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character",
-  ),
-  uri: (s) => (/^([a-zA-Z][a-zA-Z0-9+.-]*:|\/)/.test(s) && URL.canParse(s, 'http://relative.invalid') ? [] : ['invalid URI']),
-  uuid: (s) => (UUID.test(s) ? [] : ['does not match the UUID format']),
-  byte: (s) => (/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(s) ? [] : ['invalid base64']),
-  date: (s) => (/^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(s)) ? [] : ['invalid date']),
-  datetime: (s) =>
-    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i.test(s) && !Number.isNaN(Date.parse(s)) ? [] : ['invalid datetime'],
+  dns1123Label: dns1123LabelErrors,
+  dns1123Subdomain: dns1123SubdomainErrors,
+  dns1035Label: dns1035LabelErrors,
+  qualifiedName: qualifiedNameErrors,
+  labelValue: labelValueErrors,
+  uri: failsWith((s) => /^([a-zA-Z][a-zA-Z0-9+.-]*:|\/)/.test(s) && URL.canParse(s, 'http://relative.invalid'), 'invalid URI'),
+  uuid: failsWith(isUuid, 'does not match the UUID format'),
+  byte: failsWith(isBase64, 'invalid base64'),
+  date: failsWith(isDate, 'invalid date'),
+  datetime: failsWith(isDateTime, 'invalid datetime'),
 };
 
 /** One named format, the value `format.<name>()` returns. */

@@ -6,12 +6,12 @@
  * none is left the cleanup finalizer is removed so the CRD goes away, with its endpoints and watches.
  * Invariant: a kind is served exactly while its CRD exists, has accepted names and is not deleted.
  */
-import type { KubeObject, Logger } from '../../meta/index.js';
-import { rfc3339, type ServerContext } from '../context.js';
+import { formatTimestamp, type KubeObject, type Logger } from '../../meta/index.js';
+import type { ServerContext } from '../context.js';
 import { performDelete } from '../handlers/write-pipeline.js';
 import { CRD_FINALIZER, crdOf } from '../registry/crd.js';
 import { CustomResourceStrategy } from '../registry/custom-resource.js';
-import type { StoredEvent } from '../storage/store.js';
+import type { StoredEvent } from '../storage/index.js';
 
 const CRD_ID = 'apiextensions.k8s.io/customresourcedefinitions';
 
@@ -80,7 +80,7 @@ export class CrdController {
         status: 'True',
         reason: 'InstanceDeletionInProgress',
         message: 'CustomResource deletion is in progress',
-        lastTransitionTime: rfc3339(this.#ctx.clock.now()),
+        lastTransitionTime: formatTimestamp(this.#ctx.clock.now()),
       },
     ];
     store.update(CRD_ID, name, { ...crd, status: { ...(crd.status as object), conditions } });

@@ -13,8 +13,8 @@ import { InvalidOptionError, parseGroupVersion, type KubeObject, type Logger, ty
 import type { ServerContext } from '../context.js';
 import { performDelete } from '../handlers/write-pipeline.js';
 import type { Strategy } from '../registry/strategy.js';
-import { ApiStatusError } from '../http/status.js';
-import type { StoredEvent } from '../storage/store.js';
+import { ApiStatusError } from '../ground/index.js';
+import type { StoredEvent } from '../storage/index.js';
 
 interface Located {
   strategy: Strategy;

@@ -11,14 +11,14 @@
  * cannot fail here, so those three are always False.
  * Invariant: a Terminating namespace is finalized only when no namespaced object remains in it.
  */
-import { jsonEqual, type KubeObject, type Logger } from '../../meta/index.js';
-import { rfc3339, type Scope, type ServerContext } from '../context.js';
+import { formatTimestamp, jsonEqual, type KubeObject, type Logger } from '../../meta/index.js';
+import type { Scope, ServerContext } from '../context.js';
 import { performDelete } from '../handlers/write-pipeline.js';
 import { negotiateOutput } from '../http/negotiation.js';
 import { renderObject } from '../http/render.js';
 import { headerOf, type ApiResponse } from '../http/request.js';
 import { jsonResponse } from '../http/response.js';
-import { conflict, forbidden, modifiedConflict, notFound } from '../http/status.js';
+import { conflict, forbidden, modifiedConflict, notFound } from '../ground/index.js';
 import { namespaceDeletionConditions, type ContentTotals, type NamespaceCondition } from './namespace-conditions.js';
 
 const IMMORTAL = new Set(['default', 'kube-system', 'kube-public']);
@@ -67,7 +67,7 @@ export class NamespaceLifecycle {
     }
     const next: KubeObject = {
       ...old,
-      metadata: { ...old.metadata, deletionTimestamp: rfc3339(this.#ctx.clock.now()), deletionGracePeriodSeconds: 0 },
+      metadata: { ...old.metadata, deletionTimestamp: formatTimestamp(this.#ctx.clock.now()), deletionGracePeriodSeconds: 0 },
       status: { ...(old.status as object), phase: 'Terminating' },
     };
     if (dryRun) return jsonResponse(200, renderObject(scope, form, next));

@@ -12,7 +12,7 @@
  */
 import type { Clock, KubeObject } from '../../meta/index.js';
 import { callWebhook, type ServiceResolver } from '../admission/webhook-call.js';
-import { conversionFailed } from '../http/status.js';
+import { conversionFailed } from '../ground/index.js';
 import type { Strategy } from '../registry/strategy.js';
 import { applyDefaults, pruneUnknownFields } from '../schema/index.js';
 

@@ -4,12 +4,12 @@
  * `serviceaccounts/token` (a TokenRequest answered with a token the server then authenticates as
  * that ServiceAccount while it lives). Both answer 201 like the real server.
  */
-import type { KubeObject } from '../../meta/index.js';
-import { rfc3339, storageKey, type Scope } from '../context.js';
+import { formatTimestamp, type KubeObject } from '../../meta/index.js';
+import { storageKey, type Scope } from '../context.js';
 import { decodeObject } from '../http/decode.js';
 import type { ApiResponse } from '../http/request.js';
 import { jsonResponse, statusResponse } from '../http/response.js';
-import { badRequest, fieldCause, invalid, notFound } from '../http/status.js';
+import { badRequest, fieldCause, invalid, notFound } from '../ground/index.js';
 import { checkTypeMeta } from './params.js';
 import { performDelete, type DeleteParams } from './write-pipeline.js';
 
@@ -59,9 +59,9 @@ function requestToken(scope: Scope): ApiResponse {
   const out: KubeObject = {
     kind: 'TokenRequest',
     apiVersion: 'authentication.k8s.io/v1',
-    metadata: { name: scope.name, namespace: scope.namespace, creationTimestamp: rfc3339(now) },
+    metadata: { name: scope.name, namespace: scope.namespace, creationTimestamp: formatTimestamp(now) },
     spec: { audiences, expirationSeconds, boundObjectRef: spec.boundObjectRef ?? null },
-    status: { token, expirationTimestamp: rfc3339(expiresAt) },
+    status: { token, expirationTimestamp: formatTimestamp(expiresAt) },
   };
   return jsonResponse(201, out);
 }

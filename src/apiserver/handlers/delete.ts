@@ -14,7 +14,7 @@ import { renderList, renderObject } from '../http/render.js';
 import { headerOf, type ApiResponse } from '../http/request.js';
 import { jsonResponse } from '../http/response.js';
 import { statusJson } from '../http/status-json.js';
-import { badRequest, fieldCause, invalid, methodNotAllowed, successStatus } from '../http/status.js';
+import { badRequest, fieldCause, invalid, methodNotAllowed, successStatus } from '../ground/index.js';
 import { parseListOptions } from './list-options.js';
 import { writeParams } from './params.js';
 import { queryBool } from './query-bool.js';

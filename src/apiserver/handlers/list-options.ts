@@ -6,8 +6,8 @@
  */
 import { parseFieldSelector, parseLabelSelector, SelectorParseError, type KubeObject } from '../../meta/index.js';
 import type { Scope } from '../context.js';
-import { parseShardSelector, shardMatcher } from '../selectors/shard-selector.js';
-import { badRequest, fieldCause, invalid, timeout, type ApiStatusError, type FieldCause } from '../http/status.js';
+import { parseShardSelector, shardMatcher } from '../selectors/index.js';
+import { badRequest, fieldCause, invalid, timeout, type ApiStatusError, type FieldCause } from '../ground/index.js';
 import { queryBool } from './query-bool.js';
 
 export interface ListOptions {

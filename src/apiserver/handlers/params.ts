@@ -7,7 +7,7 @@ import type { KubeObject } from '../../meta/index.js';
 import type { Scope } from '../context.js';
 import type { FieldSet } from '../apply/index.js';
 import { headerOf } from '../http/request.js';
-import { badRequest, fieldCause, invalid } from '../http/status.js';
+import { badRequest, fieldCause, invalid } from '../ground/index.js';
 import { builtinSchemas, firstTypeError } from '../builtin-schemas/index.js';
 
 export interface WriteParams {

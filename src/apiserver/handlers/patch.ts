@@ -5,8 +5,8 @@
  * through the same update pipeline as a PUT; a resourceVersion set by the patch is a precondition.
  * Patched objects are held to the body nesting limit too, so patches cannot grow a stored object past it.
  */
-import type { KubeObject } from '../../meta/index.js';
-import { present, rfc3339, storageKey, type Scope } from '../context.js';
+import { formatTimestamp, type KubeObject } from '../../meta/index.js';
+import { present, storageKey, type Scope } from '../context.js';
 import { fieldSetOf, serverSideApply, shapeOf } from '../apply/index.js';
 import { bodyText, checkMetadataShape, mediaType, parseDocument } from '../http/decode.js';
 import { nestsDeeperThan, patchedTooDeep } from '../nesting.js';
@@ -22,7 +22,7 @@ import {
   notFound,
   tooLarge,
   unsupportedMediaType,
-} from '../http/status.js';
+} from '../ground/index.js';
 import { checkTypeMeta, reconcileNamespace, writeParams } from './params.js';
 import { queryBool } from './query-bool.js';
 import { objectResponse, warningHeaders } from './respond.js';
@@ -162,7 +162,7 @@ function applyHandler(
       manager: params.manager,
       force,
       apiVersion: scope.strategy.apiVersion(scope.version),
-      time: rfc3339(scope.ctx.clock.now()),
+      time: formatTimestamp(scope.ctx.clock.now()),
       ...(scope.subresource ? { subresource: scope.subresource } : {}),
       target: { group: scope.strategy.group, plural: scope.strategy.plural, name: scope.name },
       shape: shapeOf(scope.strategy, scope.version),

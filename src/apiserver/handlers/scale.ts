@@ -7,7 +7,7 @@
 import type { KubeObject, LabelSelector } from '../../meta/index.js';
 import { present, type Scope } from '../context.js';
 import { readPath, writePath } from '../registry/strategy.js';
-import { fieldCause, invalid, notFound } from '../http/status.js';
+import { fieldCause, invalid, notFound } from '../ground/index.js';
 
 export interface Scale extends KubeObject {
   spec: { replicas?: number };

@@ -8,7 +8,7 @@ import { present, storageKey, type Scope } from '../context.js';
 import { decodeObject } from '../http/decode.js';
 import type { ApiResponse } from '../http/request.js';
 import { jsonResponse } from '../http/response.js';
-import { badRequest, conflict, notFound } from '../http/status.js';
+import { badRequest, conflict, notFound } from '../ground/index.js';
 import { checkTypeMeta, reconcileNamespace, writeParams } from './params.js';
 import { objectResponse, warningHeaders } from './respond.js';
 import { applyScale, scaleOf } from './scale.js';

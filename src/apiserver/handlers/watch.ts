@@ -11,7 +11,7 @@ import type { Scope } from '../context.js';
 import { negotiateOutput } from '../http/negotiation.js';
 import { watchEncoder } from '../http/render.js';
 import { headerOf, type ApiResponse } from '../http/request.js';
-import { expired } from '../http/status.js';
+import { expired } from '../ground/index.js';
 import { statusJson } from '../http/status-json.js';
 import { WatchHub } from '../watch-hub.js';
 import { parseListOptions, tooLargeResourceVersion } from './list-options.js';

@@ -13,7 +13,7 @@ import type { KubeObject } from '../../meta/index.js';
 import { storageKey, type Scope } from '../context.js';
 import { serviceResolver } from '../admission/index.js';
 import { convertThroughWebhook, type ConversionDeps } from '../conversion/index.js';
-import { alreadyExists, ApiStatusError, internalError, modifiedConflict } from '../http/status.js';
+import { alreadyExists, ApiStatusError, internalError, modifiedConflict } from '../ground/index.js';
 import { statusJson } from '../http/status-json.js';
 import type { WatchEncoder } from '../watch-hub.js';
 import { finishesDeletion, type WriteResult } from './write-pipeline.js';

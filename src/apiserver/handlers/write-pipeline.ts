@@ -8,8 +8,8 @@
  * write are atomic; a write that changes nothing (ignoring managedFields) stores nothing and emits no
  * event; dry runs run every step except the commit.
  */
-import { jsonEqual, type KubeObject } from '../../meta/index.js';
-import { metaOf, present, rfc3339, storageKey, type Scope, type ServerContext } from '../context.js';
+import { formatTimestamp, jsonEqual, type KubeObject } from '../../meta/index.js';
+import { metaOf, present, storageKey, type Scope, type ServerContext } from '../context.js';
 import { recordManagedFields, shapeOf, type FieldSet } from '../apply/index.js';
 import type { Strategy, WriteContext } from '../registry/strategy.js';
 import { builtinSchemas, dropUnknownFields, firstTypeError } from '../builtin-schemas/index.js';
@@ -23,7 +23,7 @@ import {
   modifiedConflict,
   notFound,
   type FieldCause,
-} from '../http/status.js';
+} from '../ground/index.js';
 import { validateObjectMeta } from '../registry/object-meta-validation.js';
 import { admitWrite } from '../admission-policy/index.js';
 import { enforceOwnerReferencePermissions } from '../admission/index.js';
@@ -109,7 +109,7 @@ export function createObject(scope: Scope, obj: KubeObject, params: WriteParams,
   const m = metaOf(obj);
   for (const f of ['uid', 'resourceVersion', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'generation', 'selfLink'] as const)
     delete m[f];
-  m.creationTimestamp = rfc3339(wctx.now);
+  m.creationTimestamp = formatTimestamp(wctx.now);
   m.uid = ctx.newUid();
   checkFieldTypes(scope, obj);
   checkUnknownFields(scope, obj, wctx);
@@ -152,7 +152,7 @@ export function createObject(scope: Scope, obj: KubeObject, params: WriteParams,
         manager: params.manager,
         operation: 'Apply',
         apiVersion: String(obj.apiVersion),
-        time: rfc3339(wctx.now),
+        time: formatTimestamp(wctx.now),
         fieldsType: 'FieldsV1',
         fieldsV1: applied,
       },
@@ -161,7 +161,7 @@ export function createObject(scope: Scope, obj: KubeObject, params: WriteParams,
     recordManagedFields(obj, undefined, {
       manager: params.manager,
       apiVersion: String(obj.apiVersion),
-      time: rfc3339(wctx.now),
+      time: formatTimestamp(wctx.now),
       shape: shapeOf(strategy, scope.version),
       ...(params.unowned ? { unowned: params.unowned } : {}),
     });
@@ -267,7 +267,7 @@ export function updateObject(
     recordManagedFields(obj, old, {
       manager: params.manager,
       apiVersion: String(obj.apiVersion),
-      time: rfc3339(wctx.now),
+      time: formatTimestamp(wctx.now),
       shape: shapeOf(strategy, scope.version),
       ...(scope.subresource ? { subresource: scope.subresource } : {}),
       ...(params.unowned ? { unowned: params.unowned } : {}),
@@ -350,7 +350,7 @@ export function performDelete(ctx: ServerContext, strategy: Strategy, key: strin
     const meta = {
       ...old.metadata,
       finalizers,
-      deletionTimestamp: rfc3339(ctx.clock.now() + grace * 1000),
+      deletionTimestamp: formatTimestamp(ctx.clock.now() + grace * 1000),
       deletionGracePeriodSeconds: grace,
     };
     if (finalizers.length === 0) delete (meta as { finalizers?: string[] }).finalizers;

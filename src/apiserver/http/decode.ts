@@ -11,7 +11,7 @@ import { bodyTooDeep, MAX_NESTING_DEPTH, nestsDeeperThan, yamlNestingDepth } fro
 import type { KubeObject } from '../../meta/index.js';
 import { decodeProtobufObject } from '../protobuf/index.js';
 import { headerOf, type ApiRequest } from './request.js';
-import { badRequest, unsupportedMediaType } from './status.js';
+import { badRequest, unsupportedMediaType } from '../ground/index.js';
 
 export function bodyText(req: ApiRequest): string {
   const b = req.body;

@@ -19,7 +19,7 @@ import type { ApiRequest, ApiResponse } from './request.js';
 import type { UserInfo } from './auth/user.js';
 import { compressResponse } from './compression.js';
 import { errorResponse, statusResponse } from './response.js';
-import { tooLarge, unauthorized } from './status.js';
+import { tooLarge, unauthorized } from '../ground/index.js';
 
 /** The longest a whole request (headers and body) may take to arrive: Node's default, which a headers timeout may not exceed. */
 const REQUEST_TIMEOUT_MS = 300_000;
@@ -27,7 +27,7 @@ const REQUEST_TIMEOUT_MS = 300_000;
 /** The largest request body read (3 MiB, as kube-apiserver); a longer one gets 413 without reaching the core. */
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
 
-/** A server `listen` started: the bound `port` (the real one when 0 was asked for), and `close`, which resolves once every socket is closed. */
+/** A server `listen` started: the bound `port` (the real one when 0 was asked for), and `close`, which resolves once every socket is closed. @extension */
 export interface Listening {
   /** The HTTP server requests are served by (over HTTPS it is handed each connection by a TLS listener). */
   server: Server;
@@ -119,7 +119,7 @@ export interface ListenOptions {
   headersTimeoutMs?: number;
 }
 
-/** Listens on `host:port` (port 0 = any free port). */
+/** Listens on `host:port` (port 0 = any free port). @extension */
 export function listen(
   api: ApiServer,
   { port = 0, host = '127.0.0.1', tls, adminToken, headersTimeoutMs = 60_000 }: ListenOptions,

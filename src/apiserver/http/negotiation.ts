@@ -4,7 +4,7 @@
  * `PartialObjectMetadata(List)`. Clients that prefer protobuf always list JSON too; an Accept header
  * naming nothing servable is a 406. Invariant: the first acceptable media range wins (client order).
  */
-import { badRequest, notAcceptable } from './status.js';
+import { badRequest, notAcceptable } from '../ground/index.js';
 
 export type IncludeObject = 'None' | 'Metadata' | 'Object';
 

@@ -6,7 +6,7 @@
  */
 import type { UserInfo } from './auth/user.js';
 
-/** One request as the core sees it: method, path with query, lower-case headers, body, and who sent it. */
+/** One request as the core sees it: method, path with query, lower-case headers, body, and who sent it. @extension */
 export interface ApiRequest {
   method: string;
   /** Path, optionally followed by `?query`. */
@@ -33,7 +33,7 @@ export interface ResponseStream {
   detach(): void;
 }
 
-/** What the core answers: a whole `body` (or `bytes`), or a `stream` for watches; header names are lower case. */
+/** What the core answers: a whole `body` (or `bytes`), or a `stream` for watches; header names are lower case. @extension */
 export interface ApiResponse {
   status: number;
   headers: Record<string, string | string[]>;

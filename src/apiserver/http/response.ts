@@ -7,7 +7,7 @@
 import type { KubeObject, Status } from '../../meta/index.js';
 import type { ApiResponse } from './request.js';
 import { goJson } from './go-json-string.js';
-import { ApiStatusError, internalError } from './status.js';
+import { ApiStatusError, internalError } from '../ground/index.js';
 import { statusJson } from './status-json.js';
 
 const JSON_TYPE = 'application/json';

@@ -1,13 +1,10 @@
 /**
- * JSON value helpers shared by the patch algorithms: type guards and deep copy of decoded JSON
- * (equality is meta's `jsonEqual`). Patches never mutate their inputs; every algorithm copies what it keeps.
+ * JSON value helpers shared by the patch algorithms: deep copy of decoded JSON, beside meta's object
+ * guard (`isJsonObject`, re-exported for the patch files) and equality (`jsonEqual`). Patches never
+ * mutate their inputs; every algorithm copies what it keeps.
  */
-
-export type JsonObject = { [key: string]: unknown };
-
-export function isJsonObject(v: unknown): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+export { isJsonObject } from '../../meta/index.js';
+export type { JsonObject } from '../../meta/index.js';
 
 /** Deep copy of decoded JSON. */
 export function jsonClone<T>(v: T): T {

@@ -6,6 +6,7 @@
  * table does not list is a 415 `ProtobufDecodeError` naming message and field, never dropped; a
  * wire type that does not fit the field is a 400 one.
  */
+import { formatMicroTime, formatTimestamp } from '../../meta/index.js';
 import type { CompiledMessage, FieldSpec, MapValueType, SpecialType } from './message-schema.js';
 import { malformed, ProtobufDecodeError } from './protobuf-decode-error.js';
 import { toInt32, toInt64, WireReader, WireType } from './wire-reader.js';
@@ -185,11 +186,10 @@ const MAX_SECONDS = 253_402_300_799;
 
 /**
  * Seconds since the epoch as RFC 3339 in UTC, as `metav1.Time` marshals to JSON, or with six
- * fraction digits when `micros` is given, as `metav1.MicroTime` does.
+ * fraction digits when `micros` is given, as `metav1.MicroTime` does; out of range is malformed.
  */
 function rfc3339(seconds: number, micros: number | undefined, path: string): string {
   if (seconds < MIN_SECONDS || seconds > MAX_SECONDS) throw malformed(`${path} is a time outside the years 0 to 9999`);
   if (micros !== undefined && (micros < 0 || micros > 999_999)) throw malformed(`${path} has nanoseconds outside 0 to 999999999`);
-  const whole = new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, '');
-  return micros === undefined ? `${whole}Z` : `${whole}.${String(micros).padStart(6, '0')}Z`;
+  return micros === undefined ? formatTimestamp(seconds * 1000) : formatMicroTime(seconds * 1000, micros);
 }

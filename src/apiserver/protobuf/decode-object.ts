@@ -7,7 +7,7 @@
  * silently. Malformed bytes are a 400.
  */
 import type { KubeObject } from '../../meta/index.js';
-import { badRequest, unsupportedMediaType } from '../http/status.js';
+import { badRequest, unsupportedMediaType } from '../ground/index.js';
 import { APPS_MESSAGES } from './apps-messages.js';
 import { AUTHENTICATION_MESSAGES } from './authentication-messages.js';
 import { AUTHORIZATION_MESSAGES } from './authorization-messages.js';

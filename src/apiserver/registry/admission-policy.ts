@@ -9,7 +9,7 @@
  */
 import type { KubeObject } from '../../meta/index.js';
 import { compileAdmissionExpression, compileMutationExpression } from '../admission-policy/index.js';
-import { fieldCause, type FieldCause } from '../http/status.js';
+import { fieldCause, type FieldCause } from '../ground/index.js';
 import { ageColumn, cells, column, nameColumn, type TablePrinter } from '../table/index.js';
 import { Strategy, builtinVersion, type VersionSpec, type WriteContext } from './strategy.js';
 

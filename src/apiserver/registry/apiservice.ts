@@ -7,7 +7,7 @@
  * priorities; a group-version missing from that table gets none, as kube-apiserver registers none.
  */
 import { formatTimestamp, type KubeObject } from '../../meta/index.js';
-import { fieldCause, type FieldCause } from '../http/status.js';
+import { fieldCause, type FieldCause } from '../ground/index.js';
 import { ageColumn, cells, column, nameColumn, type TablePrinter } from '../table/index.js';
 import { Strategy, builtinVersion, type VersionSpec, type WriteContext } from './strategy.js';
 

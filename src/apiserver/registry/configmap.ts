@@ -3,7 +3,7 @@
  * `immutable: true` freezing the contents (later changes → 422).
  */
 import { jsonEqual, type KubeObject } from '../../meta/index.js';
-import { fieldCause, type FieldCause } from '../http/status.js';
+import { fieldCause, type FieldCause } from '../ground/index.js';
 import { ageColumn, cells, column, nameColumn, type TablePrinter } from '../table/index.js';
 import { Strategy, builtinVersion, type VersionSpec } from './strategy.js';
 

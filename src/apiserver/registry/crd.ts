@@ -9,11 +9,10 @@
  * the create returns. Names that collide with another CRD of the group are not accepted.
  */
 import type { CustomResourceDefinition } from 'kubernetes-types/apiextensions/v1.js';
-import { jsonEqual, InvalidOptionError, type KubeObject } from '../../meta/index.js';
-import { rfc3339 } from '../context.js';
+import { formatTimestamp, jsonEqual, InvalidOptionError, type KubeObject } from '../../meta/index.js';
 import { celSchemaErrors, validateStructuralSchema } from '../schema/index.js';
-import { parseJsonPath } from '../table/jsonpath.js';
-import { fieldCause, type FieldCause } from '../http/status.js';
+import { parseJsonPath } from '../table/index.js';
+import { fieldCause, type FieldCause } from '../ground/index.js';
 import { Strategy, builtinVersion, type StoreReader, type VersionSpec, type WriteContext } from './strategy.js';
 
 export const CRD_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io';
@@ -162,7 +161,7 @@ export class CrdStrategy extends Strategy {
 
   #status(obj: KubeObject, now: number): void {
     const crd = crdOf(obj);
-    const time = rfc3339(now);
+    const time = formatTimestamp(now);
     const gen = obj.metadata.generation ?? 1;
     const conflict = this.#conflict(obj);
     const old = (obj.status ?? {}) as Obj;

@@ -10,7 +10,7 @@
 import type { CustomResourceDefinition } from 'kubernetes-types/apiextensions/v1.js';
 import { jsonEqual, type KubeObject } from '../../meta/index.js';
 import { applyDefaults, pruneUnknownFields, validateCustomResource } from '../schema/index.js';
-import { badRequest, methodNotAllowedBecause, type FieldCause } from '../http/status.js';
+import { badRequest, methodNotAllowedBecause, type FieldCause } from '../ground/index.js';
 import { Strategy, type ConversionWebhook, type VersionSpec, type WriteContext } from './strategy.js';
 
 export class CustomResourceStrategy extends Strategy {

@@ -4,7 +4,7 @@
  * MicroTime fields are stored as sent.
  */
 import type { KubeObject } from '../../meta/index.js';
-import { fieldCause, type FieldCause } from '../http/status.js';
+import { fieldCause, type FieldCause } from '../ground/index.js';
 import { ageColumn, cells, column, nameColumn, type TablePrinter } from '../table/index.js';
 import { Strategy, builtinVersion, type VersionSpec } from './strategy.js';
 

@@ -13,7 +13,7 @@ import {
   qualifiedNameErrors,
   type KubeObject,
 } from '../../meta/index.js';
-import { fieldCause, type FieldCause } from '../http/status.js';
+import { fieldCause, type FieldCause } from '../ground/index.js';
 
 /** How a kind's object names are checked (`pathSegment`: anything usable as one URL path segment). */
 export type NameRule = 'subdomain' | 'label' | 'dns1035' | 'pathSegment';

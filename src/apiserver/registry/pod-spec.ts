@@ -5,7 +5,7 @@
  * and the checks clients hit most (containers present, named, with images).
  */
 import { dns1123LabelErrors } from '../../meta/index.js';
-import { fieldCause, type FieldCause } from '../http/status.js';
+import { fieldCause, type FieldCause } from '../ground/index.js';
 import type { DecodedFields } from './strategy.js';
 
 type Obj = Record<string, unknown>;

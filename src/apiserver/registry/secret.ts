@@ -5,7 +5,7 @@
  * strings is refused before validation with the Go decoder's words, which name only the JSON kind.
  */
 import type { KubeObject } from '../../meta/index.js';
-import { badRequest, fieldCause, type FieldCause } from '../http/status.js';
+import { badRequest, fieldCause, type FieldCause } from '../ground/index.js';
 import { goJsonKind } from '../go-json-kind.js';
 import { dataKeyCauses, immutableCauses } from './configmap.js';
 import { ageColumn, cells, column, nameColumn, type TablePrinter } from '../table/index.js';

@@ -7,7 +7,7 @@
  * Invariant: no two stored Services hold the same ClusterIP or node port.
  */
 import { jsonEqual, type KubeObject } from '../../meta/index.js';
-import { fieldCause, internalError, type FieldCause } from '../http/status.js';
+import { fieldCause, internalError, type FieldCause } from '../ground/index.js';
 import { ageColumn, cells, column, nameColumn, type TablePrinter } from '../table/index.js';
 import { Strategy, builtinVersion, type StoreReader, type VersionSpec } from './strategy.js';
 

@@ -9,7 +9,7 @@
  */
 import { jsonEqual, type KubeObject } from '../../meta/index.js';
 import type { CustomResourceColumnDefinition, JSONSchemaProps, ServedResource, ServedSubresource } from '../served-resource.js';
-import { badRequest, type FieldCause } from '../http/status.js';
+import { badRequest, type FieldCause } from '../ground/index.js';
 import type { TablePrinter } from '../table/index.js';
 import type { NameRule } from './object-meta-validation.js';
 import type { WebhookClientConfig } from '../admission/webhook-call.js';

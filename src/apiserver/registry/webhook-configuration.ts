@@ -6,7 +6,7 @@
  */
 import type { KubeObject } from '../../meta/index.js';
 import { matchConditionErrors } from '../admission/match-conditions.js';
-import type { FieldCause } from '../http/status.js';
+import type { FieldCause } from '../ground/index.js';
 import { StoredBuiltinStrategy } from './stored-builtin.js';
 
 export class WebhookConfigurationStrategy extends StoredBuiltinStrategy {

@@ -5,7 +5,7 @@
  * reset on create and kept by main-endpoint writes, and the `scale` subresource.
  */
 import { jsonEqual, type KubeObject, type LabelSelector } from '../../meta/index.js';
-import { fieldCause, type FieldCause } from '../http/status.js';
+import { fieldCause, type FieldCause } from '../ground/index.js';
 import { defaultPodSpec, podSpecFields, validatePodSpec } from './pod-spec.js';
 import { ageColumn, cells, column, nameColumn, type TablePrinter } from '../table/index.js';
 import { Strategy, builtinVersion, type DecodedFields, type VersionSpec } from './strategy.js';

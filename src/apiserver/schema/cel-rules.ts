@@ -10,7 +10,7 @@ import type { JSONSchemaProps } from 'kubernetes-types/apiextensions/v1.js';
 import { compile, type CelType, type Program } from '../cel/index.js';
 import { celTypeOf } from './cel-declarations.js';
 import { extensionsOf, type ValidationRule } from './extensions.js';
-import { fieldCause, type FieldCause } from './field-cause.js';
+import { fieldCause, type FieldCause } from '../ground/index.js';
 import { parseRuleFieldPath } from './rule-field-path.js';
 
 export const RULE_REASONS = ['FieldValueDuplicate', 'FieldValueForbidden', 'FieldValueInvalid', 'FieldValueRequired'] as const;

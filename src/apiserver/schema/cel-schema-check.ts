@@ -18,7 +18,7 @@ import {
 import { celTypeOf } from './cel-declarations.js';
 import { rulesOf } from './cel-rules.js';
 import { extensionsOf } from './extensions.js';
-import { childPath, fieldCause, indexPath, type FieldCause } from './field-cause.js';
+import { childPath, fieldCause, indexPath, type FieldCause } from '../ground/index.js';
 
 /** Rules that cost less than this share of the CRD limit are never named as contributing to it. */
 const NOTABLE_COST = STATIC_ESTIMATED_CRD_COST_LIMIT / 100;

@@ -25,7 +25,7 @@ import { celTypeOf } from './cel-declarations.js';
 import { rulesOf, type CompiledRule } from './cel-rules.js';
 import { CorrelatedObject, mapListLookup } from './correlated-object.js';
 import { extensionsOf } from './extensions.js';
-import { childPath, fieldCause, indexPath, type FieldCause } from './field-cause.js';
+import { childPath, fieldCause, indexPath, type FieldCause } from '../ground/index.js';
 import { isJsonObject } from './json-object.js';
 
 export interface CelValidationResult {

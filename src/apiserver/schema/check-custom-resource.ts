@@ -8,12 +8,12 @@
 import type { JSONSchemaProps } from 'kubernetes-types/apiextensions/v1.js';
 import { celSchemaErrors } from './cel-schema-check.js';
 import { applyDefaults } from './defaults.js';
-import type { FieldCause } from './field-cause.js';
+import type { FieldCause } from '../ground/index.js';
 import { pruneUnknownFields } from './prune.js';
 import { validateStructuralSchema } from './structural.js';
 import { validateCustomResource } from './validate-custom-resource.js';
 
-/** What the server would make of one custom resource write. */
+/** What the server would make of one custom resource write. @extension */
 export interface CustomResourceCheck {
   /** The object after defaulting and pruning, as the server would store it. */
   object: Record<string, unknown>;
@@ -30,6 +30,7 @@ export interface CustomResourceCheck {
 /**
  * Checks `obj` (and its change from `old`, on an update) against a CRD version's schema, which
  * sits at `schemaPath` in the CRD (for error paths, e.g. `spec.versions[0].schema.openAPIV3Schema`).
+ * @extension
  */
 export function checkCustomResource(schema: JSONSchemaProps, obj: unknown, old: unknown, schemaPath: string): CustomResourceCheck {
   const schemaProblems = problemsOf(schema, schemaPath);

@@ -10,8 +10,8 @@
 import type { JSONSchemaProps } from 'kubernetes-types/apiextensions/v1.js';
 import { embeddedResourceErrors } from './embedded-resource.js';
 import { extensionsOf } from './extensions.js';
-import { fieldCause, childPath } from './field-cause.js';
-import type { FieldCause } from './field-cause.js';
+import { fieldCause, childPath } from '../ground/index.js';
+import type { FieldCause } from '../ground/index.js';
 import { jsonEqual } from '../../meta/index.js';
 import { pruneBySchema } from './prune.js';
 import { validateAgainstSchema } from './validate.js';

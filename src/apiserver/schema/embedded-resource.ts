@@ -10,8 +10,8 @@
 import type { JSONSchemaProps } from 'kubernetes-types/apiextensions/v1.js';
 import { dns1035LabelErrors, dns1123LabelErrors, labelValueErrors, qualifiedNameErrors } from '../../meta/index.js';
 import { extensionsOf } from './extensions.js';
-import { fieldCause, childPath, indexPath } from './field-cause.js';
-import type { FieldCause } from './field-cause.js';
+import { fieldCause, childPath, indexPath } from '../ground/index.js';
+import type { FieldCause } from '../ground/index.js';
 import { isJsonObject } from './json-object.js';
 
 export interface EmbeddedResourceOptions {

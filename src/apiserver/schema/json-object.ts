@@ -1,12 +1,9 @@
 /**
- * Small helpers over decoded JSON shared by pruning, defaulting and validation (equality is meta's
- * `jsonEqual`).
+ * Small helpers over decoded JSON shared by pruning, defaulting and validation (the object guard and
+ * equality are meta's `isJsonObject` and `jsonEqual`, re-exported for the schema's files).
  */
-export type JsonObject = { [key: string]: unknown };
-
-export function isJsonObject(v: unknown): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+export { isJsonObject } from '../../meta/index.js';
+export type { JsonObject } from '../../meta/index.js';
 
 /** The OpenAPI type name of a decoded JSON value; whole numbers are `integer`. */
 export function jsonTypeOf(v: unknown): string {

@@ -9,7 +9,7 @@
  */
 import type { JSONSchemaProps } from 'kubernetes-types/apiextensions/v1.js';
 import { extensionsOf } from './extensions.js';
-import { childPath, fieldCause, indexPath, type FieldCause } from './field-cause.js';
+import { childPath, fieldCause, indexPath, type FieldCause } from '../ground/index.js';
 import { isJsonObject } from './json-object.js';
 
 /** Duplicate items of sets and duplicate keys of list-maps anywhere in `obj`. */

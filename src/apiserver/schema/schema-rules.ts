@@ -11,8 +11,8 @@
  */
 import type { JSONSchemaProps } from 'kubernetes-types/apiextensions/v1.js';
 import { extensionsOf } from './extensions.js';
-import { fieldCause, childPath, indexPath } from './field-cause.js';
-import type { FieldCause } from './field-cause.js';
+import { fieldCause, childPath, indexPath } from '../ground/index.js';
+import type { FieldCause } from '../ground/index.js';
 
 const OPENAPI_TYPES = ['array', 'boolean', 'integer', 'number', 'object', 'string'];
 const RESOURCE_META_FIELDS = new Set(['metadata', 'kind', 'apiVersion']);

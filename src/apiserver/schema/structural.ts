@@ -18,8 +18,8 @@ import type { JSONSchemaProps } from 'kubernetes-types/apiextensions/v1.js';
 import { jsonEqual } from '../../meta/index.js';
 import { defaultErrors } from './default-rules.js';
 import { extensionsOf } from './extensions.js';
-import { fieldCause, childPath, indexPath } from './field-cause.js';
-import type { FieldCause } from './field-cause.js';
+import { fieldCause, childPath, indexPath } from '../ground/index.js';
+import type { FieldCause } from '../ground/index.js';
 import { patternError } from './pattern.js';
 import { openApiSchemaErrors, unsupportedField } from './schema-rules.js';
 

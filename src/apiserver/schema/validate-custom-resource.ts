@@ -12,7 +12,7 @@ import type { JSONSchemaProps } from 'kubernetes-types/apiextensions/v1.js';
 import { hasRules } from './cel-rules.js';
 import { validateCelRules } from './cel-validate.js';
 import { CorrelatedObject } from './correlated-object.js';
-import { fieldCause, type FieldCause } from './field-cause.js';
+import { fieldCause, type FieldCause } from '../ground/index.js';
 import { validateAgainstSchema } from './validate.js';
 import { embeddedResourceErrors } from './embedded-resource.js';
 

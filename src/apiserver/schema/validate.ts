@@ -15,13 +15,13 @@
  */
 import type { JSONSchemaProps } from 'kubernetes-types/apiextensions/v1.js';
 import { extensionsOf } from './extensions.js';
-import { fieldCause, childPath, indexPath } from './field-cause.js';
-import type { FieldCause } from './field-cause.js';
+import { fieldCause, childPath, indexPath } from '../ground/index.js';
+import type { FieldCause } from '../ground/index.js';
 import { CorrelatedObject } from './correlated-object.js';
 import { listTypeCauses } from './list-type.js';
 import { jsonEqual } from '../../meta/index.js';
 import { isJsonObject, jsonTypeOf } from './json-object.js';
-import { numberMatchesFormat, stringMatchesFormat } from './formats.js';
+import { numberMatchesFormat, stringMatchesFormat } from '../ground/index.js';
 import { compileSchemaPattern } from './pattern.js';
 
 /**

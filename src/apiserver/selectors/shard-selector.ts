@@ -12,7 +12,8 @@
  * immutable, so an object never moves between shards and a watch filtered by shard needs no
  * enter/leave events.
  */
-import { badRequest } from '../http/status.js';
+import { fnv1a64, namespaceShardHash } from '../../meta/index.js';
+import { badRequest } from '../ground/index.js';
 
 export type ShardField = 'object.metadata.uid' | 'object.metadata.namespace';
 
@@ -64,35 +65,6 @@ export function parseShardSelector(text: string): ShardSelector {
     ranges.push({ start, end });
   }
   return { field: field!, ranges };
-}
-
-const encoder = new TextEncoder();
-
-/**
- * 64-bit FNV-1a over the UTF-8 bytes of `value`. The state is kept as two 32-bit halves (plain
- * numbers stay exact; BigInt per byte would be slow): multiplying by the prime 2^40 + 0x1b3 is
- * `x * 0x1b3 + (x << 40)`, and the shifted low half lands in the high half shifted by 8.
- */
-export function fnv1a64(value: string): bigint {
-  let hi = 0xcbf29ce4;
-  let lo = 0x84222325;
-  const bytes = encoder.encode(value);
-  for (let i = 0; i < bytes.length; i++) {
-    lo ^= bytes[i]!;
-    const loProduct = (lo >>> 0) * 0x1b3;
-    const carry = Math.floor(loProduct / 0x100000000);
-    hi = (Math.imul(hi, 0x1b3) + carry + (lo << 8)) >>> 0;
-    lo = loProduct >>> 0;
-  }
-  return (BigInt(hi) << 32n) | BigInt(lo >>> 0);
-}
-
-/**
- * The hash a namespace is sharded by: FNV-1a 64 times 2^64/φ, mod 2^64 (Fibonacci hashing), which
- * carries the low-bit differences of sequentially named namespaces into the top bits, evenly.
- */
-export function namespaceShardHash(namespace: string): bigint {
-  return (fnv1a64(namespace) * 0x9e3779b97f4a7c15n) & (FULL_SPACE_END - 1n);
 }
 
 /** The predicate of a parsed selector. */

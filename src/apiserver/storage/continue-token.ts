@@ -3,7 +3,7 @@
  * `{"v":"meta.k8s.io/v1","rv":<snapshot revision>,"start":"<next key>"}`, the real server's format.
  * Opaque to clients; the revision pins every page to the first page's snapshot.
  */
-import { badRequest } from '../http/status.js';
+import { badRequest } from '../ground/index.js';
 
 export interface ContinueToken {
   rv: number;

@@ -10,7 +10,7 @@
  * so far has finished (the manager flushes on shutdown); at most 4096 series are remembered.
  */
 import { hostname } from 'node:os';
-import { EventResource, noopLogger, type Clock, type KubeObject, type Logger, type ObjectOf } from '../../meta/index.js';
+import { EventResource, formatMicroTime, noopLogger, type Clock, type KubeObject, type Logger, type ObjectOf } from '../../meta/index.js';
 import { isNotFound, type Client } from '../../client/index.js';
 
 type EventsV1 = ObjectOf<typeof EventResource>;
@@ -43,8 +43,6 @@ interface Series {
   busy: boolean;
   dirty: boolean;
 }
-
-const microTime = (ms: number): string => new Date(ms).toISOString().replace('Z', '000Z');
 
 function reference(o: KubeObject): NonNullable<EventsV1['regarding']> {
   const m = o.metadata;
@@ -155,7 +153,7 @@ export class EventBroadcaster {
         apiVersion: 'events.k8s.io/v1',
         kind: 'Event',
         metadata: { namespace },
-        eventTime: microTime(now),
+        eventTime: formatMicroTime(now),
         reportingController: controller,
         reportingInstance: instance,
         action,
@@ -195,7 +193,7 @@ export class EventBroadcaster {
   }
 
   async #writeOnce(s: Series): Promise<void> {
-    const series = s.count > 1 ? { count: s.count, lastObservedTime: microTime(s.lastObservedMs) } : undefined;
+    const series = s.count > 1 ? { count: s.count, lastObservedTime: formatMicroTime(s.lastObservedMs) } : undefined;
     try {
       if (s.name !== undefined && series) {
         try {

@@ -8,7 +8,7 @@
  */
 import { InvalidOptionError, type Logger } from '../../meta/index.js';
 
-/** Passes by returning, fails by throwing or rejecting. `signal` aborts when the prober hangs up. */
+/** Passes by returning, fails by throwing or rejecting. `signal` aborts when the prober hangs up. @extension */
 export type HealthCheck = (options: { signal: AbortSignal }) => void | Promise<void>;
 
 /** The check that always passes (controller-runtime's `healthz.Ping`). */

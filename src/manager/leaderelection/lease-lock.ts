@@ -5,13 +5,12 @@
  * creation races resolve the same way through 409 AlreadyExists. Invariant: times are written as
  * MicroTime (RFC 3339 with six fractional digits) and read back to the millisecond.
  */
-import { LeaseResource, type ObjectOf } from '../../meta/index.js';
+import { formatMicroTime, LeaseResource, type ObjectOf } from '../../meta/index.js';
 import { isNotFound, type Client } from '../../client/index.js';
 import type { LeaderElectionRecord, LeaseLock, LockSnapshot } from './leader-election.js';
 
 type Lease = ObjectOf<typeof LeaseResource>;
 
-const microTime = (ms: number): string => new Date(ms).toISOString().replace('Z', '000Z');
 const parseTime = (s: string | undefined): number => (s ? Date.parse(s) : 0);
 
 /** The lock snapshot a Lease holds (also for Leases read by a list). */
@@ -33,8 +32,8 @@ function specOf(r: LeaderElectionRecord): NonNullable<Lease['spec']> {
   return {
     holderIdentity: r.holderIdentity,
     leaseDurationSeconds: r.leaseDurationSeconds,
-    acquireTime: microTime(r.acquireTimeMs),
-    renewTime: microTime(r.renewTimeMs),
+    acquireTime: formatMicroTime(r.acquireTimeMs),
+    renewTime: formatMicroTime(r.renewTimeMs),
     leaseTransitions: r.leaderTransitions,
   };
 }

@@ -20,7 +20,7 @@ import { readCachedMaterial, writeCachedMaterial } from './material-cache.js';
 type CryptoKeyPair = webcrypto.CryptoKeyPair;
 const { subtle } = webcrypto;
 
-/** PEM material for `node:https` (server side) and for a kubeconfig (the CA). */
+/** PEM material for `node:https` (server side) and for a kubeconfig (the CA). @extension */
 export interface ServingMaterial {
   /** The CA certificate that signs `cert`: what clients verify against. */
   caPem: string;
@@ -109,6 +109,7 @@ async function createServing(hosts: readonly string[]): Promise<ServingMaterial>
  * CA and serving certificate for a server bound to `host`. The loopback names are always in the
  * certificate; `host` is added when it is another name or address (a wildcard bind such as
  * `0.0.0.0` is not a name a client dials, so it adds nothing).
+ * @extension
  */
 export function servingMaterial(host: string): Promise<ServingMaterial> {
   const extra = LOOPBACK.includes(host) || host === '0.0.0.0' || host === '::' ? '' : host;

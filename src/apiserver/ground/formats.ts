@@ -1,6 +1,8 @@
 /**
- * The OpenAPI `format` checks the real server applies to custom resources (the ones controllers
- * actually rely on). Unknown formats are accepted, as there. Integer formats bound the range.
+ * The string formats the server checks: the OpenAPI `format`s it applies to custom resources (the
+ * ones controllers actually rely on; unknown formats are accepted, as there; integer formats bound
+ * the range), whose date, date-time, base64 and UUID checks CEL's format library shares, so a value
+ * a schema accepts is one a rule's `format.date()` accepts too.
  */
 import { isIP, isIPv4, isIPv6 } from 'node:net';
 
@@ -18,19 +20,31 @@ const validDate = (y: string, m: string, d: string): boolean => {
   return date.getUTCFullYear() === Number(y) && date.getUTCMonth() === Number(m) - 1 && date.getUTCDate() === Number(d);
 };
 
+/** A calendar date, `YYYY-MM-DD`, that exists (no 30 February). */
+export function isDate(s: string): boolean {
+  const m = DATE.exec(s);
+  return m !== null && validDate(m[1] as string, m[2] as string, m[3] as string);
+}
+
+/** An RFC 3339 date-time whose date exists and whose clock reading is in range. */
+export function isDateTime(s: string): boolean {
+  const m = DATE_TIME.exec(s);
+  return (
+    m !== null && validDate(m[1] as string, m[2] as string, m[3] as string) && Number(m[4]) < 24 && Number(m[5]) < 60 && Number(m[6]) < 61
+  );
+}
+
+/** Standard, padded base64. */
+export const isBase64 = (s: string): boolean => BASE64.test(s);
+
+/** A UUID: 32 hex digits, in the 8-4-4-4-12 groups or without the dashes. */
+export const isUuid = (s: string): boolean => UUID.test(s);
+
 const STRING_FORMATS: Readonly<Record<string, (s: string) => boolean>> = {
-  date: (s) => {
-    const m = DATE.exec(s);
-    return m !== null && validDate(m[1] as string, m[2] as string, m[3] as string);
-  },
-  'date-time': (s) => {
-    const m = DATE_TIME.exec(s);
-    return (
-      m !== null && validDate(m[1] as string, m[2] as string, m[3] as string) && Number(m[4]) < 24 && Number(m[5]) < 60 && Number(m[6]) < 61
-    );
-  },
-  byte: (s) => BASE64.test(s),
-  uuid: (s) => UUID.test(s),
+  date: isDate,
+  'date-time': isDateTime,
+  byte: isBase64,
+  uuid: isUuid,
   hostname: (s) => HOSTNAME.test(s),
   email: (s) => EMAIL.test(s),
   ipv4: (s) => isIPv4(s),

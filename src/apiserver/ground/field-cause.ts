@@ -3,6 +3,7 @@
  * type (`FieldValueRequired`, …), `field` the dotted path (`spec.items[0].name`), `message` the
  * error body as the real server words it (`Invalid value: "x": <detail>`). The REST layer builds
  * the Status message as `<field>: <message>` from these, so the wording here is what users see.
+ * @extension
  */
 
 export interface FieldCause {

@@ -6,11 +6,11 @@
  * bytes are written by status-json.ts).
  */
 import { ConvergeError, type Status } from '../../meta/index.js';
-import type { FieldCause } from '../schema/field-cause.js';
+import type { FieldCause } from './field-cause.js';
 
 // Field errors (one entry of `details.causes`) have one catalogue, beside the schema validators that
 // need it without the rest of this file.
-export { fieldCause, type FieldCause } from '../schema/field-cause.js';
+export { fieldCause, type FieldCause } from './field-cause.js';
 
 export class ApiStatusError extends ConvergeError {
   readonly code = 'CONVERGE_API_STATUS';

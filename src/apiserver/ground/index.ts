@@ -1,0 +1,30 @@
+// The API server's ground floor: the vocabulary every other room of the server speaks, importing
+// nothing of the server above it (only meta). The Status errors and their field causes, and the
+// string formats the schema and CEL both check. Rooms import it through this face.
+export {
+  ApiStatusError,
+  qualifiedResource,
+  notFound,
+  alreadyExists,
+  conflict,
+  modifiedConflict,
+  causeText,
+  invalid,
+  badRequest,
+  unauthorized,
+  forbidden,
+  forbiddenRequest,
+  methodNotAllowed,
+  methodNotAllowedBecause,
+  notAcceptable,
+  expired,
+  tooLarge,
+  unsupportedMediaType,
+  timeout,
+  conversionFailed,
+  internalError,
+  successStatus,
+} from './status.js';
+export { fieldCause, renderValue, childPath, indexPath } from './field-cause.js';
+export type { FieldCause } from './field-cause.js';
+export { isBase64, isDate, isDateTime, isUuid, numberMatchesFormat, stringMatchesFormat } from './formats.js';
