@@ -1,3 +1,4 @@
+// Imports the API server's private CEL internals: these tables hold the cost estimator itself, which no public face exposes.
 // The cost estimate held to cel-go's checker table (checker/cost_test.go): the cases over literals,
 // and those whose size hints are what a declared bound gives (a list's maxItems, a string's size).
 // Left out: protobuf messages, size hints on map keys, and scalars without a hint, which cel-go

@@ -1,3 +1,4 @@
+// Imports the API server's private CEL internals: these tables hold the cost estimator itself, which no public face exposes.
 // The cost estimate held to apiextensions-apiserver's own table (pkg/apiserver/schema/cel,
 // TestCostEstimation): each schema with one rule, estimated once without size bounds (sizes from
 // the 3 MiB request limit) and once with `maxItems`/`maxProperties`/`maxLength` set, to the exact

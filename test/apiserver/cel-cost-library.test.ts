@@ -1,3 +1,4 @@
+// Imports the API server's private CEL internals: these tables hold the cost estimator itself, which no public face exposes.
 // The cost estimate held to the Kubernetes CEL libraries' own table (k8s.io/apiserver
 // pkg/cel/library/cost_test.go): expressions over literals, with their estimated least and most
 // cost. Left out: the two `join` cases over a literal list of strings, which size each string by its

@@ -1,3 +1,4 @@
+// Imports the API server's private compression rule to test its edge cases directly, beside the HTTP checks.
 // Response compression over the socket, as kube-apiserver does it: a body over 128 KiB, asked for
 // with `Accept-Encoding: gzip`, comes gzip-compressed with `Content-Encoding: gzip`; smaller bodies,
 // requests that do not ask (or ask with a parameter Go's check does not read) and watch streams do not.

@@ -1,3 +1,4 @@
+// Imports the API server's private namespace-condition builder to test its wording directly, beside the end-to-end checks.
 // The namespace controller's conditions on a terminating namespace, as kube-controller-manager writes
 // them: all five types, False with their success reasons, except NamespaceContentRemaining and
 // NamespaceFinalizersRemaining while objects with finalizers hold the namespace, counted per resource

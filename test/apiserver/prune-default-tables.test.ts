@@ -1,3 +1,4 @@
+// Imports the API server's private schema functions: these are apiextensions-apiserver's unit tables, held against the functions they test.
 // apiextensions-apiserver's test tables for pruning and defaulting, as ours: each case's object,
 // schema and expected result, from
 // https://github.com/kubernetes/apiextensions-apiserver/blob/master/pkg/apiserver/schema/pruning/algorithm_test.go (TestPrune),

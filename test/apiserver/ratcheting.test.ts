@@ -1,3 +1,4 @@
+// Imports the API server's private schema functions: these are apiextensions-apiserver's unit tables, held against the functions they test.
 // Validation ratcheting (CRDValidationRatcheting, GA in Kubernetes 1.33): an update may keep a value
 // that the schema, tightened since it was stored, now refuses, as long as that value is unchanged.
 // The cases are apiextensions-apiserver's own: its ratcheting validator's unit tests, its CEL

@@ -1,3 +1,4 @@
+// Imports the API server's private schema functions: these are apiextensions-apiserver's unit tables, held against the functions they test.
 // Two things kube does to custom resources that our schema layer had to learn: RE2 patterns (the
 // spellings Go accepts and JavaScript does not, and what RE2 refuses), and the apiVersion, kind
 // and metadata checks of objects marked x-kubernetes-embedded-resource.

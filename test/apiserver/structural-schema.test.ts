@@ -1,3 +1,4 @@
+// Imports the API server's private schema functions: these are apiextensions-apiserver's unit tables, held against the functions they test.
 // apiextensions-apiserver's own test tables for structural schemas, as ours: each case's schema
 // and its expected (and unexpected) errors, verbatim, from
 // https://github.com/kubernetes/apiextensions-apiserver/blob/master/test/integration/validation_test.go

@@ -1,3 +1,4 @@
+// Imports the client's private WatchDecoder: the gate measures the allocations of the real decoder, which is not public.
 /**
  * Child process of memory-gate.test.ts, run with `--expose-gc`: measures the informer's deterministic
  * memory figures and prints them as one JSON line. No figure depends on time or on the machine's load:
@@ -16,7 +17,8 @@
 import { readFileSync } from 'node:fs';
 import { GCProfiler, getHeapSpaceStatistics } from 'node:v8';
 import { createSharedIndexInformer, type ListerWatcher } from 'kube-converge/cache';
-import { WatchDecoder, type WatchEvent, type WatchStream } from 'kube-converge/client';
+import { WatchDecoder } from '../../src/client/watch-decoder.js';
+import type { WatchEvent, WatchStream } from 'kube-converge/client';
 import { ConfigMapResource, PodResource, type KubeObject, type ResourceDescriptor } from 'kube-converge/meta';
 
 const ROUNDS = 3;

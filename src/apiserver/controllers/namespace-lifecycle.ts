@@ -127,7 +127,7 @@ export class NamespaceLifecycle {
   /** Writes the deletion conditions for `totals` when they differ from the stored ones; returns the namespace as stored. */
   #writeConditions(obj: KubeObject, totals: ContentTotals): KubeObject {
     const status = (obj.status ?? {}) as { conditions?: NamespaceCondition[] };
-    const conditions = namespaceDeletionConditions(status.conditions ?? [], totals, rfc3339(this.#ctx.clock.now()));
+    const conditions = namespaceDeletionConditions(status.conditions ?? [], totals, formatTimestamp(this.#ctx.clock.now()));
     if (conditions === undefined) return obj;
     return this.#ctx.store.update(NS_ID, obj.metadata.name ?? '', { ...obj, status: { ...status, conditions } });
   }
