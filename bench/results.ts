@@ -21,8 +21,9 @@ export interface Chart {
 export interface Headline {
   label: string;
   value: number;
-  goal: string;
-  met: boolean;
+  /** The goal, when the figure has one (a figure shown for comparison has none). */
+  goal?: string;
+  met?: boolean;
 }
 
 export interface BenchResult {
@@ -33,6 +34,9 @@ export interface BenchResult {
   headlines: Headline[];
 }
 
+/** The 1-minute load when the benchmark started (this module is imported first thing). */
+const LOAD_AT_START = Number(loadavg()[0]!.toFixed(2));
+
 /** The machine, as far as a reader needs it to judge the numbers (load at the end of the run included). */
 function machine() {
   const c = cpus();
@@ -42,6 +46,7 @@ function machine() {
     memoryGiB: Math.round(totalmem() / 2 ** 30),
     node: process.version,
     platform: `${process.platform} ${process.arch}`,
+    loadAverage1mAtStart: LOAD_AT_START,
     loadAverage1m: Number(loadavg()[0]!.toFixed(2)),
   };
 }
@@ -57,5 +62,6 @@ export function writeResult(r: BenchResult): void {
 
 /** Prints the headlines, the last line of a benchmark's output being its main ratio. */
 export function printHeadlines(hs: Headline[]): void {
-  for (const h of hs) console.log(`${h.label}: ${h.value.toFixed(3)} (goal ${h.goal}: ${h.met ? 'met' : 'missed'})`);
+  for (const h of hs)
+    console.log(`${h.label}: ${h.value.toFixed(3)}${h.goal === undefined ? '' : ` (goal ${h.goal}: ${h.met ? 'met' : 'missed'})`}`);
 }

@@ -95,10 +95,9 @@ async function reconcileRoute(
   const route = client.get(ApplicationRoute, req);
   // Gone, or going: the HTTPRoute follows through garbage collection; nothing of ours to clean up.
   if (!route || route.metadata.deletionTimestamp) return;
-  const namespace = route.metadata.namespace;
   const missing = missingDependencies(route, {
-    service: (name) => client.get(ServiceResource, { namespace, name }) !== undefined,
-    secret: (name) => client.get(SecretResource, { namespace, name }) !== undefined,
+    service: (name) => client.get(ServiceResource, { ...req, name }) !== undefined,
+    secret: (name) => client.get(SecretResource, { ...req, name }) !== undefined,
   });
   if (missing) {
     const changed = await writeStatus(client, route, deps.clock, signal, [
@@ -145,7 +144,7 @@ function emptyHTTPRoute(route: Route): HTTPRoute {
   return {
     apiVersion: HTTPRouteResource.apiVersion,
     kind: HTTPRouteResource.kind,
-    metadata: { name: route.metadata.name, namespace: route.metadata.namespace },
+    metadata: namespacedNameOf(route),
     spec: {},
   };
 }

@@ -2,7 +2,7 @@
  * The desired HTTPRoute of an ApplicationRoute, and the dependency check that gates it, as pure
  * functions. The reconciler feeds them what the cache holds now; they never look at events.
  */
-import type { ObjectOf } from 'kube-converge/meta';
+import { namespacedNameOf, type ObjectOf } from 'kube-converge/meta';
 import { GATEWAY_NAME, TLS_SECRET_ANNOTATION, type ApplicationRoute, type HTTPRoute } from './types.js';
 
 type Route = ObjectOf<typeof ApplicationRoute>;
@@ -44,8 +44,7 @@ export function desiredHTTPRoute(route: Route): HTTPRoute {
     apiVersion: 'gateway.networking.k8s.io/v1',
     kind: 'HTTPRoute',
     metadata: {
-      name: route.metadata.name,
-      namespace: route.metadata.namespace,
+      ...namespacedNameOf(route),
       labels: { 'app.kubernetes.io/managed-by': 'applicationroute-operator' },
       ...(route.spec.tlsSecret ? { annotations: { [TLS_SECRET_ANNOTATION]: route.spec.tlsSecret } } : {}),
     },

@@ -10,6 +10,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createClient, loadKubeConfig } from 'kube-converge/client';
 import { eventually } from 'kube-converge/testing';
+import { PROCESS_START_MS } from '../../test/e2e/load-bounds.js';
 import { WebApp } from '../webapp/types.js';
 
 const main = fileURLToPath(new URL('./main.ts', import.meta.url));
@@ -39,7 +40,7 @@ async function printedKubeconfig(demo: Demo): Promise<string> {
       if (path === undefined) throw new Error(`no kubeconfig line yet; output so far:\n${demo.out()}\n${demo.err()}`);
       return path;
     },
-    { timeoutMs: 15_000, intervalMs: 50, message: 'the demo to print its kubeconfig' },
+    { timeoutMs: PROCESS_START_MS, intervalMs: 50, message: 'the demo to print its kubeconfig' },
   );
 }
 
@@ -55,7 +56,7 @@ describe('demo (npm start)', () => {
           assert.match(demo.out(), /webapp default\/blog\s+Ready=True AllReplicasReady 2\/2/, seen);
           assert.match(demo.out(), /route\s+default\/storefront\s+Ready=True/, seen);
         },
-        { timeoutMs: 15_000, intervalMs: 50, message: 'the live view to show everything Ready' },
+        { timeoutMs: PROCESS_START_MS, intervalMs: 50, message: 'the live view to show everything Ready' },
       );
       const out = demo.out();
       // The route was applied first and waited for its Service, which came with the WebApp.

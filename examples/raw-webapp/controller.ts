@@ -20,6 +20,7 @@ import {
   ServiceResource,
   clone,
   getControllerOf,
+  namespacedNameOf,
   newControllerRef,
   splitKey,
   type KubeObject,
@@ -141,7 +142,7 @@ export class RawWebAppController {
     const deployment = await this.#ensure(DeploymentResource, this.#deployments, desiredDeployment(app, configHash(cm)), app);
     await this.#ensure(ServiceResource, this.#services, desiredService(app), app);
 
-    const status = { observedGeneration: app.metadata.generation, readyReplicas: deployment?.status?.readyReplicas ?? 0 };
+    const status = { observedGeneration: app.metadata.generation ?? 0, readyReplicas: deployment?.status?.readyReplicas ?? 0 };
     if (app.status?.observedGeneration === status.observedGeneration && app.status?.readyReplicas === status.readyReplicas) return;
     app.status = { ...app.status, ...status };
     // A full update carries the resourceVersion we read: a stale copy is refused with 409 Conflict,
@@ -173,12 +174,7 @@ export class RawWebAppController {
     if (coversOwned(current, desired)) return current;
     const { metadata, ...rest } = desired;
     try {
-      return await this.#client.patch(
-        resource,
-        { namespace: metadata.namespace, name: metadata.name! },
-        { ...rest, metadata: { labels: metadata.labels } },
-        'merge',
-      );
+      return await this.#client.patch(resource, namespacedNameOf(desired), { ...rest, metadata: { labels: metadata.labels } }, 'merge');
     } catch (err) {
       if (isNotFound(err)) return undefined; // deleted meanwhile; its delete event requeues us
       throw err;

@@ -24,6 +24,7 @@ import {
   DeploymentResource,
   ServiceResource,
   keyOf,
+  namespacedNameOf,
   setStatusCondition,
   type KubeObject,
   type NewCondition,
@@ -105,7 +106,7 @@ export function setupWebAppController(mgr: Manager, options: WebAppControllerOpt
   const appsUsingConfigMap = (cm: ConfigMap & KubeObject): Request[] =>
     mgr.client
       .list(WebApp, { namespace: cm.metadata.namespace, matchingFields: { [CONFIG_REF_INDEX]: cm.metadata.name! } })
-      .map((app) => ({ namespace: app.metadata.namespace, name: app.metadata.name! }));
+      .map(namespacedNameOf);
 
   controllerManagedBy(mgr)
     .named(name)
@@ -159,7 +160,7 @@ export function setupWebAppController(mgr: Manager, options: WebAppControllerOpt
     const problems: Problem[] = [];
     let cm: ConfigMap | undefined;
     if (app.spec.configRef) {
-      cm = client.get(ConfigMapResource, { namespace: req.namespace, name: app.spec.configRef });
+      cm = client.get(ConfigMapResource, { ...req, name: app.spec.configRef });
       if (!cm) problems.push({ reason: 'ConfigMapNotFound', message: `ConfigMap ${app.spec.configRef} not found` });
     }
 
@@ -193,7 +194,7 @@ export function setupWebAppController(mgr: Manager, options: WebAppControllerOpt
 /** Writes the finalizer list with the resourceVersion it was computed from (409 if someone got there first). */
 function patchFinalizers(client: ManagerClient, app: WebAppObject, finalizers: string[], signal: AbortSignal): Promise<WebAppObject> {
   const patch = { metadata: { finalizers, resourceVersion: app.metadata.resourceVersion } };
-  return client.patch(WebApp, { namespace: app.metadata.namespace, name: app.metadata.name! }, patch, 'merge', { signal });
+  return client.patch(WebApp, namespacedNameOf(app), patch, 'merge', { signal });
 }
 
 /** The children a reconcile created or patched, as `Kind name`, for its Events. */

@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { DeploymentResource, LeaseResource } from 'kube-converge/meta';
 import { TestEnv, eventually } from 'kube-converge/testing';
+import { PROCESS_START_MS } from '../../test/e2e/load-bounds.js';
 import { WebApp } from './types.js';
 
 const crd = fileURLToPath(new URL('./crd.yaml', import.meta.url));
@@ -35,7 +36,7 @@ describe('WebApp operator process (main.ts)', () => {
           assert.ok(line, `no "operator endpoints" line yet:\n${err}`);
           return JSON.parse(line) as { metrics: string; healthProbe: string };
         },
-        { timeoutMs: 15_000, message: 'the operator to serve' },
+        { timeoutMs: PROCESS_START_MS, message: 'the operator to serve' },
       );
 
       await env.client.create(WebApp, {
@@ -44,12 +45,17 @@ describe('WebApp operator process (main.ts)', () => {
         metadata: { name: 'shop', namespace: 'default' },
         spec: { image: 'shop:1', replicas: 2 },
       });
-      const dep = await eventually(() => env.client.get(DeploymentResource, { namespace: 'default', name: 'shop' }), { timeoutMs: 10_000 });
+      // The Lease is free, so the operator leads at once; its first reconcile is its own work, bounded like its start-up.
+      const dep = await eventually(() => env.client.get(DeploymentResource, { namespace: 'default', name: 'shop' }), {
+        timeoutMs: PROCESS_START_MS,
+      });
       assert.equal(dep.spec?.replicas, 2);
       const lease = await env.client.get(LeaseResource, LEASE);
       assert.ok(lease.spec?.holderIdentity, 'the operator holds the Lease');
       assert.equal((await fetch(`${serving.healthProbe}/healthz`)).status, 200);
-      await eventually(async () => assert.equal((await fetch(`${serving.healthProbe}/readyz`)).status, 200));
+      await eventually(async () => assert.equal((await fetch(`${serving.healthProbe}/readyz`)).status, 200), {
+        timeoutMs: PROCESS_START_MS,
+      });
       assert.match(
         await (await fetch(`${serving.metrics}/metrics`)).text(),
         /leader_election_master_status\{name="webapp-operator\.platform\.converge\.dev"\} 1/,

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { ConfigMap } from 'kubernetes-types/core/v1.js';
-import type { DeploymentResource, ObjectOf, ServiceResource } from 'kube-converge/meta';
+import { namespacedNameOf, type DeploymentResource, type ObjectOf, type ServiceResource } from 'kube-converge/meta';
 import { CONFIG_HASH_ANNOTATION, type WebApp } from './types.js';
 
 type WebAppObject = ObjectOf<typeof WebApp>;
@@ -33,7 +33,7 @@ export function desiredDeployment(app: WebAppObject, hash: string): Deployment {
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
-    metadata: { name: app.metadata.name, namespace: app.metadata.namespace, labels },
+    metadata: { ...namespacedNameOf(app), labels },
     spec: {
       replicas: app.spec.replicas ?? 1,
       selector: { matchLabels: labels },
@@ -58,7 +58,7 @@ export function desiredService(app: WebAppObject): Service {
   return {
     apiVersion: 'v1',
     kind: 'Service',
-    metadata: { name: app.metadata.name, namespace: app.metadata.namespace, labels: selectorLabels(app) },
+    metadata: { ...namespacedNameOf(app), labels: selectorLabels(app) },
     spec: {
       selector: selectorLabels(app),
       ports: [{ name: 'http', port: 80, targetPort: 'http', protocol: 'TCP' }],

@@ -67,7 +67,7 @@ async function reconcileApiKey(req: Request, client: ManagerClient, issuer: KeyI
     throw new TerminalError(message);
   };
 
-  const policy = client.get(ConfigMapResource, { namespace: req.namespace, name: POLICY_CONFIGMAP });
+  const policy = client.get(ConfigMapResource, { ...req, name: POLICY_CONFIGMAP });
   const minutes = Number(policy?.data?.['rotationMinutes'] ?? DEFAULT_ROTATION_MINUTES);
   if (!Number.isInteger(minutes) || minutes < 1) {
     const got = JSON.stringify(policy?.data?.['rotationMinutes']);
@@ -76,7 +76,7 @@ async function reconcileApiKey(req: Request, client: ManagerClient, issuer: KeyI
   const rotationMs = minutes * 60_000;
 
   const secretName = `${req.name}-apikey`;
-  const secretRef = { namespace: req.namespace, name: secretName };
+  const secretRef = { ...req, name: secretName };
   const now = clock.now();
   let latest = apiKey;
   let issuedAt = standingKeyIssuedAt(latest, client.get(SecretResource, secretRef), rotationMs, now);

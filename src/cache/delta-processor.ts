@@ -5,7 +5,8 @@
  *
  *   RealFIFO ──apply(delta)──▶ freeze ──▶ IndexedStore (write) ──▶ ProcessorListener × N
  *
- * Freezing happens here, once per object: a watched object just before the store keeps it, a relisted
+ * Freezing happens here, once per object, in tests and development (the `freeze` option; production
+ * stores objects as decoded, sharing only managedFields' empty objects): a watched object just before the store keeps it, a relisted
  * one as it arrives (`prepareListed`, called by the FIFO for each object of a LIST page or streaming
  * list, so the relist in the making holds frozen, transformed objects and not raw ones). An object
  * whose key the store already holds at the same resourceVersion is not frozen again: the stored
@@ -19,7 +20,7 @@
  *
  * Invariant: nothing here calls upstream; the only outputs are the store and the listeners' buffers.
  */
-import { deepFreezeFresh, type KubeObject, type Logger } from '../meta/index.js';
+import { deepFreezeFresh, shareEmptyManagedFields, type KubeObject, type Logger } from '../meta/index.js';
 import type { Delta } from './fifo.js';
 import type { IndexedStore } from './indexer.js';
 import type { Notification, ProcessorListener } from './processor-listener.js';
@@ -33,10 +34,14 @@ export class DeltaProcessor<T extends KubeObject> {
   readonly #log: Logger;
   /** The listeners due at each queued `SyncAll`, oldest first (the FIFO keeps the deltas in the same order). */
   readonly #pendingSyncs: ProcessorListener<T>[][] = [];
+  /** What a fresh object becomes before it is stored: deep-frozen, or as decoded with managedFields' empty objects shared. */
+  readonly #seal: (raw: T) => T;
 
-  constructor(indexer: IndexedStore<T>, log: Logger) {
+  /** `freeze`: deep-freeze every stored object (tests and development), or store it as decoded (production). */
+  constructor(indexer: IndexedStore<T>, log: Logger, freeze: boolean) {
     this.#indexer = indexer;
     this.#log = log;
+    this.#seal = freeze ? (deepFreezeFresh as (raw: T) => T) : shareEmptyManagedFields;
   }
 
   addListener(listener: ProcessorListener<T>): void {
@@ -59,14 +64,14 @@ export class DeltaProcessor<T extends KubeObject> {
       case 'Added':
       case 'Updated': {
         const prev = indexer.getByKey(delta.key);
-        const obj = reuseOrFreeze(prev, delta.object);
+        const obj = this.#reuseOrSeal(prev, delta.object);
         indexer.upsert(delta.key, obj);
         if (prev === undefined) this.#distribute({ kind: 'add', obj, isInInitialList });
         else if (!isSyncUpdate(prev, obj)) this.#distribute({ kind: 'update', old: prev, obj });
         return;
       }
       case 'Deleted': {
-        const obj = reuseOrFreeze(indexer.getByKey(delta.key), delta.object);
+        const obj = this.#reuseOrSeal(indexer.getByKey(delta.key), delta.object);
         indexer.remove(delta.key, obj);
         this.#distribute({ kind: 'delete', obj });
         return;
@@ -88,8 +93,15 @@ export class DeltaProcessor<T extends KubeObject> {
     }
   };
 
-  /** A relist's object as it arrives: the stored one if it is the same version, else this one frozen. */
-  readonly prepareListed = (key: string, raw: T): T => reuseOrFreeze(this.#indexer.getByKey(key), raw);
+  /** A relist's object as it arrives: the stored one if it is the same version, else this one sealed. */
+  readonly prepareListed = (key: string, raw: T): T => this.#reuseOrSeal(this.#indexer.getByKey(key), raw);
+
+  /** The stored object when it is the same version as `raw` (equal, and frozen if freezing is on), else `raw` sealed. */
+  #reuseOrSeal(prev: T | undefined, raw: T): T {
+    const rv = raw.metadata?.resourceVersion;
+    if (prev !== undefined && rv && prev.metadata.resourceVersion === rv) return prev;
+    return this.#seal(raw);
+  }
 
   readonly applyFailed = (error: unknown, delta: Delta<T>): void => {
     this.#log.error({ delta: delta.type, error }, 'applying a delta to the store failed');
@@ -123,13 +135,6 @@ export class DeltaProcessor<T extends KubeObject> {
     const listeners = this.listeners;
     for (let i = 0; i < listeners.length; i++) listeners[i]!.push(n);
   }
-}
-
-/** The stored object when it is the same version as `raw` (already frozen, equal), else `raw` frozen. */
-function reuseOrFreeze<T extends KubeObject>(prev: T | undefined, raw: T): T {
-  const rv = raw.metadata?.resourceVersion;
-  if (prev !== undefined && rv && prev.metadata.resourceVersion === rv) return prev;
-  return deepFreezeFresh(raw) as T;
 }
 
 /** An update that carries no new state (same resourceVersion): a resync or a duplicate. */

@@ -76,7 +76,7 @@ export interface RealFIFOOptions<T extends KubeObject> {
   /** Deltas applied per turn before a backlog lets other I/O have the event loop; default 1000. */
   batch?: number;
   /** Applied to every incoming object before it is queued (e.g. strip managedFields). */
-  transform?: (obj: T) => T;
+  transform?: ((obj: T) => T) | undefined;
   /**
    * Called when `transform` (or the key function) throws for one object of a `replace`; that object
    * is left out of the relist and the rest goes on. Without it, the error propagates.

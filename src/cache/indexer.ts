@@ -25,7 +25,7 @@ type Index = Map<string, Set<string>>;
 
 /** The secondary indexes of an `IndexedStore`, and where an index function that throws is reported. */
 export interface IndexedStoreOptions<T extends KubeObject> {
-  indexers?: Record<string, IndexFunc<T>>;
+  indexers?: Record<string, IndexFunc<T>> | undefined;
   /** Called when an index function throws; the object is indexed without values for that index. */
   onIndexError: (indexName: string, key: string, error: unknown) => void;
 }

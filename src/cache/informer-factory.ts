@@ -39,6 +39,8 @@ export interface SharedInformerFactoryOptions {
   namespace?: string;
   /** Applied to every object of every informer that names no transform of its own (e.g. drop managedFields). */
   transform?: (obj: KubeObject) => KubeObject;
+  /** Deep-freeze stored objects in every informer (see `SharedIndexInformerOptions.freeze`); default `freezeByDefault()`. */
+  freeze?: boolean | undefined;
   reflector?: SharedIndexInformerOptions<KubeObject>['reflector'];
 }
 
@@ -48,16 +50,16 @@ export interface SharedInformerFactoryOptions {
  * of the collection key, so equal options share one informer.
  */
 export interface InformerForOptions<T extends KubeObject> {
-  namespace?: string;
-  labelSelector?: string;
-  fieldSelector?: string;
+  namespace?: string | undefined;
+  labelSelector?: string | undefined;
+  fieldSelector?: string | undefined;
   /** Sharded list/watch (see `ListerWatcherOptions.shardSelector`): the informer holds only its shard. */
   shardSelector?: string;
   /**
    * Applied to each object before it is stored, instead of the factory's transform. Compared by
    * identity: pass the same function to share the informer, another one gets its own.
    */
-  transform?: (obj: T) => T;
+  transform?: ((obj: T) => T) | undefined;
   /**
    * Stops this one informer while the others run: when it aborts, the informer stops and leaves the
    * factory, so asking again builds a fresh one. Compared by identity, like `transform`: an informer
@@ -135,6 +137,7 @@ export class SharedInformerFactory {
         indexers: o.indexers,
         resyncMs: o.resyncMs ?? this.#o.defaultResyncMs ?? 0,
         transform: transform as ((obj: T) => T) | undefined,
+        freeze: this.#o.freeze,
         reflector: this.#o.reflector,
       });
       const collection = formatGVR(gvrOfResource(resource)) + (namespace ? ` namespace=${namespace}` : '');
@@ -157,7 +160,7 @@ export class SharedInformerFactory {
   }
 
   /** Resolves when every started informer has synced; rejects with the signal's reason if it aborts first. */
-  async waitForCacheSync({ signal }: { signal?: AbortSignal } = {}): Promise<void> {
+  async waitForCacheSync({ signal }: { signal?: AbortSignal | undefined } = {}): Promise<void> {
     const started = [...this.#entries.values()].filter((e) => e.run !== undefined);
     await Promise.all(started.map((e) => e.informer.waitForSync({ signal })));
   }

@@ -18,15 +18,15 @@ export interface ListerWatcherOptions<T extends KubeObject> {
   client: Client;
   resource: ResourceDescriptor<T>;
   /** Omit (or '') for all namespaces and for cluster-scoped kinds. */
-  namespace?: string;
-  labelSelector?: string;
-  fieldSelector?: string;
+  namespace?: string | undefined;
+  labelSelector?: string | undefined;
+  fieldSelector?: string | undefined;
   /**
    * Sharded list and watch (KEP-5866): `shardRange(object.metadata.uid, '0x0', '0x8000000000000000')`,
    * ranges joined by `||`. An informer over it holds only its shard: a missing object is not a
    * deleted one, and complementary shards together make up the collection.
    */
-  shardSelector?: string;
+  shardSelector?: string | undefined;
 }
 
 /** What the reflector may set on a list call. */
@@ -83,10 +83,10 @@ export function createListerWatcher<T extends KubeObject>(o: ListerWatcherOption
 }
 
 interface Scope {
-  namespace?: string;
-  labelSelector?: string;
-  fieldSelector?: string;
-  shardSelector?: string;
+  namespace?: string | undefined;
+  labelSelector?: string | undefined;
+  fieldSelector?: string | undefined;
+  shardSelector?: string | undefined;
 }
 
 function describe(r: ResourceDescriptor<KubeObject>, s: Scope): string {

@@ -31,7 +31,7 @@ export interface ProcessorListenerOptions<T extends KubeObject> {
   name: string;
   logger: Logger;
   /** Pending-notifications gauge; absent when metrics are off (saves two calls per drain). */
-  pending?: GaugeMetric;
+  pending?: GaugeMetric | undefined;
   /** The resync period the handler asked for, the effective one (0 = none), and when the first is due (clock ms). */
   requestedResyncMs: number;
   resyncMs: number;

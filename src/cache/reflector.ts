@@ -58,7 +58,7 @@ export interface ReflectorOptions<T extends KubeObject> {
   clock: Clock;
   /** Names this reflector in logs and metrics; default the ListerWatcher's description. */
   name?: string;
-  logger?: Logger;
+  logger?: Logger | undefined;
   metrics?: CacheMetricsProvider;
   /** Page size of lists. Default 500, and (as client-go) unpaginated for lists at an exact RV. */
   pageSize?: number;
@@ -256,6 +256,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
     const relist = this.#store.startReplace();
     const onAbort = (): void => open.stream.close();
     signal.addEventListener('abort', onAbort, { once: true });
+    if (signal.aborted) open.stream.close();
     let warnTimer: Timer | undefined;
     const startedAt = this.#clock.now();
     const scheduleWarning = (): void => {
@@ -318,6 +319,9 @@ export class Reflector<T extends KubeObject = KubeObject> {
     const hasRoom = (): boolean => store.waitForRoom() === undefined;
     const onAbort = (): void => stream.close();
     signal.addEventListener('abort', onAbort, { once: true });
+    // An abort while the watch was being opened fired no listener: a stream that does not watch the
+    // signal itself would otherwise keep the loop waiting for its first event.
+    if (signal.aborted) stream.close();
 
     // No watchdog here: the stream itself fails with a NetworkError once no byte arrived for
     // `inactivityTimeoutMs` (asked for when it was opened), and that failure counts as a cut.
@@ -393,7 +397,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
 
   async #openWatch(
     signal: AbortSignal,
-    extra: { resourceVersion?: string; resourceVersionMatch?: 'NotOlderThan'; sendInitialEvents?: boolean },
+    extra: { resourceVersion?: string | undefined; resourceVersionMatch?: 'NotOlderThan'; sendInitialEvents?: boolean },
   ): Promise<OpenWatch<T>> {
     const min = this.#minWatchTimeoutMs;
     const timeoutSeconds = Math.floor((min + this.#random() * min) / 1000);

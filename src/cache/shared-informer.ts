@@ -4,7 +4,7 @@
  *
  *   Reflector ──▶ RealFIFO ──▶ DeltaProcessor ──▶ IndexedStore (write) ──▶ ProcessorListener × N ──▶ handlers
  *                (transform,    (the FIFO's sink:
- *                 key)           freeze, diff relists)
+ *                 key)           freeze in dev, diff relists)
  *
  * This file wires the stages and owns what is not data: handler registration, the resync timer,
  * sync status and metrics. See delta-processor.ts for how each delta is applied and which
@@ -15,7 +15,16 @@
  * store; a registration's `hasSynced()` only after that and after its handler has seen every
  * initial-list add; nothing a handler does (throw, reject, block) stops the informer.
  */
-import { noopLogger, realClock, requireDuration, type Clock, type KubeObject, type Logger, type Timer } from '../meta/index.js';
+import {
+  freezeByDefault,
+  noopLogger,
+  realClock,
+  requireDuration,
+  type Clock,
+  type KubeObject,
+  type Logger,
+  type Timer,
+} from '../meta/index.js';
 import { InformerStoppedError } from './errors.js';
 import { DeltaProcessor } from './delta-processor.js';
 import { RealFIFO } from './fifo.js';
@@ -39,14 +48,22 @@ export interface SharedIndexInformerOptions<T extends KubeObject> {
   name?: string;
   clock?: Clock;
   logger?: Logger;
-  metrics?: CacheMetricsProvider;
-  indexers?: Record<string, IndexFunc<T>>;
+  metrics?: CacheMetricsProvider | undefined;
+  indexers?: Record<string, IndexFunc<T>> | undefined;
   /** Default resync period of handlers (re-delivery of the cache as same-object updates); 0 = none. */
   resyncMs?: number;
   /** Applied to every object before it is frozen and stored, e.g. to drop `metadata.managedFields`. */
-  transform?: (obj: T) => T;
+  transform?: ((obj: T) => T) | undefined;
+  /**
+   * Deep-freeze every stored object, so a write to a cached object throws (default: on unless
+   * `NODE_ENV` is `production`, see `freezeByDefault`). Off, objects are stored as decoded, but for
+   * managedFields' empty objects, which share one frozen `{}` either way (`shareEmptyManagedFields`);
+   * they are still read-only by contract, which tests (freezing) check.
+   */
+  freeze?: boolean | undefined;
   /** List/watch tuning passed to the reflector. */
-  reflector?: Pick<ReflectorOptions<T>, 'pageSize' | 'watchList' | 'backoff' | 'minWatchTimeoutMs' | 'inactivityTimeoutMs' | 'random'>;
+  reflector?:
+    Pick<ReflectorOptions<T>, 'pageSize' | 'watchList' | 'backoff' | 'minWatchTimeoutMs' | 'inactivityTimeoutMs' | 'random'> | undefined;
 }
 
 /** Per-handler options of `addEventHandler`: its own resync period and the name it has in logs and metrics. */
@@ -106,7 +123,7 @@ class DefaultSharedIndexInformer<T extends KubeObject> implements SharedIndexInf
       onIndexError: (index, key, error) =>
         this.#log.error({ index, key, error }, 'index function failed; object stored without values for that index'),
     });
-    this.#processor = new DeltaProcessor<T>(this.#indexer, this.#log);
+    this.#processor = new DeltaProcessor<T>(this.#indexer, this.#log, o.freeze ?? freezeByDefault());
     const processor = this.#processor;
     this.#fifo = new RealFIFO<T>({
       sink: {
@@ -199,7 +216,7 @@ class DefaultSharedIndexInformer<T extends KubeObject> implements SharedIndexInf
   }
 
   /** Also rejects, with `InformerStoppedError`, when the informer stops (or has stopped) before syncing. */
-  async waitForSync({ signal }: { signal?: AbortSignal } = {}): Promise<void> {
+  async waitForSync({ signal }: { signal?: AbortSignal | undefined } = {}): Promise<void> {
     signal?.throwIfAborted();
     if (this.#synced) return;
     if (this.#stopped) throw new InformerStoppedError(this.name, 'sync');

@@ -66,7 +66,7 @@ export interface SharedIndexInformer<T extends KubeObject = KubeObject> {
   addIndexers(indexers: Record<string, IndexFunc<T>>): void;
   hasSynced(): boolean;
   /** Resolves when synced; rejects with the signal's reason if it aborts first. */
-  waitForSync(options?: { signal?: AbortSignal }): Promise<void>;
+  waitForSync(options?: { signal?: AbortSignal | undefined }): Promise<void>;
   lastSyncResourceVersion(): string;
   /** What the list/watch loop is doing and how it has fared: never throws, always current. */
   status(): ReflectorStatus;

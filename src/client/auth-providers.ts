@@ -29,7 +29,7 @@ export interface TokenFileAuthOptions {
   path: string;
   clock: Clock;
   /** Used until the file has been read successfully (kubeconfig `token` next to `tokenFile`). */
-  initialToken?: string;
+  initialToken?: string | undefined;
   /** For error messages. */
   source?: { file?: string; context?: string };
 }
@@ -71,10 +71,10 @@ export function tokenFileAuth({ path, clock, initialToken, source }: TokenFileAu
 
 /** The identity to act as (`Impersonate-User`, `-Group`, `-Extra-*` headers), as kubectl's `--as` flags. */
 export interface Impersonation {
-  user?: string;
-  uid?: string;
-  groups?: string[];
-  extra?: Record<string, string[]>;
+  user?: string | undefined;
+  uid?: string | undefined;
+  groups?: string[] | undefined;
+  extra?: Record<string, string[]> | undefined;
 }
 
 /** Adds `Impersonate-*` headers (kubeconfig `as`, `as-uid`, `as-groups`, `as-user-extra`) to `inner`'s credentials. */

@@ -28,12 +28,12 @@ export class DiscoveryClient {
   }
 
   /** `/api`: the versions of the core group. */
-  coreVersions(options?: { signal?: AbortSignal }): Promise<APIVersions> {
+  coreVersions(options?: { signal?: AbortSignal | undefined }): Promise<APIVersions> {
     return this.#get('/api', options?.signal);
   }
 
   /** Every group, the core group (`''`, from `/api`) first, then `/apis`. */
-  async serverGroups(options?: { signal?: AbortSignal }): Promise<APIGroupList> {
+  async serverGroups(options?: { signal?: AbortSignal | undefined }): Promise<APIGroupList> {
     const [core, named] = await Promise.all([this.coreVersions(options), this.#get<APIGroupList>('/apis', options?.signal)]);
     const groups: APIGroup[] = [];
     if (core.versions.length > 0) {
@@ -48,7 +48,7 @@ export class DiscoveryClient {
   }
 
   /** The resource list of one group-version (`v1` → `/api/v1`, `apps/v1` → `/apis/apps/v1`). */
-  serverResourcesForGroupVersion(groupVersion: string, options?: { signal?: AbortSignal }): Promise<APIResourceList> {
+  serverResourcesForGroupVersion(groupVersion: string, options?: { signal?: AbortSignal | undefined }): Promise<APIResourceList> {
     const path = groupVersion.includes('/') ? `/apis/${groupVersion}` : `/api/${groupVersion}`;
     return this.#get(path, options?.signal);
   }

@@ -24,7 +24,7 @@ export interface ExecConfig {
   apiVersion: string;
   command: string;
   args?: string[];
-  env?: { name: string; value: string }[];
+  env?: { name: string | undefined; value: string }[];
   installHint?: string;
   provideClusterInfo?: boolean;
   interactiveMode?: 'Never' | 'IfAvailable' | 'Always';
@@ -49,7 +49,7 @@ export interface ExecAuthOptions {
   context?: string;
   cluster?: ExecClusterInfo;
   /** Base environment for the plugin (default `process.env`). */
-  env?: NodeJS.ProcessEnv;
+  env?: NodeJS.ProcessEnv | undefined;
 }
 
 interface Cached {

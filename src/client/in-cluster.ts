@@ -22,7 +22,7 @@ export interface InClusterConfigOptions {
   env?: NodeJS.ProcessEnv;
   /** Where the token, `ca.crt` and `namespace` files are (default the standard mount). */
   serviceAccountDir?: string;
-  clock?: Clock;
+  clock?: Clock | undefined;
 }
 
 /** The `RestConfig` of the pod this process runs in: its API server and service account. */
@@ -68,7 +68,7 @@ export function inClusterConfig(options: InClusterConfigOptions = {}): RestConfi
 export interface GetConfigOptions {
   context?: string;
   env?: NodeJS.ProcessEnv;
-  clock?: Clock;
+  clock?: Clock | undefined;
 }
 
 /**

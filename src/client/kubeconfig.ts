@@ -21,13 +21,13 @@ import type { AuthProvider, RestConfig, TlsConfig } from './rest-config.js';
 /** Options of `loadKubeConfig`: which files and context to use instead of `KUBECONFIG` and `current-context`. */
 export interface LoadKubeConfigOptions {
   /** One kubeconfig file (like `--kubeconfig`); overrides `KUBECONFIG`. */
-  path?: string;
+  path?: string | undefined;
   /** Context to use instead of `current-context`. */
   context?: string;
   /** Environment to read `KUBECONFIG` and `HOME` from (default `process.env`); exec plugins inherit it. */
   env?: NodeJS.ProcessEnv;
   /** Clock for credential expiry and token-file re-reads. */
-  clock?: Clock;
+  clock?: Clock | undefined;
 }
 
 type Raw = Record<string, unknown>;

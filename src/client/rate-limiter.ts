@@ -10,7 +10,7 @@ import type { Clock } from '../meta/index.js';
 /** Paces the client's requests: each request waits for `acquire` before it is sent. */
 export interface RateLimiter {
   /** Resolves when the request may go; rejects with the signal's reason if it aborts first. */
-  acquire(options?: { signal?: AbortSignal }): Promise<void>;
+  acquire(options?: { signal?: AbortSignal | undefined }): Promise<void>;
 }
 
 /** Options of a `TokenBucketRateLimiter`: the steady rate, the burst, and the clock that times both. */
@@ -39,7 +39,7 @@ export class TokenBucketRateLimiter implements RateLimiter {
     this.#lastMs = clock.now();
   }
 
-  acquire(options?: { signal?: AbortSignal }): Promise<void> {
+  acquire(options?: { signal?: AbortSignal | undefined }): Promise<void> {
     const signal = options?.signal;
     if (signal?.aborted) return Promise.reject(signal.reason);
     const now = this.#clock.now();

@@ -14,9 +14,9 @@ export type QueryParams = Record<string, string | number | boolean | undefined>;
 
 /** Where in a resource's REST layout a request goes: a namespace, an object's name, its subresource. */
 export interface PathParts {
-  namespace?: string;
-  name?: string;
-  subresource?: string;
+  namespace?: string | undefined;
+  name?: string | undefined;
+  subresource?: string | undefined;
 }
 
 /** The REST path of a resource, or of one object or subresource of it; an empty name is refused. */

@@ -87,9 +87,9 @@ interface JsonCall {
   method: string;
   path: string;
   signal: AbortSignal | undefined;
-  body?: unknown;
-  contentType?: string;
-  accept?: string;
+  body?: unknown | undefined;
+  contentType?: string | undefined;
+  accept?: string | undefined;
 }
 
 /** Metadata-only descriptors cannot write whole objects: there is no whole object to send. */

@@ -31,7 +31,7 @@ export interface Credentials {
  * credentials and says whether new ones might differ (then the request is retried once).
  */
 export interface AuthProvider {
-  credentials(options?: { signal?: AbortSignal }): Promise<Credentials>;
+  credentials(options?: { signal?: AbortSignal | undefined }): Promise<Credentials>;
   refresh?(): Promise<boolean>;
 }
 
@@ -46,8 +46,8 @@ export interface RestConfig {
   /** The context's namespace (or the service account's), for callers that want a default. */
   namespace?: string;
   /** Client-side rate limit; client-go defaults 5 qps / 10 burst. `qps: -1` or `Infinity` disables it. */
-  qps?: number;
-  burst?: number;
+  qps?: number | undefined;
+  burst?: number | undefined;
   /** Per-request timeout for non-watch requests; 0 or absent = none. */
   timeoutMs?: number;
   userAgent?: string;

@@ -37,8 +37,8 @@ export interface TransportOptions {
   config: RestConfig;
   clock: Clock;
   /** Retries after a 429 or a transient connection error; client-go's default is 10. */
-  maxRetries?: number;
-  onRequest?: (m: RequestMetric) => void;
+  maxRetries?: number | undefined;
+  onRequest?: ((m: RequestMetric) => void) | undefined;
 }
 
 /** One HTTP request to the API server, with its path below the server URL. */
@@ -46,11 +46,11 @@ export interface TransportRequest {
   method: string;
   /** Path and query below the server URL, starting with `/`. */
   path: string;
-  body?: string | Buffer;
-  contentType?: string;
+  body?: string | Buffer | undefined;
+  contentType?: string | undefined;
   /** Default `application/json`. */
-  accept?: string;
-  signal?: AbortSignal;
+  accept?: string | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** A complete HTTP answer from the API server, with its body read as text. */

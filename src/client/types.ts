@@ -19,48 +19,48 @@ export const PATCH_CONTENT_TYPES: Readonly<Record<PatchType, string>> = Object.f
 
 /** What every client call accepts: a signal that cancels it. */
 export interface RequestOptions {
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** Options every write accepts: dry run, the field manager, and how strictly unknown fields are refused. */
 export interface WriteOptions extends RequestOptions {
-  dryRun?: boolean;
-  fieldManager?: string;
-  fieldValidation?: 'Ignore' | 'Warn' | 'Strict';
+  dryRun?: boolean | undefined;
+  fieldManager?: string | undefined;
+  fieldValidation?: 'Ignore' | 'Warn' | 'Strict' | undefined;
 }
 
 /** Options of a list: namespace, label and field selectors, and paging. */
 export interface ListOptions extends RequestOptions {
   /** Omit (or '') for all namespaces / cluster-scoped kinds. */
-  namespace?: string;
-  labelSelector?: string;
-  fieldSelector?: string;
+  namespace?: string | undefined;
+  labelSelector?: string | undefined;
+  fieldSelector?: string | undefined;
   /**
    * Sharded list (KEP-5866, alpha in Kubernetes 1.36): `shardRange(object.metadata.uid, '0x0',
    * '0x8000000000000000')`, several ranges joined by `||`. The answer is the shard, a subset of the
    * collection, and says so in `metadata.shardInfo`; a server without the feature ignores it.
    */
-  shardSelector?: string;
-  limit?: number;
-  continue?: string;
-  resourceVersion?: string;
-  resourceVersionMatch?: 'Exact' | 'NotOlderThan';
+  shardSelector?: string | undefined;
+  limit?: number | undefined;
+  continue?: string | undefined;
+  resourceVersion?: string | undefined;
+  resourceVersionMatch?: 'Exact' | 'NotOlderThan' | undefined;
 }
 
 /** Options of a watch: where to start, which objects to see, and whether to receive bookmarks. */
 export interface WatchOptions extends RequestOptions {
-  namespace?: string;
-  labelSelector?: string;
-  fieldSelector?: string;
+  namespace?: string | undefined;
+  labelSelector?: string | undefined;
+  fieldSelector?: string | undefined;
   /** Sharded watch: events of objects outside the shard are not sent (see `ListOptions.shardSelector`). */
-  shardSelector?: string;
-  resourceVersion?: string;
-  resourceVersionMatch?: 'Exact' | 'NotOlderThan';
-  allowWatchBookmarks?: boolean;
-  sendInitialEvents?: boolean;
-  timeoutSeconds?: number;
+  shardSelector?: string | undefined;
+  resourceVersion?: string | undefined;
+  resourceVersionMatch?: 'Exact' | 'NotOlderThan' | undefined;
+  allowWatchBookmarks?: boolean | undefined;
+  sendInitialEvents?: boolean | undefined;
+  timeoutSeconds?: number | undefined;
   /** Watchdog: the stream is failed with a NetworkError if no bytes arrive for this long. */
-  inactivityTimeoutMs?: number;
+  inactivityTimeoutMs?: number | undefined;
 }
 
 /** One event of a watch: an object added, modified or deleted, a bookmark, or an error `Status`. */
@@ -88,7 +88,7 @@ export interface UpdateOptions extends WriteOptions {
 export interface DeleteOptions extends WriteOptions {
   propagationPolicy?: 'Foreground' | 'Background' | 'Orphan';
   gracePeriodSeconds?: number;
-  preconditions?: { uid?: string; resourceVersion?: string };
+  preconditions?: { uid?: string | undefined; resourceVersion?: string | undefined };
 }
 
 /** Options of a patch: the subresource to patch, and `force` to take over fields another manager owns in server-side apply. */

@@ -23,10 +23,10 @@ const HIGH_WATER = 1024;
 /** Options of an `HttpWatchStream`: the clock and how long silence may last, the signal that ends it, and a projection of each object. */
 export interface HttpWatchStreamOptions<T extends KubeObject = KubeObject> {
   clock: Clock;
-  inactivityTimeoutMs?: number;
-  signal?: AbortSignal;
+  inactivityTimeoutMs?: number | undefined;
+  signal?: AbortSignal | undefined;
   /** Applied to the object of every ADDED, MODIFIED and DELETED event (metadata-only projection). */
-  project?: (obj: KubeObject) => T;
+  project?: ((obj: KubeObject) => T) | undefined;
 }
 
 interface Waiter<T extends KubeObject> {

@@ -57,7 +57,7 @@ export interface NewControllerOptions<C> extends ControllerOptions {
    * The kind this controller reconciles (the builder's `for`) and the kinds it owns (`owns`): what
    * the manager's `explain` uses to find the controllers of an object. Informational only.
    */
-  forResource?: ResourceDescriptor<KubeObject>;
+  forResource?: ResourceDescriptor<KubeObject> | undefined;
   ownedResources?: readonly ResourceDescriptor<KubeObject>[];
 }
 

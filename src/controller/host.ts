@@ -42,7 +42,10 @@ export interface ControllerHost<C = unknown> {
    * The shared informer for a kind; created on first use and started with the cache. Rejects (to be
    * retried by the source) when the kind is not served yet, e.g. a CRD not installed.
    */
-  getInformer<T extends KubeObject>(resource: ResourceDescriptor<T>, options?: { signal?: AbortSignal }): Promise<SharedIndexInformer<T>>;
+  getInformer<T extends KubeObject>(
+    resource: ResourceDescriptor<T>,
+    options?: { signal?: AbortSignal | undefined },
+  ): Promise<SharedIndexInformer<T>>;
   /** Registers a runnable; started at once if the host already runs. */
   add(runnable: Runnable): void;
   /** Reserves a controller name; throws if it is taken (names are unique per host unless skipped). */

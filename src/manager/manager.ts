@@ -183,7 +183,7 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
   /** The shared informer of a kind, created on first use; it starts with the cache (or at once if running). */
   async getInformer<T extends KubeObject>(
     resource: ResourceDescriptor<T>,
-    options: { signal?: AbortSignal } = {},
+    options: { signal?: AbortSignal | undefined } = {},
   ): Promise<SharedIndexInformer<T>> {
     options.signal?.throwIfAborted();
     return this.#cache.informerFor(resource);
@@ -263,7 +263,7 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
   explain<T extends KubeObject>(
     resource: ResourceDescriptor<T>,
     nn: NamespacedName,
-    options: { signal?: AbortSignal } = {},
+    options: { signal?: AbortSignal | undefined } = {},
   ): Promise<ConvergeReport> {
     return explainObject({
       resource: resource as ResourceDescriptor,

@@ -25,7 +25,7 @@ export interface Clock {
   /** Calls `fn` once after `ms` milliseconds (clamped to [0, MAX_TIMER_MS]; NaN is 0). */
   setTimer(fn: () => void, ms: number): Timer;
   /** Resolves after `ms`; rejects with the signal's reason if it aborts first (and frees the timer). */
-  sleep(ms: number, options?: { signal?: AbortSignal }): Promise<void>;
+  sleep(ms: number, options?: { signal?: AbortSignal | undefined }): Promise<void>;
 }
 
 /**
@@ -65,7 +65,7 @@ export const realClock: Clock = Object.freeze({
     const t = setTimeout(fn, clampTimerMs(ms));
     return { cancel: () => clearTimeout(t) };
   },
-  sleep(ms: number, options?: { signal?: AbortSignal }): Promise<void> {
+  sleep(ms: number, options?: { signal?: AbortSignal | undefined }): Promise<void> {
     return sleepOn(realClock, ms, options?.signal);
   },
 });
@@ -116,7 +116,7 @@ export class FakeClock implements Clock {
     };
   }
 
-  sleep(ms: number, options?: { signal?: AbortSignal }): Promise<void> {
+  sleep(ms: number, options?: { signal?: AbortSignal | undefined }): Promise<void> {
     return sleepOn(this, ms, options?.signal);
   }
 

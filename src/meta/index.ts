@@ -81,5 +81,5 @@ export {
 } from './conditions.js';
 export type { NewCondition, ConditionStatus } from './conditions.js';
 export { jsonEqual } from './json-equal.js';
-export { deepFreeze, deepFreezeFresh, clone } from './freeze.js';
+export { deepFreeze, deepFreezeFresh, clone, freezeByDefault, shareEmptyManagedFields } from './freeze.js';
 export type { DeepMutable } from './freeze.js';

@@ -16,9 +16,9 @@ export interface ClientWrite {
   verb: 'create' | 'update' | 'updateStatus' | 'patch' | 'delete';
   resource: ResourceDescriptor;
   /** Absent for cluster-scoped kinds, and for a namespaced write that leaves it to the client's default. */
-  namespace?: string;
+  namespace?: string | undefined;
   name: string;
-  subresource?: string;
+  subresource?: string | undefined;
 }
 
 /** The hooks a `faultInjectingClient` runs before each write, list, watch and watch event. */

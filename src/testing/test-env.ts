@@ -155,7 +155,8 @@ export class TestEnv implements AsyncDisposable {
 
   /**
    * A manager bound to this server, with the environment's clock and a silent logger unless given.
-   * `stop()` shuts it down if the test did not.
+   * Its cache deep-freezes what it stores whatever `NODE_ENV` says (unless `cache.freeze` is given),
+   * so a test catches a write to a cached object. `stop()` shuts it down if the test did not.
    */
   async newManager(options: ManagerOptions = {}): Promise<Manager> {
     if (this.#stopping) throw new InvalidOptionError('newManager', 'the test environment is stopped');
@@ -163,6 +164,7 @@ export class TestEnv implements AsyncDisposable {
       clock: this.clock,
       logger: noopLogger,
       ...options,
+      cache: { ...options.cache, freeze: options.cache?.freeze ?? true },
       ...(options.client || options.kubeconfig ? {} : { config: options.config ?? this.restConfig() }),
     });
     this.#managers.add(mgr);

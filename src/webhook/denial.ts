@@ -39,7 +39,7 @@ export function deny(message: string, options: Omit<Denial, 'message'> & { warni
  * goes into `details` as the API server's own validation errors carry it, so kubectl prints
  * `The WebApp "shop" is invalid: spec.image: …`.
  */
-export function denialStatus(d: Denial, target?: { group: string; kind: string; name?: string }): Status {
+export function denialStatus(d: Denial, target?: { group: string; kind: string; name?: string | undefined }): Status {
   const reason = d.reason ?? (d.causes?.length ? 'Invalid' : 'Forbidden');
   const code = d.code ?? (reason === 'Invalid' ? 422 : 403);
   return {

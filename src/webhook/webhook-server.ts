@@ -139,9 +139,9 @@ export class WebhookServer implements WebhookServerRunnable {
   async handle(request: {
     method: string;
     path: string;
-    contentType?: string;
+    contentType?: string | undefined;
     body: string;
-    signal?: AbortSignal;
+    signal?: AbortSignal | undefined;
   }): Promise<WebhookHttpResponse> {
     const route = this.#routes.get(request.path);
     if (!route) return text(404, `no webhook is served at ${request.path}\n`);

@@ -16,7 +16,7 @@ export interface BucketRateLimiterOptions {
   /** Bucket size: how many items may pass at once. */
   burst: number;
   /** Default: `realClock`. */
-  clock?: Clock;
+  clock?: Clock | undefined;
 }
 
 /** One token bucket shared by all items: the overall retry rate of a queue. */

@@ -12,8 +12,8 @@ import type { RateLimiter } from './rate-limiter.js';
 /** Options of the default rate limiters: the clock they time on and how items are keyed. */
 export interface DefaultRateLimiterOptions<T> {
   /** Clock of the token bucket. Default: `realClock`. */
-  clock?: Clock;
-  keyOf?: KeyOf<T>;
+  clock?: Clock | undefined;
+  keyOf?: KeyOf<T> | undefined;
 }
 
 /**

@@ -21,13 +21,13 @@ export type GetWithPriorityResult<T> = { item: T; priority: number; shutdown: fa
 /** Options every queue constructor takes. */
 export interface QueueOptions<T> {
   /** The queue's name; metrics are recorded only for named queues (as in client-go). */
-  name?: string;
+  name?: string | undefined;
   /** Time source for delays, rate limits and metrics. Default: `realClock`. */
-  clock?: Clock;
+  clock?: Clock | undefined;
   /** Receives the workqueue metrics. Default: the no-op provider (no metric state kept). */
-  metricsProvider?: WorkqueueMetricsProvider;
+  metricsProvider?: WorkqueueMetricsProvider | undefined;
   /** How items are compared. Default: `defaultKeyOf` (strings by value, requests by `namespace/name`). */
-  keyOf?: KeyOf<T>;
+  keyOf?: KeyOf<T> | undefined;
 }
 
 /** Options of the rate-limiting and priority queues. */

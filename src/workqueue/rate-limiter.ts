@@ -15,5 +15,5 @@ export interface RateLimiter<T> {
 /** Options of the per-item limiters. */
 export interface ItemRateLimiterOptions<T> {
   /** How items are compared. Default: `defaultKeyOf`. */
-  keyOf?: (item: T) => string;
+  keyOf?: ((item: T) => string) | undefined;
 }

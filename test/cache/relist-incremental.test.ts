@@ -13,7 +13,8 @@ describe('relists received page by page', () => {
     const h = harness({
       informer: {
         transform: (o) => {
-          const t = { ...o, metadata: { ...o.metadata, managedFields: undefined } };
+          const { managedFields: _dropped, ...metadata } = o.metadata;
+          const t = { ...o, metadata };
           transformed.push(t);
           return t;
         },

@@ -41,7 +41,10 @@ describe('shared empty objects in the informer cache', () => {
     const a = h.informer.getIndexer().getByKey('default/a')!;
     const b = h.informer.getIndexer().getByKey('default/b')!;
     const sent = withFields('a', '1');
-    const unversioned = (o: KubeObject) => ({ ...o, metadata: { ...o.metadata, resourceVersion: undefined } });
+    const unversioned = (o: { metadata: KubeObject['metadata']; [field: string]: unknown }) => ({
+      ...o,
+      metadata: { ...o.metadata, resourceVersion: undefined },
+    });
     assert.deepEqual(unversioned(a), unversioned({ ...sent, apiVersion: a.apiVersion, kind: a.kind }));
     const empty = fieldsOf(a)['f:data']!['.'];
     assert.deepEqual(empty, {});

@@ -1,5 +1,6 @@
 // Exec credential plugins run as real child processes: credentials cached until expiry on the injected
 // clock, a re-run on 401, callers that abort, and errors that name file, context and command.
+// test-kind: process
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync, rmSync, readFileSync, existsSync } from 'node:fs';

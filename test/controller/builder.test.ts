@@ -109,7 +109,7 @@ describe('builder wiring', () => {
     apiVersion: WebApp.apiVersion,
     kind: 'WebApp',
     metadata: { namespace: 'ns', name, resourceVersion: '1', labels },
-    spec: { secretName },
+    spec: secretName === undefined ? {} : { secretName },
   });
   const child = (name: string, owner: string, rv = '1', labels: Record<string, string> = {}): ObjectOf<typeof ConfigMapResource> => ({
     metadata: {

@@ -65,14 +65,14 @@ describe('controller against the local API server', () => {
         }
         const childName = `${req.name}-child`;
         try {
-          await c.get(ConfigMapResource, { namespace: req.namespace, name: childName }, { signal });
+          await c.get(ConfigMapResource, { ...req, name: childName }, { signal });
         } catch (err) {
           if (!isNotFound(err)) throw err;
           await c.create(
             ConfigMapResource,
             {
               metadata: {
-                namespace: req.namespace,
+                ...req,
                 name: childName,
                 ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: req.name, uid: parent.metadata.uid!, controller: true }],
               },

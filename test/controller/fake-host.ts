@@ -91,7 +91,7 @@ export class FakeInformer<T extends KubeObject = KubeObject> implements SharedIn
     return this.#synced;
   }
 
-  waitForSync(options: { signal?: AbortSignal } = {}): Promise<void> {
+  waitForSync(options: { signal?: AbortSignal | undefined } = {}): Promise<void> {
     const { signal } = options;
     if (this.#synced) return Promise.resolve();
     if (signal?.aborted) return Promise.reject(signal.reason);

@@ -9,10 +9,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PROCESS_START_MS } from './load-bounds.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const MAIN = join(ROOT, 'src/cli/main.ts');
-const READY_TIMEOUT_MS = 20_000;
+const READY_TIMEOUT_MS = PROCESS_START_MS;
 
 export interface ConvergeRun {
   child: ChildProcess;

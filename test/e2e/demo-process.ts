@@ -6,6 +6,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { eventually } from 'kube-converge/testing';
+import { PROCESS_START_MS } from './load-bounds.js';
 
 const MAIN = fileURLToPath(new URL('../../examples/demo/main.ts', import.meta.url));
 
@@ -43,7 +44,7 @@ export async function startDemo(): Promise<DemoProcess> {
         if (!dashboard || !config) throw new Error(`the demo has not printed its URLs yet:\n${out}\n${err}`);
         return { dashboardUrl: dashboard, kubeconfig: config };
       },
-      { timeoutMs: 20_000, intervalMs: 50, message: 'the demo to print its dashboard URL and kubeconfig' },
+      { timeoutMs: PROCESS_START_MS, intervalMs: 50, message: 'the demo to print its dashboard URL and kubeconfig' },
     );
     return { child, probeUrl: new URL(dashboardUrl).origin, dashboardUrl, kubeconfig, out: () => out, stop };
   } catch (e) {

@@ -18,6 +18,12 @@ const owner = (over: Partial<KubeObject['metadata']> = {}): KubeObject => ({
   kind: 'WebApp',
   metadata: { name: 'shop', namespace: 'default', uid: 'u-1', ...over },
 });
+// The owner with one metadata field absent.
+const ownerWithout = (field: keyof KubeObject['metadata']): KubeObject => {
+  const o = owner();
+  delete o.metadata[field];
+  return o;
+};
 const child = (ns = 'default'): KubeObject => ({ metadata: { name: 'shop-config', ...(ns ? { namespace: ns } : {}) } });
 
 describe('owner references', () => {
@@ -57,7 +63,7 @@ describe('owner references', () => {
     assert.throws(() => setControllerReference(owner(), child('other')), /cross-namespace owner references are disallowed/);
     assert.throws(() => setOwnerReference(owner(), child('')), /cluster-scoped resource must not have a namespace-scoped owner/);
     const c = child();
-    setOwnerReference(owner({ namespace: undefined }), c);
+    setOwnerReference(ownerWithout('namespace'), c);
     assert.equal(c.metadata.ownerReferences!.length, 1);
   });
 
@@ -94,7 +100,7 @@ describe('owner references', () => {
     setControllerReference({ metadata: { name: 'cm', namespace: 'default', uid: 'u-5' } }, c, { ownerResource: ConfigMapResource });
     assert.equal(c.metadata.ownerReferences![0]!.kind, 'ConfigMap');
     assert.equal(c.metadata.ownerReferences![0]!.apiVersion, 'v1');
-    assert.throws(() => setControllerReference(owner({ uid: undefined }), child()), { code: 'CONVERGE_INVALID_OPTION' });
+    assert.throws(() => setControllerReference(ownerWithout('uid'), child()), { code: 'CONVERGE_INVALID_OPTION' });
   });
 });
 

@@ -75,7 +75,7 @@ function siteOperator(mgr: Manager, stats: Stats): void {
         return;
       }
       if (site.metadata.deletionTimestamp) return;
-      const secret = client.get(SecretResource, { namespace: req.namespace, name: site.spec.secretRef });
+      const secret = client.get(SecretResource, { ...req, name: site.spec.secretRef });
       const token = secret ? Buffer.from(secret.data?.['token'] ?? '', 'base64').toString() : '<missing>';
       await createOrUpdate(
         client,

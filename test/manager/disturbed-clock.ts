@@ -20,7 +20,7 @@ export class DisturbedClock implements Clock {
   setTimer(fn: () => void, ms: number): Timer {
     return this.inner.setTimer(fn, ms);
   }
-  sleep(ms: number, options?: { signal?: AbortSignal }): Promise<void> {
+  sleep(ms: number, options?: { signal?: AbortSignal | undefined }): Promise<void> {
     return this.inner.sleep(ms, options);
   }
   /** The wall clock jumps by `ms` (negative: backwards); the monotonic clock does not notice. */

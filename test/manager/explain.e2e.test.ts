@@ -77,7 +77,7 @@ describe('explain end to end', () => {
         );
         const w = clone(cached) as typeof cached;
         w.status ??= {};
-        w.status.observedGeneration = w.metadata.generation;
+        w.status.observedGeneration = w.metadata.generation ?? 0;
         w.status.conditions ??= [];
         setStatusCondition(
           w.status.conditions,

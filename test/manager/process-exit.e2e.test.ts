@@ -11,6 +11,7 @@ import { startApiServer } from 'kube-converge/apiserver';
 import { createClient } from 'kube-converge/client';
 import { ConfigMapResource } from 'kube-converge/meta';
 import { eventually, restConfigFor } from 'kube-converge/testing';
+import { PROCESS_START_MS } from '../e2e/load-bounds.js';
 
 const fixture = fileURLToPath(new URL('./fixtures/signal-operator.ts', import.meta.url));
 
@@ -32,9 +33,10 @@ describe('operator process', () => {
       for (const n of ['p1', 'p2', 'p3']) {
         await admin.create(ConfigMapResource, { metadata: { name: n, namespace: 'default', labels: { role: 'primary' } } });
       }
-      await eventually(() => out.includes('started'), { timeoutMs: 15_000 });
+      await eventually(() => out.includes('started'), { timeoutMs: PROCESS_START_MS });
       child.kill('SIGTERM');
-      const code = await Promise.race([exited, new Promise<'hung'>((r) => setTimeout(() => r('hung'), 10_000).unref())]);
+      // Draining one 300 ms reconcile and closing is the process's own work, bounded like its start-up.
+      const code = await Promise.race([exited, new Promise<'hung'>((r) => setTimeout(() => r('hung'), PROCESS_START_MS).unref())]);
       assert.equal(code, 0, `exit: ${String(code)}; output:\n${out}`);
       const lines = out.trim().split('\n');
       assert.equal(lines.filter((l) => l.startsWith('started')).length, 1, out);

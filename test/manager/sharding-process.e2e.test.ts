@@ -11,23 +11,25 @@ import { shardRanges } from 'kube-converge/manager';
 import { ConfigMapResource, NamespaceResource } from 'kube-converge/meta';
 import { eventually } from 'kube-converge/testing';
 import { startApiserverProcess, type ApiserverProcess } from '../e2e/apiserver-process.js';
+import { LOAD_STRETCH, PROCESS_START_MS, type LeaseTimings } from '../e2e/load-bounds.js';
 import { namespaceSharder } from '../../src/manager/sharding/index.js';
 import { namingSchemes } from './fixtures/naming-schemes.js';
 
 const fixture = fileURLToPath(new URL('./fixtures/sharded-replica.ts', import.meta.url));
 const SHARDS = 12;
-const LEASE_MS = 2_000;
-const RETRY_MS = 200;
-const timings = { LEASE_MS: String(LEASE_MS), RENEW_MS: '1200', RETRY_MS: String(RETRY_MS) };
+const LEASE: LeaseTimings = { leaseDurationMs: 2_000, renewDeadlineMs: 1_200, retryPeriodMs: 200 };
+const timings = {
+  LEASE_MS: String(LEASE.leaseDurationMs),
+  RENEW_MS: String(LEASE.renewDeadlineMs),
+  RETRY_MS: String(LEASE.retryPeriodMs),
+};
 /** The promise: a crashed replica's shards are owned again within a lease duration and two retry periods. */
-const BOUND_MS = LEASE_MS + 2 * RETRY_MS;
+const BOUND_MS = LEASE.leaseDurationMs + 2 * LEASE.retryPeriodMs;
 /**
  * The shards a crash moves between survivors (the assignment changes with the member count) are
  * handed over — freed, then taken at the taker's next round — so they may take one retry period more.
  */
-const HANDOVER_MS = RETRY_MS;
-/** What a loaded 2-core machine adds on top: polling (10 ms here, 10 ms in the replica), HTTP round trips and scheduling. */
-const SLACK_MS = 1_000;
+const HANDOVER_MS = LEASE.retryPeriodMs;
 const shardOf = namespaceSharder(shardRanges(SHARDS));
 const wallMs = (): number => performance.timeOrigin + performance.now();
 
@@ -99,17 +101,25 @@ function balanced(replicas: readonly Replica[]): boolean {
   return fullyOwned(replicas) && live.every((r) => r.owned.length >= lo && r.owned.length <= hi);
 }
 
-/** Milliseconds from `from` until `shards` (default: all) are owned again by live replicas. */
-async function timeToOwned(replicas: readonly Replica[], from: number, shards?: readonly number[]): Promise<number> {
+/**
+ * Milliseconds from `from` until `shards` (default: all) are owned again by live replicas, which must
+ * happen within `boundMs` stretched by load (the promise, kept on a machine slower than the one it
+ * was written for).
+ */
+async function timeToOwned(replicas: readonly Replica[], from: number, boundMs: number, shards?: readonly number[]): Promise<number> {
   const owned = (): boolean => {
     const held = new Set(replicas.filter((r) => r.alive).flatMap((r) => r.owned));
     return shards ? shards.every((s) => held.has(s)) : fullyOwned(replicas);
   };
-  await until(replicas, owned, shards ? `shards ${shards.join(',')} owned` : 'every shard owned', 4 * BOUND_MS);
+  const timeoutMs = Math.max(1, LOAD_STRETCH * boundMs - (wallMs() - from));
+  await until(replicas, owned, shards ? `shards ${shards.join(',')} owned` : 'every shard owned', timeoutMs);
   return wallMs() - from;
 }
 
-/** SIGKILLs `victim` and measures how long until its shards, then all shards, are owned again. */
+/**
+ * SIGKILLs `victim` and measures how long until its shards (within a lease and two retries), then all
+ * shards (one handover more), are owned again.
+ */
 async function crashAndMeasure(
   replicas: readonly Replica[],
   victim: Replica,
@@ -119,7 +129,7 @@ async function crashAndMeasure(
   const from = wallMs();
   victim.crash();
   meanwhile();
-  return { its: await timeToOwned(replicas, from, its), all: await timeToOwned(replicas, from) };
+  return { its: await timeToOwned(replicas, from, BOUND_MS, its), all: await timeToOwned(replicas, from, BOUND_MS + HANDOVER_MS) };
 }
 
 /** Waits for `pred`; a timeout names every replica's shards and its stderr, to tell slow starts from churn. */
@@ -131,9 +141,6 @@ async function until(replicas: readonly Replica[], pred: () => boolean, what: st
     throw new Error(`${what} not reached within ${timeoutMs} ms:\n${state.join('\n')}`, { cause: err });
   }
 }
-
-/** Process start-up (tsx compiling the sources) on a loaded machine is slow; it is not what is measured. */
-const STARTUP_MS = 60_000;
 
 function assertNoOverlap(replicas: readonly Replica[]): void {
   const byNs = new Map<string, Interval[]>();
@@ -187,7 +194,7 @@ describe('sharding across processes', () => {
   it('splits 12 shards 4+4+4 over 3 replicas, and for every naming scheme the busiest replica reconciles at most 1.5x the mean', async (t: TestContext) => {
     const t0 = wallMs();
     const group = [start('a', 'spread'), start('b', 'spread'), start('c', 'spread')];
-    await until(group, () => balanced(group), 'balance', STARTUP_MS);
+    await until(group, () => balanced(group), 'balance', PROCESS_START_MS);
     t.diagnostic(`balanced after ${Math.round(wallMs() - t0)} ms`);
     assert.deepEqual(
       group.map((r) => r.owned.length),
@@ -198,7 +205,8 @@ describe('sharding across processes', () => {
     await createNamespaces(admin, namespaces);
     t.diagnostic(`namespaces created after ${Math.round(wallMs() - t0)} ms`);
     const reconciled = (ns: string): boolean => group.some((r) => r.intervals.some((i) => i.ns === ns));
-    await eventually(() => namespaces.every(reconciled), { timeoutMs: 15_000 });
+    // Reconciling every new namespace once is the replicas' own work, bounded like their start-up.
+    await eventually(() => namespaces.every(reconciled), { timeoutMs: PROCESS_START_MS });
     for (const [scheme, names] of Object.entries(schemes)) {
       const work = group.map((r) => new Set(r.intervals.filter((i) => names.includes(i.ns)).map((i) => i.ns)).size);
       t.diagnostic(`${scheme}: namespaces reconciled per replica ${work.join(' / ')} (mean ${names.length / group.length})`);
@@ -221,7 +229,7 @@ describe('sharding across processes', () => {
     const namespaces = namingSchemes(60)['team-1..']!.map((ns) => `churn-${ns}`);
     await createNamespaces(admin, namespaces);
     const group = [start('a', id), start('b', id), start('c', id)];
-    await until(group, () => balanced(group), 'balance', STARTUP_MS);
+    await until(group, () => balanced(group), 'balance', PROCESS_START_MS);
 
     // ~50 updates a second, round-robin over the namespaces, until the churn is over.
     const last = new Map<string, number>();
@@ -240,27 +248,26 @@ describe('sharding across processes', () => {
     try {
       // A crash, and a replica joining while the crashed one's Leases are still valid.
       const crash = await crashAndMeasure(group, group[1]!, () => group.push(start('d', id)));
-      await until(group, () => balanced(group), 'balance', STARTUP_MS);
+      await until(group, () => balanced(group), 'balance', PROCESS_START_MS);
 
       // A graceful leave: it frees its shards, so they move within about a retry period.
       const from = wallMs();
       const leaving = group[2]!.stop();
-      const leave = await timeToOwned(group, from);
+      const leave = await timeToOwned(group, from, BOUND_MS + HANDOVER_MS);
       assert.equal(await leaving, 0);
-      await until(group, () => balanced(group), 'balance', STARTUP_MS);
+      await until(group, () => balanced(group), 'balance', PROCESS_START_MS);
 
       // A join, then a crash before the newcomer took anything.
       group.push(start('e', id));
       await new Promise((r) => setTimeout(r, 200));
       const second = await crashAndMeasure(group, group[0]!, () => {});
-      await until(group, () => balanced(group), 'balance', STARTUP_MS);
+      await until(group, () => balanced(group), 'balance', PROCESS_START_MS);
       const ms = (n: number): string => `${Math.round(n)} ms`;
       t.diagnostic(
         `after SIGKILL + join: its shards owned again in ${ms(crash.its)}, all in ${ms(crash.all)}; after SIGTERM: all in ${ms(leave)}; ` +
-          `after join + SIGKILL: its shards in ${ms(second.its)}, all in ${ms(second.all)} (bound ${BOUND_MS} ms, +${HANDOVER_MS} ms for handovers, +${SLACK_MS} ms slack)`,
+          `after join + SIGKILL: its shards in ${ms(second.its)}, all in ${ms(second.all)} (bound ${BOUND_MS} ms, +${HANDOVER_MS} ms for handovers, ` +
+          `each times ${LOAD_STRETCH} for load)`,
       );
-      for (const its of [crash.its, second.its]) assert.ok(its <= BOUND_MS + SLACK_MS, ms(its));
-      for (const all of [crash.all, leave, second.all]) assert.ok(all <= BOUND_MS + HANDOVER_MS + SLACK_MS, ms(all));
       assert.deepEqual(
         group.filter((r) => r.alive).map((r) => r.owned.length),
         [6, 6],
@@ -270,8 +277,9 @@ describe('sharding across processes', () => {
       await updater;
     }
     const live = group.filter((r) => r.alive);
+    // The last update's reconcile follows once the survivors' queues drain, their own work.
     await eventually(() => namespaces.every((ns) => live.some((r) => r.intervals.some((i) => i.ns === ns && i.round === last.get(ns)))), {
-      timeoutMs: 10_000,
+      timeoutMs: PROCESS_START_MS,
     });
     assertNoOverlap(group);
     assertNoReconcilerErrors(group);

@@ -83,7 +83,8 @@ describe('owner references', () => {
       (e: unknown) => e instanceof InvalidOptionError && e.path === 'owner.metadata.uid',
     );
     assert.throws(() => newControllerRef({ ...deploy, kind: '' }), InvalidOptionError);
-    assert.throws(() => newControllerRef({ ...deploy, apiVersion: undefined }), InvalidOptionError);
+    const { apiVersion: _absent, ...unversioned } = deploy;
+    assert.throws(() => newControllerRef(unversioned), InvalidOptionError);
     assert.throws(() => newControllerRef({ ...deploy, metadata: { uid: 'u' } }), InvalidOptionError);
   });
 });

@@ -33,7 +33,7 @@ const withConversion = (conversion: unknown, versions = 1): CustomResourceInput 
   versions: Object.fromEntries(
     Array.from({ length: versions }, (_, i) => [`v${i + 1}`, { served: true, storage: i === 0, spec: Type.Object({}) }]),
   ),
-  conversion: conversion as CustomResourceInput['conversion'],
+  conversion: conversion as NonNullable<CustomResourceInput['conversion']>,
 });
 
 const refused = (conversion: unknown, path: string, reason: RegExp) =>

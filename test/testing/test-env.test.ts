@@ -103,7 +103,8 @@ describe('TestEnv', () => {
     assert.deepEqual(await config.auth?.credentials(), { headers: { authorization: `Bearer ${env.server.token}` } });
     const cluster = env.kubeconfig.clusters[0]!.cluster;
     assert.equal(Buffer.from(cluster['certificate-authority-data']!, 'base64').toString(), env.server.caCertificate);
-    const anonymous = createClient({ config: { ...config, auth: undefined }, maxRetries: 0 });
+    const { auth: _auth, ...anonymousConfig } = config;
+    const anonymous = createClient({ config: anonymousConfig, maxRetries: 0 });
     try {
       await assert.rejects(anonymous.list(ConfigMapResource), (e) => isUnauthorized(e));
     } finally {

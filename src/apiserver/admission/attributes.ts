@@ -27,7 +27,7 @@ export interface AdmissionAttributes {
   /** The stored object (UPDATE and DELETE). */
   oldObject?: KubeObject;
   /** Labels of the object's namespace, for `namespaceSelector` (undefined: not namespaced, or no such namespace). */
-  namespaceLabels?: Readonly<Record<string, string>>;
+  namespaceLabels?: Readonly<Record<string, string>> | undefined;
   dryRun: boolean;
   userInfo: { username: string; groups?: readonly string[] };
   /** What match conditions' `authorizer` asks about `userInfo` (the server's authorizer). */

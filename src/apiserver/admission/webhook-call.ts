@@ -40,7 +40,7 @@ export async function callWebhook(options: {
   body: unknown;
   timeoutMs: number;
   clock: Clock;
-  resolveService?: ServiceResolver;
+  resolveService?: ServiceResolver | undefined;
 }): Promise<unknown> {
   const { url, servername } = webhookUrl(options.config, options.resolveService);
   if (!url.startsWith('https://')) throw new Error(`webhook URL must use https: ${url}`);

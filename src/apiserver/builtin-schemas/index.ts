@@ -2,3 +2,4 @@
 export { builtinSchemas, BuiltinSchemas, refOf } from './catalogue.js';
 export type { SchemaObject } from './catalogue.js';
 export { dropUnknownFields } from './unknown-fields.js';
+export { firstTypeError } from './type-errors.js';

@@ -3,7 +3,12 @@
  * DELETE marks the namespace Terminating (deletionTimestamp, `status.phase`), its contents are then
  * deleted like any object (finalizers are honoured), and once nothing is left in it the `kubernetes`
  * spec finalizer is cleared and the namespace goes away. `default`, `kube-system` and `kube-public`
- * cannot be deleted.
+ * cannot be deleted. After each pass over a terminating namespace's content (the first, and each
+ * change to what remains) its `status.conditions` say what the namespace controller's say: the five
+ * deletion conditions, False with their success reasons, except `NamespaceContentRemaining` and
+ * `NamespaceFinalizersRemaining`, True while objects (and their finalizers) remain, counted per
+ * resource and per finalizer in kube's words. Discovery, group-version parsing and content deletion
+ * cannot fail here, so those three are always False.
  * Invariant: a Terminating namespace is finalized only when no namespaced object remains in it.
  */
 import { jsonEqual, type KubeObject, type Logger } from '../../meta/index.js';
@@ -14,6 +19,7 @@ import { renderObject } from '../http/render.js';
 import { headerOf, type ApiResponse } from '../http/request.js';
 import { jsonResponse } from '../http/response.js';
 import { conflict, forbidden, modifiedConflict, notFound } from '../http/status.js';
+import { namespaceDeletionConditions, type ContentTotals, type NamespaceCondition } from './namespace-conditions.js';
 
 const IMMORTAL = new Set(['default', 'kube-system', 'kube-public']);
 const NS_ID = '/namespaces';
@@ -23,13 +29,22 @@ export class NamespaceLifecycle {
   readonly #ctx: ServerContext;
   readonly #log: Logger;
   readonly #terminating = new Set<string>();
+  /** Namespaces with a pass already deferred: a burst of changes makes one pass, not one per change. */
+  readonly #pending = new Set<string>();
 
   constructor(ctx: ServerContext, log: Logger) {
     this.#ctx = ctx;
     this.#log = log;
+    // Any change to what is left (a finalizer removed, an object gone) is a new pass, as the
+    // namespace controller resyncs a terminating namespace until it is empty.
     ctx.store.subscribe((e) => {
       const ns = e.object.metadata.namespace;
-      if (e.type === 'DELETED' && ns && this.#terminating.has(ns)) ctx.defer(() => this.#tryFinalize(ns));
+      if (!ns || !this.#terminating.has(ns) || this.#pending.has(ns)) return;
+      this.#pending.add(ns);
+      ctx.defer(() => {
+        this.#pending.delete(ns);
+        this.#tryFinalize(ns);
+      });
     });
   }
 
@@ -93,12 +108,28 @@ export class NamespaceLifecycle {
     this.#tryFinalize(ns);
   }
 
-  #isEmpty(ns: string): boolean {
+  /** What is left in `ns`: objects per resource, and the finalizers they still carry. */
+  #remaining(ns: string): ContentTotals {
+    const totals = { resources: new Map<string, number>(), finalizers: new Map<string, number>() };
     for (const s of this.#ctx.registry.strategies()) {
       if (!s.namespaced) continue;
-      for (const key of this.#ctx.store.current(s.storageId).keys()) if (key.startsWith(`${ns}/`)) return false;
+      let count = 0;
+      for (const [key, obj] of this.#ctx.store.current(s.storageId)) {
+        if (!key.startsWith(`${ns}/`)) continue;
+        count++;
+        for (const f of obj.metadata.finalizers ?? []) totals.finalizers.set(f, (totals.finalizers.get(f) ?? 0) + 1);
+      }
+      if (count > 0) totals.resources.set(`${s.plural}.${s.group}`, count);
     }
-    return true;
+    return totals;
+  }
+
+  /** Writes the deletion conditions for `totals` when they differ from the stored ones; returns the namespace as stored. */
+  #writeConditions(obj: KubeObject, totals: ContentTotals): KubeObject {
+    const status = (obj.status ?? {}) as { conditions?: NamespaceCondition[] };
+    const conditions = namespaceDeletionConditions(status.conditions ?? [], totals, rfc3339(this.#ctx.clock.now()));
+    if (conditions === undefined) return obj;
+    return this.#ctx.store.update(NS_ID, obj.metadata.name ?? '', { ...obj, status: { ...status, conditions } });
   }
 
   #tryFinalize(ns: string): void {
@@ -108,10 +139,12 @@ export class NamespaceLifecycle {
       this.#terminating.delete(ns);
       return;
     }
-    if (!this.#isEmpty(ns)) return;
+    const totals = this.#remaining(ns);
+    const current = this.#writeConditions(obj, totals);
+    if (totals.resources.size > 0) return;
     this.#terminating.delete(ns);
-    const next: KubeObject = { ...obj, spec: { ...(obj.spec as object), finalizers: [] } };
-    if ((obj.metadata.finalizers ?? []).length === 0) store.delete(NS_ID, ns, next);
+    const next: KubeObject = { ...current, spec: { ...(current.spec as object), finalizers: [] } };
+    if ((current.metadata.finalizers ?? []).length === 0) store.delete(NS_ID, ns, next);
     else store.update(NS_ID, ns, next);
     this.#log.debug({ namespace: ns }, 'namespace finalized');
   }

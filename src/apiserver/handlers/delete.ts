@@ -52,7 +52,7 @@ export function deleteParams(scope: Scope): DeleteParams {
   const graceText = body.gracePeriodSeconds ?? q.get('gracePeriodSeconds') ?? undefined;
   const p: DeleteParams = { dryRun: dryRun || bodyDryRun };
   const effective = policy ?? (orphan === undefined ? undefined : orphan ? 'Orphan' : 'Background');
-  if (effective) p.propagationPolicy = effective as DeleteParams['propagationPolicy'];
+  if (effective) p.propagationPolicy = effective as NonNullable<DeleteParams['propagationPolicy']>;
   if (orphan === false) p.legacyCascade = true;
   if (graceText !== undefined) p.gracePeriodSeconds = Number(graceText);
   const pre = body.preconditions as { uid?: string; resourceVersion?: string } | undefined;

@@ -8,6 +8,7 @@ import type { Scope } from '../context.js';
 import type { FieldSet } from '../apply/index.js';
 import { headerOf } from '../http/request.js';
 import { badRequest, fieldCause, invalid } from '../http/status.js';
+import { builtinSchemas, firstTypeError } from '../builtin-schemas/index.js';
 
 export interface WriteParams {
   dryRun: boolean;
@@ -59,6 +60,13 @@ export function checkTypeMeta(
     for (const f of ['spec', 'status']) {
       const v = obj[f];
       if (v !== undefined && v !== null && (typeof v !== 'object' || Array.isArray(v))) {
+        // In the Go decoder's words where the kind has a schema, as kube-apiserver refuses it.
+        const schemas = builtinSchemas();
+        const component = schemas.componentOf({ group: scope.strategy.group, version: scope.version, kind: expect.kind });
+        const goError = component === undefined ? undefined : firstTypeError(schemas, component, { [f]: v });
+        if (goError !== undefined) {
+          throw badRequest(`${expect.kind} in version "${scope.version}" cannot be handled as a ${expect.kind}: ${goError}`);
+        }
         throw badRequest(`unable to decode the object: ${expect.kind}.${f} must be an object`);
       }
     }

@@ -2,7 +2,8 @@
  * The only file that knows about sockets: serves an `ApiServer` over HTTPS (or, when no serving
  * certificate is given, plain HTTP). It authenticates each request before reading its body
  * (401 Unauthorized otherwise), reads bodies up to 3 MiB (413 beyond), hands the core a plain
- * request, writes plain responses, and streams watch responses chunk by chunk with back-pressure
+ * request, writes plain responses (gzip-compressed above 128 KiB when asked, as kube-apiserver
+ * compresses them), and streams watch responses chunk by chunk with back-pressure
  * reported to the watcher. Keep-alive is on. Invariant: no request, however malformed, crashes the
  * process; none reaches the core unauthenticated, and each carries the user it authenticated as
  * (the core authorizes it); a client going away frees its watch; a connection that does not finish
@@ -16,6 +17,7 @@ import type { ApiServer } from '../api-server.js';
 import { adminTokenAuthenticator } from './auth/admin-token.js';
 import type { ApiRequest, ApiResponse } from './request.js';
 import type { UserInfo } from './auth/user.js';
+import { compressResponse } from './compression.js';
 import { errorResponse, statusResponse } from './response.js';
 import { tooLarge, unauthorized } from './status.js';
 
@@ -96,7 +98,7 @@ async function serve(api: ApiServer, req: IncomingMessage, res: ServerResponse, 
     user,
     ...(body.length > 0 ? { body } : {}),
   };
-  const r = await api.handle(apiReq);
+  const r = await compressResponse(await api.handle(apiReq), apiReq.path, req.headers['accept-encoding']);
   writeResponse(res, r, req.method === 'HEAD');
 }
 

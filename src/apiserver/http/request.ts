@@ -13,7 +13,7 @@ export interface ApiRequest {
   path: string;
   /** Lower-case header names. */
   headers?: Record<string, string | string[] | undefined>;
-  body?: string | Uint8Array;
+  body?: string | Uint8Array | undefined;
   /** Who sent it, as the socket's authentication found; absent for a trusted in-process caller. */
   user?: UserInfo;
 }

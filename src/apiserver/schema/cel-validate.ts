@@ -5,12 +5,13 @@
  * update and only where the old value can be found — same field, same map key, same list-map
  * key — unless `optionalOldSelf` makes `oldSelf` an optional that may be empty. A failing rule is
  * reported at the node (or its `fieldPath`) with its `reason`, and a failure of a rule that is not
- * a transition rule, on a value the update did not change, is a warning rather than an error
- * (validation ratcheting). All rules of one write share one runtime cost budget; once it is spent,
- * no further rules run.
+ * a transition rule is a warning rather than an error when the node is unchanged (validation
+ * ratcheting): the node itself when it has an old self by `CorrelatedObject`'s pairing, else the
+ * nearest ancestor that has one (items of an unchanged atomic list or set ratchet), never the
+ * root's `apiVersion` and `kind`. All rules of one write share one runtime cost budget; once it
+ * is spent, no further rules run.
  */
 import type { JSONSchemaProps } from 'kubernetes-types/apiextensions/v1.js';
-import { jsonEqual } from '../../meta/index.js';
 import {
   celOptionalNone,
   celOptionalOf,
@@ -22,6 +23,7 @@ import {
 } from '../cel/index.js';
 import { celTypeOf } from './cel-declarations.js';
 import { rulesOf, type CompiledRule } from './cel-rules.js';
+import { CorrelatedObject, mapListLookup } from './correlated-object.js';
 import { extensionsOf } from './extensions.js';
 import { childPath, fieldCause, indexPath, type FieldCause } from './field-cause.js';
 import { isJsonObject } from './json-object.js';
@@ -42,55 +44,85 @@ interface Run {
 const ABSENT = Symbol('absent');
 type Old = unknown | typeof ABSENT;
 
-/** The CEL rule failures of `obj` under `schema`; `old` is the stored object on an update. */
-export function validateCelRules(obj: unknown, schema: JSONSchemaProps, old?: unknown): CelValidationResult {
+/**
+ * Where a node stands for ratcheting: its own pairing with its old self, or (when it has none) the
+ * nearest ancestor's. Both are undefined for a create and for the root's `apiVersion` and `kind`.
+ */
+interface Ratchet {
+  current: CorrelatedObject | undefined;
+  parent: CorrelatedObject | undefined;
+}
+
+/**
+ * The CEL rule failures of `obj` under `schema`; `old` is the stored object on an update, and
+ * `correlation` its pairing with `obj` when the OpenAPI checks built it already.
+ */
+export function validateCelRules(
+  obj: unknown,
+  schema: JSONSchemaProps,
+  old?: unknown,
+  correlation: CorrelatedObject | undefined = old === undefined ? undefined : new CorrelatedObject(obj, old, schema),
+): CelValidationResult {
   const run: Run = { remaining: RUNTIME_CEL_COST_BUDGET, stopped: false, out: { causes: [], warnings: [] } };
-  visit(obj, old === undefined ? ABSENT : old, schema, '', true, run);
+  visit(obj, old === undefined ? ABSENT : old, schema, '', true, { current: correlation, parent: undefined }, run);
   return run.out;
 }
 
-function visit(value: unknown, old: Old, s: JSONSchemaProps, path: string, root: boolean, run: Run): void {
+function visit(value: unknown, old: Old, s: JSONSchemaProps, path: string, root: boolean, ratchet: Ratchet, run: Run): void {
   if (value === null || value === undefined || run.stopped || s === null || typeof s !== 'object') return;
   const rules = rulesOf(s, root);
-  if (rules.length > 0) runRules(rules, value, old, s, path, root, run);
+  if (rules.length > 0) runRules(rules, value, old, s, path, root, ratchet, run);
   if (Array.isArray(value)) {
     const items = s.items;
     if (items === undefined || Array.isArray(items)) return;
     const oldItem = correlateItems(s, old);
-    value.forEach((item, i) => visit(item, oldItem(item), items as JSONSchemaProps, indexPath(path, i), false, run));
+    value.forEach((item, i) => visit(item, oldItem(item), items as JSONSchemaProps, indexPath(path, i), false, step(ratchet, i), run));
   } else if (isJsonObject(value)) {
     const oldObj = old !== ABSENT && isJsonObject(old) ? old : undefined;
     const oldOf = (k: string): Old => (oldObj !== undefined && Object.hasOwn(oldObj, k) ? oldObj[k] : ABSENT);
     for (const [k, child] of Object.entries(value)) {
-      const declared = s.properties?.[k];
-      if (declared !== undefined) visit(child, oldOf(k), declared, childPath(path, k), false, run);
-      else if (typeof s.additionalProperties === 'object') visit(child, oldOf(k), s.additionalProperties, childPath(path, k), false, run);
+      const declared = s.properties?.[k] ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined);
+      if (declared === undefined) continue;
+      // The root's apiVersion and kind are the request's, not the stored object's: never ratcheted.
+      const next = root && (k === 'apiVersion' || k === 'kind') ? { current: undefined, parent: undefined } : step(ratchet, k);
+      visit(child, oldOf(k), declared, childPath(path, k), false, next, run);
     }
   }
 }
 
-/** How list items find their old selves: by map keys for `x-kubernetes-list-type: map`, by value for sets, not at all otherwise. */
-function correlateItems(s: JSONSchemaProps, old: Old): (item: unknown) => Old {
-  if (old === ABSENT || !Array.isArray(old)) return () => ABSENT;
-  const ext = extensionsOf(s);
-  if (ext['x-kubernetes-list-type'] === 'map') {
-    const keys = ext['x-kubernetes-list-map-keys'] ?? [];
-    const keyOf = (x: unknown) => keys.map((k) => (isJsonObject(x) ? x[k] : undefined));
-    return (item) => {
-      const found = old.find((o) => jsonEqual(keyOf(o), keyOf(item)));
-      return found === undefined ? ABSENT : found;
-    };
-  }
-  if (ext['x-kubernetes-list-type'] === 'set') {
-    return (item) => (old.some((o) => jsonEqual(o, item)) ? item : ABSENT);
-  }
-  return () => ABSENT;
+/** A child's ratcheting standing: its own pairing, with this node as the nearest paired ancestor. */
+function step(r: Ratchet, at: string | number): Ratchet {
+  if (r.current === undefined) return r;
+  return { current: typeof at === 'string' ? r.current.key(at) : r.current.index(at), parent: r.current };
 }
 
-function runRules(rules: CompiledRule[], value: unknown, old: Old, s: JSONSchemaProps, path: string, root: boolean, run: Run): void {
+/** Whether failures at a node are ratcheted: its own old self, or else the nearest paired ancestor, is unchanged. */
+function ratcheted(r: Ratchet): boolean {
+  return (r.current ?? r.parent)?.unchanged() === true;
+}
+
+/** How list items find their old selves for `oldSelf`: by map keys for `x-kubernetes-list-type: map`, not at all otherwise. */
+function correlateItems(s: JSONSchemaProps, old: Old): (item: unknown) => Old {
+  if (old === ABSENT || !Array.isArray(old) || extensionsOf(s)['x-kubernetes-list-type'] !== 'map') return () => ABSENT;
+  const lookup = mapListLookup(s, old);
+  return (item) => {
+    const found = lookup(item);
+    return found === undefined ? ABSENT : found;
+  };
+}
+
+function runRules(
+  rules: CompiledRule[],
+  value: unknown,
+  old: Old,
+  s: JSONSchemaProps,
+  path: string,
+  root: boolean,
+  ratchet: Ratchet,
+  run: Run,
+): void {
   const type = celTypeOf(s, root);
   const self = toCelValue(value, type);
-  const unchanged = old !== ABSENT && jsonEqual(old, value);
   const typeName = extensionsOf(s)['x-kubernetes-int-or-string'] === true ? '' : (s.type ?? '');
   for (const r of rules) {
     if (run.stopped) return;
@@ -140,7 +172,7 @@ function runRules(rules: CompiledRule[], value: unknown, old: Old, s: JSONSchema
     if (result.value === true) continue;
     const at = r.fieldPath.reduce((p, seg) => (seg.startsWith('[') ? `${p}${seg}` : childPath(p, seg)), path);
     const cause = failure(r, at, typeName, message(r, activation, run));
-    if (!r.usesOldSelf && unchanged) run.out.warnings.push(`${cause.field}: ${cause.message}`);
+    if (!r.usesOldSelf && ratcheted(ratchet)) run.out.warnings.push(`${cause.field}: ${cause.message}`);
     else run.out.causes.push(cause);
   }
 }

@@ -5,26 +5,57 @@
  * (`spec.replicas in body must be of type integer: "string"`). A value of the wrong type is
  * reported once and not descended into; every other keyword is checked independently, so one
  * request reports all its problems at once.
+ *
+ * On an update (validation ratcheting, as kube-apiserver 1.33+ does it), each node that finds its
+ * old self (see `CorrelatedObject`) gathers the causes raised at it and below it, and drops them
+ * when it is unchanged; causes of nodes without an old self (atomic-list items, `allOf`/`anyOf`
+ * branches, root `apiVersion`/`kind`) are judged by the nearest node that has one. The uniqueness
+ * of `set` and `map` lists is a pass of its own after these checks (`listTypeCauses`), on an
+ * update only when the old object kept it.
  */
 import type { JSONSchemaProps } from 'kubernetes-types/apiextensions/v1.js';
 import { extensionsOf } from './extensions.js';
 import { fieldCause, childPath, indexPath } from './field-cause.js';
 import type { FieldCause } from './field-cause.js';
+import { CorrelatedObject } from './correlated-object.js';
+import { listTypeCauses } from './list-type.js';
 import { jsonEqual } from '../../meta/index.js';
 import { isJsonObject, jsonTypeOf } from './json-object.js';
 import { numberMatchesFormat, stringMatchesFormat } from './formats.js';
+import { compileSchemaPattern } from './pattern.js';
 
-/** The causes for every way `obj` violates `schema`; empty when it is valid. */
-export function validateAgainstSchema(obj: unknown, schema: JSONSchemaProps): FieldCause[] {
+/**
+ * The causes for every way `obj` violates `schema`; empty when it is valid. With `old` (an update),
+ * causes on values the update left unchanged are dropped (ratcheting); `correlation` may carry the
+ * pairing of `obj` and `old` already built for the CEL rules.
+ */
+export function validateAgainstSchema(
+  obj: unknown,
+  schema: JSONSchemaProps,
+  old?: unknown,
+  correlation: CorrelatedObject | undefined = old === undefined ? undefined : new CorrelatedObject(obj, old, schema),
+): FieldCause[] {
   const causes: FieldCause[] = [];
-  validateValue(obj, schema, '', causes);
+  validateValue(obj, schema, '', causes, correlation);
+  if (old === undefined || listTypeCauses(old, schema).length === 0) causes.push(...listTypeCauses(obj, schema));
   return causes;
 }
 
 /** `spec.x in body` — how kube-openapi names the failing value inside a message. */
 const inBody = (path: string): string => (path === '' ? 'in body' : `${path} in body`);
 
-function validateValue(value: unknown, s: JSONSchemaProps, path: string, causes: FieldCause[]): void {
+/** A node with an old self gathers its causes and keeps them only when it changed. */
+function validateValue(value: unknown, s: JSONSchemaProps, path: string, causes: FieldCause[], node?: CorrelatedObject): void {
+  if (node === undefined) {
+    validateNode(value, s, path, causes, undefined);
+    return;
+  }
+  const own: FieldCause[] = [];
+  validateNode(value, s, path, own, node);
+  if (own.length > 0 && !node.unchanged()) causes.push(...own);
+}
+
+function validateNode(value: unknown, s: JSONSchemaProps, path: string, causes: FieldCause[], node: CorrelatedObject | undefined): void {
   if (value === null || value === undefined) {
     if (s.nullable === true) return;
     if (s.type !== undefined && s.type !== '') {
@@ -54,8 +85,8 @@ function validateValue(value: unknown, s: JSONSchemaProps, path: string, causes:
   }
   if (typeof value === 'string') validateString(value, s, path, causes);
   else if (typeof value === 'number') validateNumber(value, s, path, causes);
-  else if (Array.isArray(value)) validateArray(value, s, path, causes);
-  else if (isJsonObject(value)) validateObject(value, s, path, causes);
+  else if (Array.isArray(value)) validateArray(value, s, path, causes, node);
+  else if (isJsonObject(value)) validateObject(value, s, path, causes, node);
   validateJunctors(value, s, path, causes);
 }
 
@@ -65,7 +96,7 @@ function validateString(value: string, s: JSONSchemaProps, path: string, causes:
   if (s.minLength !== undefined && length < s.minLength) {
     causes.push(fieldCause.invalid(path, value, `${inBody(path)} should be at least ${s.minLength} chars long`));
   }
-  if (s.pattern !== undefined && !new RegExp(s.pattern, 'u').test(value)) {
+  if (s.pattern !== undefined && !compileSchemaPattern(s.pattern).test(value)) {
     causes.push(fieldCause.invalid(path, value, `${inBody(path)} should match '${s.pattern}'`));
   }
   if (s.format !== undefined && !stringMatchesFormat(value, s.format)) {
@@ -90,7 +121,7 @@ function validateNumber(value: number, s: JSONSchemaProps, path: string, causes:
   }
 }
 
-function validateArray(value: unknown[], s: JSONSchemaProps, path: string, causes: FieldCause[]): void {
+function validateArray(value: unknown[], s: JSONSchemaProps, path: string, causes: FieldCause[], node: CorrelatedObject | undefined): void {
   if (s.maxItems !== undefined && value.length > s.maxItems) causes.push(fieldCause.tooMany(path, value.length, s.maxItems, 'items'));
   if (s.minItems !== undefined && value.length < s.minItems) {
     causes.push(fieldCause.invalid(path, value.length, `${inBody(path)} should have at least ${s.minItems} items`));
@@ -98,25 +129,19 @@ function validateArray(value: unknown[], s: JSONSchemaProps, path: string, cause
   if (s.uniqueItems === true && value.some((x, i) => value.findIndex((y) => jsonEqual(x, y)) !== i)) {
     causes.push(fieldCause.invalid(path, '', `${inBody(path)} shouldn't contain duplicates`));
   }
-  const listType = extensionsOf(s)['x-kubernetes-list-type'];
-  if (listType === 'set') {
-    value.forEach((x, i) => {
-      if (value.findIndex((y) => jsonEqual(x, y)) !== i) causes.push(fieldCause.duplicate(indexPath(path, i), x));
-    });
-  } else if (listType === 'map') {
-    const keys = extensionsOf(s)['x-kubernetes-list-map-keys'] ?? [];
-    const keyOf = (x: unknown) => Object.fromEntries(keys.map((k) => [k, isJsonObject(x) ? x[k] : undefined]));
-    value.forEach((x, i) => {
-      if (value.findIndex((y) => jsonEqual(keyOf(x), keyOf(y))) !== i) causes.push(fieldCause.duplicate(indexPath(path, i), keyOf(x)));
-    });
-  }
   const items = s.items;
   if (items !== undefined && !Array.isArray(items)) {
-    value.forEach((item, i) => validateValue(item, items as JSONSchemaProps, indexPath(path, i), causes));
+    value.forEach((item, i) => validateValue(item, items as JSONSchemaProps, indexPath(path, i), causes, node?.index(i)));
   }
 }
 
-function validateObject(value: Record<string, unknown>, s: JSONSchemaProps, path: string, causes: FieldCause[]): void {
+function validateObject(
+  value: Record<string, unknown>,
+  s: JSONSchemaProps,
+  path: string,
+  causes: FieldCause[],
+  node: CorrelatedObject | undefined,
+): void {
   for (const name of s.required ?? []) {
     if (!Object.hasOwn(value, name)) causes.push(fieldCause.required(childPath(path, name)));
   }
@@ -127,9 +152,11 @@ function validateObject(value: Record<string, unknown>, s: JSONSchemaProps, path
   }
   const additional = s.additionalProperties;
   for (const [key, child] of Object.entries(value)) {
+    // The root's apiVersion and kind are the request's, not the stored object's: never ratcheted.
+    const childNode = path === '' && (key === 'apiVersion' || key === 'kind') ? undefined : node?.key(key);
     const declared = s.properties?.[key];
-    if (declared !== undefined) validateValue(child, declared, childPath(path, key), causes);
-    else if (typeof additional === 'object') validateValue(child, additional, childPath(path, key), causes);
+    if (declared !== undefined) validateValue(child, declared, childPath(path, key), causes, childNode);
+    else if (typeof additional === 'object') validateValue(child, additional, childPath(path, key), causes, childNode);
   }
 }
 

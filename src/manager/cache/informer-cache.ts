@@ -65,6 +65,11 @@ export interface CacheOptions {
   /** Applied to every kind, field by field, unless `byResource` sets the field. */
   defaults?: CacheResourceOptions;
   byResource?: ReadonlyArray<{ resource: ResourceDescriptor } & CacheResourceOptions>;
+  /**
+   * Deep-freeze cached objects, so a write to one throws: default on unless `NODE_ENV` is
+   * `production` (`freezeByDefault`); `TestEnv` managers always freeze. See docs/cache.md.
+   */
+  freeze?: boolean;
 }
 
 type Transform = (obj: KubeObject) => KubeObject;
@@ -74,7 +79,7 @@ export const DEFAULT_SYNC_PERIOD_MS = 10 * 60 * 60 * 1000;
 
 /** Options for a cached list: a namespace, a label selector and exact matches on field indexes. */
 export interface CacheListOptions {
-  namespace?: string;
+  namespace?: string | undefined;
   labelSelector?: string;
   /** `{ <field index name>: value }`; every entry must match (each must have been added with `indexField`). */
   matchingFields?: Readonly<Record<string, string>>;
@@ -121,12 +126,17 @@ export class InformerCache {
     clock: Clock;
     logger?: Logger;
     cache?: CacheOptions;
-    shards?: number;
+    shards?: number | undefined;
     shardOwner?: (shard: number) => string | undefined;
   }) {
     this.#shardOwner = options.shardOwner ?? (() => undefined);
     this.#log = options.logger ?? noopLogger;
-    this.#factory = new SharedInformerFactory({ client: options.client, clock: options.clock, logger: this.#log });
+    this.#factory = new SharedInformerFactory({
+      client: options.client,
+      clock: options.clock,
+      logger: this.#log,
+      freeze: options.cache?.freeze,
+    });
     this.#defaults = options.cache?.defaults ?? {};
     this.#byResource = new Map((options.cache?.byResource ?? []).map(({ resource, ...o }) => [resourceKey(resource), o]));
     if (options.shards !== undefined) {
@@ -185,7 +195,7 @@ export class InformerCache {
   }
 
   /** Waits until every informer created so far has synced. */
-  async waitForSync(options: { signal?: AbortSignal } = {}): Promise<void> {
+  async waitForSync(options: { signal?: AbortSignal | undefined } = {}): Promise<void> {
     await Promise.all([...this.#entries.values()].map((e) => e.informer.waitForSync(options)));
   }
 
@@ -232,7 +242,7 @@ export class InformerCache {
         items = indexer.byIndex(indexName, value);
       } else {
         const keys = new Set(indexer.indexKeys(indexName, value));
-        items = items.filter((o) => keys.has(keyOf({ namespace: o.metadata.namespace, name: o.metadata.name ?? '' })));
+        items = items.filter((o) => keys.has(keyOf({ namespace: o.metadata.namespace ?? '', name: o.metadata.name ?? '' })));
       }
     }
     items ??= ns !== '' ? indexer.byIndex(NAMESPACE_INDEX, ns) : indexer.list();

@@ -46,7 +46,7 @@ export function multiNamespaceInformer<T extends KubeObject>(members: ReadonlyMa
     getIndexer: () => indexer,
     addIndexers: (indexers: Record<string, IndexFunc<T>>) => all.forEach((i) => i.addIndexers(indexers)),
     hasSynced: () => all.every((i) => i.hasSynced()),
-    waitForSync: async (options?: { signal?: AbortSignal }) => {
+    waitForSync: async (options?: { signal?: AbortSignal | undefined }) => {
       await Promise.all(all.map((i) => i.waitForSync(options)));
     },
     lastSyncResourceVersion: () => first.lastSyncResourceVersion(),

@@ -24,7 +24,7 @@ export function withReadYourWrites(client: ManagerClient, cache: InformerCache):
     noteReconcileWrite(writeOf(cache, r, nn, before, written));
     return written;
   };
-  const named = (obj: KubeObject): NamespacedName => ({ namespace: obj.metadata.namespace, name: obj.metadata.name ?? '' });
+  const named = (obj: KubeObject): NamespacedName => ({ namespace: obj.metadata.namespace ?? '', name: obj.metadata.name ?? '' });
   const status: StatusWriter = Object.freeze({
     update: (r, obj, o) => note(r as ResourceDescriptor, named(obj), () => client.status().update(r, obj, o)),
     patch: (r, nn, p, type, o) => note(r as ResourceDescriptor, nn, () => client.status().patch(r, nn, p, type, o)),
@@ -54,7 +54,7 @@ function writeOf(
   written: KubeObject | Status,
 ): { object: string; observed(): boolean } {
   const obj = written.kind === 'Status' ? undefined : (written as KubeObject);
-  const nn = obj ? { namespace: obj.metadata.namespace, name: obj.metadata.name ?? requested.name } : requested;
+  const nn = obj ? { namespace: obj.metadata.namespace ?? '', name: obj.metadata.name ?? requested.name } : requested;
   // A delete that took effect, or a write that dropped the last finalizer of an object being deleted.
   const gone = !obj || (obj.metadata.deletionTimestamp !== undefined && (obj.metadata.finalizers ?? []).length === 0);
   const uid = obj?.metadata.uid ?? before?.metadata.uid;

@@ -99,7 +99,7 @@ export class ShardedInformer<T extends KubeObject> implements SharedIndexInforme
   }
 
   /** Resolves once the member of `shard` synced (at once without one); rejects if `signal` aborts first. */
-  async waitForShard(shard: number, options: { signal?: AbortSignal } = {}): Promise<void> {
+  async waitForShard(shard: number, options: { signal?: AbortSignal | undefined } = {}): Promise<void> {
     await this.#members.get(shard)?.informer.waitForSync(options);
   }
 
@@ -116,7 +116,10 @@ export class ShardedInformer<T extends KubeObject> implements SharedIndexInforme
    * others. Added members get the handlers at once, or with `deliver: 'when-told'` only at
    * `deliverShard`. Resolves once the added members synced, or rejects if `signal` aborts first.
    */
-  async setShards(owned: ReadonlySet<number>, options: { signal?: AbortSignal; deliver?: 'at-once' | 'when-told' } = {}): Promise<void> {
+  async setShards(
+    owned: ReadonlySet<number>,
+    options: { signal?: AbortSignal | undefined; deliver?: 'at-once' | 'when-told' } = {},
+  ): Promise<void> {
     for (const [shard, m] of this.#members) {
       if (owned.has(shard)) continue;
       this.#members.delete(shard);
@@ -174,7 +177,7 @@ export class ShardedInformer<T extends KubeObject> implements SharedIndexInforme
     return [...this.#members.values()].every((m) => m.informer.hasSynced());
   }
 
-  async waitForSync(options?: { signal?: AbortSignal }): Promise<void> {
+  async waitForSync(options?: { signal?: AbortSignal | undefined }): Promise<void> {
     await Promise.all([...this.#members.values()].map((m) => m.informer.waitForSync(options)));
   }
 

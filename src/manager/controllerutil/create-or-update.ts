@@ -76,7 +76,7 @@ export async function createOrUpdate<T extends KubeObject>(
   resource: ResourceDescriptor<T>,
   obj: T,
   mutate: MutateFn<T>,
-  options: { signal?: AbortSignal } = {},
+  options: { signal?: AbortSignal | undefined } = {},
 ): Promise<CreateOrUpdateOutcome<T>> {
   const key = namespacedNameOf(obj);
   const found = await current(client, resource, obj, key, mutate, options.signal);
@@ -96,7 +96,7 @@ export async function createOrPatch<T extends KubeObject>(
   resource: ResourceDescriptor<T>,
   obj: T,
   mutate: MutateFn<T>,
-  options: { signal?: AbortSignal } = {},
+  options: { signal?: AbortSignal | undefined } = {},
 ): Promise<CreateOrUpdateOutcome<T>> {
   const key = namespacedNameOf(obj);
   const signal = options.signal;

@@ -9,7 +9,7 @@ export class AlreadyOwnedError extends ConvergeError {
   readonly code = 'CONVERGE_ALREADY_OWNED';
   override readonly name = 'AlreadyOwnedError';
   constructor(
-    readonly object: { namespace?: string; name: string },
+    readonly object: { namespace?: string | undefined; name: string },
     readonly owner: OwnerReference,
   ) {
     const key = object.namespace ? `${object.namespace}/${object.name}` : object.name;

@@ -40,7 +40,10 @@ export interface FinalizerResult {
 
 /** Cleanup for one finalizer key. It may change `obj` and says what it changed; throwing keeps the key. */
 export interface Finalizer<T extends KubeObject = KubeObject> {
-  finalize(obj: T, options: { signal?: AbortSignal }): Promise<Partial<FinalizerResult> | void> | Partial<FinalizerResult> | void;
+  finalize(
+    obj: T,
+    options: { signal?: AbortSignal | undefined },
+  ): Promise<Partial<FinalizerResult> | void> | Partial<FinalizerResult> | void;
 }
 
 /** What `Finalizers.finalize` did to an object, and which finalizers failed. */
@@ -65,7 +68,7 @@ export class Finalizers<T extends KubeObject = KubeObject> {
    * order). Mutates `obj`; the caller writes it when `updated`/`statusUpdated` say so — even when
    * `error` is set, because the keys of finalizers that succeeded were removed.
    */
-  async finalize(obj: T, options: { signal?: AbortSignal } = {}): Promise<FinalizeOutcome> {
+  async finalize(obj: T, options: { signal?: AbortSignal | undefined } = {}): Promise<FinalizeOutcome> {
     const out: FinalizeOutcome = { updated: false, statusUpdated: false, error: undefined };
     if (!obj.metadata.deletionTimestamp) {
       for (const key of this.#finalizers.keys()) if (addFinalizer(obj, key)) out.updated = true;

@@ -48,13 +48,14 @@ const microTime = (ms: number): string => new Date(ms).toISOString().replace('Z'
 
 function reference(o: KubeObject): NonNullable<EventsV1['regarding']> {
   const m = o.metadata;
+  // Absent fields stay absent (not `undefined`), as in the JSON the server would send.
   return {
-    apiVersion: o.apiVersion,
-    kind: o.kind,
-    name: m.name,
-    namespace: m.namespace,
-    uid: m.uid,
-    resourceVersion: m.resourceVersion,
+    ...(o.apiVersion === undefined ? {} : { apiVersion: o.apiVersion }),
+    ...(o.kind === undefined ? {} : { kind: o.kind }),
+    ...(m.name === undefined ? {} : { name: m.name }),
+    ...(m.namespace === undefined ? {} : { namespace: m.namespace }),
+    ...(m.uid === undefined ? {} : { uid: m.uid }),
+    ...(m.resourceVersion === undefined ? {} : { resourceVersion: m.resourceVersion }),
   };
 }
 

@@ -108,9 +108,9 @@ export interface ExplainInput {
   apiReader: Pick<Client, 'get'>;
   controllers: readonly Controller<unknown>[];
   clock: Clock;
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** With sharding: the shard of a namespace and its owner. */
-  shardOf?: (namespace: string) => ShardReport;
+  shardOf?: ((namespace: string) => ShardReport) | undefined;
 }
 
 /**

@@ -43,7 +43,7 @@ export class HealthChecks {
    * Answers a request for `/<path>` (`name` undefined) or `/<path>/<name>`. `query` is the request's
    * search params (`verbose`, repeated `exclude`).
    */
-  async handle(request: { name?: string; query: URLSearchParams; signal: AbortSignal }): Promise<HealthResponse> {
+  async handle(request: { name?: string | undefined; query: URLSearchParams; signal: AbortSignal }): Promise<HealthResponse> {
     const { name, query, signal } = request;
     if (name !== undefined) {
       const check = this.#checks.get(name);

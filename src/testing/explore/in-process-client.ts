@@ -160,7 +160,16 @@ function nameOf(obj: KubeObject): string {
 }
 
 /** The DeleteOptions body, or undefined when no option is set. */
-function deleteBody(o: { propagationPolicy?: string; gracePeriodSeconds?: number; preconditions?: object; dryRun?: boolean } | undefined) {
+function deleteBody(
+  o:
+    | {
+        propagationPolicy?: string | undefined;
+        gracePeriodSeconds?: number | undefined;
+        preconditions?: object | undefined;
+        dryRun?: boolean | undefined;
+      }
+    | undefined,
+) {
   if (!o) return undefined;
   const body: Record<string, unknown> = {};
   if (o.propagationPolicy !== undefined) body['propagationPolicy'] = o.propagationPolicy;

@@ -174,7 +174,7 @@ export async function runSchedule<T extends KubeObject>(
         if (faultAt(n, 'writeTimeout')) throw writeTimeout(n);
         if (faultAt(n, 'concurrentWrite') && w.name) {
           const patch = { metadata: { annotations: { [TOUCHED]: String(n) } } };
-          await direct.patch(w.resource, { namespace: w.namespace, name: w.name }, patch, 'merge').catch(() => undefined); // nothing to touch yet
+          await direct.patch(w.resource, { namespace: w.namespace ?? '', name: w.name }, patch, 'merge').catch(() => undefined); // nothing to touch yet
         }
       },
       afterWrite: (w) => {

@@ -2,7 +2,7 @@
 // get (table and YAML), label, annotate, the three patch types, watch, delete.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { kubectlBinaries, startKubectlEnv } from './harness.js';
+import { KUBECTL_HINT, kubectlBinaries, startKubectlEnv } from './harness.js';
 import type { KubectlEnv } from './harness.js';
 
 const binaries = kubectlBinaries();
@@ -18,7 +18,7 @@ describe('kubectl on ConfigMaps', () => {
   });
 
   it('has at least two kubectl versions to run with', () => {
-    assert.ok(binaries.length >= 2, `found ${binaries.map((b) => b.path).join(', ') || 'no kubectl'}`);
+    assert.ok(binaries.length >= 2, `found ${binaries.map((b) => b.path).join(', ') || 'no kubectl'}; ${KUBECTL_HINT}`);
   });
 
   for (const bin of binaries) {

@@ -56,6 +56,11 @@ function installedBinaries(min: number): KubectlBinary[] {
     .map((m) => ({ version: `${m[1]}.${m[2]}`, path: join(dir, m[0]) }));
 }
 
+/** Said when the kubectl versions a test needs are missing: where the tests look and how to point them elsewhere. */
+export const KUBECTL_HINT =
+  'the kubectl tests run versioned binaries (kubectl.1.27 … kubectl.1.33) installed beside /usr/bin/kubectl, as the Google Cloud SDK ' +
+  "installs its kubectl component, or the paths listed in CONVERGE_KUBECTL (separated by ':')";
+
 /** The kubectl binaries the e2e tests run with (oldest usable and newest installed). */
 export function kubectlBinaries(): KubectlBinary[] {
   const listed = listedBinaries();

@@ -8,7 +8,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { kubectlBinariesWithEvery, startKubectlEnv } from './harness.js';
+import { KUBECTL_HINT, kubectlBinariesWithEvery, startKubectlEnv } from './harness.js';
 import type { KubectlBinary, KubectlEnv } from './harness.js';
 
 const binaries = kubectlBinariesWithEvery({ major: 1, minor: 32 });
@@ -26,7 +26,7 @@ describe('kubectl typed create commands', () => {
   it('runs with a kubectl that sends protobuf bodies (1.32 or later)', () => {
     assert.ok(
       binaries.some((b) => /^1\.(3[2-9]|[4-9]\d)$/.test(b.version)),
-      `found ${binaries.map((b) => b.version).join(', ') || 'no kubectl'}`,
+      `found ${binaries.map((b) => b.version).join(', ') || 'no kubectl'}; ${KUBECTL_HINT}`,
     );
   });
 

@@ -1,0 +1,157 @@
+// The watch-decode headline: ~10 KiB Pod watch events over TLS on one stream, decoded into an
+// informer's cache, in events a second. The server (bench/watch-tls-server.ts, a child process) writes
+// a recorded stream as fast as the socket takes it, so the client bounds the rate. Measured, ROUNDS
+// times interleaved, medians reported (each from the informer's start: its LIST of 1,000 Pods is about
+// 2 % of the bytes):
+//   - Converge's SharedIndexInformer as in production (`freeze: false`) and with the development freeze;
+//   - the floor: https.get on the same stream, each line cut from its chunk, parsed and kept in a Map.
+// The reference is client-go's JSON decoding path at 10 KB Pod events, 1,973 events/s, as published in
+// kubernetes/kubernetes#138841 (`BenchmarkPodJSONRESTClientWatch/pod_json_size=10KB`, one stream, its
+// own machine); the goal is 5× that. Prints
+// Converge's rate over that figure last.
+// Run: node scripts/run-bench.mjs watch-decode-tls
+import { fork } from 'node:child_process';
+import { get } from 'node:https';
+import { createListerWatcher, createSharedIndexInformer } from 'kube-converge/cache';
+import { createClient } from 'kube-converge/client';
+import { PodResource, type KubeObject } from 'kube-converge/meta';
+import { printHeadlines, writeResult, type Headline } from './results.js';
+
+const ROUNDS = Number(process.env['ROUNDS'] ?? 3);
+const CLIENT_GO_EVENTS_PER_S = 1_973;
+
+const child = fork(new URL('./watch-tls-server.ts', import.meta.url), { execArgv: ['--conditions=source', '--import', 'tsx'] });
+const { url, caPem, objects, events, eventBytes } = await new Promise<{
+  url: string;
+  caPem: string;
+  objects: number;
+  events: number;
+  eventBytes: number;
+}>((resolve, reject) => {
+  child.once('message', (m) => resolve(m as never));
+  child.once('exit', (code) => reject(new Error(`server process exited with ${code}`)));
+});
+const client = createClient({ config: { server: url, tls: { ca: caPem }, qps: -1 } });
+
+/** CPU ms of this process (the client; the server is another process) spent in `f`, beside its wall ms. */
+const cpu: Record<string, number[]> = { floor: [], production: [], dev: [] };
+async function timed(name: string, f: () => Promise<number>): Promise<number> {
+  const c0 = process.cpuUsage();
+  const ms = await f();
+  const c = process.cpuUsage(c0);
+  cpu[name]!.push((c.user + c.system) / 1000);
+  return ms;
+}
+
+async function converge(freeze: boolean): Promise<number> {
+  const informer = createSharedIndexInformer<KubeObject>({ listerWatcher: createListerWatcher({ client, resource: PodResource }), freeze });
+  let seen = 0;
+  let done!: () => void;
+  const all = new Promise<void>((resolve) => (done = resolve));
+  informer.addEventHandler({ onUpdate: () => void (++seen === events && done()) });
+  const ac = new AbortController();
+  const t0 = performance.now();
+  const run = informer.run(ac.signal);
+  await all;
+  const ms = performance.now() - t0;
+  if (informer.getIndexer().list().length !== objects)
+    throw new Error(`cached ${informer.getIndexer().list().length} Pods, want ${objects}`);
+  ac.abort();
+  await run;
+  return ms;
+}
+
+/** The least a client does: one TLS stream, lines cut, parsed and kept in a Map by namespace/name. */
+function floor(): Promise<number> {
+  const t0 = performance.now();
+  const store = new Map<string, unknown>();
+  let seen = 0;
+  return new Promise<number>((resolve, reject) => {
+    const req = get(`${url}/api/v1/pods?watch=true`, { ca: caPem }, (res) => {
+      let tail: Buffer | undefined;
+      res.on('data', (c: Buffer) => {
+        let s = 0;
+        for (let j = c.indexOf(10); j !== -1; j = c.indexOf(10, s)) {
+          const line = tail ? Buffer.concat([tail, c.subarray(0, j)]).toString('utf8') : c.toString('utf8', s, j);
+          tail = undefined;
+          s = j + 1;
+          const { object } = JSON.parse(line) as { object: KubeObject };
+          store.set(`${object.metadata.namespace}/${object.metadata.name}`, object);
+          if (++seen === events) {
+            req.destroy();
+            return resolve(performance.now() - t0);
+          }
+        }
+        tail = s < c.length ? (tail ? Buffer.concat([tail, c.subarray(s)]) : c.subarray(s)) : undefined;
+      });
+    });
+    req.on('error', (e) => (seen < events ? reject(e) : undefined));
+  });
+}
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const rate = (ms: number): number => events / (ms / 1000);
+try {
+  await floor();
+  await converge(false);
+  const f: number[] = [];
+  const prod: number[] = [];
+  const dev: number[] = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    f.push(await timed('floor', floor));
+    prod.push(await timed('production', () => converge(false)));
+    dev.push(await timed('dev', () => converge(true)));
+  }
+  const floorRate = rate(median(f));
+  const prodRate = rate(median(prod));
+  const devRate = rate(median(dev));
+  const fmt = (n: number): string => Math.round(n).toLocaleString('en');
+  console.log(`${events} MODIFIED Pod events of ${eventBytes} B over TLS, one stream; median of ${ROUNDS} rounds`);
+  console.log(`  floor: https.get, lines parsed into a Map   ${fmt(floorRate)} events/s`);
+  console.log(`  converge informer (production)              ${fmt(prodRate)} events/s  ${(prodRate / floorRate).toFixed(2)} of the floor`);
+  console.log(`  converge informer (freeze, dev)             ${fmt(devRate)} events/s  ${(devRate / floorRate).toFixed(2)} of the floor`);
+  const perCpuS = (name: string): string => fmt(events / (Math.min(...cpu[name]!) / 1000));
+  console.log(
+    `  events per CPU-second of the client (least of ${ROUNDS}; load-insensitive): floor ${perCpuS('floor')}, production ${perCpuS('production')}, dev ${perCpuS('dev')}`,
+  );
+  console.log(`  client-go JSON path, published              ${fmt(CLIENT_GO_EVENTS_PER_S)} events/s`);
+  const headlines: Headline[] = [
+    { label: 'converge informer / Map floor (10 KiB Pods over TLS)', value: prodRate / floorRate },
+    {
+      label: 'converge informer events/s / client-go published JSON rate (10 KiB Pods over TLS)',
+      value: prodRate / CLIENT_GO_EVENTS_PER_S,
+      goal: '>= 5',
+      met: prodRate / CLIENT_GO_EVENTS_PER_S >= 5,
+    },
+  ];
+  writeResult({
+    name: 'watch-decode-tls',
+    command: 'node scripts/run-bench.mjs watch-decode-tls',
+    figures: {
+      events,
+      eventBytes,
+      rounds: ROUNDS,
+      floorEventsPerS: Math.round(floorRate),
+      convergeEventsPerS: Math.round(prodRate),
+      convergeFreezeEventsPerS: Math.round(devRate),
+    },
+    charts: [
+      {
+        title: `${events} Pod watch events of ${eventBytes} B over TLS, decoded into the cache (events/s, higher is better)`,
+        unit: 'events/s',
+        bars: [
+          { label: 'Map floor', value: floorRate },
+          { label: 'converge', value: prodRate },
+          { label: 'converge (freeze, dev)', value: devRate },
+          { label: 'client-go JSON (published)', value: CLIENT_GO_EVENTS_PER_S },
+        ],
+        mark: { label: 'goal 5x client-go', value: 5 * CLIENT_GO_EVENTS_PER_S },
+      },
+    ],
+    headlines,
+  });
+  printHeadlines(headlines);
+} finally {
+  client.close();
+  child.disconnect();
+}
