@@ -224,7 +224,8 @@ function select(node: Node, ctx: Context): Estimate {
   const [o, field] = node.args as [Node, string];
   const e = estimate(o, ctx);
   const t = e.type;
-  const type = fieldType(t, field, node);
+  // Selecting through an optional (`a.?b.c`) keeps it optional.
+  const type: CelType = t.kind === 'optional' ? { kind: 'optional', of: fieldType(unwrap(t), field, node) } : fieldType(t, field, node);
   // Selecting from a map or an object costs 1; from a dynamic value, nothing more than the value.
   const cost = t.kind === 'object' || t.kind === 'map' ? add(e.cost, ONE) : e.cost;
   return { type, cost, ...(e.path !== undefined ? { path: [...e.path, field] } : {}) };

@@ -184,6 +184,66 @@ const PROJECTS: Record<string, Case[]> = {
       expected: invalid('spec.addresses', 'array', 'IPAddress values must be unique'),
     },
   ],
+  'cert-manager': [
+    {
+      name: 'a Venafi issuer configured for both TPP and Cloud',
+      crd: 'crds/cert-manager/deploy_crds_cert-manager.io_issuers.yaml',
+      version: 'v1',
+      kind: 'Issuer',
+      spec: {
+        venafi: {
+          zone: 'devops',
+          tpp: { url: 'https://tpp.example.com/vedsdk', credentialsRef: { name: 'tpp-credentials' } },
+          cloud: { apiTokenSecretRef: { name: 'cloud-token', key: 'api-key' } },
+        },
+      },
+      expected: invalid('spec.venafi', 'object', 'exactly one of tpp, cloud, or ngts must be configured'),
+    },
+    {
+      name: 'a Venafi cluster issuer with a zone and no platform',
+      crd: 'crds/cert-manager/deploy_crds_cert-manager.io_clusterissuers.yaml',
+      version: 'v1',
+      kind: 'ClusterIssuer',
+      spec: { venafi: { zone: 'devops' } },
+      expected: invalid('spec.venafi', 'object', 'exactly one of tpp, cloud, or ngts must be configured'),
+    },
+  ],
+  'prometheus-operator': [
+    {
+      name: 'a DaemonSet Prometheus agent with replicas',
+      crd: 'crds/prometheus-operator/example_prometheus-operator-crd-full_monitoring.coreos.com_prometheusagents.yaml',
+      version: 'v1alpha1',
+      kind: 'PrometheusAgent',
+      spec: { mode: 'DaemonSet', replicas: 2 },
+      expected: invalid('spec', 'object', 'replicas cannot be set when mode is DaemonSet'),
+    },
+    {
+      name: 'a scrape config with both basic auth and an authorization header',
+      crd: 'crds/prometheus-operator/example_prometheus-operator-crd-full_monitoring.coreos.com_scrapeconfigs.yaml',
+      version: 'v1alpha1',
+      kind: 'ScrapeConfig',
+      spec: {
+        basicAuth: { username: { name: 'auth', key: 'user' }, password: { name: 'auth', key: 'password' } },
+        authorization: { type: 'Bearer', credentials: { name: 'auth', key: 'token' } },
+      },
+      expected: invalid('spec', 'object', 'at most one of basicAuth, authorization, or oauth2 can be configured'),
+    },
+    {
+      name: 'an SNS receiver whose SigV4 names an external ID without a role',
+      crd: 'crds/prometheus-operator/example_prometheus-operator-crd-full_monitoring.coreos.com_alertmanagerconfigs.yaml',
+      version: 'v1alpha1',
+      kind: 'AlertmanagerConfig',
+      spec: {
+        receivers: [
+          {
+            name: 'sns',
+            snsConfigs: [{ topicARN: 'arn:aws:sns:eu-west-1:123456789012:alerts', sigv4: { region: 'eu-west-1', externalId: 'ext' } }],
+          },
+        ],
+      },
+      expected: invalid('spec.receivers[0].snsConfigs[0].sigv4', 'object', 'externalId can only be used when roleArn is specified'),
+    },
+  ],
 };
 
 function pathOf(crd: Crd, version: string, name?: string): string {
