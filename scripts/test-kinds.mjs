@@ -2,8 +2,9 @@
 // so that no list has to be kept up to date. A test file is a process test when it, or a test helper it
 // imports (relative imports followed through test/ and examples/, never into src/), imports
 // `node:child_process` or `playwright-core`; or when it starts processes through the library (an exec
-// credential plugin, say) and says so with a `// test-kind: process` line. Every other test file is a
-// unit test. Invariant: the answer depends only on the files' text, and `npm run test:unit` runs unit
+// credential plugin, say) and says so with a `// test-kind: process` line. End-to-end and soak tests,
+// named `*.e2e.test.ts`, `*-e2e.test.ts` or `*-soak.test.ts`, run in process but for long on purpose,
+// so they are left out of the unit tests too. Every other test file is a unit test. Invariant: the answer depends only on the files' text, and `npm run test:unit` runs unit
 // tests under scripts/unit-guard.mjs, which fails any that starts a process after all.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -11,6 +12,8 @@ import { filesUnder } from './files-under.mjs';
 
 /** Modules whose import makes a test a process test: they start programs or browsers. */
 export const PROCESS_MODULES = ['node:child_process', 'child_process', 'playwright-core'];
+/** File names of tests that run long on purpose: whole-lifecycle end-to-end tests and soak tests. */
+export const LONG_RUNNING_NAME = /[.-](e2e|soak)\.test\.ts$/;
 /** The line a test file carries when it starts processes in a way its imports do not show. */
 export const PROCESS_MARKER = '// test-kind: process';
 
@@ -57,7 +60,7 @@ function localSource(path, root) {
   return ['.ts', '.mts', '.js', '.mjs', '/index.ts'].map((ext) => base + ext).find((p) => existsSync(resolve(root, p)));
 }
 
-/** The unit test files under `root`. */
+/** The unit test files under `root`: neither process tests nor named as long-running. */
 export function unitTestFiles(root = process.cwd()) {
-  return testFiles(root).filter((f) => processReason(f, root) === undefined);
+  return testFiles(root).filter((f) => !LONG_RUNNING_NAME.test(f) && processReason(f, root) === undefined);
 }

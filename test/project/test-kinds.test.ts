@@ -28,9 +28,11 @@ describe('test kinds', () => {
   write('src/spawner.ts', "import { spawn } from 'node:child_process';\nexport const s = spawn;\n");
   write('test/a/library.test.ts', "import { s } from '../../src/spawner.js';\nvoid s;\n");
   write('examples/x/plain.test.ts', "import { helper } from './helper.js';\nvoid helper;\n");
+  write('test/a/lifecycle.e2e.test.ts', 'export {};\n');
+  write('test/a/informer-soak.test.ts', 'export {};\n');
   write('examples/x/helper.ts', "import { readFileSync } from 'node:fs';\nexport const helper = readFileSync;\n");
 
-  it('keeps tests that start processes or browsers, directly, through a helper or by marker, out of the unit tests', () => {
+  it('keeps tests that start processes or browsers, directly, through a helper or by marker, and long-running ones out of the unit tests', () => {
     assert.deepEqual(unitTestFiles(root), ['examples/x/plain.test.ts', 'test/a/library.test.ts']);
     assert.equal(
       processReason('test/a/through-helper.test.ts', root),
