@@ -95,7 +95,7 @@ describe('converge init', () => {
     await withDir(async (dir) => {
       const bad = runConverge(['init', 'Bad_Name', '--dir', dir]);
       assert.equal(await bad.exited, 2);
-      assert.match(bad.err(), /project name must be lower-case[\s\S]*Usage:\n {2}converge apiserver/);
+      assert.match(bad.err(), /project name must be lower-case[\s\S]*Usage:\n {2}converge init /);
       await writeFile(join(dir, 'x'), '');
       const taken = runConverge(['init', 'demo', '--dir', dir]);
       assert.equal(await taken.exited, 1);
