@@ -26,8 +26,8 @@ const USAGE = `Usage:
   converge apiserver [--port N] [--host H] [--kubeconfig PATH] [--crds PATH]... [--garbage-collection] [--insecure-http]
   converge why <kind>/<name> [-n NAMESPACE] [--url URL] [-o text|json]
   converge generate <module>... --out DIR [--check]
-  converge init <name> [--dir DIR] [--group GROUP] [--kind KIND]
-  converge create api <Kind> [--dir DIR]
+  converge init <name> [--dir DIR] [--group GROUP] [--kind KIND] [--kube-converge VERSION|PATH]
+  converge create api <Kind> [--dir DIR] [--version VERSION] [--namespaced=false]
 ${RBAC_USAGE}
   converge help | --help
   converge --version
