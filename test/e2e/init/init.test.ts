@@ -4,18 +4,17 @@
 // (compile, the generated-manifest checks, its TestEnv tests) must pass as written. Then the
 // permission loop (a missing permission named as a 403, `npm run rbac` restoring it without dropping
 // others), `converge create api` of a cluster-scoped kind through the installed bin, the deploy
-// scripts in order against `converge apiserver`, the image's npm ci from the Dockerfile's build
+// scripts in order against the project's own `converge apiserver`, the image's npm ci from the Dockerfile's build
 // context alone, and `npm run e2e`.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { cp, mkdir } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { NPM_FLAGS, cleanEnv, packCopy, run } from '../package/pack.js';
-import { startApiserverProcess } from '../apiserver-process.js';
 
 let work = '';
 let project = '';
@@ -115,9 +114,25 @@ describe('converge init demo-op, installed with the packed kube-converge', () =>
   });
 
   it('deploys in order against converge apiserver: npm run install-crds, deploy, the samples, undeploy', async () => {
-    const server = await startApiserverProcess();
+    // The project's own converge, built: what the user runs (npx converge apiserver), and no tsx start-up.
+    const kubeconfig = join(work, 'deploy.kubeconfig');
+    const server = spawn(
+      process.execPath,
+      [join(project, 'node_modules/kube-converge/dist/cli/main.js'), 'apiserver', '--kubeconfig', kubeconfig],
+      {
+        cwd: project,
+        env: cleanEnv,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    const exited = new Promise<number | null>((resolve) => server.once('exit', resolve));
     try {
-      const env = { ...cleanEnv, KUBECONFIG: server.kubeconfig };
+      await new Promise<void>((ready, fail) => {
+        let out = '';
+        server.stdout.setEncoding('utf8').on('data', (c: string) => (out += c).includes('kubeconfig written') && ready());
+        void exited.then((code) => fail(new Error(`converge apiserver exited ${String(code)} before it was ready:\n${out}`)));
+      });
+      const env = { ...cleanEnv, KUBECONFIG: kubeconfig };
       const sh = async (cmd: string, args: string[]): Promise<string> =>
         (await promisify(execFile)(cmd, args, { cwd: project, env })).stdout;
       assert.match(
@@ -135,7 +150,8 @@ describe('converge init demo-op, installed with the packed kube-converge', () =>
       assert.match(await sh('kubectl', ['apply', '-k', 'config/samples']), /backup\.demo-op\.example\.com\/backup-sample created/);
       assert.match(await sh('npm', ['run', 'undeploy']), /deployment\.apps "demo-op" deleted/);
     } finally {
-      await server.stop();
+      server.kill('SIGTERM');
+      await exited;
     }
   });
 
