@@ -1,8 +1,10 @@
 /**
  * `converge init <name>` and `converge create api <Kind>`: scaffold an operator project, then add kinds
  * to it. A project is ready as written: its first `npm install && npm test` compiles it, finds its
- * generated manifests current and runs its tests green. The kube-converge it depends on is the one
- * running the command, with the typebox, TypeScript and Node types versions that one is built with.
+ * generated manifests current and runs its tests green. The kube-converge it depends on is the
+ * running one's version from the registry, another version, or a tarball or checkout vendored into
+ * the project (`--kube-converge`), with the typebox, TypeScript and Node types versions the running
+ * one is built with.
  *
  * Invariant: every refusal (a bad name, a non-empty folder, a kind that exists, a missing marker) comes
  * before the first file is written.
@@ -17,11 +19,14 @@ import {
   ScaffoldUsageError,
   checkGroup,
   checkProjectName,
+  checkVersion,
   defaultGroup,
   defaultKind,
   kindNames,
   type ProjectNames,
 } from './scaffold/names.js';
+import { CRD_KUSTOMIZATION, SAMPLES_KUSTOMIZATION, addResource, configFiles, crdFileOf, sampleFileOf } from './scaffold/config-files.js';
+import { convergeDependency } from './scaffold/converge-dependency.js';
 import { projectFiles } from './scaffold/project-files.js';
 import {
   API_INDEX,
@@ -32,7 +37,7 @@ import {
   wireController,
   wireRecording,
 } from './scaffold/wiring.js';
-import { addFiles, writeNewProject } from './scaffold/write-files.js';
+import { addFiles, assertWritable, writeNewProject } from './scaffold/write-files.js';
 import {
   asOperatorFile,
   firstRoleFile,
@@ -47,18 +52,25 @@ import {
 const operatorOf = (name: string): OperatorIdentity => ({ name, namespace: `${name}-system` });
 
 export const INIT_USAGE = `Usage:
-  converge init <name> [--dir DIR] [--group GROUP] [--kind KIND]
-  converge create api <Kind> [--dir DIR]
+  converge init <name> [--dir DIR] [--group GROUP] [--kind KIND] [--kube-converge VERSION|PATH]
+  converge create api <Kind> [--dir DIR] [--version VERSION] [--namespaced=false]
 
   init writes a new operator project into DIR (default ./<name>, which must be missing or empty):
-  one schema-first kind with its controller and tests, the generated CRD and RBAC, a Deployment,
-  a Dockerfile and a README. Then: cd DIR && npm install && npm test.
-  --group GROUP   The API group of its kinds (default <name>.example.com).
-  --kind KIND     The first kind (default from the name: demo-op gives Demo).
+  one schema-first kind with its controller and tests, the generated CRD and RBAC, kustomize
+  manifests under config/ (crd, rbac, manager, samples, default), a Dockerfile, a CI workflow and a
+  README. Then: cd DIR && npm install && npm test.
+  --group GROUP        The API group of its kinds (default <name>.example.com).
+  --kind KIND          The first kind (default from the name: demo-op gives Demo).
+  --kube-converge X    Where the project gets kube-converge: a version or range from the registry
+                       (default ^<this converge's version>), a .tgz made by npm pack, or a
+                       kube-converge checkout (packed with npm pack). A tarball or checkout is
+                       vendored into vendor/ and package.json names it file:vendor/<tarball>.
 
-  create api adds a kind to the project in DIR (default .): its definition, controller and test,
-  wired into src/api/index.ts, src/controllers/index.ts and the converge rbac commands of
-  package.json, its CRD, and its permissions in config/rbac/role.yaml.
+  create api adds a kind to the project in DIR (default .): its definition, controller, test and
+  sample, wired into src/api/index.ts, src/controllers/index.ts, config/crd and config/samples and
+  the converge rbac commands of package.json, its CRD, and its permissions in config/rbac/role.yaml.
+  --version VERSION    Its API version (default the project's, v1alpha1 from init).
+  --namespaced=false   A cluster-scoped kind (its ConfigMap goes to the operator's namespace).
 `;
 
 interface OwnPackage {
@@ -74,7 +86,13 @@ const own = (): OwnPackage => JSON.parse(readFileSync(new URL('../../package.jso
 export async function runInit(args: string[], cwd: string): Promise<string> {
   const { values, positionals } = parseArgs({
     args,
-    options: { dir: { type: 'string' }, group: { type: 'string' }, kind: { type: 'string' }, help: { type: 'boolean' } },
+    options: {
+      dir: { type: 'string' },
+      group: { type: 'string' },
+      kind: { type: 'string' },
+      'kube-converge': { type: 'string' },
+      help: { type: 'boolean' },
+    },
     allowPositionals: true,
     strict: true,
   });
@@ -82,14 +100,12 @@ export async function runInit(args: string[], cwd: string): Promise<string> {
   if (positionals.length !== 1) throw new ScaffoldUsageError('converge init takes one project name');
   const name = checkProjectName(positionals[0]!);
   const pkg = own();
-  const project: ProjectNames = {
-    ...operatorOf(name),
-    group: checkGroup(values.group ?? defaultGroup(name)),
-    version: FIRST_VERSION,
-    convergeVersion: pkg.version,
-  };
-  const first = kindNames(values.kind ?? defaultKind(name), project.group, project.version);
+  const group = checkGroup(values.group ?? defaultGroup(name));
+  const first = kindNames(values.kind ?? defaultKind(name), group, FIRST_VERSION);
   const dir = resolve(cwd, values.dir ?? name);
+  await assertWritable(dir);
+  const dependency = await convergeDependency(values['kube-converge'], pkg.version, cwd);
+  const project: ProjectNames = { ...operatorOf(name), group, version: FIRST_VERSION, convergeDependency: dependency.spec };
   await writeNewProject(dir, [
     ...projectFiles(
       project,
@@ -100,43 +116,52 @@ export async function runInit(args: string[], cwd: string): Promise<string> {
         typesNode: pkg.devDependencies['@types/node']!,
       },
       rbacCommand([recordingOf(first)]),
+      dependency.vendored !== undefined,
     ),
+    ...(dependency.vendored !== undefined ? [dependency.vendored] : []),
+    ...configFiles(project, first),
     { path: API_INDEX, content: apiIndexFile(first) },
     { path: CONTROLLERS_INDEX, content: controllersIndexFile(first) },
     leaderElectionRbacFile(project),
     firstRoleFile(project, first),
     asOperatorFile(project),
-    ...kindFiles(first),
+    ...kindFiles(first, project.namespace),
   ]);
-  return `Created ${name} (kind ${first.kind}, group ${project.group}) in ${dir}\nNext: cd ${values.dir ?? name} && npm install && npm test\n`;
+  const from = dependency.vendored !== undefined ? `, kube-converge vendored as ${dependency.vendored.path}` : '';
+  return `Created ${name} (kind ${first.kind}, group ${group}${from}) in ${dir}\nNext: cd ${values.dir ?? name} && npm install && npm test\n`;
 }
 
 /** Runs `converge create api`; resolves with what to print. */
 export async function runCreate(args: string[], cwd: string): Promise<string> {
   const { values, positionals } = parseArgs({
     args,
-    options: { dir: { type: 'string' }, help: { type: 'boolean' } },
+    options: { dir: { type: 'string' }, version: { type: 'string' }, namespaced: { type: 'string' }, help: { type: 'boolean' } },
     allowPositionals: true,
     strict: true,
   });
   if (values.help) return INIT_USAGE;
+  if (values.namespaced !== undefined && values.namespaced !== 'true' && values.namespaced !== 'false')
+    throw new ScaffoldUsageError(`--namespaced must be true or false, got ${JSON.stringify(values.namespaced)}`);
   if (positionals[0] !== 'api')
     throw new ScaffoldUsageError(`converge create knows "api" only, got ${JSON.stringify(positionals[0] ?? '')}`);
   if (positionals.length !== 2) throw new ScaffoldUsageError('converge create api takes one kind');
   const dir = resolve(cwd, values.dir ?? '.');
   const { name, group, version } = await projectSettings(dir);
-  const k = kindNames(positionals[1]!, group, version);
-  // Both index files are rewired in memory first: a missing marker refuses before anything is written.
-  const apiIndex = wireApi(await readFile(join(dir, API_INDEX), 'utf8'), k);
-  const controllersIndex = wireController(await readFile(join(dir, CONTROLLERS_INDEX), 'utf8'), k);
+  const k = kindNames(positionals[1]!, group, checkVersion(values.version ?? version), values.namespaced !== 'false');
+  const operator = operatorOf(name);
+  // Every file is rewired in memory first: a missing marker refuses before anything is written.
+  const rewired: [string, string][] = [
+    [API_INDEX, wireApi(await readFile(join(dir, API_INDEX), 'utf8'), k)],
+    [CONTROLLERS_INDEX, wireController(await readFile(join(dir, CONTROLLERS_INDEX), 'utf8'), k)],
+    [CRD_KUSTOMIZATION, addResource(await readFile(join(dir, CRD_KUSTOMIZATION), 'utf8'), `bases/${crdFileOf(k)}`, CRD_KUSTOMIZATION)],
+    [SAMPLES_KUSTOMIZATION, addResource(await readFile(join(dir, SAMPLES_KUSTOMIZATION), 'utf8'), sampleFileOf(k), SAMPLES_KUSTOMIZATION)],
+  ];
   const pkg = wireRecording(await readFile(join(dir, 'package.json'), 'utf8'), k);
-  const role = await roleFileWith(dir, operatorOf(name), pkg.recordings, k);
-  await addFiles(dir, kindFiles(k));
-  await writeFile(join(dir, API_INDEX), apiIndex);
-  await writeFile(join(dir, CONTROLLERS_INDEX), controllersIndex);
-  await writeFile(join(dir, 'package.json'), pkg.text);
-  await writeFile(join(dir, role.path), role.content);
-  return `Added ${k.kind} (${k.plural}.${k.group}/${k.version}) to ${dir}\n`;
+  const role = await roleFileWith(dir, operator, pkg.recordings, k);
+  await addFiles(dir, kindFiles(k, operator.namespace));
+  for (const [path, text] of [...rewired, ['package.json', pkg.text], [role.path, role.content]] as const)
+    await writeFile(join(dir, path), text);
+  return `Added ${k.kind} (${k.plural}.${k.group}/${k.version}, ${k.namespaced ? 'namespaced' : 'cluster-scoped'}) to ${dir}\n`;
 }
 
 /** The `converge` settings `converge init` wrote into the project's package.json. */

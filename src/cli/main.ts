@@ -20,13 +20,14 @@ import { ScaffoldUsageError } from './scaffold/names.js';
 import { WhyError, runWhy } from './why.js';
 import { runGenerate } from './generate.js';
 import { RBAC_HELP, RBAC_USAGE, runRbac } from './rbac.js';
+import { commandsOf, usageErrorText } from './usage-hints.js';
 
 const USAGE = `Usage:
   converge apiserver [--port N] [--host H] [--kubeconfig PATH] [--crds PATH]... [--garbage-collection] [--insecure-http]
   converge why <kind>/<name> [-n NAMESPACE] [--url URL] [-o text|json]
   converge generate <module>... --out DIR [--check]
-  converge init <name> [--dir DIR] [--group GROUP] [--kind KIND]
-  converge create api <Kind> [--dir DIR]
+  converge init <name> [--dir DIR] [--group GROUP] [--kind KIND] [--kube-converge VERSION|PATH]
+  converge create api <Kind> [--dir DIR] [--version VERSION] [--namespaced=false]
 ${RBAC_USAGE}
   converge help | --help
   converge --version
@@ -56,6 +57,15 @@ Options for apiserver:
 ${RBAC_HELP}`;
 
 class UsageError extends Error {}
+/** An argument error about one word (a command, a flag), which a "did you mean" may correct. */
+class UnknownWordError extends UsageError {
+  constructor(
+    message: string,
+    readonly word: string,
+  ) {
+    super(message);
+  }
+}
 
 /** The package's version, read from the package.json two folders above this file (src/cli or dist/cli). */
 function version(): string {
@@ -115,6 +125,9 @@ async function runApiserver(args: string[]): Promise<void> {
   }
 }
 
+/** The command being run, for the usage lines and flag hints of an argument error. */
+let current: string | undefined;
+
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
@@ -126,13 +139,14 @@ async function main(argv: string[]): Promise<void> {
     process.stdout.write(`${version()}\n`);
     return;
   }
+  if (commandsOf(USAGE).includes(command)) current = command;
   if (command === 'apiserver') return runApiserver(rest);
   if (command === 'why') return void process.stdout.write(await runWhy(rest, process.env));
   if (command === 'generate') return void (process.exitCode = await runGenerate(rest, { usageError: (m) => new UsageError(m) }));
   if (command === 'init') return void process.stdout.write(await runInit(rest, process.cwd()));
   if (command === 'create') return void process.stdout.write(await runCreate(rest, process.cwd()));
   if (command === 'rbac') return void (process.exitCode = await runRbac(rest, process.stdout, process.stderr));
-  throw new UsageError(`unknown command: ${command}`);
+  throw new UnknownWordError(`unknown command: ${command}`, command);
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {
@@ -141,12 +155,13 @@ main(process.argv.slice(2)).catch((err: unknown) => {
     process.exit(err.exitCode);
   }
   // Every parseArgs refusal (unknown option, missing value, stray positional) is an argument error too.
-  if (
-    err instanceof UsageError ||
-    err instanceof ScaffoldUsageError ||
-    String((err as { code?: unknown }).code).startsWith('ERR_PARSE_ARGS_')
-  ) {
-    process.stderr.write(`converge: ${(err as Error).message}\n\n${USAGE}`);
+  const code = String((err as { code?: unknown }).code);
+  if (err instanceof UsageError || err instanceof ScaffoldUsageError || code.startsWith('ERR_PARSE_ARGS_')) {
+    // parseArgs's own text goes on about positionals after `--`; the flag is what matters.
+    const flag = code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? /'(-[^']*)'/.exec((err as Error).message)?.[1] : undefined;
+    const message = flag !== undefined ? `unknown option ${flag}` : (err as Error).message;
+    const word = err instanceof UnknownWordError ? err.word : flag;
+    process.stderr.write(usageErrorText(message, USAGE, current, word));
     process.exit(2);
   }
   process.stderr.write(`converge: ${err instanceof Error ? err.message : String(err)}\n`);

@@ -62,8 +62,9 @@ export async function runWhy(args: string[], env: NodeJS.ProcessEnv): Promise<st
   }
   const output = values.output ?? 'text';
   if (output !== 'text' && output !== 'json') throw new WhyError(`-o must be text or json, got ${output}`, 2);
-  const base = values.url ?? env['CONVERGE_MANAGER_URL'];
-  if (!base) throw new WhyError("no manager to ask: give --url (the manager's health-probe URL) or set CONVERGE_MANAGER_URL", 2);
+  const given = values.url ?? env['CONVERGE_MANAGER_URL'];
+  if (!given) throw new WhyError("no manager to ask: give --url (the manager's health-probe URL) or set CONVERGE_MANAGER_URL", 2);
+  const base = managerUrl(given);
 
   const kinds = ((await getJson(new URL('/debug/converge/', base))) as { kinds: KnownKind[] }).kinds;
   const kind = matchKind(kinds, target.slice(0, slash));
@@ -73,7 +74,33 @@ export async function runWhy(args: string[], env: NodeJS.ProcessEnv): Promise<st
   const report = (await getJson(
     new URL(`/debug/converge/${group}/${kind.version}/${kind.plural}/${where}${encodeURIComponent(name)}`, base),
   )) as ConvergeReport;
+  // As kubectl get answers: a missing object is an error, not "converged" (which is what a deletion reaches).
+  if (report.object.exists === false) {
+    const shown = kind.namespaced ? `${values.namespace ?? 'default'}/${name}` : name;
+    throw new WhyError(`NotFound: ${kind.kind} ${shown} does not exist (${kind.plural}.${group}/${kind.version})`, 1);
+  }
   return output === 'json' ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report);
+}
+
+/**
+ * The manager's base URL from what was typed. A health-probe address as a manager's options take it
+ * (`127.0.0.1:8081`, `:8081`, `localhost:8081`) has no scheme; the probe endpoint serves plain HTTP,
+ * so that is what it gets. Anything else that is not a URL is refused with the forms that work.
+ */
+export function managerUrl(given: string): URL {
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(given) ? given : `http://${given.startsWith(':') ? `127.0.0.1${given}` : given}`;
+  let url: URL;
+  try {
+    url = new URL(withScheme);
+  } catch {
+    throw new WhyError(
+      `--url ${JSON.stringify(given)} is not a URL: give the manager's health-probe address, such as http://127.0.0.1:8081 or 127.0.0.1:8081`,
+      2,
+    );
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new WhyError(`--url ${JSON.stringify(given)}: the manager answers over http or https, not ${url.protocol.slice(0, -1)}`, 2);
+  return url;
 }
 
 async function getJson(url: URL): Promise<unknown> {

@@ -30,6 +30,8 @@ export interface RequestMetric {
   /** HTTP status as a string, or `<error>` when no answer came. */
   code: string;
   durationMs: number;
+  /** The failure below HTTP (refused, reset, timed out) when `code` is `<error>`. */
+  error?: unknown;
 }
 
 /** Options of a `Transport`: the `RestConfig`, the clock, how many times to retry, and a hook called once per request. */
@@ -229,7 +231,8 @@ export class Transport {
         exchanged = await this.#exchange(method, r, creds, signal);
       } catch (err) {
         timer?.cancel();
-        this.#report(method, '<error>', started);
+        // A stale keep-alive socket is retried at once below: not a failure to report.
+        this.#report(method, '<error>', started, err instanceof StaleConnectionError ? undefined : err);
         if (r.signal?.aborted) throw r.signal.reason;
         if (err instanceof StaleConnectionError && idempotent && !retriedStale) {
           retriedStale = true;
@@ -313,8 +316,9 @@ export class Transport {
     });
   }
 
-  #report(verb: string, code: string, started: number): void {
-    this.#onRequest?.({ verb, host: this.#base.host, code, durationMs: performance.now() - started });
+  #report(verb: string, code: string, started: number, error?: unknown): void {
+    const durationMs = performance.now() - started;
+    this.#onRequest?.({ verb, host: this.#base.host, code, durationMs, ...(error !== undefined ? { error } : {}) });
   }
 }
 

@@ -50,6 +50,7 @@ import { createManagerMetrics, type ManagerMetrics } from './metrics/index.js';
 import type { ResolvedManagerOptions } from './options.js';
 import { stopInOrder } from './ordered-stop.js';
 import { RunnableGroup } from './runnable-group.js';
+import { reachabilityReporter } from './reachability.js';
 import { ShardOwnership } from './shard-ownership.js';
 import { ShardGate, namespaceSharder, shardRanges } from './sharding/index.js';
 
@@ -93,12 +94,16 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
     if ('client' in connection) {
       this.#rest = connection.client;
     } else {
+      const reachable = reachabilityReporter(connection.config.server, this.logger);
       this.#ownedRest = createClient({
         // controller-runtime turns client-side rate limiting off unless configured, relying on the
         // server's priority and fairness; a manager's informers and writers share one client.
         config: { ...connection.config, qps: connection.config.qps ?? -1 },
         clock: options.clock,
-        onRequest: (m) => this.metrics.restClientRequest({ code: m.code, method: m.verb, host: m.host }),
+        onRequest: (m) => {
+          this.metrics.restClientRequest({ code: m.code, method: m.verb, host: m.host });
+          reachable(m);
+        },
       });
       this.#rest = this.#ownedRest;
     }

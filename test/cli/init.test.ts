@@ -7,7 +7,9 @@ import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCreate, runInit } from '../../src/cli/init.js';
+import { parseAllDocuments } from 'yaml';
 import { runConverge } from '../e2e/apiserver-process.js';
+import { run } from '../e2e/package/pack.js';
 
 const ownVersion = (JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
@@ -49,6 +51,15 @@ describe('converge init', () => {
         'src/controllers/demo.ts',
         'test/demo.test.ts',
         'config/manager/manager.yaml',
+        'config/manager/namespace.yaml',
+        'config/crd/kustomization.yaml',
+        'config/crd/bases/demo-op.example.com_demos.yaml',
+        'config/rbac/kustomization.yaml',
+        'config/default/kustomization.yaml',
+        'config/default/metrics-service.yaml',
+        'config/samples/demo-op.example.com_v1alpha1_demo.yaml',
+        'scripts/e2e.mjs',
+        '.github/workflows/ci.yml',
       ]) {
         assert.ok(files.includes(f), `${f} is written (got ${files.join(', ')})`);
       }
@@ -59,6 +70,10 @@ describe('converge init', () => {
       };
       assert.equal(pkg.dependencies['kube-converge'], `^${ownVersion}`);
       assert.match(pkg.scripts['test']!, /converge generate .* --check/);
+      for (const script of ['install-crds', 'deploy', 'undeploy', 'docker-build', 'lint', 'e2e']) assert.ok(pkg.scripts[script], script);
+      // npm runs a script named install after every npm install: the CRDs must not go there.
+      assert.equal(pkg.scripts['install'], undefined);
+      assert.doesNotMatch(await readFile(join(project, 'Dockerfile'), 'utf8'), /vendor/);
       assert.deepEqual(pkg.converge, { group: 'demo-op.example.com', version: 'v1alpha1' });
       assert.match(await readFile(join(project, 'src/api/demo.ts'), 'utf8'), /group: 'demo-op\.example\.com',\n\s+kind: 'Demo',/);
       assert.equal(JSON.parse(await readFile(join(project, 'tsconfig.json'), 'utf8')).compilerOptions.strict, true);
@@ -95,11 +110,71 @@ describe('converge init', () => {
     await withDir(async (dir) => {
       const bad = runConverge(['init', 'Bad_Name', '--dir', dir]);
       assert.equal(await bad.exited, 2);
-      assert.match(bad.err(), /project name must be lower-case[\s\S]*Usage:\n {2}converge apiserver/);
+      assert.match(bad.err(), /project name must be lower-case[\s\S]*Usage:\n {2}converge init /);
       await writeFile(join(dir, 'x'), '');
       const taken = runConverge(['init', 'demo', '--dir', dir]);
       assert.equal(await taken.exited, 1);
       assert.match(taken.err(), /is not empty \(x\)/);
+    });
+  });
+});
+
+describe('converge init --kube-converge', () => {
+  it('depends on a version or range from the registry as given', async () => {
+    await withDir(async (dir) => {
+      await runInit(['demo-op', '--kube-converge', '~0.2.1'], dir);
+      const pkg = JSON.parse(await readFile(join(dir, 'demo-op/package.json'), 'utf8')) as { dependencies: Record<string, string> };
+      assert.equal(pkg.dependencies['kube-converge'], '~0.2.1');
+    });
+  });
+
+  it('vendors a tarball into vendor/, names it file:vendor/…, and copies vendor/ into the image before npm ci', async () => {
+    await withDir(async (dir) => {
+      const tarball = join(dir, 'kube-converge-9.8.7.tgz');
+      await writeFile(tarball, 'not really gzip: copied byte for byte');
+      const out = await runInit(['demo-op', '--kube-converge', 'kube-converge-9.8.7.tgz'], dir);
+      assert.match(out, /kube-converge vendored as vendor\/kube-converge-9\.8\.7\.tgz/);
+      const project = join(dir, 'demo-op');
+      assert.equal(await readFile(join(project, 'vendor/kube-converge-9.8.7.tgz'), 'utf8'), 'not really gzip: copied byte for byte');
+      const pkg = JSON.parse(await readFile(join(project, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+      assert.equal(pkg.dependencies['kube-converge'], 'file:vendor/kube-converge-9.8.7.tgz');
+      const dockerfile = await readFile(join(project, 'Dockerfile'), 'utf8');
+      // Both stages run npm ci, and each must see the tarball first.
+      assert.equal(dockerfile.match(/COPY vendor \.\/vendor\nRUN npm ci/g)?.length, 2, dockerfile);
+    });
+  });
+
+  it('refuses a path that does not exist, a file that is no tarball and a folder that is no kube-converge checkout, writing nothing', async () => {
+    await withDir(async (dir) => {
+      await assert.rejects(runInit(['demo-op', '--kube-converge', './nowhere/x.tgz'], dir), /neither a file or folder .* nor a version/);
+      await writeFile(join(dir, 'notes.txt'), '');
+      await assert.rejects(runInit(['demo-op', '--kube-converge', 'notes.txt'], dir), /a file must be a \.tgz made by npm pack/);
+      await mkdir(join(dir, 'other'));
+      await writeFile(join(dir, 'other/package.json'), '{"name":"left-pad"}');
+      await assert.rejects(runInit(['demo-op', '--kube-converge', 'other'], dir), /holds left-pad, not kube-converge/);
+      assert.deepEqual((await readdir(dir)).sort(), ['notes.txt', 'other']);
+    });
+  });
+});
+
+describe('the deploy overlay', () => {
+  it('holds the Namespace and everything in it, the Namespace first as kubectl applies it', async () => {
+    await withDir(async (dir) => {
+      await runInit(['demo-op'], dir);
+      const built = await run('kubectl', ['kustomize', join(dir, 'demo-op/config/default')], dir);
+      const kinds = parseAllDocuments(built).map((d) => (d.toJS() as { kind: string }).kind);
+      assert.equal(kinds[0], 'Namespace');
+      for (const kind of [
+        'CustomResourceDefinition',
+        'ServiceAccount',
+        'ClusterRole',
+        'ClusterRoleBinding',
+        'Role',
+        'RoleBinding',
+        'Service',
+        'Deployment',
+      ])
+        assert.ok(kinds.includes(kind), `${kind} in ${kinds.join(', ')}`);
     });
   });
 });
@@ -112,8 +187,13 @@ describe('converge create api', () => {
       const controllers = join(project, 'src/controllers/index.ts');
       const own = (await readFile(controllers, 'utf8')).replace('setupDemoController(mgr);', 'setupDemoController(mgr);\n  // my own line');
       await writeFile(controllers, own);
-      assert.match(await runCreate(['api', 'Backup'], project), /^Added Backup \(backups\.demo-op\.example\.com\/v1alpha1\)/);
-      for (const f of ['src/api/backup.ts', 'src/controllers/backup.ts', 'test/backup.test.ts']) {
+      assert.match(await runCreate(['api', 'Backup'], project), /^Added Backup \(backups\.demo-op\.example\.com\/v1alpha1, namespaced\)/);
+      for (const f of [
+        'src/api/backup.ts',
+        'src/controllers/backup.ts',
+        'test/backup.test.ts',
+        'config/samples/demo-op.example.com_v1alpha1_backup.yaml',
+      ]) {
         assert.ok((await filesIn(project)).includes(f), `${f} is written`);
       }
       assert.match(
@@ -130,7 +210,7 @@ describe('converge create api', () => {
       for (const script of [scripts['test']!, scripts['rbac']!]) {
         assert.match(
           script,
-          /converge rbac --recording dist\/rbac\/demo\.json --recording dist\/rbac\/backup\.json --out config\/rbac\/role\.yaml/,
+          /converge rbac --recording dist\/rbac\/demo\.json --recording dist\/rbac\/backup\.json --cluster-wide --out config\/rbac\/role\.yaml/,
         );
       }
       const role = await readFile(join(project, 'config/rbac/role.yaml'), 'utf8');
@@ -139,7 +219,38 @@ describe('converge create api', () => {
       // setControllerReference on each kind's ConfigMap: the API server asks for update on the owner's finalizers.
       assert.match(role, /- backups\/finalizers\n/);
       assert.match(role, /- demos\/finalizers\n/);
-      assert.match(role, /^# Regenerate: converge rbac --recording demo\.json --recording backup\.json --out role\.yaml$/m);
+      assert.match(
+        role,
+        /^# Regenerate: converge rbac --recording dist\/rbac\/demo\.json --recording dist\/rbac\/backup\.json --cluster-wide --out config\/rbac\/role\.yaml$/m,
+      );
+      assert.match(
+        await readFile(join(project, 'config/crd/kustomization.yaml'), 'utf8'),
+        /- bases\/demo-op\.example\.com_backups\.yaml\n/,
+      );
+      assert.match(
+        await readFile(join(project, 'config/samples/kustomization.yaml'), 'utf8'),
+        /- demo-op\.example\.com_v1alpha1_backup\.yaml\n/,
+      );
+      // The kind is in each ConfigMap's name: two kinds never claim the same one.
+      assert.match(await readFile(join(project, 'src/controllers/backup.ts'), 'utf8'), /name: `\$\{req\.name\}-backup`/);
+    });
+  });
+
+  it('adds a cluster-scoped kind in another version with --namespaced=false --version, and refuses a bad version or flag value', async () => {
+    await withDir(async (dir) => {
+      await runInit(['demo-op'], dir);
+      const project = join(dir, 'demo-op');
+      assert.match(
+        await runCreate(['api', 'Mirror', '--version', 'v1beta1', '--namespaced=false'], project),
+        /mirrors\.demo-op\.example\.com\/v1beta1, cluster-scoped/,
+      );
+      assert.match(
+        await readFile(join(project, 'config/crd/bases/demo-op.example.com_mirrors.yaml'), 'utf8'),
+        /scope: Cluster\n[\s\S]*name: v1beta1\n/,
+      );
+      assert.match(await readFile(join(project, 'src/api/mirror.ts'), 'utf8'), /scope: 'Cluster',[\s\S]*v1beta1: \{/);
+      await assert.rejects(runCreate(['api', 'Other', '--version', '1'], project), /version must look like v1/);
+      await assert.rejects(runCreate(['api', 'Other', '--namespaced=no'], project), /--namespaced must be true or false/);
     });
   });
 

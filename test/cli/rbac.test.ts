@@ -130,7 +130,52 @@ describe('converge rbac', () => {
       assert.match(drift.err, /missing: delete secrets \(API group ""\) in namespace ops/);
       // Without the cluster-wide list, widgets are only used in namespace default now.
       assert.match(drift.err, /extra: {3}list widgets \(API group "example\.com"\) cluster-wide/);
-      assert.match(drift.err, /regenerate with: converge rbac --recording rec\.json --out rbac\.yaml/);
+      // The paths as given (absolute here: the temporary folder is outside the working folder).
+      assert.equal(drift.err.split('\n').at(-2), `regenerate with: converge rbac --recording ${rec} --out ${out}`);
+    });
+  });
+
+  it('after a run that was refused a permission, adds it and keeps every permission the file granted', async () => {
+    await withDir(async (dir) => {
+      const rec = join(dir, 'rec.json');
+      const out = join(dir, 'rbac.yaml');
+      await writeFile(rec, recording(REQUESTS));
+      assert.equal((await run(['--recording', rec, '--out', out])).code, 0);
+      // The run stopped at a refused call: it never reached the status patch nor the lease update.
+      const short = [REQUESTS[0], REQUESTS[1], REQUESTS[4], { verb: 'delete', apiGroup: '', resource: 'secrets', namespace: 'ops' }];
+      await writeFile(rec, recording(short));
+      const refused = await run(['--recording', rec, '--out', out]);
+      assert.equal(refused.code, 0, refused.err);
+      assert.match(refused.err, /needed 1 permission .* did not grant, so it was refused \(403\)/);
+      assert.match(refused.err, /added: delete secrets \(API group ""\) in namespace ops/);
+      const granted = await readFile(out, 'utf8');
+      assert.match(granted, /- widgets\/status/);
+      assert.match(granted, /- update/);
+      assert.match(granted, /- secrets/);
+      // A run refused nothing: what it did not use goes.
+      const clean = await run(['--recording', rec, '--out', out]);
+      assert.equal(clean.err, '');
+      assert.doesNotMatch(await readFile(out, 'utf8'), /widgets\/status/);
+    });
+  });
+
+  it('--cluster-wide puts every permission in the ClusterRole, --namespace every one in a Role in that namespace', async () => {
+    await withDir(async (dir) => {
+      const rec = join(dir, 'rec.json');
+      await writeFile(rec, recording(REQUESTS));
+      const kinds = async (args: string[]): Promise<string[]> => {
+        const r = await run(['--recording', rec, ...args]);
+        assert.equal(r.code, 0, r.err);
+        return parseAllDocuments(r.out).map((d) => {
+          const m = d.toJS() as { kind: string; metadata: { namespace?: string } };
+          return `${m.kind}${m.metadata.namespace ? `/${m.metadata.namespace}` : ''}`;
+        });
+      };
+      assert.deepEqual(await kinds(['--cluster-wide']), ['ClusterRole', 'ClusterRoleBinding']);
+      assert.deepEqual(await kinds(['--namespace', 'ops']), ['Role/ops', 'RoleBinding/ops']);
+      const both = await run(['--recording', rec, '--cluster-wide', '--namespace', 'ops']);
+      assert.equal(both.code, 2);
+      assert.match(both.err, /exclude each other/);
     });
   });
 

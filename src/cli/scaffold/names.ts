@@ -19,6 +19,8 @@ export interface KindNames {
   file: string;
   group: string;
   version: string;
+  /** False for a cluster-scoped kind (`create api --namespaced=false`). */
+  namespaced: boolean;
 }
 
 export interface ProjectNames {
@@ -28,8 +30,8 @@ export interface ProjectNames {
   namespace: string;
   group: string;
   version: string;
-  /** The version of kube-converge that scaffolds the project, which it then depends on. */
-  convergeVersion: string;
+  /** What package.json's `kube-converge` dependency says: `^0.1.0`, or `file:vendor/kube-converge-0.1.0.tgz`. */
+  convergeDependency: string;
 }
 
 const DNS_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
@@ -72,10 +74,19 @@ function plural(lower: string): string {
   return `${lower}s`;
 }
 
-export function kindNames(kind: string, group: string, version: string): KindNames {
+const VERSION = /^v[1-9][0-9]*((alpha|beta)[1-9][0-9]*)?$/;
+
+/** Checks an API version as Kubernetes sorts them: v1, v2beta1, v1alpha2. */
+export function checkVersion(version: string): string {
+  if (!VERSION.test(version))
+    throw new ScaffoldUsageError(`the version must look like v1, v1beta1 or v1alpha1; got ${JSON.stringify(version)}`);
+  return version;
+}
+
+export function kindNames(kind: string, group: string, version: string, namespaced = true): KindNames {
   if (!KIND.test(kind) || kind.length > 63) {
     throw new ScaffoldUsageError(`the kind must be UpperCamelCase letters and digits, such as Backup; got ${JSON.stringify(kind)}`);
   }
   const lower = kind.toLowerCase();
-  return { kind, plural: plural(lower), file: lower, group, version };
+  return { kind, plural: plural(lower), file: lower, group, version, namespaced };
 }

@@ -1,9 +1,13 @@
 /**
- * The project-wide files of a scaffolded operator: package.json, a strict tsconfig, the process entry
- * (leader election, health probes, metrics, a clean stop on SIGTERM), the Deployment that runs it,
- * the Dockerfile that builds its image, the README and .gitignore. The kinds' own files come from
- * kind-files.ts, the RBAC from rbac-files.ts. Invariant: nothing here names a kind but the recordings
- * the scripts' `converge rbac` reads, the one place `converge create api` extends.
+ * The project-wide files of a scaffolded operator: package.json (with the scripts a kubebuilder user
+ * looks for: install, deploy, undeploy, docker-build, lint, e2e), a strict tsconfig, the process
+ * entry (leader election, health probes, metrics, a clean stop on SIGTERM), the Deployment that runs
+ * it, the Dockerfile that builds its image, the end-to-end script, a CI workflow, the README and
+ * .gitignore. The kinds' own files come from kind-files.ts, the RBAC from rbac-files.ts, the
+ * kustomize layout from config-files.ts. Invariant: nothing here names a kind but the recordings the
+ * scripts' `converge rbac` reads, the one place `converge create api` extends; and the Dockerfile
+ * copies every file `npm ci` reads (package.json, the lock file, and vendor/ when kube-converge is
+ * vendored there), so the image builds from the project's folder alone.
  */
 import type { ProjectNames } from './names.js';
 import type { ScaffoldFile } from './write-files.js';
@@ -21,19 +25,23 @@ export interface DependencyVersions {
   typesNode: string;
 }
 
-/** `rbac` is the `converge rbac` command over the first kind's recording. */
-export function projectFiles(p: ProjectNames, versions: DependencyVersions, rbac: string): ScaffoldFile[] {
+/** `rbac` is the `converge rbac` command over the first kind's recording; `vendored` says whether vendor/ holds kube-converge. */
+export function projectFiles(p: ProjectNames, versions: DependencyVersions, rbac: string, vendored: boolean): ScaffoldFile[] {
   return [
     { path: 'package.json', content: packageJson(p, versions, rbac) },
     { path: 'tsconfig.json', content: tsconfig() },
-    { path: '.gitignore', content: 'node_modules/\ndist/\n*.kubeconfig\n' },
-    { path: '.dockerignore', content: 'node_modules\ndist\ntest\n*.kubeconfig\n' },
+    { path: '.gitignore', content: 'node_modules/\ndist/\n*.kubeconfig\n.e2e/\n' },
+    { path: '.dockerignore', content: 'node_modules\ndist\ntest\n*.kubeconfig\n.e2e\n' },
     { path: 'README.md', content: readme(p) },
-    { path: 'Dockerfile', content: dockerfile(p) },
+    { path: 'Dockerfile', content: dockerfile(p, vendored) },
     { path: 'src/main.ts', content: mainFile(p) },
     { path: 'config/manager/manager.yaml', content: managerManifest(p) },
+    { path: E2E_SCRIPT, content: e2eScript() },
+    { path: '.github/workflows/ci.yml', content: ciWorkflow() },
   ];
 }
+
+const E2E_SCRIPT = 'scripts/e2e.mjs';
 
 /** The commands of the project's scripts; `npm test` runs the checks and the tests on the compiled output. */
 export const GENERATE_CRDS = `converge generate ${API_MODULE} --out ${CRD_DIR}`;
@@ -52,8 +60,16 @@ function packageJson(p: ProjectNames, v: DependencyVersions, rbac: string): stri
       // From the recordings of the last npm test: run it after a test failed for want of a permission.
       rbac: rbac,
       test: `tsc && ${GENERATE_CRDS} --check && node --test dist/test/*.test.js && ${rbac} --check`,
+      lint: 'tsc --noEmit',
+      // Not "install": npm runs a script of that name after every npm install.
+      'install-crds': 'kubectl apply -k config/crd',
+      'uninstall-crds': 'kubectl delete -k config/crd --ignore-not-found',
+      deploy: 'kubectl apply -k config/default',
+      undeploy: 'kubectl delete -k config/default --ignore-not-found',
+      'docker-build': `docker build -t \${IMG:-${p.name}:0.1.0} .`,
+      e2e: `tsc && node ${E2E_SCRIPT}`,
     },
-    dependencies: { 'kube-converge': `^${p.convergeVersion}`, typebox: v.typebox },
+    dependencies: { 'kube-converge': p.convergeDependency, typebox: v.typebox },
     devDependencies: { '@types/node': v.typesNode, typescript: v.typescript, yaml: v.yaml },
     // Read by `converge create api`: where new kinds go.
     converge: { group: p.group, version: p.version },
@@ -94,48 +110,68 @@ A Kubernetes operator for the \`${p.group}\` API, built with [Converge](https://
 
 \`\`\`sh
 npm install && npm test    # compile, check the generated manifests are current, run the tests (no cluster needed)
-npm run build && npm start # run the operator against the cluster of your kubeconfig
+npm run build && npm start # run the operator against the cluster of your kubeconfig (CRDs installed first)
 \`\`\`
 
 \`npm test\` starts an in-process Kubernetes-compatible API server for the tests, so it needs nothing
-but Node.js 20 or newer. \`npm start\` needs the CRDs installed first (\`kubectl apply -f config/crd/\`);
-for a local server instead of a cluster, run \`npx converge apiserver --crds config/crd\` in another
-terminal and \`export KUBECONFIG=converge.kubeconfig\` before \`npm start\`.
+but Node.js 20 or newer.
+
+| script | what it does |
+|---|---|
+| \`npm test\` | compile, \`converge generate --check\`, the tests, \`converge rbac --check\` |
+| \`npm run generate\` | write config/crd/bases/ from src/api/ |
+| \`npm run rbac\` | write config/rbac/role.yaml from what the last \`npm test\` recorded |
+| \`npm run lint\` | type-check everything (strict) without writing |
+| \`npm run install-crds\` / \`uninstall-crds\` | apply / delete config/crd in the cluster of your kubeconfig |
+| \`npm run deploy\` / \`undeploy\` | apply / delete config/default: namespace, CRDs, RBAC, Deployment, metrics Service |
+| \`npm run docker-build\` | build the image \`\$IMG\` (default \`${p.name}:0.1.0\`) |
+| \`npm run e2e\` | the operator as a process against \`converge apiserver\`: apply config/samples, wait for Ready (needs kubectl) |
 
 ## Layout
 
 - \`src/api/\`: one schema-first definition per kind (TypeBox), the one source of its types and its CRD.
 - \`src/controllers/\`: one controller per kind; \`index.ts\` registers them all.
 - \`src/main.ts\`: the process: leader election, \`/healthz\` and \`/readyz\`, \`/metrics\`, a clean stop on SIGTERM.
-- \`test/\`: the controllers against the in-process API server.
-- \`config/crd/\`: generated by \`npm run generate\` from \`src/api/\`; \`npm test\` fails while it is stale.
+- \`test/\`: the controllers against the in-process API server, as the operator's ServiceAccount.
+- \`config/crd/bases/\`: generated by \`npm run generate\` from \`src/api/\`; \`npm test\` fails while it is stale.
 - \`config/rbac/role.yaml\`: what the operator may do, generated by \`npm run rbac\` from what the tests recorded;
   the tests run the operator under it, and \`npm test\` fails when it grants more or less than they used.
-- \`config/manager/\`: the Deployment that runs the operator (leader election, probes, metrics).
+- \`config/manager/\`: the namespace and the Deployment that runs the operator (leader election, probes, metrics).
+- \`config/default/\`: the overlay \`npm run deploy\` applies, with the metrics Service.
+- \`config/samples/\`: one object per kind to try.
 
 ## Changing the API
 
 Edit a definition in \`src/api/\`, then \`npm run generate\` and commit what it wrote. When a
-controller makes a new call, its test fails for want of the permission: \`npm run rbac\` regenerates
-config/rbac/role.yaml from that run's recordings. Add a kind with
-\`npx converge create api <Kind>\`: its definition, controller and test, wired into the index files.
+controller makes a new call, its test fails for want of the permission, and the failure names the
+refused call (403 Forbidden): \`npm run rbac\` adds it to config/rbac/role.yaml, keeping every
+permission the file granted (a refused run stops short, so it cannot tell what is no longer used);
+run \`npm test\` and \`npm run rbac\` once more to drop what the tests no longer use. Add a kind with
+\`npx converge create api <Kind>\` (\`--version v1beta1\`, \`--namespaced=false\` for a cluster-scoped kind).
 
 ## Deploying
 
 \`\`\`sh
-docker build -t ${p.name}:0.1.0 .
-kubectl apply -f config/crd/ -f config/rbac/ -f config/manager/
+npm run docker-build               # IMG=registry.example.com/${p.name}:0.1.0 npm run docker-build
+npm run deploy                     # kubectl apply -k config/default
+kubectl apply -k config/samples    # then: kubectl get ${'<kind>'} -A
 \`\`\`
+
+To try the manifests without a cluster, run \`npx converge apiserver\` in another terminal,
+\`export KUBECONFIG=converge.kubeconfig\`, and \`npm run deploy\`: everything applies, though
+nothing runs the Deployment's Pods there (\`npm run e2e\` runs the operator as a process instead).
 `;
 }
 
-function dockerfile(p: ProjectNames): string {
+function dockerfile(p: ProjectNames, vendored: boolean): string {
+  // The vendored kube-converge tarball is what package.json's file: dependency names: npm ci reads it.
+  const vendor = vendored ? 'COPY vendor ./vendor\n' : '';
   return `# The ${p.name} image: the first stage compiles, the second holds production dependencies and the
 # compiled JavaScript only, and runs as a numeric non-root user (so runAsNonRoot can be verified).
 FROM node:20-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+${vendor}RUN npm ci --no-audit --no-fund
 COPY tsconfig.json ./
 COPY src ./src
 RUN npx tsc
@@ -144,7 +180,7 @@ FROM node:20-slim
 ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+${vendor}RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist/src ./dist/src
 USER 1000:1000
 EXPOSE 8080 8081
@@ -211,21 +247,10 @@ try {
 }
 
 function managerManifest(p: ProjectNames): string {
-  return `# The operator's namespace, its ServiceAccount (config/rbac/ grants what it may do) and its Deployment:
+  return `# The operator's Deployment, in its namespace (namespace.yaml), as its ServiceAccount (config/rbac/):
 # two replicas, of which only the holder of the leader-election Lease reconciles while the other waits,
 # ready, to take over. The probes use the manager's /healthz and /readyz (ready once the caches
 # synced); /metrics is on the "metrics" port.
-apiVersion: v1
-kind: Namespace
-metadata:
-  name: ${p.namespace}
----
-apiVersion: v1
-kind: ServiceAccount
-metadata:
-  name: ${p.name}
-  namespace: ${p.namespace}
----
 apiVersion: apps/v1
 kind: Deployment
 metadata:
@@ -293,5 +318,73 @@ spec:
             readOnlyRootFilesystem: true
             capabilities:
               drop: [ALL]
+`;
+}
+
+/**
+ * The end-to-end run: the compiled operator as a process against `converge apiserver` (no cluster):
+ * the CRDs and samples applied with kubectl, then every sample must report Ready.
+ */
+function e2eScript(): string {
+  return `// npm run e2e: the operator as a process against a local converge apiserver, driven by kubectl, as
+// it would run against a cluster: install the CRDs and its namespace, start the operator, apply config/samples, wait
+// until every sample is Ready. Needs kubectl on the PATH; leaves nothing behind but .e2e/.
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdirSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+const dir = resolve('.e2e');
+mkdirSync(dir, { recursive: true });
+const kubeconfig = join(dir, 'kubeconfig');
+const env = { ...process.env, KUBECONFIG: kubeconfig };
+const children = [];
+const start = (cmd, args) => {
+  const child = spawn(cmd, args, { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  children.push(child);
+  return child;
+};
+const kubectl = (...args) => execFileSync('kubectl', args, { env, stdio: 'inherit' });
+
+try {
+  const server = start(process.execPath, ['node_modules/kube-converge/dist/cli/main.js', 'apiserver', '--kubeconfig', kubeconfig]);
+  await new Promise((ready, fail) => {
+    let out = '';
+    server.stdout.setEncoding('utf8').on('data', (c) => (out += c) && out.includes('kubeconfig written') && ready());
+    server.once('exit', (code) => fail(new Error(\`converge apiserver exited with \${code}\`)));
+  });
+  // The operator's namespace too: a cluster-scoped kind keeps its ConfigMaps there.
+  kubectl('apply', '-k', 'config/crd');
+  kubectl('apply', '-f', 'config/manager/namespace.yaml');
+  kubectl('wait', '--for=condition=Established', '--timeout=60s', 'crd', '--all');
+  const operator = start(process.execPath, ['--enable-source-maps', 'dist/src/main.js', '--metrics-bind-address=0', '--health-probe-bind-address=0']);
+  operator.stdout.pipe(process.stdout);
+  kubectl('apply', '-k', 'config/samples');
+  const samples = readdirSync('config/samples').filter((f) => f !== 'kustomization.yaml');
+  for (const f of samples) kubectl('wait', '--for=condition=Ready', '--timeout=60s', '-f', join('config/samples', f));
+  console.log(\`e2e: \${samples.length} sample(s) Ready\`);
+} finally {
+  for (const child of children.reverse()) child.kill('SIGTERM');
+}
+`;
+}
+
+/** CI on every push and pull request: install from the lock file, lint, test. */
+function ciWorkflow(): string {
+  return `name: ci
+on:
+  push:
+  pull_request:
+jobs:
+  test:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - uses: actions/setup-node@v4
+        with:
+          node-version: 20
+          cache: npm
+      - run: npm ci
+      - run: npm run lint
+      - run: npm test
 `;
 }

@@ -1,6 +1,6 @@
 /**
  * The CRD file of a scaffolded kind, as `converge init` and `converge create api` put it into
- * config/crd/. The project is not installed yet when it is written, so its definition module cannot
+ * config/crd/bases/. The project is not installed yet when it is written, so its definition module cannot
  * be imported: the definition kind-files.ts writes into src/api/<kind>.ts is built here in process,
  * and rendered the way `converge generate` renders a file. Invariant: byte for byte what the
  * project's `npm run generate` writes, so its first `npm test` (`converge generate --check`) passes;
@@ -14,7 +14,7 @@ import type { KindNames } from './names.js';
 import type { ScaffoldFile } from './write-files.js';
 
 /** Where the CRDs go, and the compiled module `converge generate` reads them from. */
-export const CRD_DIR = 'config/crd';
+export const CRD_DIR = 'config/crd/bases';
 export const API_MODULE = 'dist/src/api/index.js';
 
 /** The definition of src/api/<kind>.ts, field for field. */
@@ -22,7 +22,7 @@ function starterDefinition(k: KindNames) {
   return defineCustomResource({
     group: k.group,
     kind: k.kind,
-    scope: 'Namespaced',
+    scope: k.namespaced ? 'Namespaced' : 'Cluster',
     versions: {
       [k.version]: {
         served: true,

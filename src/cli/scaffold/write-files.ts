@@ -10,7 +10,8 @@ import { dirname, join } from 'node:path';
 export interface ScaffoldFile {
   /** Relative to the project's folder, with `/` separators. */
   path: string;
-  content: string;
+  /** Text, or the bytes of a vendored tarball. */
+  content: string | Uint8Array;
 }
 
 /** A scaffold that would overwrite something; nothing was written. */
@@ -20,6 +21,12 @@ export class ScaffoldConflictError extends Error {
 
 /** Writes `files` into `dir`, which must be missing or empty. */
 export async function writeNewProject(dir: string, files: readonly ScaffoldFile[]): Promise<void> {
+  await assertWritable(dir);
+  await writeAll(dir, files);
+}
+
+/** Refuses a `dir` that exists and is not an empty folder: a new project goes nowhere else. */
+export async function assertWritable(dir: string): Promise<void> {
   if (existsSync(dir)) {
     if (!statSync(dir).isDirectory()) throw new ScaffoldConflictError(`${dir} exists and is not a folder`);
     const entries = readdirSync(dir);
@@ -29,7 +36,6 @@ export async function writeNewProject(dir: string, files: readonly ScaffoldFile[
       );
     }
   }
-  await writeAll(dir, files);
 }
 
 /** Adds `files` to the project in `dir`; none of them may exist yet. */
