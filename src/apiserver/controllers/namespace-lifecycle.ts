@@ -110,7 +110,7 @@ export class NamespaceLifecycle {
 
   /** What is left in `ns`: objects per resource, and the finalizers they still carry. */
   #remaining(ns: string): ContentTotals {
-    const totals: ContentTotals = { resources: new Map(), finalizers: new Map() };
+    const totals = { resources: new Map<string, number>(), finalizers: new Map<string, number>() };
     for (const s of this.#ctx.registry.strategies()) {
       if (!s.namespaced) continue;
       let count = 0;
