@@ -5,8 +5,9 @@
  * JSON names (list indexes and map keys are not part of it, as Go names it), and the field's Go type.
  * Fields are visited in body order, and only the first error is reported, as Go's decoder keeps the
  * first. `null` is accepted anywhere (Go decodes it as the zero value). Types with their own
- * decoders are left alone: IntOrString, Time (`date-time`), bytes (`byte`), opaque values, and every
- * plain string, since a resource Quantity (a string in these schemas) also takes a number.
+ * decoders are left alone: IntOrString, Time (`date-time`) and opaque values; a plain string also
+ * takes a number, since a resource Quantity (a string in these schemas) does. Bytes (`format: byte`,
+ * and the byte maps the schemas' source lost the format of) are `[]uint8`, as Go names `[]byte`.
  */
 import type { BuiltinSchemas, SchemaObject } from './catalogue.js';
 import { refOf } from './catalogue.js';
@@ -14,6 +15,12 @@ import { refOf } from './catalogue.js';
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 const INT_OR_STRING = 'io.k8s.apimachinery.pkg.util.intstr.IntOrString';
+
+/** Maps of `[]byte` whose values the client-node models describe as plain strings. */
+const BYTE_MAPS: Readonly<Record<string, SchemaObject>> = {
+  'io.k8s.api.core.v1.Secret.data': { type: 'object', additionalProperties: { type: 'string', format: 'byte' } },
+  'io.k8s.api.core.v1.ConfigMap.binaryData': { type: 'object', additionalProperties: { type: 'string', format: 'byte' } },
+};
 
 /** Go's name for a JSON value's kind in an unmarshal error (a number keeps its text where it cannot be an integer). */
 function goKind(v: unknown): string {
@@ -41,7 +48,7 @@ function checkStruct(
   const properties = s['properties'] as Record<string, SchemaObject> | undefined;
   if (properties === undefined) return undefined;
   for (const [key, value] of Object.entries(obj)) {
-    const declared = properties[key];
+    const declared = BYTE_MAPS[`${component}.${key}`] ?? properties[key];
     if (declared === undefined) continue;
     const found = checkValue(schemas, value, declared, structName(component), [...path, key]);
     if (found !== undefined) return found;
@@ -66,7 +73,7 @@ function goType(schemas: BuiltinSchemas, s: SchemaObject): string | undefined {
     case 'boolean':
       return 'bool';
     case 'string':
-      return s['format'] === 'date-time' || s['format'] === 'byte' ? undefined : 'string';
+      return s['format'] === 'date-time' ? undefined : s['format'] === 'byte' ? '[]uint8' : 'string';
     case 'array': {
       const items = s['items'];
       const inner = isObject(items) ? goType(schemas, items) : undefined;
@@ -104,7 +111,7 @@ function checkValue(schemas: BuiltinSchemas, value: unknown, s: SchemaObject, st
       return typeof value === 'boolean' ? undefined : error(goKind(value));
     case 'string':
       // A number may be a Quantity (which these schemas cannot tell from a string): not refused.
-      return typeof value === 'string' || typeof value === 'number' ? undefined : error(goKind(value));
+      return typeof value === 'string' || (typeof value === 'number' && type === 'string') ? undefined : error(goKind(value));
     case 'array': {
       if (!Array.isArray(value)) return error(goKind(value));
       const items = s['items'] as SchemaObject;
