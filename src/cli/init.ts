@@ -13,8 +13,8 @@ import { readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { kindFiles } from './scaffold/kind-files.js';
 import {
+  kindFiles,
   FIRST_VERSION,
   ScaffoldUsageError,
   checkGroup,
@@ -24,11 +24,14 @@ import {
   defaultKind,
   kindNames,
   type ProjectNames,
-} from './scaffold/names.js';
-import { CRD_KUSTOMIZATION, SAMPLES_KUSTOMIZATION, addResource, configFiles, crdFileOf, sampleFileOf } from './scaffold/config-files.js';
-import { convergeDependency } from './scaffold/converge-dependency.js';
-import { projectFiles } from './scaffold/project-files.js';
-import {
+  CRD_KUSTOMIZATION,
+  SAMPLES_KUSTOMIZATION,
+  addResource,
+  configFiles,
+  crdFileOf,
+  sampleFileOf,
+  convergeDependency,
+  projectFiles,
   API_INDEX,
   CONTROLLERS_INDEX,
   apiIndexFile,
@@ -36,9 +39,9 @@ import {
   wireApi,
   wireController,
   wireRecording,
-} from './scaffold/wiring.js';
-import { addFiles, assertWritable, writeNewProject } from './scaffold/write-files.js';
-import {
+  addFiles,
+  assertWritable,
+  writeNewProject,
   asOperatorFile,
   firstRoleFile,
   leaderElectionRbacFile,
@@ -46,7 +49,7 @@ import {
   recordingOf,
   roleFileWith,
   type OperatorIdentity,
-} from './scaffold/rbac-files.js';
+} from './scaffold/index.js';
 
 /** The operator's ServiceAccount and namespace, from the project name. */
 const operatorOf = (name: string): OperatorIdentity => ({ name, namespace: `${name}-system` });

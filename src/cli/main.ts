@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import { startApiServer } from '../apiserver/index.js';
 import { createCrds, crdPaths, readCrds } from './install-crds.js';
 import { runCreate, runInit } from './init.js';
-import { ScaffoldUsageError } from './scaffold/names.js';
+import { ScaffoldUsageError } from './scaffold/index.js';
 import { WhyError, runWhy } from './why.js';
 import { runGenerate } from './generate.js';
 import { RBAC_HELP, RBAC_USAGE, runRbac } from './rbac.js';

@@ -142,7 +142,7 @@ describe('converge rbac', () => {
       await writeFile(rec, recording(REQUESTS));
       assert.equal((await run(['--recording', rec, '--out', out])).code, 0);
       // The run stopped at a refused call: it never reached the status patch nor the lease update.
-      const short = [REQUESTS[0], REQUESTS[1], REQUESTS[4], { verb: 'delete', apiGroup: '', resource: 'secrets', namespace: 'ops' }];
+      const short = [REQUESTS[0]!, REQUESTS[1]!, REQUESTS[4]!, { verb: 'delete', apiGroup: '', resource: 'secrets', namespace: 'ops' }];
       await writeFile(rec, recording(short));
       const refused = await run(['--recording', rec, '--out', out]);
       assert.equal(refused.code, 0, refused.err);

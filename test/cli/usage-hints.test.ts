@@ -1,3 +1,4 @@
+// Imports the CLI's private usage hints to test its suggestions directly; the CLI has no library face.
 // What `converge` prints after a typo: a "did you mean" for a near command or flag, the usage lines of
 // the one command concerned (not the whole help), exit status 2; and no guess for a word unlike any.
 import { describe, it } from 'node:test';

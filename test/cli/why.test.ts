@@ -1,3 +1,4 @@
+// Imports the CLI's private why command to test its answers in-process; the CLI has no library face.
 // `converge why` against a real manager on a TestEnv: a missing object is NotFound (exit 1), not
 // "converged"; the manager's address is taken without a scheme, as the manager's own options write it;
 // and an address that is no URL is refused with the forms that work.

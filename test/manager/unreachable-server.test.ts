@@ -1,3 +1,4 @@
+// Imports the manager's private reachability probe to drive it on a fake clock, beside the manager-level check.
 // A manager started against an API server that refuses connections says so at its first failed
 // request, naming the URL and the error, once per outage, while its client and informers back off on
 // the injected clock (which this test never advances: the warning must not wait for a retry).
