@@ -12,10 +12,10 @@
 // floor; the production informer's share of the floor last.
 // Run: node scripts/run-bench.mjs informer-stages   (goals of the informer: >= 0.6 of the ceiling, >= 0.85 of the floor)
 import { createSharedIndexInformer, type ListerWatcher } from 'kube-converge/cache';
-import { type WatchEvent, type WatchStream } from 'kube-converge/client';
 import { ConfigMapResource, deepFreezeFresh, type KubeObject } from 'kube-converge/meta';
 import { printHeadlines, writeResult, type Headline } from './results.js';
 import { seededRandom } from './watch-fixture.js';
+import { replayedWatch } from './replayed-watch.js';
 import { WatchDecoder } from '../src/client/watch-decoder.js';
 
 const EVENTS = Number(process.env['UPDATES'] ?? 100_000);
@@ -70,44 +70,11 @@ const chunks: Buffer[] = [];
 for (let o = 0; o < bytes.length; o += CHUNK) chunks.push(Buffer.from(bytes.subarray(o, o + CHUNK)));
 const finalRv = String(OBJECTS + EVENTS);
 
-/** A watch over the recorded chunks: one chunk decoded per event-loop turn, then silent until closed. */
-function replayedWatch(): WatchStream<KubeObject> {
-  const decoder = new WatchDecoder();
-  let queue: WatchEvent[] = [];
-  let head = 0;
-  let next = 0;
-  let closed = false;
-  let idle: ((r: IteratorResult<WatchEvent>) => void) | undefined;
-  const push = (ev: WatchEvent): void => void queue.push(ev);
-  const take = (resolve: (r: IteratorResult<WatchEvent>) => void): void => {
-    if (closed) return resolve({ value: undefined, done: true });
-    while (head === queue.length && next < chunks.length) {
-      queue = [];
-      head = 0;
-      decoder.write(chunks[next++]!, push);
-    }
-    if (head < queue.length) resolve({ value: queue[head++]!, done: false });
-    else idle = resolve;
-  };
-  return {
-    close: () => {
-      closed = true;
-      idle?.({ value: undefined, done: true });
-    },
-    drainDecoded: (fn, more) => {
-      let n = 0;
-      for (; head < queue.length && more(); n++) fn(queue[head++]!);
-      return n;
-    },
-    [Symbol.asyncIterator]: () => ({ next: () => new Promise((resolve) => setImmediate(take, resolve)) }),
-  };
-}
-
 const listerWatcher: ListerWatcher<KubeObject> = {
   description: 'configmaps in ingest',
   resource: ConfigMapResource,
   list: () => Promise.resolve(JSON.parse(listBody) as never),
-  watch: () => Promise.resolve(replayedWatch()),
+  watch: () => Promise.resolve(replayedWatch(chunks)),
 };
 
 /** The floor: a minimal informer's work per event, with its own line splitting (one string per line). */

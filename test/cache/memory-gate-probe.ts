@@ -1,4 +1,4 @@
-// Imports the client's private WatchDecoder: the gate measures the allocations of the real decoder, which is not public.
+// Imports the benchmarks' replayed watch (over the client's private WatchDecoder): the gate measures the real decoder's allocations.
 /**
  * Child process of memory-gate.test.ts, run with `--expose-gc`: measures the informer's deterministic
  * memory figures and prints them as one JSON line. No figure depends on time or on the machine's load:
@@ -17,8 +17,7 @@
 import { readFileSync } from 'node:fs';
 import { GCProfiler, getHeapSpaceStatistics } from 'node:v8';
 import { createSharedIndexInformer, type ListerWatcher } from 'kube-converge/cache';
-import { WatchDecoder } from '../../src/client/watch-decoder.js';
-import type { WatchEvent, WatchStream } from 'kube-converge/client';
+import { replayedWatch } from '../../bench/replayed-watch.js';
 import { ConfigMapResource, PodResource, type KubeObject, type ResourceDescriptor } from 'kube-converge/meta';
 
 const ROUNDS = 3;
@@ -96,39 +95,6 @@ function realisticPod(i: number, rv: number): KubeObject {
 }
 
 type Make = (i: number, rv: number) => KubeObject;
-
-/** A watch over recorded chunks, one chunk decoded per event-loop turn, then silent until closed. */
-function replayedWatch(chunks: readonly Buffer[]): WatchStream<KubeObject> {
-  const decoder = new WatchDecoder();
-  let queue: WatchEvent[] = [];
-  let head = 0;
-  let next = 0;
-  let closed = false;
-  let idle: ((r: IteratorResult<WatchEvent>) => void) | undefined;
-  const push = (ev: WatchEvent): void => void queue.push(ev);
-  const take = (resolve: (r: IteratorResult<WatchEvent>) => void): void => {
-    if (closed) return resolve({ value: undefined, done: true });
-    while (head === queue.length && next < chunks.length) {
-      queue = [];
-      head = 0;
-      decoder.write(chunks[next++]!, push);
-    }
-    if (head < queue.length) resolve({ value: queue[head++]!, done: false });
-    else idle = resolve;
-  };
-  return {
-    close: () => {
-      closed = true;
-      idle?.({ value: undefined, done: true });
-    },
-    drainDecoded: (fn, more) => {
-      let n = 0;
-      for (; head < queue.length && more(); n++) fn(queue[head++]!);
-      return n;
-    },
-    [Symbol.asyncIterator]: () => ({ next: () => new Promise((resolve) => setImmediate(take, resolve)) }),
-  };
-}
 
 interface Run {
   resource: ResourceDescriptor<KubeObject>;
