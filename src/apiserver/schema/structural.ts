@@ -33,6 +33,10 @@ const propertyPath = (path: string, name: string): string => keyPath(childPath(p
  * (for a CRD: `spec.versions[0].schema.openAPIV3Schema`). Empty when the schema is accepted.
  */
 export function validateStructuralSchema(schema: JSONSchemaProps, fieldPath: string): FieldCause[] {
+  // A node that is not an object (`properties: { spec: null }`) cannot be walked by any rule below;
+  // it is refused at its own path, as the CRD's body fails to decode into a schema there.
+  const notSchemas = nonSchemaNodes(schema, fieldPath);
+  if (notSchemas.length > 0) return notSchemas;
   const causes: FieldCause[] = [];
   if (schema.nullable === true) causes.push(fieldCause.forbidden(childPath(fieldPath, 'nullable'), 'nullable cannot be true at the root'));
   // A schema the structural form cannot represent (e.g. `items` as a list) is reported by the
@@ -57,6 +61,25 @@ export function structuralErrors(schema: JSONSchemaProps, fieldPath: string): Fi
 }
 
 const isSchema = (v: unknown): v is JSONSchemaProps => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Every place under `s` where a schema is expected and something else stands. A `null` where Go
+ * decodes into a pointer (`items`, `not`, `additionalProperties`) is an absent schema, as there.
+ */
+function nonSchemaNodes(s: JSONSchemaProps, path: string): FieldCause[] {
+  const at = (v: unknown, p: string): FieldCause[] =>
+    isSchema(v) ? nonSchemaNodes(v, p) : [fieldCause.invalid(p, v, 'must be a schema object')];
+  const pointer = (v: unknown, p: string): FieldCause[] => (v === null || v === undefined ? [] : at(v, p));
+  const causes: FieldCause[] = [];
+  for (const [name, child] of Object.entries(s.properties ?? {})) causes.push(...at(child, propertyPath(path, name)));
+  if (!Array.isArray(s.items)) causes.push(...pointer(s.items, childPath(path, 'items')));
+  if (typeof s.additionalProperties !== 'boolean') causes.push(...pointer(s.additionalProperties, childPath(path, 'additionalProperties')));
+  causes.push(...pointer(s.not, childPath(path, 'not')));
+  for (const junctor of ['allOf', 'anyOf', 'oneOf'] as const) {
+    (s[junctor] ?? []).forEach((branch, i) => causes.push(...at(branch, indexPath(childPath(path, junctor), i))));
+  }
+  return causes;
+}
 const itemsOf = (s: JSONSchemaProps): JSONSchemaProps | undefined => (isSchema(s.items) ? s.items : undefined);
 const nonEmpty = (v: string | undefined): v is string => v !== undefined && v !== '';
 /** A default of `null` is no default: the server's structural form cannot tell them apart. */
