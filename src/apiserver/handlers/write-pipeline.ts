@@ -12,7 +12,7 @@ import { formatTimestamp, jsonEqual, type KubeObject } from '../../meta/index.js
 import { metaOf, present, storageKey, type Scope, type ServerContext } from '../context.js';
 import { recordManagedFields, shapeOf, type FieldSet } from '../apply/index.js';
 import type { Strategy, WriteContext } from '../registry/strategy.js';
-import { builtinSchemas, dropUnknownFields, firstTypeError } from '../builtin-schemas/index.js';
+import { builtinSchemas, dropUnknownFields } from '../builtin-schemas/index.js';
 import {
   alreadyExists,
   badRequest,
@@ -73,19 +73,6 @@ function checkUnknownFields(scope: Scope, obj: KubeObject, wctx: WriteContext): 
   for (const p of unknown) wctx.warnings.push(`unknown field "${p}"`);
 }
 
-/**
- * A built-in object with a field of a JSON kind its Go type cannot take is a 400 in the Go decoder's
- * words, whatever `fieldValidation` says: kube-apiserver cannot decode it at all.
- */
-function checkFieldTypes(scope: Scope, obj: KubeObject): void {
-  const { strategy, version } = scope;
-  if (strategy.custom) return;
-  const schemas = builtinSchemas();
-  const component = schemas.componentOf({ group: strategy.group, version, kind: strategy.kind });
-  const error = component === undefined ? undefined : firstTypeError(schemas, component, obj as unknown as Record<string, unknown>);
-  if (error !== undefined) throw badRequest(`${strategy.kind} in version "${version}" cannot be handled as a ${strategy.kind}: ${error}`);
-}
-
 /** NamespaceLifecycle admission: the namespace must exist and not be terminating (create only). */
 export function checkNamespaceOpen(ctx: ServerContext, strategy: Strategy, obj: KubeObject): void {
   if (!strategy.namespaced) return;
@@ -111,7 +98,6 @@ export function createObject(scope: Scope, obj: KubeObject, params: WriteParams,
     delete m[f];
   m.creationTimestamp = formatTimestamp(wctx.now);
   m.uid = ctx.newUid();
-  checkFieldTypes(scope, obj);
   checkUnknownFields(scope, obj, wctx);
   strategy.checkDecodable(obj);
   strategy.prepareForCreate(obj, wctx);
@@ -229,7 +215,6 @@ export function updateObject(
   }
   if (old.metadata.resourceVersion === undefined) delete m.resourceVersion;
   else m.resourceVersion = old.metadata.resourceVersion;
-  checkFieldTypes(scope, obj);
   checkUnknownFields(scope, obj, wctx);
   strategy.checkDecodable(obj);
   if (scope.subresource === 'status') strategy.prepareForStatusUpdate(obj, old, wctx);
