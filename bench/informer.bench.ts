@@ -19,6 +19,7 @@ import { createListerWatcher, createSharedIndexInformer, type ListerWatcher } fr
 import { bearerTokenAuth, createClient } from 'kube-converge/client';
 import { ConfigMapResource, type KubeObject } from 'kube-converge/meta';
 import { printHeadlines, writeResult } from './results.js';
+import { onWatchLines } from './watch-lines.js';
 
 interface Seeded {
   url: string;
@@ -229,22 +230,17 @@ async function ingestFloor(): Promise<{ ms: number }> {
   let seen = 0;
   await new Promise<void>((resolve, reject) => {
     const req = request(`${replayUrl}/api/v1/namespaces/ingest/configmaps?watch=true&resourceVersion=${rv0}`, (res) => {
-      let tail: Buffer | undefined;
-      res.on('data', (c: Buffer) => {
-        let s = 0;
-        for (let j = c.indexOf(10); j !== -1; j = c.indexOf(10, s)) {
-          const line = tail ? Buffer.concat([tail, c.subarray(0, j)]).toString('utf8') : c.toString('utf8', s, j);
-          tail = undefined;
-          s = j + 1;
+      res.on(
+        'data',
+        onWatchLines((line) => {
           const { type, object } = JSON.parse(line) as { type: string; object: KubeObject };
           store.set(`${object.metadata.namespace}/${object.metadata.name}`, object);
-          if (type === 'MODIFIED' && ++seen === updates) {
-            req.destroy();
-            return resolve();
-          }
-        }
-        tail = s < c.length ? (tail ? Buffer.concat([tail, c.subarray(s)]) : c.subarray(s)) : undefined;
-      });
+          if (type !== 'MODIFIED' || ++seen !== updates) return false;
+          req.destroy();
+          resolve();
+          return true;
+        }),
+      );
     });
     req.on('error', (e) => (seen >= updates ? resolve() : reject(e)));
     req.end();

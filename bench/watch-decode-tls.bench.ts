@@ -16,6 +16,7 @@ import { createListerWatcher, createSharedIndexInformer } from 'kube-converge/ca
 import { createClient } from 'kube-converge/client';
 import { PodResource, type KubeObject } from 'kube-converge/meta';
 import { printHeadlines, writeResult, type Headline } from './results.js';
+import { onWatchLines } from './watch-lines.js';
 
 const ROUNDS = Number(process.env['ROUNDS'] ?? 3);
 const CLIENT_GO_EVENTS_PER_S = 1_973;
@@ -68,22 +69,17 @@ function floor(): Promise<number> {
   let seen = 0;
   return new Promise<number>((resolve, reject) => {
     const req = get(`${url}/api/v1/pods?watch=true`, { ca: caPem }, (res) => {
-      let tail: Buffer | undefined;
-      res.on('data', (c: Buffer) => {
-        let s = 0;
-        for (let j = c.indexOf(10); j !== -1; j = c.indexOf(10, s)) {
-          const line = tail ? Buffer.concat([tail, c.subarray(0, j)]).toString('utf8') : c.toString('utf8', s, j);
-          tail = undefined;
-          s = j + 1;
+      res.on(
+        'data',
+        onWatchLines((line) => {
           const { object } = JSON.parse(line) as { object: KubeObject };
           store.set(`${object.metadata.namespace}/${object.metadata.name}`, object);
-          if (++seen === events) {
-            req.destroy();
-            return resolve(performance.now() - t0);
-          }
-        }
-        tail = s < c.length ? (tail ? Buffer.concat([tail, c.subarray(s)]) : c.subarray(s)) : undefined;
-      });
+          if (++seen !== events) return false;
+          req.destroy();
+          resolve(performance.now() - t0);
+          return true;
+        }),
+      );
     });
     req.on('error', (e) => (seen < events ? reject(e) : undefined));
   });
