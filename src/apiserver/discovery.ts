@@ -6,9 +6,9 @@
  * listed sorted, each followed by its subresources.
  */
 import type { Registry } from './registry/registry.js';
-import type { ApiResponse } from './http/request.js';
-import { goJson } from './http/go-json-string.js';
-import { jsonResponse } from './http/response.js';
+import type { ApiResponse } from './wire/request.js';
+import { goJson } from './wire/go-json-string.js';
+import { jsonResponse } from './wire/response.js';
 import type { ServedResource } from './served-resource.js';
 
 export const AGGREGATED_CONTENT_TYPE = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';

@@ -5,8 +5,8 @@
  */
 import { buildOpenApiV2Protobuf, buildOpenApiV3Document, buildOpenApiV3Index, OPENAPI_V2_PROTOBUF_CONTENT_TYPE } from './openapi/index.js';
 import type { Registry } from './registry/registry.js';
-import type { ApiResponse } from './http/request.js';
-import { jsonResponse } from './http/response.js';
+import type { ApiResponse } from './wire/request.js';
+import { jsonResponse } from './wire/response.js';
 
 export class OpenApiRoutes {
   readonly #registry: Registry;

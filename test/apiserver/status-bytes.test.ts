@@ -10,8 +10,8 @@ import { createApiServer, type ApiServer, type ApiResponse } from 'kube-converge
 import { FakeClock } from 'kube-converge/meta';
 import { cm, startApi } from './helpers.js';
 // No request reaches these two from outside: nothing here answers 429, and a 500 is a server bug.
-import { statusJson } from '../../src/apiserver/http/status-json.js';
-import { errorResponse } from '../../src/apiserver/http/response.js';
+import { statusJson } from '../../src/apiserver/wire/status-json.js';
+import { errorResponse } from '../../src/apiserver/wire/response.js';
 
 const CMS = '/api/v1/namespaces/default/configmaps';
 

@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { FakeClock, realClock } from 'kube-converge/meta';
 import { createApiServer } from 'kube-converge/apiserver';
-import { type StreamSink } from '../../src/apiserver/http/request.js';
+import { type StreamSink } from '../../src/apiserver/wire/request.js';
 
 const NODE_TIMER_LIMIT_MS = 2 ** 31 - 1;
 

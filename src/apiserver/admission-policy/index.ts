@@ -3,5 +3,5 @@
 // the policies' registry entries use.
 export { admitWrite, admitByPolicy } from './hook.js';
 export type { PolicyAdmission } from './hook.js';
-export { compileAdmissionExpression, compileMutationExpression } from './expressions.js';
-export { celRequest, celAuthorizerOf } from './evaluation.js';
+export { compileAdmissionExpression, compileMutationExpression } from '../admission-cel/expressions.js';
+export { celRequest, celAuthorizerOf } from '../admission-cel/evaluation.js';

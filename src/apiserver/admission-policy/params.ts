@@ -6,8 +6,8 @@
  * configuration errors when they cannot be found.
  */
 import { selectorFromLabelSelector, type KubeObject, type LabelSelector } from '../../meta/index.js';
-import type { ServerContext } from '../context.js';
-import type { AdmissionAttributes } from './attributes.js';
+import type { ServerContext } from '../registry/context.js';
+import type { AdmissionAttributes } from '../admission-cel/attributes.js';
 
 type Obj = Record<string, unknown>;
 

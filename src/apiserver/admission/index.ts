@@ -2,9 +2,9 @@
 // mutating then validating phases. The write handlers call `admitMutating` and `admitValidating`.
 export { admitMutating, admitValidating } from './webhook-admission.js';
 export type { AdmissionWebhook, WebhookConfiguration, AdmissionDeps } from './webhook-admission.js';
-export type { AdmissionAttributes, AdmissionOperation } from './attributes.js';
+export type { AdmissionAttributes, AdmissionOperation } from '../admission-cel/webhook-attributes.js';
 export { webhookMatches, ruleMatches } from './matching.js';
 export type { WebhookRule, MatchableWebhook } from './matching.js';
-export type { ServiceResolver, WebhookClientConfig } from './webhook-call.js';
+export type { ServiceResolver, WebhookClientConfig } from '../webhook-call.js';
 export { admitWrite, afterWrite, serviceResolver } from './write-admission.js';
 export { enforceOwnerReferencePermissions } from './owner-references-permission.js';

@@ -7,7 +7,7 @@
  * Invariant: a kind is served exactly while its CRD exists, has accepted names and is not deleted.
  */
 import { formatTimestamp, type KubeObject, type Logger } from '../../meta/index.js';
-import type { ServerContext } from '../context.js';
+import type { ServerContext } from '../registry/context.js';
 import { performDelete } from '../handlers/write-pipeline.js';
 import { CRD_FINALIZER, crdOf } from '../registry/crd.js';
 import { CustomResourceStrategy } from '../registry/custom-resource.js';

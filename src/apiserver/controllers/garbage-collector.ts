@@ -10,7 +10,7 @@
  * uid precondition), and never touches an object with a live owner.
  */
 import { InvalidOptionError, parseGroupVersion, type KubeObject, type Logger, type OwnerReference } from '../../meta/index.js';
-import type { ServerContext } from '../context.js';
+import type { ServerContext } from '../registry/context.js';
 import { performDelete } from '../handlers/write-pipeline.js';
 import type { Strategy } from '../registry/strategy.js';
 import { ApiStatusError } from '../ground/index.js';

@@ -11,7 +11,7 @@
  * an error.
  */
 import type { Clock, KubeObject } from '../../meta/index.js';
-import { callWebhook, type ServiceResolver } from '../admission/webhook-call.js';
+import { callWebhook, type ServiceResolver } from '../webhook-call.js';
 import { conversionFailed } from '../ground/index.js';
 import type { Strategy } from '../registry/strategy.js';
 import { applyDefaults, pruneUnknownFields } from '../schema/index.js';

@@ -5,10 +5,10 @@
  * that ServiceAccount while it lives). Both answer 201 like the real server.
  */
 import { formatTimestamp, type KubeObject } from '../../meta/index.js';
-import { storageKey, type Scope } from '../context.js';
-import { decodeObject } from '../http/decode.js';
-import type { ApiResponse } from '../http/request.js';
-import { jsonResponse, statusResponse } from '../http/response.js';
+import { storageKey, type Scope } from '../registry/context.js';
+import { decodeObject } from '../wire/decode.js';
+import type { ApiResponse } from '../wire/request.js';
+import { jsonResponse, statusResponse } from '../wire/response.js';
 import { badRequest, fieldCause, invalid, notFound } from '../ground/index.js';
 import { checkTypeMeta } from './params.js';
 import { performDelete, type DeleteParams } from './write-pipeline.js';

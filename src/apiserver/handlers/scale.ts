@@ -5,7 +5,7 @@
  * usual optimistic concurrency applies.
  */
 import type { KubeObject, LabelSelector } from '../../meta/index.js';
-import { present, type Scope } from '../context.js';
+import { present, type Scope } from '../registry/context.js';
 import { readPath, writePath } from '../registry/strategy.js';
 import { fieldCause, invalid, notFound } from '../ground/index.js';
 

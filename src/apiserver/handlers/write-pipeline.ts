@@ -9,7 +9,7 @@
  * event; dry runs run every step except the commit.
  */
 import { formatTimestamp, jsonEqual, type KubeObject } from '../../meta/index.js';
-import { metaOf, present, storageKey, type Scope, type ServerContext } from '../context.js';
+import { metaOf, present, storageKey, type Scope, type ServerContext } from '../registry/context.js';
 import { recordManagedFields, shapeOf, type FieldSet } from '../apply/index.js';
 import type { Strategy, WriteContext } from '../registry/strategy.js';
 import { builtinSchemas, dropUnknownFields } from '../builtin-schemas/index.js';

@@ -6,10 +6,10 @@
  * answers for the requester; a request from the trusted in-process caller counts as the admin.
  */
 import type { KubeObject } from '../../meta/index.js';
-import type { ServerContext } from '../context.js';
-import { ADMIN_USER, type UserInfo } from '../http/auth/user.js';
+import type { ServerContext } from './context.js';
+import { ADMIN_USER, type UserInfo } from '../ground/user.js';
 import type { PolicyRule } from '../authorization/policy-rule.js';
-import type { RequestAttributes } from '../authorization/request-attributes.js';
+import type { RequestAttributes } from '../ground/request-attributes.js';
 import type { ServedResource } from '../served-resource.js';
 import { Strategy, builtinVersion, type VersionSpec } from './strategy.js';
 

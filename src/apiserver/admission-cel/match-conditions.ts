@@ -11,8 +11,8 @@
 import type { KubeObject } from '../../meta/index.js';
 import { compile, evaluate, PER_CALL_LIMIT, RUNTIME_CEL_COST_BUDGET, toCelValue, type CelType, type CompileResult } from '../cel/index.js';
 import { fieldCause, type FieldCause } from '../ground/index.js';
-import type { AdmissionAttributes } from './attributes.js';
-import { celAuthorizerOf, celRequest } from '../admission-policy/index.js';
+import type { AdmissionAttributes } from './webhook-attributes.js';
+import { celAuthorizerOf, celRequest } from './evaluation.js';
 
 /** One `matchConditions` entry. */
 export interface MatchCondition {
