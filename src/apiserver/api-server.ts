@@ -5,7 +5,7 @@
  * can make it throw.
  */
 import { noopLogger, realClock, requireInt, type Clock, type Logger } from '../meta/index.js';
-import { defaultUid, type AdmissionAuditEvent, type Scope, type ServerContext, type TableConverter } from './registry/context.js';
+import { defaultUid, type AdmissionAuditEvent, type Scope, type ServerContext, type TableConverter } from './registry/index.js';
 import { CrdController, GarbageCollector, NamespaceLifecycle } from './controllers/index.js';
 import {
   aggregatedDiscovery,
@@ -15,40 +15,40 @@ import {
   legacyResourceList,
   versionInfo,
 } from './discovery.js';
-import { decodeObject } from './wire/decode.js';
-import { createHandler, reviewHandler } from './handlers/create.js';
-import { createSubresource } from './handlers/create-subresources.js';
-import { deleteCollectionHandler, deleteHandler, deleteParams } from './handlers/delete.js';
-import { patchHandler } from './handlers/patch.js';
-import { getObject, listObjects } from './handlers/read.js';
-import { writeParams } from './handlers/params.js';
-import { queryBool } from './handlers/query-bool.js';
-import { updateHandler } from './handlers/update.js';
-import { watchObjects } from './handlers/watch.js';
-import { withStoredView } from './handlers/webhook-conversion.js';
-import { createObject } from './handlers/write-pipeline.js';
-import { wantsAggregatedDiscovery } from './wire/negotiation.js';
-import { localApiServices } from './registry/apiservice.js';
-import { builtinStrategies } from './registry/builtins.js';
-import { ReviewStrategy } from './registry/review.js';
+import { decodeObject } from './wire/index.js';
+import { createHandler, reviewHandler } from './handlers/index.js';
+import { createSubresource } from './handlers/index.js';
+import { deleteCollectionHandler, deleteHandler, deleteParams } from './handlers/index.js';
+import { patchHandler } from './handlers/index.js';
+import { getObject, listObjects } from './handlers/index.js';
+import { writeParams } from './handlers/index.js';
+import { queryBool } from './handlers/index.js';
+import { updateHandler } from './handlers/index.js';
+import { watchObjects } from './handlers/index.js';
+import { withStoredView } from './handlers/index.js';
+import { createObject } from './handlers/index.js';
+import { wantsAggregatedDiscovery } from './wire/index.js';
+import { localApiServices } from './registry/index.js';
+import { builtinStrategies } from './registry/index.js';
+import { ReviewStrategy } from './registry/index.js';
 import { OpenApiRoutes } from './openapi-routes.js';
-import { Registry } from './registry/registry.js';
-import type { Strategy } from './registry/strategy.js';
-import { headerOf, type ApiRequest, type ApiResponse } from './wire/request.js';
-import { errorResponse, textResponse } from './wire/response.js';
-import { route } from './wire/router.js';
+import { Registry } from './registry/index.js';
+import type { Strategy } from './registry/index.js';
+import { headerOf, type ApiRequest, type ApiResponse } from './wire/index.js';
+import { errorResponse, textResponse } from './wire/index.js';
+import { route } from './wire/index.js';
 import { ApiStatusError, methodNotAllowed } from './ground/index.js';
 import { Store } from './storage/index.js';
 import { toTable } from './table/index.js';
 import { WatchHub } from './watch-hub.js';
-import { bootstrapClusterRoleBindings, bootstrapClusterRoles } from './authorization/bootstrap-policy.js';
-import { ClusterRoleAggregation } from './controllers/cluster-role-aggregation.js';
-import { RbacAuthorizer } from './authorization/rbac-authorizer.js';
-import { RequestAuthorization } from './authorization/request-authorization.js';
-import { RequestRecorder, type RecordedRequest } from './authorization/request-recorder.js';
-import { adminTokenMatcher } from './authentication/admin-token.js';
-import { ServiceAccountTokens, type IssuedToken } from './authentication/service-account-tokens.js';
-import { ADMIN_USER, type UserInfo } from './ground/user.js';
+import { bootstrapClusterRoleBindings, bootstrapClusterRoles } from './authorization/index.js';
+import { ClusterRoleAggregation } from './controllers/index.js';
+import { RbacAuthorizer } from './authorization/index.js';
+import { RequestAuthorization } from './authorization/index.js';
+import { RequestRecorder, type RecordedRequest } from './authorization/index.js';
+import { adminTokenMatcher } from './authentication/index.js';
+import { ServiceAccountTokens, type IssuedToken } from './authentication/index.js';
+import { ADMIN_USER, type UserInfo } from './ground/index.js';
 import { notFound } from './ground/index.js';
 
 /** Options of `createApiServer`; every one has a default, so `{}` gives a server that behaves like a fresh envtest cluster. @extension */

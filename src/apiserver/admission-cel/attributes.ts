@@ -4,7 +4,7 @@
  * the write pipeline, read by the matchers and turned into the CEL `request` and `authorizer` variables.
  */
 import type { KubeObject } from '../../meta/index.js';
-import type { UserInfo } from '../ground/user.js';
+import type { UserInfo } from '../ground/index.js';
 import type { CelAuthorizer } from '../cel/index.js';
 
 /** The operations policies are run for here (CONNECT is not admitted by policy: no connect subresource is served). */

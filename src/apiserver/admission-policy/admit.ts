@@ -7,9 +7,9 @@
  * failurePolicy. Synchronous, so the write pipeline stays atomic.
  */
 import type { Status } from '../../meta/index.js';
-import type { ServerContext } from '../registry/context.js';
+import type { ServerContext } from '../registry/index.js';
 import { ApiStatusError, qualifiedResource } from '../ground/index.js';
-import type { AdmissionAttributes } from '../admission-cel/attributes.js';
+import type { AdmissionAttributes } from '../admission-cel/index.js';
 import { bindingMatches, matchesResources } from './match.js';
 import { byName, ConfigError, isAdmissionConfiguration, nameOf, paramsFor, specOf } from './params.js';
 import { validate, type Decision } from './validator.js';

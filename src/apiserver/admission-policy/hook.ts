@@ -6,12 +6,12 @@
  * join the write's Warning headers.
  */
 import type { KubeObject } from '../../meta/index.js';
-import type { Scope } from '../registry/context.js';
+import type { Scope } from '../registry/index.js';
 import { admissionOnlyFields, shapeOf, unionFieldSets, type FieldSet } from '../apply/index.js';
 import { admitWithPolicies } from './admit.js';
-import type { AdmissionAttributes, Operation } from '../admission-cel/attributes.js';
+import type { AdmissionAttributes, Operation } from '../admission-cel/index.js';
 import { mutateWithPolicies, newReinvocation } from './mutate.js';
-import { ADMIN_USER } from '../ground/user.js';
+import { ADMIN_USER } from '../ground/index.js';
 
 const OPTIONS_KINDS = { CREATE: 'CreateOptions', UPDATE: 'UpdateOptions', DELETE: 'DeleteOptions' } as const;
 

@@ -5,7 +5,7 @@
  * other than Namespaces always pass) and the object selector (the new or the old object's labels).
  */
 import { selectorFromLabelSelector, type KubeObject, type LabelSelector } from '../../meta/index.js';
-import type { AdmissionAttributes } from '../admission-cel/attributes.js';
+import type { AdmissionAttributes } from '../admission-cel/index.js';
 
 type Obj = Record<string, unknown>;
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);

@@ -9,10 +9,10 @@
  * server words it. Synchronous, so a write without webhooks stays atomic.
  */
 import { jsonEqual, type KubeObject } from '../../meta/index.js';
-import type { Scope } from '../registry/context.js';
+import type { Scope } from '../registry/index.js';
 import { shapeOf } from '../apply/index.js';
 import { ApiStatusError } from '../ground/index.js';
-import type { AdmissionAttributes } from '../admission-cel/attributes.js';
+import type { AdmissionAttributes } from '../admission-cel/index.js';
 import { bindingMatches, matchesResources } from './match.js';
 import { mutate } from './mutator.js';
 import { byName, ConfigError, isAdmissionConfiguration, nameOf, paramsFor, specOf } from './params.js';

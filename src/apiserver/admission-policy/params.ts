@@ -6,8 +6,8 @@
  * configuration errors when they cannot be found.
  */
 import { selectorFromLabelSelector, type KubeObject, type LabelSelector } from '../../meta/index.js';
-import type { ServerContext } from '../registry/context.js';
-import type { AdmissionAttributes } from '../admission-cel/attributes.js';
+import type { ServerContext } from '../registry/index.js';
+import type { AdmissionAttributes } from '../admission-cel/index.js';
 
 type Obj = Record<string, unknown>;
 

@@ -2,7 +2,7 @@
 // mutating then validating phases. The write handlers call `admitMutating` and `admitValidating`.
 export { admitMutating, admitValidating } from './webhook-admission.js';
 export type { AdmissionWebhook, WebhookConfiguration, AdmissionDeps } from './webhook-admission.js';
-export type { AdmissionAttributes, AdmissionOperation } from '../admission-cel/webhook-attributes.js';
+export type { WebhookAdmissionAttributes as AdmissionAttributes, AdmissionOperation } from '../admission-cel/index.js';
 export { webhookMatches, ruleMatches } from './matching.js';
 export type { WebhookRule, MatchableWebhook } from './matching.js';
 export type { ServiceResolver, WebhookClientConfig } from '../webhook-call.js';

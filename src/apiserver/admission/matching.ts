@@ -7,7 +7,7 @@
  * Invariant: pure functions of the configuration and the attributes.
  */
 import { selectorFromLabelSelector, type LabelSelector } from '../../meta/index.js';
-import type { AdmissionAttributes } from '../admission-cel/webhook-attributes.js';
+import type { WebhookAdmissionAttributes as AdmissionAttributes } from '../admission-cel/index.js';
 
 /** A rule as the API reads it (`resources` and `scope` included). */
 export interface WebhookRule {

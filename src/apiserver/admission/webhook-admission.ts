@@ -12,10 +12,10 @@
 import type { KubeObject, LabelSelector, Clock, Status } from '../../meta/index.js';
 import { ApiStatusError, badRequest, internalError } from '../ground/index.js';
 import { applyJsonPatch } from '../patch/index.js';
-import type { AdmissionAttributes } from '../admission-cel/webhook-attributes.js';
+import type { WebhookAdmissionAttributes as AdmissionAttributes } from '../admission-cel/index.js';
 import { webhookMatches, type WebhookRule } from './matching.js';
 import { callWebhook, type ServiceResolver, type WebhookClientConfig } from '../webhook-call.js';
-import { evaluateMatchConditions, type MatchCondition } from '../admission-cel/match-conditions.js';
+import { evaluateMatchConditions, type MatchCondition } from '../admission-cel/index.js';
 
 /** The fields of an admissionregistration.k8s.io/v1 webhook this server honours. */
 export interface AdmissionWebhook {

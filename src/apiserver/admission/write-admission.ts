@@ -8,14 +8,14 @@
  * change is ever lost; warnings of every webhook reach the response.
  */
 import { clone, type KubeObject } from '../../meta/index.js';
-import { storageKey, type Scope, type ServerContext } from '../registry/context.js';
+import { storageKey, type Scope, type ServerContext } from '../registry/index.js';
 import { modifiedConflict } from '../ground/index.js';
-import type { AdmissionOperation } from '../admission-cel/webhook-attributes.js';
+import type { AdmissionOperation } from '../admission-cel/index.js';
 import { admitMutating, admitValidating, type AdmissionDeps, type WebhookConfiguration } from './webhook-admission.js';
 import type { ServiceResolver } from '../webhook-call.js';
 import { admitByPolicy } from '../admission-policy/index.js';
 import type { FieldSet } from '../apply/index.js';
-import { ADMIN_USER } from '../ground/user.js';
+import { ADMIN_USER } from '../ground/index.js';
 
 const GROUP = 'admissionregistration.k8s.io';
 

@@ -5,10 +5,10 @@
  * that ServiceAccount while it lives). Both answer 201 like the real server.
  */
 import { formatTimestamp, type KubeObject } from '../../meta/index.js';
-import { storageKey, type Scope } from '../registry/context.js';
-import { decodeObject } from '../wire/decode.js';
-import type { ApiResponse } from '../wire/request.js';
-import { jsonResponse, statusResponse } from '../wire/response.js';
+import { storageKey, type Scope } from '../registry/index.js';
+import { decodeObject } from '../wire/index.js';
+import type { ApiResponse } from '../wire/index.js';
+import { jsonResponse, statusResponse } from '../wire/index.js';
 import { badRequest, fieldCause, invalid, notFound } from '../ground/index.js';
 import { checkTypeMeta } from './params.js';
 import { performDelete, type DeleteParams } from './write-pipeline.js';

@@ -3,11 +3,11 @@
  * pipeline. Answers 201 with the stored object (dry run: with an empty resourceVersion). Review
  * kinds are answered without storing anything.
  */
-import type { Scope } from '../registry/context.js';
-import { decodeObject } from '../wire/decode.js';
-import type { ReviewStrategy } from '../registry/review.js';
-import type { ApiResponse } from '../wire/request.js';
-import { jsonResponse } from '../wire/response.js';
+import type { Scope } from '../registry/index.js';
+import { decodeObject } from '../wire/index.js';
+import type { ReviewStrategy } from '../registry/index.js';
+import type { ApiResponse } from '../wire/index.js';
+import { jsonResponse } from '../wire/index.js';
 import { checkTypeMeta, reconcileNamespace, writeParams } from './params.js';
 import { objectResponse } from './respond.js';
 import { createObject } from './write-pipeline.js';

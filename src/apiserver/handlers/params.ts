@@ -4,9 +4,9 @@
  * goes through. Violations produce the real server's 400/422 Status objects.
  */
 import type { KubeObject } from '../../meta/index.js';
-import type { Scope } from '../registry/context.js';
+import type { Scope } from '../registry/index.js';
 import type { FieldSet } from '../apply/index.js';
-import { headerOf } from '../wire/request.js';
+import { headerOf } from '../wire/index.js';
 import { badRequest, fieldCause, invalid } from '../ground/index.js';
 import { builtinSchemas, firstTypeError } from '../builtin-schemas/index.js';
 

@@ -4,10 +4,10 @@
  * resourceVersion is an unconditional update only where the type allows it (422 otherwise), a stale
  * one is a 409; types that allow create-on-update (Lease) create a missing object (201).
  */
-import { present, storageKey, type Scope } from '../registry/context.js';
-import { decodeObject } from '../wire/decode.js';
-import type { ApiResponse } from '../wire/request.js';
-import { jsonResponse } from '../wire/response.js';
+import { present, storageKey, type Scope } from '../registry/index.js';
+import { decodeObject } from '../wire/index.js';
+import type { ApiResponse } from '../wire/index.js';
+import { jsonResponse } from '../wire/index.js';
 import { badRequest, conflict, notFound } from '../ground/index.js';
 import { checkTypeMeta, reconcileNamespace, writeParams } from './params.js';
 import { objectResponse, warningHeaders } from './respond.js';

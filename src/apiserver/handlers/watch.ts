@@ -7,12 +7,12 @@
  * then the stream ends.
  */
 import { INITIAL_EVENTS_END_ANNOTATION } from '../../meta/index.js';
-import type { Scope } from '../registry/context.js';
-import { negotiateOutput } from '../wire/negotiation.js';
+import type { Scope } from '../registry/index.js';
+import { negotiateOutput } from '../wire/index.js';
 import { watchEncoder } from './render.js';
-import { headerOf, type ApiResponse } from '../wire/request.js';
+import { headerOf, type ApiResponse } from '../wire/index.js';
 import { expired } from '../ground/index.js';
-import { statusJson } from '../wire/status-json.js';
+import { statusJson } from '../wire/index.js';
 import { WatchHub } from '../watch-hub.js';
 import { parseListOptions, tooLargeResourceVersion } from './list-options.js';
 import { convertingEncoder } from './webhook-conversion.js';

@@ -7,9 +7,9 @@
  */
 import type { KubeObject } from '../../meta/index.js';
 import type { ServerContext } from './context.js';
-import { ADMIN_USER, type UserInfo } from '../ground/user.js';
-import type { PolicyRule } from '../authorization/policy-rule.js';
-import type { RequestAttributes } from '../ground/request-attributes.js';
+import { ADMIN_USER, type UserInfo } from '../ground/index.js';
+import type { PolicyRule } from '../authorization/index.js';
+import type { RequestAttributes } from '../ground/index.js';
 import type { ServedResource } from '../served-resource.js';
 import { Strategy, builtinVersion, type VersionSpec } from './strategy.js';
 

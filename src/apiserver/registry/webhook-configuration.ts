@@ -5,7 +5,7 @@
  * stored condition compiles.
  */
 import type { KubeObject } from '../../meta/index.js';
-import { matchConditionErrors } from '../admission-cel/match-conditions.js';
+import { matchConditionErrors } from '../admission-cel/index.js';
 import type { FieldCause } from '../ground/index.js';
 import { StoredBuiltinStrategy } from './stored-builtin.js';
 
