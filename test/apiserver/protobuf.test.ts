@@ -1,3 +1,4 @@
+// Imports the private protobuf/ face: unit tests of the protobuf body decoder.
 // Protobuf request bodies: the decoder is imported from its folder (the apiserver layer's index
 // belongs to the server core, which exports only what clients of the server need), and the server
 // is driven over HTTP with bodies kubectl 1.33 really sent (fixtures/protobuf) and hand-built ones.

@@ -1,3 +1,4 @@
+// Imports private wire/ files: the Status bytes are compared as the server's encoders write them.
 // The bytes of every Status the server writes, compared whole with the body kube-apiserver writes for the
 // same failure. The expected bodies are ours, written from the Go types (field order of metav1.Status,
 // StatusDetails, StatusCause and ListMeta; `omitempty` drops empty strings and zero numbers; Go's JSON

@@ -1,3 +1,4 @@
+// Imports the private wire/ StreamSink type, the sink a watch stream writes to.
 // Delays past Node's timer limit (2^31-1 ms) are clamped by both clocks instead of firing at once, so a
 // watch with a huge timeoutSeconds stays open.
 import { describe, it } from 'node:test';
