@@ -1,3 +1,4 @@
+// Imports the manager's private shard coordinator and gate, run on a fake clock.
 // The shard coordinator on a fake clock over an in-memory Lease store: renew deadlines, handing
 // shards over only after their in-flight reconciles settled, balance, and crashed replicas' Leases.
 import { describe, it } from 'node:test';

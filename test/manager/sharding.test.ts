@@ -1,3 +1,4 @@
+// Imports the manager's private sharding building blocks and option resolution: unit tests.
 // Sharding building blocks: hash ranges, the namespace hash, the reconcile gate, option validation.
 // The hash and lease-naming internals come from the private sharding package, to test them directly.
 import { describe, it } from 'node:test';
