@@ -1,4 +1,4 @@
-// Built-in kind records: this test needs private files (the registry's records, strategies and the Registry that makes the protobuf decoder, and meta's list of predefined descriptors), which the faces do not export.
+// Built-in kind records: this test needs private files (the registry's records, strategies and the Registry that makes the protobuf decoder, the built-in schemas, meta's list of predefined descriptors), which the faces do not export.
 // Every kind the server serves must come from a record with all its parts, and adding a kind is one
 // record: a throwaway kind defined here is served by a server built for the test, over REST, as a
 // Table and from protobuf bodies.
@@ -10,6 +10,7 @@ import { builtinResources } from '../../src/meta/resource.js';
 import { createApiServer, type ApiServer } from 'kube-converge/apiserver';
 import { BUILTIN_KINDS, type BuiltinKind } from '../../src/apiserver/registry/builtins.js';
 import { Registry } from '../../src/apiserver/registry/registry.js';
+import { builtinSchemas } from '../../src/apiserver/builtin-schemas/index.js';
 import { Strategy, builtinVersion, type VersionSpec } from '../../src/apiserver/registry/strategy.js';
 import { ageColumn, cells, column, nameColumn, type TablePrinter } from '../../src/apiserver/table/index.js';
 import { fieldCause, type FieldCause } from '../../src/apiserver/ground/index.js';
@@ -69,7 +70,7 @@ describe('every served built-in kind has all its parts', () => {
     return out;
   }
 
-  it('serves each kind from a record in BUILTIN_KINDS, whose strategy names it and has a printer where it can be listed', async () => {
+  it('serves each kind from a record in BUILTIN_KINDS, whose strategy names it, with a schema, and a printer where it can be listed', async () => {
     const served = await servedResources();
     assert.ok(served.length >= BUILTIN_KINDS.length, `discovery lists ${served.length} resources`);
     for (const r of served) {
@@ -80,6 +81,10 @@ describe('every served built-in kind has all its parts', () => {
       assert.ok(strategy, `${id}: its record's strategy does not serve ${r.version}`);
       const descriptor = strategy.served(r.version);
       for (const part of ['kind', 'singular', 'plural'] as const) assert.notEqual(descriptor[part], '', `${id}: descriptor has no ${part}`);
+      assert.ok(
+        builtinSchemas().componentOf({ group: r.group, version: r.version, kind: descriptor.kind }),
+        `${id}: no OpenAPI schema in builtin-schemas (explain, apply and unknown-field checks read it)`,
+      );
       if (r.verbs.includes('list'))
         assert.ok(strategy.printer, `${id}: a kind kubectl can get needs a printer (defaultPrinter for Name and Created At)`);
     }

@@ -88,8 +88,8 @@ const toBytes = (body: string | Uint8Array): Uint8Array => (typeof body === 'str
 /**
  * The protobuf request bodies one server decodes: the kinds its registry declares, with the
  * messages of the built-in tables and of any tables those kinds bring along. Invariant: a kind is
- * decoded only through a message some table defines (checked here, when the set is made, not on a
- * request), and an undeclared kind is a 415.
+ * decoded only through a message some table defines (checked once, when the set is made, not per
+ * body), and an undeclared kind is a 415.
  */
 export class ProtobufBodies {
   readonly #messages = new Map<string, string>();

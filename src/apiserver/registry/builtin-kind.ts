@@ -29,7 +29,7 @@ export interface SubresourceBody {
   message: string;
 }
 
-/** One built-in kind, whole. @extension */
+/** One built-in kind, whole. */
 export interface BuiltinKind {
   /** Makes the kind's strategy; `store` is what a strategy that checks its neighbours may read. */
   readonly strategy: (store: StoreReader) => Strategy;

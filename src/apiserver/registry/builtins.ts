@@ -27,7 +27,7 @@ import { storedBuiltin } from './stored-builtin.js';
 import { mutatingWebhookConfigurationKind, validatingWebhookConfigurationKind } from './webhook-configuration.js';
 import { deploymentKind, replicaSetKind } from './workload.js';
 
-/** Every built-in kind. @extension */
+/** Every built-in kind. */
 export const BUILTIN_KINDS: readonly BuiltinKind[] = [
   namespaceKind,
   configMapKind,

@@ -88,7 +88,11 @@ export class Registry {
     return this.#kinds.get(id);
   }
 
-  /** The protobuf request bodies of the registered kinds, made on first use after a kind is added. */
+  /**
+   * The protobuf request bodies of the registered kinds, made on first use after a kind is added (a
+   * server that is never sent protobuf never makes it); a record naming a message no table defines
+   * throws here.
+   */
   get protobuf(): ProtobufBodies {
     if (this.#protobuf === undefined) {
       const kinds = [...this.#kinds].flatMap(([id, record]) => protobufKindsOf(record, this.#byId.get(id)!));
