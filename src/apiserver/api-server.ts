@@ -315,7 +315,7 @@ export function createApiServer(options: ApiServerOptions = {}): ApiServer {
         return watch && !subresource ? watchObjects(scope) : getObject(scope);
       case 'PUT':
         if (subresource === 'finalize')
-          return namespaces.finalize(scope, decodeObject(req, ctx.registry.protobuf), writeParams(scope, 'UpdateOptions').dryRun);
+          return namespaces.finalize(scope, decodeObject(req, ctx.registry), writeParams(scope, 'UpdateOptions').dryRun);
         return updateHandler(scope);
       case 'PATCH':
         if (subresource === 'finalize') break;

@@ -47,12 +47,15 @@ export function parseDocument(text: string, yaml: boolean, what: string): unknow
   return value;
 }
 
-/** The request body as a Kubernetes object (JSON or YAML per Content-Type, or protobuf of a kind `protobuf` decodes). */
-export function decodeObject(req: ApiRequest, protobuf: ProtobufBodies): KubeObject {
+/**
+ * The request body as a Kubernetes object: JSON or YAML per Content-Type, or protobuf of a kind the
+ * registry's records declare (read from `registry` only for a protobuf body).
+ */
+export function decodeObject(req: ApiRequest, registry: { readonly protobuf: ProtobufBodies }): KubeObject {
   const t = mediaType(req);
   if (t === 'application/vnd.kubernetes.protobuf') {
     const bytes = typeof req.body === 'string' ? Buffer.from(req.body, 'latin1') : (req.body ?? new Uint8Array());
-    const obj = protobuf.decodeObject(bytes);
+    const obj = registry.protobuf.decodeObject(bytes);
     if (nestsDeeperThan(obj)) throw bodyTooDeep('object');
     checkMetadataShape(obj);
     return obj;
