@@ -29,7 +29,7 @@ import { withStoredView } from './handlers/index.js';
 import { createObject } from './handlers/index.js';
 import { wantsAggregatedDiscovery } from './wire/index.js';
 import { localApiServices } from './registry/index.js';
-import { builtinStrategies } from './registry/index.js';
+import { BUILTIN_KINDS, type BuiltinKind } from './registry/index.js';
 import { ReviewStrategy } from './registry/index.js';
 import { OpenApiRoutes } from './openapi-routes.js';
 import { Registry } from './registry/index.js';
@@ -72,6 +72,8 @@ export interface ApiServerOptions {
   onAdmissionAudit?: (event: AdmissionAuditEvent) => void;
   /** The admin's bearer token, so TokenReview names the admin for it (`startApiServer` passes its own). */
   adminToken?: string;
+  /** Built-in kinds to serve besides Converge's own (`BUILTIN_KINDS`), registered after them: a kind's record, in its test. */
+  extraKinds?: readonly BuiltinKind[];
 }
 
 /** A ServiceAccount to mint a token for, and for how long (default one hour, as TokenRequest). */
@@ -166,7 +168,9 @@ export function createApiServer(options: ApiServerOptions = {}): ApiServer {
       });
     },
   };
-  for (const s of builtinStrategies({ list: (resource) => store.current(resource).values() })) registry.add(s);
+  const storeReader = { list: (resource: string) => store.current(resource).values() };
+  for (const kind of BUILTIN_KINDS) registry.addKind(kind, storeReader);
+  for (const kind of options.extraKinds ?? []) registry.addKind(kind, storeReader);
   const namespaces = new NamespaceLifecycle(ctx, log);
   // The controllers subscribe to the store's events and live as long as it does.
   new CrdController(ctx, log);
@@ -310,7 +314,8 @@ export function createApiServer(options: ApiServerOptions = {}): ApiServer {
         if (subresource === 'finalize') break;
         return watch && !subresource ? watchObjects(scope) : getObject(scope);
       case 'PUT':
-        if (subresource === 'finalize') return namespaces.finalize(scope, decodeObject(req), writeParams(scope, 'UpdateOptions').dryRun);
+        if (subresource === 'finalize')
+          return namespaces.finalize(scope, decodeObject(req, ctx.registry), writeParams(scope, 'UpdateOptions').dryRun);
         return updateHandler(scope);
       case 'PATCH':
         if (subresource === 'finalize') break;

@@ -16,7 +16,7 @@ import { performDelete, type DeleteParams } from './write-pipeline.js';
 type Handler = (scope: Scope) => ApiResponse;
 
 function evict(scope: Scope): ApiResponse {
-  const body = decodeObject(scope.req);
+  const body = decodeObject(scope.req, scope.ctx.registry);
   const apiVersion = body.apiVersion === 'policy/v1beta1' ? 'policy/v1beta1' : 'policy/v1';
   checkTypeMeta(scope, body, { apiVersion, kind: 'Eviction' });
   if (body.metadata.name !== scope.name) throw badRequest(`name in URL does not match name in Eviction object`);
@@ -37,7 +37,7 @@ function requestToken(scope: Scope): ApiResponse {
   const { ctx, strategy } = scope;
   const account = ctx.store.get(strategy.storageId, storageKey(strategy, scope.namespace, scope.name));
   if (!account) throw notFound(strategy, scope.name);
-  const body = decodeObject(scope.req);
+  const body = decodeObject(scope.req, scope.ctx.registry);
   checkTypeMeta(scope, body, { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest' });
   const spec = (body.spec ?? {}) as { audiences?: string[]; expirationSeconds?: number; boundObjectRef?: unknown };
   const expirationSeconds = spec.expirationSeconds ?? 3600;

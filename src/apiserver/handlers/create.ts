@@ -17,7 +17,7 @@ import { admitWrite, afterWrite } from '../admission/index.js';
 /** POST of a review kind: nothing is stored; the answer is the request with its status (201). */
 export function reviewHandler(scope: Scope, strategy: ReviewStrategy): ApiResponse {
   // Typed clients (`kubectl auth can-i`) send reviews as protobuf, which decodeObject reads too.
-  const obj = decodeObject(scope.req);
+  const obj = decodeObject(scope.req, scope.ctx.registry);
   checkTypeMeta(scope, obj);
   reconcileNamespace(scope, obj);
   return jsonResponse(201, strategy.review(obj, { ctx: scope.ctx, user: scope.req.user, namespace: scope.namespace }));
@@ -25,7 +25,7 @@ export function reviewHandler(scope: Scope, strategy: ReviewStrategy): ApiRespon
 
 export function createHandler(scope: Scope): ApiResponse | Promise<ApiResponse> {
   const params = writeParams(scope, 'CreateOptions');
-  const obj = decodeObject(scope.req);
+  const obj = decodeObject(scope.req, scope.ctx.registry);
   checkTypeMeta(scope, obj);
   reconcileNamespace(scope, obj);
   const written = admitWrite(scope, { operation: 'CREATE', object: obj, dryRun: params.dryRun }, (o, dryRun, unowned) =>

@@ -19,7 +19,7 @@ import { storedWrite, withViews } from './webhook-conversion.js';
 export function updateHandler(scope: Scope): ApiResponse | Promise<ApiResponse> {
   const { strategy, ctx } = scope;
   const params = writeParams(scope, 'UpdateOptions');
-  const obj = decodeObject(scope.req);
+  const obj = decodeObject(scope.req, scope.ctx.registry);
   const isScale = scope.subresource === 'scale';
   checkTypeMeta(scope, obj, isScale ? { apiVersion: 'autoscaling/v1', kind: 'Scale' } : undefined);
   if (obj.metadata.name !== scope.name) {

@@ -5,7 +5,8 @@
 export { defaultUid, metaOf, present, storageKey } from './context.js';
 export type { AdmissionAuditEvent, Scope, ServerContext, TableConverter } from './context.js';
 export { localApiServices } from './apiservice.js';
-export { builtinStrategies } from './builtins.js';
+export { BUILTIN_KINDS } from './builtins.js';
+export type { BuiltinKind } from './builtin-kind.js';
 export { ReviewStrategy } from './review.js';
 export { Registry } from './registry.js';
 export { readPath, writePath } from './strategy.js';
