@@ -20,3 +20,5 @@ export { explore } from './explore/explore.js';
 export type { ExploreOptions, ExploreResult, ExploreFailure } from './explore/explore.js';
 export type { ExploreContext, ExploreSetup, ScenarioStep, Invariant } from './explore/run-schedule.js';
 export type { Fault, FaultKind } from './explore/schedule.js';
+export { TestFleet } from './fleet.js';
+export type { TestFleetOptions, TestMember } from './fleet.js';

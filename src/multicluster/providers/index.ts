@@ -1,0 +1,7 @@
+// Face of the cluster providers: a static list, namespaces as clusters, and kubeconfig Secrets in a hub.
+export { staticProvider } from './static.js';
+export type { StaticCluster } from './static.js';
+export { namespacesProvider } from './namespaces.js';
+export type { NamespacesProviderOptions } from './namespaces.js';
+export { kubeconfigSecretsProvider, KUBECONFIG_SECRET_LABEL } from './kubeconfig-secrets.js';
+export type { KubeconfigSecretsProviderOptions } from './kubeconfig-secrets.js';
