@@ -92,7 +92,9 @@ export class FleetBuilder {
   /** Any kind in every selected member, with any handler; its requests get the member's name. */
   watches<T extends KubeObject>(resource: ResourceDescriptor<T>, handler: EventHandler<T>, options: WatchesOptions<T> = {}): this {
     const own = options.predicates ?? [];
-    this.#sources.push((global, clusters) => fleetSource(this.#fleet, () => kindSource(resource, handler, ...global, ...own), { clusters }));
+    this.#sources.push((global, clusters) =>
+      fleetSource(this.#fleet, () => kindSource(resource, handler, ...global, ...own), { clusters }),
+    );
     return this;
   }
 

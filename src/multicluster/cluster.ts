@@ -27,8 +27,3 @@ export interface Cluster {
 export interface ClusterRequest extends NamespacedName {
   readonly cluster: string;
 }
-
-/** `cluster/namespace/name` (or `cluster/name` for cluster-scoped objects), for logs and keys. */
-export function formatClusterRequest(req: ClusterRequest): string {
-  return req.namespace ? `${req.cluster}/${req.namespace}/${req.name}` : `${req.cluster}/${req.name}`;
-}

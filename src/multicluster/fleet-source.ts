@@ -46,7 +46,9 @@ export function fleetSource(fleet: Fleet, make: (cluster: Cluster) => Source, op
               host: cluster.manager,
               log: ctx.log.child({ cluster: cluster.name }),
             };
-            source.start(inner).catch((err: unknown) => inner.log.error({ err, source: String(source) }, 'source failed to start in cluster'));
+            source
+              .start(inner)
+              .catch((err: unknown) => inner.log.error({ err, source: String(source) }, 'source failed to start in cluster'));
           },
           disengaged: () => {},
         },

@@ -5,6 +5,12 @@
  * member. The fleet runs as a runnable of the local manager on every replica (members' caches are warm
  * on standbys too, as a manager's own cache is); its controllers run on the leader.
  *
+ * With a local manager sharded by cluster (`sharding: { by: 'cluster' }`), the replicas share the
+ * clusters instead: the provider's clusters are only registered, and a replica engages exactly the
+ * clusters of the shards it holds — engaging is what hands a cluster's objects to the controllers, so
+ * a replica taking over a shard reconciles its clusters from their initial lists — and disengages
+ * them when it gives the shard up or loses it (after the shard gate refused their requests).
+ *
  * Invariants: at most one engagement per name at a time (engaging a name again first disengages the
  * old one, and calls for one name run in order); a disengaged cluster's signal aborts before its
  * manager stops, so sources detach and reconciles see the abort first; when the fleet stops, every
@@ -51,6 +57,10 @@ export class Fleet implements ClusterSink, Runnable {
   readonly #queue = new Map<string, Promise<unknown>>();
   readonly #listeners = new Set<FleetListener>();
   readonly #indexes: FieldIndex[] = [];
+  /** Every cluster the provider registered, engaged or not (a sharded fleet engages only its shards'). */
+  readonly #known = new Map<string, ClusterConnection>();
+  /** The local manager's open shards, when it shards by cluster; undefined otherwise. */
+  readonly #openShards: Set<number> | undefined;
   #stopped = false;
 
   /** Adds the fleet to `local` as a runnable of every replica; it starts with `local`. */
@@ -59,6 +69,7 @@ export class Fleet implements ClusterSink, Runnable {
     this.#provider = options.provider;
     this.#cache = options.cache;
     this.#log = options.local.logger.child({ component: 'fleet' });
+    this.#openShards = options.local.options.sharding?.by === 'cluster' ? new Set() : undefined;
     this.local.add(this);
   }
 
@@ -69,6 +80,23 @@ export class Fleet implements ClusterSink, Runnable {
   /** Runs the provider until `signal` aborts, then disengages every member. */
   async start(signal: AbortSignal): Promise<void> {
     let failure: unknown;
+    const open = this.#openShards;
+    if (open) {
+      this.local.watchShards(
+        {
+          opened: (shard) => {
+            open.add(shard);
+            for (const [name, conn] of this.#known) if (this.local.shardOf(name) === shard) void this.#engageKnown(name, conn);
+          },
+          closed: (shard) => {
+            open.delete(shard);
+            for (const name of [...this.#members.keys()])
+              if (this.local.shardOf(name) === shard) void this.#inOrder(name, () => this.#disengageNow(name));
+          },
+        },
+        signal,
+      );
+    }
     try {
       if (this.#provider) {
         this.#log.info({ provider: String(this.#provider) }, 'starting cluster provider');
@@ -81,7 +109,7 @@ export class Fleet implements ClusterSink, Runnable {
       failure = err;
     }
     this.#stopped = true;
-    await Promise.all([...this.#members.keys()].map((name) => this.disengage(name)));
+    await Promise.all([...this.#members.keys()].map((name) => this.#inOrder(name, () => this.#disengageNow(name))));
     if (failure !== undefined) throw failure;
   }
 
@@ -110,15 +138,37 @@ export class Fleet implements ClusterSink, Runnable {
     for (const m of this.#members.values()) m.cluster.manager.indexField(index.resource, index.field, index.extract);
   }
 
-  engage(name: string, connection: ClusterConnection): Promise<Cluster> {
+  /**
+   * Registers a cluster and engages it, replacing an engaged one of that name. Resolves with the
+   * engaged cluster, or undefined when another replica's shard holds it (a fleet sharded by cluster).
+   */
+  engage(name: string, connection: ClusterConnection): Promise<Cluster | undefined> {
+    this.#known.set(name, connection);
+    return this.#engageKnown(name, connection);
+  }
+
+  /** Unregisters a cluster and disengages it if engaged. */
+  disengage(name: string): Promise<void> {
+    this.#known.delete(name);
+    return this.#inOrder(name, () => this.#disengageNow(name));
+  }
+
+  #owned(name: string): boolean {
+    const shard = this.local.shardOf(name);
+    return !this.#openShards || (shard !== undefined && this.#openShards.has(shard));
+  }
+
+  #engageKnown(name: string, connection: ClusterConnection): Promise<Cluster | undefined> {
     return this.#inOrder(name, async () => {
       if (this.#stopped) throw new Error(`fleet stopped: cluster ${name} not engaged`);
       if (this.#members.has(name)) await this.#disengageNow(name);
+      // Registered meanwhile elsewhere, or its shard is not (or no longer) ours.
+      if (this.#known.get(name) !== connection || !this.#owned(name)) return undefined;
       const manager = await createManager({
         ...('config' in connection ? { config: connection.config } : { client: connection.client }),
         clock: this.local.clock,
         logger: this.local.logger.child({ cluster: name }),
-        ...(connection.cache ?? this.#cache ? { cache: (connection.cache ?? this.#cache)! } : {}),
+        ...((connection.cache ?? this.#cache) ? { cache: (connection.cache ?? this.#cache)! } : {}),
       });
       for (const ix of this.#indexes) manager.indexField(ix.resource, ix.field, ix.extract);
       const stop = new AbortController();
@@ -127,7 +177,7 @@ export class Fleet implements ClusterSink, Runnable {
         // A member that fails (e.g. its credentials are refused) is disengaged; the fleet goes on.
         if (!stop.signal.aborted) {
           this.#log.error({ err, cluster: name }, 'member cluster failed; disengaging it');
-          void this.disengage(name);
+          void this.#inOrder(name, () => this.#disengageNow(name));
         }
       });
       this.#members.set(name, { cluster, stop, run });
@@ -135,10 +185,6 @@ export class Fleet implements ClusterSink, Runnable {
       for (const l of this.#listeners) this.#notify(l, 'engaged', cluster);
       return cluster;
     });
-  }
-
-  disengage(name: string): Promise<void> {
-    return this.#inOrder(name, () => this.#disengageNow(name));
   }
 
   async #disengageNow(name: string): Promise<void> {

@@ -3,11 +3,10 @@
 export { Fleet } from './fleet.js';
 export type { FleetOptions, FleetListener } from './fleet.js';
 export type { Cluster, ClusterRequest } from './cluster.js';
-export { formatClusterRequest } from './cluster.js';
 export type { ClusterConnection, ClusterProvider, ClusterSink } from './provider.js';
 export { fleetControllerManagedBy, FleetBuilder } from './builder.js';
 export type { FleetReconciler, FleetReconcileContext } from './builder.js';
 export { fleetSource } from './fleet-source.js';
 export type { FleetSourceOptions } from './fleet-source.js';
-export { clusterQueue } from './cluster-queue.js';
-export * from './providers/index.js';
+export { staticProvider, namespacesProvider, kubeconfigSecretsProvider, KUBECONFIG_SECRET_LABEL } from './providers/index.js';
+export type { StaticCluster, NamespacesProviderOptions, KubeconfigSecretsProviderOptions } from './providers/index.js';

@@ -20,9 +20,12 @@ export type ClusterConnection = ({ config: RestConfig } | { client: Client }) & 
 export interface ClusterSink {
   /** The fleet's local (hub) manager: its cache and client read the hub's objects. */
   readonly local: Manager;
-  /** Engages a cluster, replacing an engaged one of that name (e.g. its kubeconfig changed). */
-  engage(name: string, connection: ClusterConnection): Promise<Cluster>;
-  /** Disengages a cluster; a name not engaged is a no-op. */
+  /**
+   * Registers and engages a cluster, replacing an engaged one of that name (e.g. its kubeconfig
+   * changed); undefined when another replica holds it (a fleet sharded by cluster).
+   */
+  engage(name: string, connection: ClusterConnection): Promise<Cluster | undefined>;
+  /** Unregisters and disengages a cluster; a name not known is a no-op. */
   disengage(name: string): Promise<void>;
 }
 

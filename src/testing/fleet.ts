@@ -91,7 +91,10 @@ export class TestFleet implements AsyncDisposable {
   async add(name: string): Promise<TestMember> {
     if (this.#stopping) throw new InvalidOptionError('TestFleet.add', 'the fleet is stopped');
     if (this.#members.has(name)) throw new InvalidOptionError('TestFleet.add', `member ${name} already exists`);
-    const env = await TestEnv.start({ crds: this.#options.memberCrds ?? [], ...(this.#options.clock ? { clock: this.#options.clock } : {}) });
+    const env = await TestEnv.start({
+      crds: this.#options.memberCrds ?? [],
+      ...(this.#options.clock ? { clock: this.#options.clock } : {}),
+    });
     const url = new URL(env.url);
     const proxy = await PartitionProxy.start({ host: url.hostname, port: Number(url.port) });
     const proxied = `${url.protocol}//${url.hostname}:${proxy.port}`;
@@ -141,7 +144,9 @@ export class TestFleet implements AsyncDisposable {
 
   /** The members now in the fleet, for `staticProvider`. */
   staticClusters(): Record<string, StaticCluster> {
-    return Object.fromEntries(this.members().map((m) => [m.name, { config: m.restConfig(), labels: this.#options.labels?.(m.name) ?? {} }]));
+    return Object.fromEntries(
+      this.members().map((m) => [m.name, { config: m.restConfig(), labels: this.#options.labels?.(m.name) ?? {} }]),
+    );
   }
 
   /** Stops every member, its proxy, and the hub. Idempotent. */
@@ -159,7 +164,8 @@ export class TestFleet implements AsyncDisposable {
 
   #member(name: string): Member {
     const m = this.#members.get(name);
-    if (!m) throw new InvalidOptionError('TestFleet.member', `no member ${name} (members: ${[...this.#members.keys()].join(', ') || 'none'})`);
+    if (!m)
+      throw new InvalidOptionError('TestFleet.member', `no member ${name} (members: ${[...this.#members.keys()].join(', ') || 'none'})`);
     return m;
   }
 }

@@ -22,3 +22,4 @@ export type { ExploreContext, ExploreSetup, ScenarioStep, Invariant } from './ex
 export type { Fault, FaultKind } from './explore/schedule.js';
 export { TestFleet } from './fleet.js';
 export type { TestFleetOptions, TestMember } from './fleet.js';
+export { PartitionProxy } from './partition-proxy.js';

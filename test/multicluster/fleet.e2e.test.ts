@@ -19,7 +19,7 @@ async function stampingFleet(testFleet: TestFleet, filter?: (labels: Readonly<Re
     seen.push(req);
     if (req.name !== 'app') return;
     const cm = await ctx.client.get(ConfigMapResource, req);
-    if (cm.metadata.annotations?.[STAMP] === ctx.cluster.name) return;
+    if (cm?.metadata.annotations?.[STAMP] === ctx.cluster.name) return;
     await ctx.client.patch(ConfigMapResource, req, { metadata: { annotations: { [STAMP]: ctx.cluster.name } } }, 'merge');
   });
   const run = local.start();
@@ -141,7 +141,11 @@ describe('namespaces as clusters', () => {
     try {
       await eventually(() => listed.size === 2);
       assert.deepEqual([...listed.keys()].sort(), ['tenant-a', 'tenant-b']);
-      for (const [cluster, namespaces] of listed) assert.ok(namespaces.every((ns) => ns === cluster), `${cluster} sees only its namespace`);
+      for (const [cluster, namespaces] of listed)
+        assert.ok(
+          namespaces.every((ns) => ns === cluster),
+          `${cluster} sees only its namespace`,
+        );
       assert.ok(seen.every((r) => r.cluster === r.namespace));
     } finally {
       await local.shutdown();

@@ -44,7 +44,10 @@ export function kubeconfigSecretsProvider(options: KubeconfigSecretsProviderOpti
         const name = secret.metadata.name ?? '';
         const data = secret.data?.[key];
         if (data === undefined) {
-          log.error({ cluster: name, key }, `Secret ${options.namespace}/${name} has no data key ${JSON.stringify(key)}; cluster not engaged`);
+          log.error(
+            { cluster: name, key },
+            `Secret ${options.namespace}/${name} has no data key ${JSON.stringify(key)}; cluster not engaged`,
+          );
           return;
         }
         const kubeconfig = Buffer.from(data, 'base64').toString('utf8');
@@ -66,7 +69,14 @@ export function kubeconfigSecretsProvider(options: KubeconfigSecretsProviderOpti
         if (engaged.delete(name)) void sink.disengage(name);
       };
       await watchObjects(
-        { client: options.client, resource: SecretResource, namespace: options.namespace, labelSelector, clock: sink.local.clock, logger: log },
+        {
+          client: options.client,
+          resource: SecretResource,
+          namespace: options.namespace,
+          labelSelector,
+          clock: sink.local.clock,
+          logger: log,
+        },
         {
           onAdd: (s) => engage(s),
           onUpdate: (_old, s) => engage(s),

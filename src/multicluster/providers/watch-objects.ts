@@ -18,7 +18,11 @@ export interface WatchObjectsOptions<T extends KubeObject> {
 }
 
 /** Delivers the objects' events to `handler` until `signal` aborts; resolves then. */
-export async function watchObjects<T extends KubeObject>(o: WatchObjectsOptions<T>, handler: ResourceEventHandler<T>, signal: AbortSignal): Promise<void> {
+export async function watchObjects<T extends KubeObject>(
+  o: WatchObjectsOptions<T>,
+  handler: ResourceEventHandler<T>,
+  signal: AbortSignal,
+): Promise<void> {
   const informer = createSharedIndexInformer<T>({
     listerWatcher: createListerWatcher({ client: o.client, resource: o.resource, namespace: o.namespace, labelSelector: o.labelSelector }),
     name: `fleet provider: ${o.resource.kind}`,
