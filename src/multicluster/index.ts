@@ -8,5 +8,16 @@ export { fleetControllerManagedBy, FleetBuilder } from './builder.js';
 export type { FleetReconciler, FleetReconcileContext } from './builder.js';
 export { fleetSource } from './fleet-source.js';
 export type { FleetSourceOptions } from './fleet-source.js';
-export { staticProvider, namespacesProvider, kubeconfigSecretsProvider, KUBECONFIG_SECRET_LABEL } from './providers/index.js';
-export type { StaticCluster, NamespacesProviderOptions, KubeconfigSecretsProviderOptions } from './providers/index.js';
+export {
+  staticProvider,
+  namespacesProvider,
+  kubeconfigSecretsProvider,
+  kubeconfigFolderProvider,
+  KUBECONFIG_SECRET_LABEL,
+} from './providers/index.js';
+export type {
+  StaticCluster,
+  NamespacesProviderOptions,
+  KubeconfigSecretsProviderOptions,
+  KubeconfigFolderProviderOptions,
+} from './providers/index.js';
