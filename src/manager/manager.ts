@@ -91,7 +91,7 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
     this.options = options;
     this.logger = options.logger;
     this.clock = options.clock;
-    this.metrics = createManagerMetrics();
+    this.metrics = createManagerMetrics({ processMetrics: options.processMetrics });
     if ('client' in connection) {
       this.#rest = connection.client;
     } else {

@@ -72,6 +72,8 @@ export interface ManagerOptions {
    * not converged). Default false: like `/debug/converge`, it shows object names and error messages.
    */
   dashboard?: boolean;
+  /** Collect Node's process metrics (CPU, memory, event loop lag) on the manager's registry; default true. */
+  processMetrics?: boolean;
   /** How long a stop waits for runnables; 0 = not at all, `Infinity` = forever. Default 30 s. */
   gracefulShutdownTimeoutMs?: number;
   clock?: Clock;
@@ -122,6 +124,7 @@ export interface ResolvedManagerOptions {
   readonly metricsBind: { host: string | undefined; port: number } | undefined;
   readonly healthProbeBind: { host: string | undefined; port: number } | undefined;
   readonly dashboard: boolean;
+  readonly processMetrics: boolean;
   readonly gracefulShutdownTimeoutMs: number;
   readonly clock: Clock;
   readonly logger: Logger;
@@ -168,6 +171,7 @@ export function resolveManagerOptions(o: ManagerOptions = {}): ResolvedManagerOp
     metricsBind: bind('metricsBindAddress', o.metricsBindAddress),
     healthProbeBind: bind('healthProbeBindAddress', o.healthProbeBindAddress),
     dashboard: o.dashboard ?? false,
+    processMetrics: o.processMetrics ?? true,
     gracefulShutdownTimeoutMs: grace,
     clock: o.clock ?? realClock,
     logger: o.logger ?? jsonLogger(),

@@ -148,13 +148,20 @@ export class FleetBuilder {
       const cluster = fleet.get(target);
       // Disengaged since it was enqueued: its objects are no longer ours to converge.
       if (!cluster) return;
-      return reconciler(req as ClusterRequest, {
-        ...ctx,
-        client: cluster.client,
-        cluster,
-        signal: AbortSignal.any([ctx.signal, cluster.signal]),
-        log: ctx.log.child({ cluster: target }),
-      });
+      try {
+        const result = await reconciler(req as ClusterRequest, {
+          ...ctx,
+          client: cluster.client,
+          cluster,
+          signal: AbortSignal.any([ctx.signal, cluster.signal]),
+          log: ctx.log.child({ cluster: target }),
+        });
+        fleet.metrics.reconciled(name!, target, result && (result.requeueAfter ?? 0) > 0 ? 'requeue' : 'success');
+        return result;
+      } catch (err) {
+        fleet.metrics.reconciled(name!, target, 'error');
+        throw err;
+      }
     });
   }
 

@@ -20,6 +20,7 @@ import { type KubeObject, type Logger, type ResourceDescriptor } from '../meta/i
 import type { Runnable } from '../controller/index.js';
 import { createManager, type CacheOptions, type Manager } from '../manager/index.js';
 import type { Cluster } from './cluster.js';
+import { fleetMetrics, type FleetMetrics } from './metrics.js';
 import type { ClusterConnection, ClusterProvider, ClusterSink } from './provider.js';
 
 /** Options of `new Fleet`. */
@@ -62,6 +63,8 @@ export class Fleet implements ClusterSink, Runnable {
   /** The local manager's open shards, when it shards by cluster; undefined otherwise. */
   readonly #openShards: Set<number> | undefined;
   #stopped = false;
+  /** The fleet's metrics on the local manager's registry. */
+  readonly metrics: FleetMetrics;
 
   /** Adds the fleet to `local` as a runnable of every replica; it starts with `local`. */
   constructor(options: FleetOptions) {
@@ -70,6 +73,7 @@ export class Fleet implements ClusterSink, Runnable {
     this.#cache = options.cache;
     this.#log = options.local.logger.child({ component: 'fleet' });
     this.#openShards = options.local.options.sharding?.by === 'cluster' ? new Set() : undefined;
+    this.metrics = fleetMetrics(options.local.metrics.registry);
     this.local.add(this);
   }
 
@@ -168,6 +172,8 @@ export class Fleet implements ClusterSink, Runnable {
         ...('config' in connection ? { config: connection.config } : { client: connection.client }),
         clock: this.local.clock,
         logger: this.local.logger.child({ cluster: name }),
+        // A member's registry is never served: the fleet's own metrics are on the local manager's.
+        processMetrics: false,
         ...((connection.cache ?? this.#cache) ? { cache: (connection.cache ?? this.#cache)! } : {}),
       });
       for (const ix of this.#indexes) manager.indexField(ix.resource, ix.field, ix.extract);
@@ -176,11 +182,14 @@ export class Fleet implements ClusterSink, Runnable {
       const run = manager.start(stop.signal).catch((err: unknown) => {
         // A member that fails (e.g. its credentials are refused) is disengaged; the fleet goes on.
         if (!stop.signal.aborted) {
+          this.metrics.engagement('failed');
           this.#log.error({ err, cluster: name }, 'member cluster failed; disengaging it');
           void this.#inOrder(name, () => this.#disengageNow(name));
         }
       });
       this.#members.set(name, { cluster, stop, run });
+      this.metrics.engagement('engaged');
+      this.metrics.engaged(this.#members.size);
       this.#log.info({ cluster: name }, 'cluster engaged');
       for (const l of this.#listeners) this.#notify(l, 'engaged', cluster);
       return cluster;
@@ -191,6 +200,8 @@ export class Fleet implements ClusterSink, Runnable {
     const member = this.#members.get(name);
     if (!member) return;
     this.#members.delete(name);
+    this.metrics.engaged(this.#members.size);
+    this.metrics.forget(name);
     member.stop.abort(new Error(`cluster ${name} disengaged`));
     for (const l of this.#listeners) this.#notify(l, 'disengaged', member.cluster);
     await member.run;

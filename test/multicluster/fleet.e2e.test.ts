@@ -39,6 +39,9 @@ describe('a fleet of in-process clusters', () => {
       for (const m of testFleet.members()) await eventually(async () => (await stampOf(testFleet, m.name)) === m.name);
       const clusters = new Set(seen.filter((r) => r.name === 'app').map((r) => r.cluster));
       assert.deepEqual([...clusters].sort(), ['member-0', 'member-1', 'member-2']);
+      const metrics = await local.metrics.registry.metrics();
+      assert.match(metrics, /^converge_fleet_engaged_clusters 3$/m);
+      assert.match(metrics, /^converge_fleet_reconcile_total\{controller="configmap",cluster="member-1",result="success"\} \d+$/m);
     } finally {
       await local.shutdown();
       await run;
@@ -61,6 +64,9 @@ describe('a fleet of in-process clusters', () => {
         fleet.clusters().map((c) => c.name),
         ['member-new'],
       );
+      const metrics = await local.metrics.registry.metrics();
+      assert.doesNotMatch(metrics, /cluster="member-0"/, "a disengaged cluster's series go with it");
+      assert.match(metrics, /cluster="member-new"/);
     } finally {
       await local.shutdown();
       await run;
