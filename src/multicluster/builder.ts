@@ -156,10 +156,10 @@ export class FleetBuilder {
           signal: AbortSignal.any([ctx.signal, cluster.signal]),
           log: ctx.log.child({ cluster: target }),
         });
-        fleet.metrics.reconciled(name!, target, result && (result.requeueAfter ?? 0) > 0 ? 'requeue' : 'success');
+        fleet.reportReconcile(name!, target, result && (result.requeueAfter ?? 0) > 0 ? 'requeue' : 'success');
         return result;
       } catch (err) {
-        fleet.metrics.reconciled(name!, target, 'error');
+        fleet.reportReconcile(name!, target, 'error');
         throw err;
       }
     });

@@ -63,8 +63,8 @@ export class Fleet implements ClusterSink, Runnable {
   /** The local manager's open shards, when it shards by cluster; undefined otherwise. */
   readonly #openShards: Set<number> | undefined;
   #stopped = false;
-  /** The fleet's metrics on the local manager's registry. */
-  readonly metrics: FleetMetrics;
+  /** The fleet's metrics on the local manager's registry (multi-cluster controllers report here too). */
+  readonly #metrics: FleetMetrics;
 
   /** Adds the fleet to `local` as a runnable of every replica; it starts with `local`. */
   constructor(options: FleetOptions) {
@@ -73,7 +73,7 @@ export class Fleet implements ClusterSink, Runnable {
     this.#cache = options.cache;
     this.#log = options.local.logger.child({ component: 'fleet' });
     this.#openShards = options.local.options.sharding?.by === 'cluster' ? new Set() : undefined;
-    this.metrics = fleetMetrics(options.local.metrics.registry);
+    this.#metrics = fleetMetrics(options.local.metrics.registry);
     this.local.add(this);
   }
 
@@ -115,6 +115,11 @@ export class Fleet implements ClusterSink, Runnable {
     this.#stopped = true;
     await Promise.all([...this.#members.keys()].map((name) => this.#inOrder(name, () => this.#disengageNow(name))));
     if (failure !== undefined) throw failure;
+  }
+
+  /** Counts a multi-cluster controller's reconcile of `cluster` (`converge_fleet_reconcile_total`). */
+  reportReconcile(controller: string, cluster: string, result: 'success' | 'error' | 'requeue'): void {
+    this.#metrics.reconciled(controller, cluster, result);
   }
 
   /** The engaged cluster of that name, if any. */
@@ -182,14 +187,14 @@ export class Fleet implements ClusterSink, Runnable {
       const run = manager.start(stop.signal).catch((err: unknown) => {
         // A member that fails (e.g. its credentials are refused) is disengaged; the fleet goes on.
         if (!stop.signal.aborted) {
-          this.metrics.engagement('failed');
+          this.#metrics.engagement('failed');
           this.#log.error({ err, cluster: name }, 'member cluster failed; disengaging it');
           void this.#inOrder(name, () => this.#disengageNow(name));
         }
       });
       this.#members.set(name, { cluster, stop, run });
-      this.metrics.engagement('engaged');
-      this.metrics.engaged(this.#members.size);
+      this.#metrics.engagement('engaged');
+      this.#metrics.engaged(this.#members.size);
       this.#log.info({ cluster: name }, 'cluster engaged');
       for (const l of this.#listeners) this.#notify(l, 'engaged', cluster);
       return cluster;
@@ -200,8 +205,8 @@ export class Fleet implements ClusterSink, Runnable {
     const member = this.#members.get(name);
     if (!member) return;
     this.#members.delete(name);
-    this.metrics.engaged(this.#members.size);
-    this.metrics.forget(name);
+    this.#metrics.engaged(this.#members.size);
+    this.#metrics.forget(name);
     member.stop.abort(new Error(`cluster ${name} disengaged`));
     for (const l of this.#listeners) this.#notify(l, 'disengaged', member.cluster);
     await member.run;

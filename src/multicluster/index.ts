@@ -2,7 +2,6 @@
 // multi-cluster controllers whose requests carry the cluster, and the providers that find clusters.
 export { Fleet } from './fleet.js';
 export type { FleetOptions, FleetListener } from './fleet.js';
-export type { FleetMetrics } from './metrics.js';
 export type { Cluster, ClusterRequest } from './cluster.js';
 export type { ClusterConnection, ClusterProvider, ClusterSink } from './provider.js';
 export { fleetControllerManagedBy, FleetBuilder } from './builder.js';
