@@ -28,6 +28,7 @@ export const LAYERS = {
   apiserver: ['meta'],
   schema: ['meta'],
   webhook: ['meta', 'manager'],
+  multicluster: ['meta', 'workqueue', 'client', 'cache', 'controller', 'manager'],
   testing: ANY,
   cli: ANY,
 };

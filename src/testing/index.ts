@@ -20,3 +20,6 @@ export { explore } from './explore/index.js';
 export type { ExploreOptions, ExploreResult, ExploreFailure } from './explore/index.js';
 export type { ExploreContext, ExploreSetup, ScenarioStep, Invariant } from './explore/index.js';
 export type { Fault, FaultKind } from './explore/index.js';
+export { TestFleet } from './fleet.js';
+export type { TestFleetOptions, TestMember } from './fleet.js';
+export { PartitionProxy } from './partition-proxy.js';

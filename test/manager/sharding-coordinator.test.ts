@@ -60,7 +60,7 @@ function leaseStore() {
 }
 
 const timings = { leaseDurationMs: 1_000, renewDeadlineMs: 600, retryPeriodMs: 100 };
-const gateOf = (): ShardGate => new ShardGate({ shardOf: (ns) => Number(ns.slice(2)) });
+const gateOf = (): ShardGate => new ShardGate({ shardOf: (req) => (req.namespace ? Number(req.namespace.slice(2)) : undefined) });
 
 function coordinator(client: Client, clock: FakeClock, gate: ShardGate, shards: number, identity = 'a'): ShardCoordinator {
   return new ShardCoordinator({
