@@ -10,7 +10,10 @@
  * started, because each controller stops taking work when its signal aborts). Losing the lease cuts:
  * leader runnables are aborted at that instant, nothing is waited for, and `start` rejects with
  * `LeaderElectionLostError` — a manager never keeps reconciling without the lease. `admitReconcile`
- * (the controllers' gate) admits a leader-elected reconcile only while the elector's fence is open.
+ * (the controllers' gate) admits a leader-elected reconcile only while the elector's fence is open, and
+ * the manager's client refuses every write once a leader's fence closed or an object's shard was lost
+ * (`WriteFencedError`, checked synchronously when the write is made, before anything is sent), so a
+ * reconcile already in flight when the lease lapsed cannot write after a successor may lead.
  *
  * With `sharding`, shard ownership (`ShardOwnership`) runs from the caches' sync until after the stop:
  * it holds shard Leases, the cache watches only the namespaces of the held shards, and
@@ -45,6 +48,7 @@ import {
   type DashboardSource,
   type HealthCheck,
 } from './http/index.js';
+import { WriteFencedError } from './errors.js';
 import { LeaderElectionRunnable } from './leader-election-runnable.js';
 import { createManagerMetrics, type ManagerMetrics } from './metrics/index.js';
 import type { ResolvedManagerOptions } from './options.js';
@@ -53,6 +57,7 @@ import { RunnableGroup } from './runnable-group.js';
 import { reachabilityReporter } from './reachability.js';
 import { ShardOwnership } from './shard-ownership.js';
 import { ShardGate, namespaceSharder, shardRanges } from './sharding/index.js';
+import { withWriteFence, type WriteAttempt } from './write-fence.js';
 
 /** Runs controllers and everything they share: the cache, the split client, leader election, metrics, health and events. */
 export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
@@ -79,6 +84,10 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
   #failure: unknown;
   #run: Promise<void> | undefined;
   #leaderElection: LeaderElectionRunnable | undefined;
+  /** Whether this manager has led under leader election: from then on, a closed fence refuses writes. */
+  #led = false;
+  /** Aborts when leadership is lost: the signal every write of the manager's client carries. */
+  readonly #leadershipLost = new AbortController();
   readonly #gate: ShardGate | undefined;
   readonly #sharding: ShardOwnership | undefined;
 
@@ -116,7 +125,10 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
       shards: options.sharding?.shards,
       shardOwner: (shard) => this.#sharding?.holderOf(shard),
     });
-    this.client = withReadYourWrites(createSplitClient({ client: this.#rest, cache: this.#cache }), this.#cache);
+    this.client = withWriteFence(withReadYourWrites(createSplitClient({ client: this.#rest, cache: this.#cache }), this.#cache), {
+      refuse: (attempt) => this.#refuseWrite(attempt),
+      signal: () => (options.leaderElection ? this.#leadershipLost.signal : undefined),
+    });
     this.#events = new EventBroadcaster({ client: this.#rest, clock: this.clock, logger: this.logger.child({ component: 'events' }) });
     this.#healthz = new HealthChecks({ path: 'healthz', logger: this.logger });
     this.#readyz = new HealthChecks({ path: 'readyz', logger: this.logger });
@@ -231,6 +243,29 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
   admitReconcile(req: NamespacedName, runnable: Runnable): (() => void) | undefined {
     if (this.options.leaderElection && runnable.needLeaderElection?.() !== false && !this.#leaderElection?.isLeading()) return undefined;
     return this.#gate ? this.#gate.admit(req) : settledNothing;
+  }
+
+  /**
+   * The write fence: once this manager has led, a write made while its fence is closed (checked now,
+   * so a process just woken from a pause refuses before any timer ran) is refused; so is a write in a
+   * namespace whose shard was lost and not owned again.
+   */
+  #refuseWrite(w: WriteAttempt): Error | undefined {
+    const object = `${w.resource.kind} ${w.namespace ? `${w.namespace}/` : ''}${w.name}${w.subresource ? `/${w.subresource}` : ''}`;
+    const le = this.options.leaderElection;
+    if (le && this.#led && !this.#leaderElection?.isLeading()) {
+      return new WriteFencedError(
+        'leadership-lost',
+        w.verb,
+        object,
+        `this replica no longer leads: lease ${le.namespace}/${le.id} was not renewed within ${le.renewDeadlineMs} ms`,
+      );
+    }
+    const shard = this.#gate?.lostShardOf(w.namespace);
+    if (shard !== undefined) {
+      return new WriteFencedError('shard-lost', w.verb, object, `shard ${shard} of namespace ${w.namespace} was lost by this replica`);
+    }
+    return undefined;
   }
 
   /** The shards this replica owns now, ascending (empty without sharding). */
@@ -391,7 +426,8 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
           logger: this.logger,
           onStartedLeading: () => this.#startLeading(),
           onLost: (err) => {
-            // Cut the leader runnables now, before anyone else may lead.
+            // Cut the leader runnables and their writes in flight now, before anyone else may lead.
+            this.#leadershipLost.abort(err);
             this.#groups.leader.abort(err);
             this.#fail(err);
           },
@@ -428,6 +464,7 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
   }
 
   #startLeading(): void {
+    this.#led = this.#leaderElection !== undefined;
     this.#groups.leader.start();
     this.#resolveElected();
   }
