@@ -27,6 +27,8 @@ export class ShardOwnership {
   readonly #o: ShardOwnershipOptions;
   readonly #shardOf: (namespace: string) => number;
   #coordinator: ShardCoordinator | undefined;
+  /** When this replica began serving each owned shard (host clock ms), for `explain`. */
+  readonly #servingSince = new Map<number, number>();
 
   constructor(o: ShardOwnershipOptions) {
     this.#o = o;
@@ -37,7 +39,9 @@ export class ShardOwnership {
   report(namespace: string): ShardReport {
     const shard = this.#shardOf(namespace);
     const owner = this.holderOf(shard);
-    return { shard, ...(owner !== undefined ? { owner } : {}), ownedHere: this.owned().includes(shard) };
+    const ownedHere = this.owned().includes(shard);
+    const since = ownedHere ? this.#servingSince.get(shard) : undefined;
+    return { shard, ...(owner !== undefined ? { owner } : {}), ownedHere, ...(since !== undefined ? { servingSinceMs: since } : {}) };
   }
 
   /** The shards owned now, ascending (empty before `run`). */
@@ -74,12 +78,14 @@ export class ShardOwnership {
       logger: log,
       onOwnedChange: (shards) => {
         setOwned(shards.size);
+        for (const shard of this.#servingSince.keys()) if (!shards.has(shard)) this.#servingSince.delete(shard);
         cache.setOwnedShards(shards).catch((err: unknown) => {
           if (!signal.aborted) log.error({ err }, 'shard informers did not sync');
         });
       },
       whenSynced: (shard, lost) => cache.waitForShard(shard, AbortSignal.any([signal, lost])),
       onOpened: (shard) => {
+        this.#servingSince.set(shard, this.#o.clock.now());
         cache.deliverShard(shard);
         log.info({ shard }, 'serving shard: its cache synced');
       },
