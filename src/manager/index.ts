@@ -4,7 +4,7 @@
 export { createManager } from './create-manager.js';
 export { Manager } from './manager.js';
 export type { WebhookServerRunnable } from './manager.js';
-export type { ManagerOptions, LeaderElectionOptions, ShardingOptions } from './options.js';
+export type { ManagerOptions, LeaderElectionOptions, ShardingOptions, StalenessOptions } from './options.js';
 export { installSignalHandlers } from './signals.js';
 export type { SignalHandlers } from './signals.js';
 export { ShutdownTimeoutError, WriteFencedError } from './errors.js';

@@ -50,13 +50,14 @@ import {
 } from './http/index.js';
 import { WriteFencedError } from './errors.js';
 import { LeaderElectionRunnable } from './leader-election-runnable.js';
-import { createManagerMetrics, type ManagerMetrics } from './metrics/index.js';
+import { createManagerMetrics, createStalenessMetric, type ManagerMetrics } from './metrics/index.js';
 import type { ResolvedManagerOptions } from './options.js';
 import { stopInOrder } from './ordered-stop.js';
 import { RunnableGroup } from './runnable-group.js';
 import { reachabilityReporter } from './reachability.js';
 import { ShardOwnership } from './shard-ownership.js';
 import { ShardGate, namespaceSharder, shardRanges } from './sharding/index.js';
+import { InformerStaleness, type StalenessReport } from './staleness.js';
 import { withWriteFence, type WriteAttempt } from './write-fence.js';
 
 /** Runs controllers and everything they share: the cache, the split client, leader election, metrics, health and events. */
@@ -90,6 +91,7 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
   readonly #leadershipLost = new AbortController();
   readonly #gate: ShardGate | undefined;
   readonly #sharding: ShardOwnership | undefined;
+  readonly #staleness: InformerStaleness | undefined;
 
   /**
    * Use `createManager`, which resolves the options and reads the kubeconfig. The manager owns (and
@@ -153,9 +155,32 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
         if (!sharding.reconciledOnce()) throw new Error('shard ownership not reconciled yet');
       });
     }
+    if (options.staleness) {
+      const cache = this.#cache;
+      const staleness = new InformerStaleness({
+        source: { resources: () => cache.resources(), informerFor: (r) => cache.informerFor(r) },
+        reader: this.#rest,
+        // A kind cached in some namespaces only is read in the first: the resourceVersion of a list is
+        // the store's revision whatever it filters, and the identity may list only there.
+        namespaceOf: (r) => cache.watchedNamespaces(r)[0] ?? '',
+        clock: this.clock,
+        logger: this.logger.child({ component: 'staleness' }),
+        ...options.staleness,
+      });
+      this.#staleness = staleness;
+      createStalenessMetric(this.metrics.registry, () => staleness.reports());
+      this.#readyz.add('informer-staleness', () => {
+        const stale = staleness.reports().filter((r) => r.stale);
+        if (stale.length > 0) throw new Error(`stale informers: ${stale.map(describeStale).join('; ')}`);
+      });
+    }
     const group = (name: string) => new RunnableGroup({ name, logger: this.logger, onError: (err) => this.#fail(err) });
     this.#groups = { http: group('http-servers'), caches: group('caches'), others: group('others'), leader: group('leader-election') };
     this.#groups.caches.add({ start: (signal) => this.#cache.start(signal), needLeaderElection: () => false });
+    if (this.#staleness) {
+      const staleness = this.#staleness;
+      this.#groups.others.add({ start: (signal) => staleness.run(signal), needLeaderElection: () => false });
+    }
     if (options.metricsBind) {
       this.#servers.metrics = new HttpServerRunnable({
         name: 'metrics',
@@ -260,6 +285,10 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
         object,
         `this replica no longer leads: lease ${le.namespace}/${le.id} was not renewed within ${le.renewDeadlineMs} ms`,
       );
+    }
+    if (this.options.staleness?.guardDeletes && (w.verb === 'delete' || w.verb === 'deletecollection')) {
+      const report = this.#staleness?.report(w.resource);
+      if (report?.stale) return new WriteFencedError('cache-stale', w.verb, object, `the cache of ${describeStale(report)}`);
     }
     const shard = this.#gate?.lostShardOf(w.namespace);
     if (shard !== undefined) {
@@ -473,6 +502,12 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
 /** A runnable that serves webhooks; `listening()` resolves once it accepts connections, or rejects with its bind error. @extension */
 export interface WebhookServerRunnable extends Runnable {
   listening(): Promise<string>;
+}
+
+/** One stale kind for a message: how stale, and the versions compared. */
+function describeStale(r: StalenessReport): string {
+  const seconds = ((r.stalenessMs ?? 0) / 1000).toFixed(1);
+  return `${r.resource} is ${seconds} s stale (cache at resourceVersion ${r.cacheResourceVersion}, server at ${r.serverResourceVersion ?? 'unknown'})`;
 }
 
 /** The `done` of a reconcile admitted without a gate. */
