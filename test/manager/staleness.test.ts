@@ -82,6 +82,18 @@ describe('informer staleness', () => {
     }
   });
 
+  it('refuses consistent reads more often than every 5 s, and a threshold not above the read period', async () => {
+    const client = new FakeClient();
+    await assert.rejects(createManager({ client, logger: noopLogger, staleness: { consistentReadMs: 1_000 } }), {
+      code: 'CONVERGE_INVALID_OPTION',
+      path: 'staleness.consistentReadMs',
+    });
+    await assert.rejects(createManager({ client, logger: noopLogger, staleness: { staleAfterMs: READ_MS } }), {
+      code: 'CONVERGE_INVALID_OPTION',
+      path: 'staleness.staleAfterMs',
+    });
+  });
+
   it('never counts a quiet cluster as stale, and sends deletes when the guard is off', async () => {
     const ctx = await start({ guardDeletes: false });
     try {
