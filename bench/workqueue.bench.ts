@@ -5,6 +5,10 @@
 // (b) per-op cost of addAfter and of promotion (waiting → ready) with 1,000 vs 100,000 items
 //     already waiting, in `DelayingQueue` and `PriorityQueue`; goal: 100k/1k ratio under 3x, i.e.
 //     O(log n). A manual clock fires the single promotion timer directly, so time does not matter.
+// (c) `PriorityQueue` with aging (the default) against the same queue in controller-runtime's strict
+//     order (`agingIntervalMs: Infinity`, the queue before aging): add+get+done cycles over mixed
+//     priorities, as a ratio of CPU time (process.cpuUsage), which a busy machine disturbs less than
+//     wall time; goal: aging costs under 1.2x.
 import { DelayingQueue, PriorityQueue, Queue } from 'kube-converge/workqueue';
 import type { Clock, Timer } from 'kube-converge/meta';
 
@@ -149,6 +153,23 @@ function mapSetCost(waiting: number): number {
   return (ns() - t0) / OPS;
 }
 
+/** Each pass adds every key at one of three priorities, re-adds half of them, then gets and finishes all; CPU µs per item. */
+async function priorityCycles(q: PriorityQueue<string>, clock: ManualClock, passes: number): Promise<number> {
+  const priorities = [-100, 0, 10];
+  const c0 = process.cpuUsage();
+  for (let p = 0; p < passes; p++) {
+    for (let i = 0; i < KEYS.length; i++) q.addWithOpts({ priority: priorities[i % 3]! }, KEYS[i]!);
+    for (let i = 0; i < KEYS.length; i += 2) q.addWithOpts({ priority: priorities[(i + 1) % 3]! }, KEYS[i]!);
+    for (let i = 0; i < KEYS.length; i++) {
+      clock.t += 1; // items age as they are served
+      const r = await q.getWithPriority();
+      q.done(r.item!);
+    }
+  }
+  const c = process.cpuUsage(c0);
+  return (c.user + c.system) / (passes * KEYS.length);
+}
+
 function fmt(n: number, digits = 0): string {
   return n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 }
@@ -214,6 +235,25 @@ async function main(): Promise<void> {
   }
   console.log(`    worst 100k/1k ratio: ${fmt(worst, 2)}x (goal < 3x); the bare Map.set alone: ${fmt(mapRatio, 2)}x`);
   console.log(`    worst ratio normalised by the Map.set ratio: ${fmt(worst / mapRatio, 2)}x (1x = grows no faster than a hash map)`);
+
+  // (c) aging against the strict order, interleaved.
+  const aged: number[] = [];
+  const strict: number[] = [];
+  for (let r = 0; r < ROUNDS + 2; r++) {
+    const ca = new ManualClock();
+    const a = await priorityCycles(new PriorityQueue<string>({ clock: ca }), ca, 100);
+    const cs = new ManualClock();
+    const b = await priorityCycles(new PriorityQueue<string>({ clock: cs, agingIntervalMs: Infinity }), cs, 100);
+    if (r >= 2) {
+      aged.push(a);
+      strict.push(b);
+    }
+  }
+  const agingRatio = median(aged) / median(strict);
+  console.log(`(c) PriorityQueue add+get+done, CPU µs per item (1,000 keys over 3 priorities; median of ${ROUNDS} rounds)`);
+  console.log(`    aged (default)        ${fmt(median(aged), 3).padStart(12)}`);
+  console.log(`    strict (Infinity)     ${fmt(median(strict), 3).padStart(12)}`);
+  console.log(`    CPU-time ratio aged / strict: ${fmt(agingRatio, 2)}x (goal < 1.2x)`);
   console.log(`ratio Queue/bare add+get+done: ${fmt(cyclesRatio, 2)}x`);
 }
 

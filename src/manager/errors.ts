@@ -15,3 +15,23 @@ export class ShutdownTimeoutError extends ConvergeError {
     super(`failed waiting for all runnables to end within grace period of ${timeoutMs} ms (still running: ${pending.join(', ')})`);
   }
 }
+
+/** Why a write through the manager's client was refused. */
+export type WriteFencedReason = 'leadership-lost' | 'shard-lost' | 'cache-stale';
+
+/**
+ * A write through the manager's client was refused locally, before it was sent: this replica no longer
+ * leads (or no longer owns the object's shard), or a guarded delete met a stale cache.
+ */
+export class WriteFencedError extends ConvergeError {
+  readonly code = 'CONVERGE_WRITE_FENCED';
+  override readonly name = 'WriteFencedError';
+  constructor(
+    readonly why: WriteFencedReason,
+    readonly verb: string,
+    readonly object: string,
+    detail: string,
+  ) {
+    super(`${verb} ${object} refused before it was sent (${why}): ${detail}`);
+  }
+}

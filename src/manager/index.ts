@@ -4,10 +4,11 @@
 export { createManager } from './create-manager.js';
 export { Manager } from './manager.js';
 export type { WebhookServerRunnable } from './manager.js';
-export type { ManagerOptions, LeaderElectionOptions, ShardingOptions } from './options.js';
+export type { ManagerOptions, LeaderElectionOptions, ShardingOptions, StalenessOptions } from './options.js';
 export { installSignalHandlers } from './signals.js';
 export type { SignalHandlers } from './signals.js';
-export { ShutdownTimeoutError } from './errors.js';
+export { ShutdownTimeoutError, WriteFencedError } from './errors.js';
+export type { WriteFencedReason } from './errors.js';
 export { stripManagedFields, CacheNotSyncedError, InformerForbiddenError, ShardNotOwnedError } from './cache/index.js';
 export type { CacheOptions, CacheResourceOptions, CacheListOptions, ManagerClient, CacheReader, StatusWriter } from './cache/index.js';
 export { LeaderElectionLostError } from './leaderelection/index.js';

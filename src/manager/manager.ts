@@ -10,7 +10,10 @@
  * started, because each controller stops taking work when its signal aborts). Losing the lease cuts:
  * leader runnables are aborted at that instant, nothing is waited for, and `start` rejects with
  * `LeaderElectionLostError` — a manager never keeps reconciling without the lease. `admitReconcile`
- * (the controllers' gate) admits a leader-elected reconcile only while the elector's fence is open.
+ * (the controllers' gate) admits a leader-elected reconcile only while the elector's fence is open, and
+ * the manager's client refuses every write once a leader's fence closed or an object's shard was lost
+ * (`WriteFencedError`, checked synchronously when the write is made, before anything is sent), so a
+ * reconcile already in flight when the lease lapsed cannot write after a successor may lead.
  *
  * With `sharding`, shard ownership (`ShardOwnership`) runs from the caches' sync until after the stop:
  * it holds shard Leases, the cache watches only the namespaces of the held shards, and
@@ -45,14 +48,17 @@ import {
   type DashboardSource,
   type HealthCheck,
 } from './http/index.js';
+import { WriteFencedError } from './errors.js';
 import { LeaderElectionRunnable } from './leader-election-runnable.js';
-import { createManagerMetrics, type ManagerMetrics } from './metrics/index.js';
+import { createManagerMetrics, createStalenessMetric, type ManagerMetrics } from './metrics/index.js';
 import type { ResolvedManagerOptions } from './options.js';
 import { stopInOrder } from './ordered-stop.js';
 import { RunnableGroup } from './runnable-group.js';
 import { reachabilityReporter } from './reachability.js';
 import { ShardOwnership } from './shard-ownership.js';
 import { ShardGate, namespaceSharder, shardRanges } from './sharding/index.js';
+import { InformerStaleness, type StalenessReport } from './staleness.js';
+import { withWriteFence, type WriteAttempt } from './write-fence.js';
 
 /** Runs controllers and everything they share: the cache, the split client, leader election, metrics, health and events. */
 export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
@@ -79,9 +85,14 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
   #failure: unknown;
   #run: Promise<void> | undefined;
   #leaderElection: LeaderElectionRunnable | undefined;
+  /** Whether this manager has led under leader election: from then on, a closed fence refuses writes. */
+  #led = false;
+  /** Aborts when leadership is lost: the signal every write of the manager's client carries. */
+  readonly #leadershipLost = new AbortController();
   readonly #gate: ShardGate | undefined;
   readonly #sharding: ShardOwnership | undefined;
   readonly #shardKey: ((key: string) => number) | undefined;
+  readonly #staleness: InformerStaleness | undefined;
 
   /**
    * Use `createManager`, which resolves the options and reads the kubeconfig. The manager owns (and
@@ -117,7 +128,10 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
       shards: options.sharding?.by === 'namespace' ? options.sharding.shards : undefined,
       shardOwner: (shard) => this.#sharding?.holderOf(shard),
     });
-    this.client = withReadYourWrites(createSplitClient({ client: this.#rest, cache: this.#cache }), this.#cache);
+    this.client = withWriteFence(withReadYourWrites(createSplitClient({ client: this.#rest, cache: this.#cache }), this.#cache), {
+      refuse: (attempt) => this.#refuseWrite(attempt),
+      signal: () => (options.leaderElection ? this.#leadershipLost.signal : undefined),
+    });
     this.#events = new EventBroadcaster({ client: this.#rest, clock: this.clock, logger: this.logger.child({ component: 'events' }) });
     this.#healthz = new HealthChecks({ path: 'healthz', logger: this.logger });
     this.#readyz = new HealthChecks({ path: 'readyz', logger: this.logger });
@@ -152,9 +166,32 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
         if (!sharding.reconciledOnce()) throw new Error('shard ownership not reconciled yet');
       });
     }
+    if (options.staleness) {
+      const cache = this.#cache;
+      const staleness = new InformerStaleness({
+        source: { resources: () => cache.resources(), informerFor: (r) => cache.informerFor(r) },
+        reader: this.#rest,
+        // A kind cached in some namespaces only is read in the first: the resourceVersion of a list is
+        // the store's revision whatever it filters, and the identity may list only there.
+        namespaceOf: (r) => cache.watchedNamespaces(r)[0] ?? '',
+        clock: this.clock,
+        logger: this.logger.child({ component: 'staleness' }),
+        ...options.staleness,
+      });
+      this.#staleness = staleness;
+      createStalenessMetric(this.metrics.registry, () => staleness.reports());
+      this.#readyz.add('informer-staleness', () => {
+        const stale = staleness.reports().filter((r) => r.stale);
+        if (stale.length > 0) throw new Error(`stale informers: ${stale.map(describeStale).join('; ')}`);
+      });
+    }
     const group = (name: string) => new RunnableGroup({ name, logger: this.logger, onError: (err) => this.#fail(err) });
     this.#groups = { http: group('http-servers'), caches: group('caches'), others: group('others'), leader: group('leader-election') };
     this.#groups.caches.add({ start: (signal) => this.#cache.start(signal), needLeaderElection: () => false });
+    if (this.#staleness) {
+      const staleness = this.#staleness;
+      this.#groups.others.add({ start: (signal) => staleness.run(signal), needLeaderElection: () => false });
+    }
     if (options.metricsBind) {
       this.#servers.metrics = new HttpServerRunnable({
         name: 'metrics',
@@ -242,6 +279,33 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
   admitReconcile(req: NamespacedName, runnable: Runnable): (() => void) | undefined {
     if (this.options.leaderElection && runnable.needLeaderElection?.() !== false && !this.#leaderElection?.isLeading()) return undefined;
     return this.#gate ? this.#gate.admit(req) : settledNothing;
+  }
+
+  /**
+   * The write fence: once this manager has led, a write made while its fence is closed (checked now,
+   * so a process just woken from a pause refuses before any timer ran) is refused; so is a write in a
+   * namespace whose shard was lost and not owned again.
+   */
+  #refuseWrite(w: WriteAttempt): Error | undefined {
+    const object = `${w.resource.kind} ${w.namespace ? `${w.namespace}/` : ''}${w.name}${w.subresource ? `/${w.subresource}` : ''}`;
+    const le = this.options.leaderElection;
+    if (le && this.#led && !this.#leaderElection?.isLeading()) {
+      return new WriteFencedError(
+        'leadership-lost',
+        w.verb,
+        object,
+        `this replica no longer leads: lease ${le.namespace}/${le.id} was not renewed within ${le.renewDeadlineMs} ms`,
+      );
+    }
+    if (this.options.staleness?.guardDeletes && (w.verb === 'delete' || w.verb === 'deletecollection')) {
+      const report = this.#staleness?.report(w.resource);
+      if (report?.stale) return new WriteFencedError('cache-stale', w.verb, object, `the cache of ${describeStale(report)}`);
+    }
+    const shard = this.#gate?.lostShardOf(w.namespace);
+    if (shard !== undefined) {
+      return new WriteFencedError('shard-lost', w.verb, object, `shard ${shard} of namespace ${w.namespace} was lost by this replica`);
+    }
+    return undefined;
   }
 
   /** The shards this replica owns now, ascending (empty without sharding). */
@@ -417,7 +481,8 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
           logger: this.logger,
           onStartedLeading: () => this.#startLeading(),
           onLost: (err) => {
-            // Cut the leader runnables now, before anyone else may lead.
+            // Cut the leader runnables and their writes in flight now, before anyone else may lead.
+            this.#leadershipLost.abort(err);
             this.#groups.leader.abort(err);
             this.#fail(err);
           },
@@ -454,6 +519,7 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
   }
 
   #startLeading(): void {
+    this.#led = this.#leaderElection !== undefined;
     this.#groups.leader.start();
     this.#resolveElected();
   }
@@ -462,6 +528,12 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
 /** A runnable that serves webhooks; `listening()` resolves once it accepts connections, or rejects with its bind error. @extension */
 export interface WebhookServerRunnable extends Runnable {
   listening(): Promise<string>;
+}
+
+/** One stale kind for a message: how stale, and the versions compared. */
+function describeStale(r: StalenessReport): string {
+  const seconds = ((r.stalenessMs ?? 0) / 1000).toFixed(1);
+  return `${r.resource} is ${seconds} s stale (cache at resourceVersion ${r.cacheResourceVersion}, server at ${r.serverResourceVersion ?? 'unknown'})`;
 }
 
 /** The `done` of a reconcile admitted without a gate. */

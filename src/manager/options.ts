@@ -52,6 +52,20 @@ export interface ShardingOptions {
   by?: 'namespace' | 'cluster';
 }
 
+/**
+ * How the manager watches its informers for staleness (a watch that stopped delivering without
+ * failing): a cheap consistent read per cached kind every `consistentReadMs`, the gauge
+ * `converge_informer_staleness_seconds`, and the `/readyz` check `informer-staleness`.
+ */
+export interface StalenessOptions {
+  /** How often each kind's collection resourceVersion is read (LIST limit=1). At least 5 000. Default 5 000. */
+  consistentReadMs?: number;
+  /** Staleness past which a kind counts as stale (readiness fails, guarded deletes are refused). Default 10 000. */
+  staleAfterMs?: number;
+  /** Refuse deletes through `mgr.client` of a kind whose cache is stale (`WriteFencedError`, `why: 'cache-stale'`). Default false. */
+  guardDeletes?: boolean;
+}
+
 /** How a manager runs: its client, cache, leader election, sharding, endpoints, shutdown timeout, clock and logger. */
 export interface ManagerOptions {
   /** A kubeconfig file (kubectl's rules; `KUBECONFIG` and `~/.kube/config` when nothing is given). */
@@ -63,6 +77,8 @@ export interface ManagerOptions {
   cache?: CacheOptions;
   leaderElection?: LeaderElectionOptions;
   sharding?: ShardingOptions;
+  /** Informer staleness measurement (on by default); `false` turns it off. */
+  staleness?: StalenessOptions | false;
   /** `host:port` for `/metrics`; `'0'` or absent: off. Port 0 picks a free port (see `mgr.listening()`). */
   metricsBindAddress?: string;
   /** `host:port` for `/healthz` and `/readyz`; `'0'` or absent: off. */
@@ -88,7 +104,19 @@ export const MANAGER_DEFAULTS = Object.freeze({
   retryPeriodMs: 2_000,
   releaseOnCancel: false,
   gracefulShutdownTimeoutMs: 30_000,
+  consistentReadMs: 5_000,
+  staleAfterMs: 10_000,
+  /** How often the informers' resourceVersions are sampled for the age of their newest event. */
+  stalenessSampleMs: 1_000,
 });
+
+/** The staleness options with every default filled in. */
+export interface ResolvedStaleness {
+  readonly consistentReadMs: number;
+  readonly staleAfterMs: number;
+  readonly sampleMs: number;
+  readonly guardDeletes: boolean;
+}
 
 /** The leader-election options with every default filled in. */
 export interface ResolvedLeaderElection {
@@ -121,6 +149,7 @@ export interface ResolvedManagerOptions {
   readonly cache: CacheOptions;
   readonly leaderElection: ResolvedLeaderElection | undefined;
   readonly sharding: ResolvedSharding | undefined;
+  readonly staleness: ResolvedStaleness | undefined;
   readonly metricsBind: { host: string | undefined; port: number } | undefined;
   readonly healthProbeBind: { host: string | undefined; port: number } | undefined;
   readonly dashboard: boolean;
@@ -168,6 +197,7 @@ export function resolveManagerOptions(o: ManagerOptions = {}): ResolvedManagerOp
     cache: o.cache ?? {},
     leaderElection,
     sharding,
+    staleness: o.staleness === false ? undefined : resolveStaleness(o.staleness ?? {}),
     metricsBind: bind('metricsBindAddress', o.metricsBindAddress),
     healthProbeBind: bind('healthProbeBindAddress', o.healthProbeBindAddress),
     dashboard: o.dashboard ?? false,
@@ -175,6 +205,29 @@ export function resolveManagerOptions(o: ManagerOptions = {}): ResolvedManagerOp
     gracefulShutdownTimeoutMs: grace,
     clock: o.clock ?? realClock,
     logger: o.logger ?? jsonLogger(),
+  });
+}
+
+function resolveStaleness(st: StalenessOptions): ResolvedStaleness {
+  const consistentReadMs = st.consistentReadMs ?? MANAGER_DEFAULTS.consistentReadMs;
+  const staleAfterMs = st.staleAfterMs ?? MANAGER_DEFAULTS.staleAfterMs;
+  requireDuration('staleness.consistentReadMs', consistentReadMs);
+  requireDuration('staleness.staleAfterMs', staleAfterMs);
+  // One cheap read per kind every 5 s at most: the server's cost stays bounded by the kinds cached.
+  if (consistentReadMs < 5_000)
+    throw new InvalidOptionError('staleness.consistentReadMs', `must be at least 5000, got ${consistentReadMs}`);
+  // A healthy informer is confirmed once per read: a threshold below the read period would flap.
+  if (staleAfterMs <= consistentReadMs) {
+    throw new InvalidOptionError(
+      'staleness.staleAfterMs',
+      `must be greater than consistentReadMs (${consistentReadMs}), got ${staleAfterMs}`,
+    );
+  }
+  return Object.freeze({
+    consistentReadMs,
+    staleAfterMs,
+    sampleMs: MANAGER_DEFAULTS.stalenessSampleMs,
+    guardDeletes: st.guardDeletes ?? false,
   });
 }
 

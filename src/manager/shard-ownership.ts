@@ -57,6 +57,9 @@ export class ShardOwnership {
     }
   }
 
+  /** When this replica began serving each owned shard (host clock ms), for `explain`. */
+  readonly #servingSince = new Map<number, number>();
+
   constructor(o: ShardOwnershipOptions) {
     this.#o = o;
     this.#shardOf = namespaceSharder(shardRanges(o.sharding.shards));
@@ -66,7 +69,9 @@ export class ShardOwnership {
   report(namespace: string): ShardReport {
     const shard = this.#shardOf(namespace);
     const owner = this.holderOf(shard);
-    return { shard, ...(owner !== undefined ? { owner } : {}), ownedHere: this.owned().includes(shard) };
+    const ownedHere = this.owned().includes(shard);
+    const since = ownedHere ? this.#servingSince.get(shard) : undefined;
+    return { shard, ...(owner !== undefined ? { owner } : {}), ownedHere, ...(since !== undefined ? { servingSinceMs: since } : {}) };
   }
 
   /** The shards owned now, ascending (empty before `run`). */
@@ -104,6 +109,7 @@ export class ShardOwnership {
       logger: log,
       onOwnedChange: (shards) => {
         setOwned(shards.size);
+        for (const shard of this.#servingSince.keys()) if (!shards.has(shard)) this.#servingSince.delete(shard);
         for (const shard of [...this.#opened]) if (!shards.has(shard)) this.#tell('closed', shard);
         if (!byNamespace) return;
         cache.setOwnedShards(shards).catch((err: unknown) => {
@@ -116,6 +122,7 @@ export class ShardOwnership {
         ? { whenSynced: (shard: number, lost: AbortSignal) => cache.waitForShard(shard, AbortSignal.any([signal, lost])) }
         : {}),
       onOpened: (shard) => {
+        this.#servingSince.set(shard, this.#o.clock.now());
         if (byNamespace) cache.deliverShard(shard);
         log.info({ shard }, byNamespace ? 'serving shard: its cache synced' : 'serving shard');
         this.#tell('opened', shard);

@@ -40,4 +40,5 @@ export type {
   GetWithPriorityResult,
   QueueOptions,
   RateLimitingQueueOptions,
+  PriorityQueueOptions,
 } from './interfaces.js';

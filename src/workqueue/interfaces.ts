@@ -40,6 +40,17 @@ export interface RateLimitingQueueOptions<T> extends QueueOptions<T> {
   rateLimiter?: RateLimiter<T>;
 }
 
+/** Options of the priority queue: the rate-limiting queue's, plus aging. */
+export interface PriorityQueueOptions<T> extends RateLimitingQueueOptions<T> {
+  /**
+   * Aging: every `agingIntervalMs` a ready item has waited counts as one more level of priority, so a
+   * low-priority item cannot be starved by a stream of more urgent adds. Default 600 (an initial-list
+   * item, priority −100, outranks a fresh priority-0 add after 60 s). `Infinity` turns aging off:
+   * controller-runtime's strict priority order. Must be > 0.
+   */
+  agingIntervalMs?: number;
+}
+
 /** client-go's `TypedInterface`: a fair, de-duplicating queue of work items. @extension */
 export interface QueueInterface<T> {
   /** Marks the item as needing processing. A no-op once the queue is shutting down. */

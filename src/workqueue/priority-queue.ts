@@ -1,8 +1,9 @@
 /**
- * PriorityQueue: controller-runtime's priority queue, the default queue of controllers. Every key
- * has at most one entry, which is either waiting (has a ready time), ready, or parked (ready, but
- * its key is being processed). Ready entries come out highest priority first and, within a
- * priority, in the order they became ready.
+ * PriorityQueue: controller-runtime's priority queue, the default queue of controllers, with aging.
+ * Every key has at most one entry, which is either waiting (has a ready time), ready, or parked
+ * (ready, but its key is being processed). Ready entries come out highest priority first and, within
+ * a priority, in the order they became ready — where a ready entry's priority grows by one level for
+ * every `agingIntervalMs` it has waited.
  *
  *     addWithOpts ──▶ waiting (min-heap by readyAt) ──one timer──▶ ready (heap by priority, then age)
  *                                                                     │ get
@@ -12,6 +13,14 @@
  * Invariants: a key in `locked` has no entry in the ready heap (so no key is ever handed to two
  * workers); `get` waiters exist only while the ready heap is empty; the one clock timer is due at
  * the earliest waiting entry's ready time.
+ *
+ * Why aging keeps a heap valid: every ready entry ages at the same rate, so entry a outranks b at
+ * time t when `a.priority + (t − a.readySince)/I > b.priority + (t − b.readySince)/I`, and t cancels:
+ * the order is `priority·I − readySince`, fixed once the entry is ready. Nothing is re-sorted as time
+ * passes. The bound it buys: an entry of priority p is handed out before every entry that becomes
+ * ready more than `(q − p)·I` after it with priority q, so (docs/workqueue.md) with the queue holding
+ * at most Q items and adds arriving at r times the rate w the workers take items, it waits at most
+ * `Q/w + r·(q − p)·I`.
  */
 import assert from 'node:assert';
 import { InvalidOptionError, realClock } from '../meta/index.js';
@@ -23,15 +32,17 @@ import { Heap } from './heap.js';
 import { defaultKeyOf } from './key.js';
 import type { KeyOf } from './key.js';
 import { QueueMetrics } from './metrics.js';
-import type { AddOpts, GetResult, GetWithPriorityResult, PriorityInterface, RateLimitingQueueOptions } from './interfaces.js';
+import type { AddOpts, GetResult, GetWithPriorityResult, PriorityInterface, PriorityQueueOptions } from './interfaces.js';
 import type { RateLimiter } from './rate-limiter.js';
 
 interface Entry<T> {
   key: string;
   item: T;
   priority: number;
-  /** When the entry became ready (or was raised in priority); orders FIFO within a priority. */
+  /** When the entry became ready (or was raised in priority); breaks ties of the aged order. */
   addedCounter: number;
+  /** Wall-clock ms when the entry became ready (or was raised in priority); its age counts from here. */
+  readySince: number;
   /** Set while waiting; undefined once ready. */
   readyAt: number | undefined;
   heapIndex: number;
@@ -40,10 +51,22 @@ interface Entry<T> {
 const SHUTDOWN: GetWithPriorityResult<never> = Object.freeze({ item: undefined, priority: 0, shutdown: true });
 const GET_SHUTDOWN: GetResult<never> = Object.freeze({ item: undefined, shutdown: true });
 
-const readyFirst = <T>(a: Entry<T>, b: Entry<T>): boolean =>
+/** The default aging: one level of priority per 600 ms waited (−100 → 0 in a minute). */
+export const DEFAULT_AGING_INTERVAL_MS = 600;
+
+const strictFirst = <T>(a: Entry<T>, b: Entry<T>): boolean =>
   a.priority > b.priority || (a.priority === b.priority && a.addedCounter < b.addedCounter);
 
-const dueFirst = <T>(a: Entry<T>, b: Entry<T>): boolean => a.readyAt! < b.readyAt! || (a.readyAt === b.readyAt && readyFirst(a, b));
+/** The aged order (see the file comment): `priority·I − readySince`, higher first, then FIFO. */
+const agedFirst =
+  (intervalMs: number) =>
+  <T>(a: Entry<T>, b: Entry<T>): boolean => {
+    const sa = a.priority * intervalMs - a.readySince;
+    const sb = b.priority * intervalMs - b.readySince;
+    return sa > sb || (sa === sb && a.addedCounter < b.addedCounter);
+  };
+
+const dueFirst = <T>(a: Entry<T>, b: Entry<T>): boolean => a.readyAt! < b.readyAt! || (a.readyAt === b.readyAt && strictFirst(a, b));
 
 /**
  * controller-runtime's `priorityqueue.New`: a rate-limiting queue with priorities.
@@ -59,6 +82,8 @@ const dueFirst = <T>(a: Entry<T>, b: Entry<T>): boolean => a.readyAt! < b.readyA
  * gets a new entry that is handed out only after `done`.
  *
  * Differences from controller-runtime, on purpose:
+ * - aging (`agingIntervalMs`, default 600; `Infinity` for controller-runtime's strict order): a ready
+ *   item gains one level of priority per interval waited, so no priority starves another;
  * - adds take effect synchronously (controller-runtime buffers them for a background goroutine), so
  *   `len()` and the next `get()` see them at once;
  * - `shutDownWithDrain()` really waits for in-flight items (controller-runtime's is `shutDown()`).
@@ -92,7 +117,7 @@ export class PriorityQueue<T> implements PriorityInterface<T> {
   readonly #metrics: QueueMetrics | undefined;
   /** Every entry not handed out yet: waiting, ready or parked. */
   readonly #items = new Map<string, Entry<T>>();
-  readonly #ready = new Heap<Entry<T>>(readyFirst);
+  readonly #ready: Heap<Entry<T>>;
   readonly #waiting = new Heap<Entry<T>>(dueFirst);
   /** Ready entries whose key is locked; they join the ready heap on `done`. */
   readonly #parked = new Map<string, Entry<T>>();
@@ -104,7 +129,10 @@ export class PriorityQueue<T> implements PriorityInterface<T> {
   #shuttingDown = false;
   readonly #timer: HeadTimer;
 
-  constructor(options: RateLimitingQueueOptions<T> = {}) {
+  constructor(options: PriorityQueueOptions<T> = {}) {
+    const aging = options.agingIntervalMs ?? DEFAULT_AGING_INTERVAL_MS;
+    if (!(aging > 0)) throw new InvalidOptionError('agingIntervalMs', `must be > 0 (Infinity: no aging), got ${aging}`);
+    this.#ready = new Heap<Entry<T>>(Number.isFinite(aging) ? agedFirst(aging) : strictFirst);
     this.#clock = options.clock ?? realClock;
     this.#keyOf = options.keyOf ?? (defaultKeyOf as KeyOf<T>);
     this.#limiter = options.rateLimiter ?? defaultPriorityQueueRateLimiter<T>({ keyOf: this.#keyOf });
@@ -229,7 +257,7 @@ export class PriorityQueue<T> implements PriorityInterface<T> {
 
     const e = this.#items.get(key);
     if (!e) {
-      const entry: Entry<T> = { key, item, priority, addedCounter: this.#addedCounter++, readyAt, heapIndex: -1 };
+      const entry: Entry<T> = { key, item, priority, addedCounter: this.#addedCounter++, readySince: 0, readyAt, heapIndex: -1 };
       this.#items.set(key, entry);
       if (readyAt === undefined) this.#makeReady(entry);
       else this.#waiting.push(entry);
@@ -252,12 +280,14 @@ export class PriorityQueue<T> implements PriorityInterface<T> {
       if (wasReady) this.#metrics?.movePriority(e.priority, priority);
       e.priority = priority;
       e.addedCounter = this.#addedCounter++;
+      e.readySince = this.#clock.now();
       if (e.heapIndex >= 0) (wasReady ? this.#ready : this.#waiting).update(e);
     }
   }
 
-  /** Counts `e` as added and puts it where `get` can find it (parked if its key is in flight). */
+  /** Counts `e` as added, starts its age, and puts it where `get` can find it (parked if its key is in flight). */
   #makeReady(e: Entry<T>): void {
+    e.readySince = this.#clock.now();
     this.#metrics?.add(e.key, e.priority);
     if (this.#locked.has(e.key)) this.#parked.set(e.key, e);
     else this.#ready.push(e);

@@ -2,7 +2,9 @@
 // server, each through its own TCP proxy, and log every reconcile's wall-clock interval to one file.
 // The leader is SIGKILLed, frozen past its lease (SIGSTOP, then SIGCONT) or cut off by a network
 // blackhole; in each case the successor takes over, and no reconcile of one process overlaps a
-// reconcile of the other. The takeover time is printed as a test diagnostic.
+// reconcile of the other. The takeover time is printed as a test diagnostic. A second fixture writes in
+// every reconcile and is frozen in the middle of one: none of its writes may be made after the
+// successor took over, and the one made on waking is refused before it is sent.
 import { after, before, describe, it, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -19,6 +21,7 @@ import { startTcpProxy, type TcpProxy } from '../cache/tcp-proxy.js';
 import { PROCESS_START_MS, renewDeadlineBoundMs, takeoverBoundMs, type LeaseTimings } from '../e2e/load-bounds.js';
 
 const fixture = fileURLToPath(new URL('./fixtures/fenced-operator.ts', import.meta.url));
+const writerFixture = fileURLToPath(new URL('./fixtures/fenced-writer.ts', import.meta.url));
 /** The fixture's default timings; a successor waits one lease from the last renewal it saw, polling every retry. */
 const SHORT: LeaseTimings = { leaseDurationMs: 2_000, renewDeadlineMs: 1_500, retryPeriodMs: 400 };
 /**
@@ -27,6 +30,12 @@ const SHORT: LeaseTimings = { leaseDurationMs: 2_000, renewDeadlineMs: 1_500, re
  * would still reconcile after its successor took over.
  */
 const RE_ARMED: LeaseTimings = { leaseDurationMs: 3_000, renewDeadlineMs: 2_500, retryPeriodMs: 2_000 };
+
+/**
+ * For the writing fixture, whose every reconcile is a round trip through the proxy: a lease long enough
+ * that a leader renewing on a loaded machine is not taken over while the test waits for it to reconcile.
+ */
+const WRITING: LeaseTimings = { leaseDurationMs: 4_000, renewDeadlineMs: 3_000, retryPeriodMs: 800 };
 
 interface Interval {
   identity: string;
@@ -134,12 +143,18 @@ describe('leader fencing across processes', () => {
    * and waits for the successor, as long as `timings` let a takeover take under load. Returns both, the
    * disruption time and the reconcile intervals so far.
    */
-  async function handOver(t: TestContext, leaseId: string, disrupt: (leader: Member) => Promise<number>, timings: LeaseTimings) {
+  async function handOver(
+    t: TestContext,
+    leaseId: string,
+    disrupt: (leader: Member) => Promise<number>,
+    timings: LeaseTimings,
+    program: string = fixture,
+  ) {
     const intervalsPath = join(dir, `${leaseId}.intervals`);
     await writeFile(intervalsPath, '');
     const start = async (identity: string): Promise<Member> => {
       const proxy = await startTcpProxy(Number(new URL(api.url).port));
-      const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', fixture], {
+      const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', program], {
         env: {
           ...process.env,
           IDENTITY: identity,
@@ -229,6 +244,38 @@ describe('leader fencing across processes', () => {
     const afterWake = intervals.filter((iv) => iv.identity === run.leader.identity && iv.start >= run.disruptedAt);
     assert.deepEqual(afterWake, [], 'no reconcile started after the freeze');
     assertHandedOver(t, intervals, run.leader, run.successor);
+  });
+
+  // Three rounds, not twenty: each starts two TypeScript processes (about 3.5 s of CPU each), which on
+  // a loaded 2-core machine is most of a minute per round.
+  it('refuses every write of a reconcile frozen in flight (SIGSTOP) once it wakes (SIGCONT) after its successor leads, in 3 rounds', async (t) => {
+    for (let round = 0; round < 3; round++) {
+      const run = await handOver(
+        t,
+        `write-${round}`,
+        async (leader) => {
+          leader.child.kill('SIGUSR2');
+          return leader.waitFor('freezing', PROCESS_START_MS);
+        },
+        WRITING,
+        writerFixture,
+      );
+      const ledAt = Number(run.successor.lines.find((l) => l.startsWith('leading '))!.split(' ')[1]);
+      run.leader.child.kill('SIGCONT');
+      assert.equal(await run.leader.exited, 1, `output: ${run.leader.lines.join(' | ')}`);
+      const refused = run.leader.lines.find((l) => l.startsWith('refused')) ?? '';
+      assert.match(refused, /CONVERGE_WRITE_FENCED/, `output: ${run.leader.lines.join(' | ')}`);
+      const beat = await admin.get(ConfigMapResource, { namespace: 'default', name: `beat-${run.leader.identity}` });
+      const sentAt = Number(beat.data?.['sentAt']);
+      t.diagnostic(
+        `round ${round}: the old leader's last write reaching the server was made ${ledAt - sentAt} ms before its successor led`,
+      );
+      assert.ok(sentAt < ledAt, `the old leader's write made at ${sentAt} reached the server; its successor led from ${ledAt}`);
+      assert.ok(sentAt <= run.disruptedAt, 'the write made on waking never reached the server');
+      // The successor's work is done: free the machine for the next round.
+      run.successor.child.kill('SIGKILL');
+      await run.successor.exited;
+    }
   });
 
   it('stops a leader cut off by a network blackhole at its renew deadline, before the successor takes over', async (t) => {

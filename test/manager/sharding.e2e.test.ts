@@ -145,6 +145,8 @@ describe('sharding end to end', () => {
       assert.deepEqual(elsewhere.shard, { shard: shardOf(ofB), owner: 'b', ownedHere: false });
       assert.deepEqual(elsewhere.controllers, []);
       assert.match(elsewhere.summary, /owned by replica "b" — ask that replica's \/debug\/converge/);
+      // It judges the object itself: converged on its owner, converged here too.
+      assert.equal(elsewhere.converged, true, elsewhere.summary);
       const here = await b.explain(ConfigMapResource, { namespace: ofB, name: 'app' });
       assert.equal(here.shard?.ownedHere, true);
       assert.equal(here.converged, true, here.summary);

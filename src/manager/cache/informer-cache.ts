@@ -29,6 +29,7 @@ import {
   keyOf,
   noopLogger,
   parseLabelSelector,
+  untilAborted,
   type Clock,
   type KubeObject,
   type Logger,
@@ -151,12 +152,13 @@ export class InformerCache {
    */
   async setOwnedShards(owned: ReadonlySet<number>): Promise<void> {
     this.#owned = new Set(owned);
-    await Promise.all([...this.#sharded.keys()].map((i) => i.setShards(this.#owned, { signal: this.#signal, deliver: 'when-told' })));
+    const kinds = [...this.#sharded.keys()].map((i) => i.setShards(this.#owned, { deliver: 'when-told' }));
+    await untilAborted(Promise.all(kinds), this.#signal);
   }
 
   /** Resolves once every sharded informer's member of `shard` synced; rejects if `signal` aborts first. */
   async waitForShard(shard: number, signal: AbortSignal): Promise<void> {
-    await Promise.all([...this.#sharded.keys()].map((i) => i.waitForShard(shard, { signal })));
+    await untilAborted(Promise.all([...this.#sharded.keys()].map((i) => i.waitForShard(shard))), signal);
   }
 
   /** Hands the synced store of `shard` to the controllers' handlers (as adds), then its live events. */
@@ -196,7 +198,8 @@ export class InformerCache {
 
   /** Waits until every informer created so far has synced. */
   async waitForSync(options: { signal?: AbortSignal | undefined } = {}): Promise<void> {
-    await Promise.all([...this.#entries.values()].map((e) => e.informer.waitForSync(options)));
+    // One abort listener for every kind (eleven kinds each listening would warn MaxListenersExceededWarning).
+    await untilAborted(Promise.all([...this.#entries.values()].map((e) => e.informer.waitForSync())), options.signal);
   }
 
   /** Runs every informer, present and future, until `signal` aborts; resolves when all stopped. */
@@ -277,6 +280,11 @@ export class InformerCache {
     if (!(informer instanceof ShardedInformer) || !namespace) return informer.hasSynced();
     const shard = this.#sharding!.shardOf(namespace);
     return this.#owned.has(shard) ? informer.shardSynced(shard) : informer.hasSynced();
+  }
+
+  /** The namespaces the informer of `resource` watches, sorted; empty = all (or cluster-scoped). */
+  watchedNamespaces(resource: ResourceDescriptor): string[] {
+    return [...this.#entry(resource).namespaces].sort();
   }
 
   /** The kinds the cache has informers for. */

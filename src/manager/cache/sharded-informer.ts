@@ -17,7 +17,7 @@
  * Invariant: members hold disjoint namespace ranges, so a key is routed to exactly one member and
  * no object is delivered or returned twice.
  */
-import { splitKey, type KubeObject, type ResourceDescriptor } from '../../meta/index.js';
+import { splitKey, untilAborted, type KubeObject, type ResourceDescriptor } from '../../meta/index.js';
 import type {
   HandlerRegistration,
   IndexFunc,
@@ -142,7 +142,7 @@ export class ShardedInformer<T extends KubeObject> implements SharedIndexInforme
       added.push(informer);
     }
     if (this.#signal && added.length > 0) this.#factory.start(this.#signal);
-    await Promise.all(added.map((i) => i.waitForSync(options)));
+    await untilAborted(Promise.all(added.map((i) => i.waitForSync())), options.signal);
   }
 
   addEventHandler(handler: ResourceEventHandler<T>, options?: { resyncMs?: number; name?: string }): HandlerRegistration {
@@ -178,7 +178,9 @@ export class ShardedInformer<T extends KubeObject> implements SharedIndexInforme
   }
 
   async waitForSync(options?: { signal?: AbortSignal | undefined }): Promise<void> {
-    await Promise.all([...this.#members.values()].map((m) => m.informer.waitForSync(options)));
+    // One abort listener for all members: a signal shared by a dozen shards' waits would pass Node's
+    // limit of ten listeners and warn (MaxListenersExceededWarning).
+    await untilAborted(Promise.all([...this.#members.values()].map((m) => m.informer.waitForSync())), options?.signal);
   }
 
   lastSyncResourceVersion(): string {

@@ -20,7 +20,7 @@ import {
 import type { Client } from '../../client/index.js';
 import type { Controller, ReconcileState, Request } from '../../controller/index.js';
 import type { InformerCache } from '../cache/index.js';
-import { shardElsewhereReason, type ShardReport } from './shard-ownership.js';
+import { predatesServing, shardElsewhereReason, type ShardReport } from './shard-ownership.js';
 
 /** Where the facts about the object came from. */
 export type ExplainSource = 'cache' | 'api';
@@ -132,10 +132,11 @@ export async function explainObject(input: ExplainInput): Promise<ConvergeReport
   const object = describeObject(obj, read);
   const shard = nn.namespace && input.shardOf ? input.shardOf(nn.namespace) : undefined;
   const elsewhere = shard && shardElsewhereReason(nn.namespace!, shard);
-  const controllers = elsewhere ? [] : controllerReports(resource, nn, obj, input.controllers, now);
+  // Elsewhere, the controllers here know nothing current of it; only the object itself is judged.
+  const controllers = elsewhere ? [] : controllerReports(resource, nn, obj, input.controllers, now, shard);
 
-  const reasons: string[] = elsewhere ? [elsewhere] : [];
-  if (peek.informer === 'syncing') reasons.push(`the cache of ${resource.kind} has not synced yet`);
+  const reasons: string[] = [];
+  if (peek.informer === 'syncing' && !elsewhere) reasons.push(`the cache of ${resource.kind} has not synced yet`);
   if (read.error !== undefined) reasons.push(`the object could not be read: ${read.error}`);
   if (object.deletionTimestamp !== undefined) {
     reasons.push(
@@ -157,9 +158,10 @@ export async function explainObject(input: ExplainInput): Promise<ConvergeReport
 
   const converged = reasons.length === 0;
   const who = `${resource.kind} ${nn.namespace ? `${nn.namespace}/` : ''}${nn.name}`;
+  const where = elsewhere ? ` (${elsewhere})` : '';
   const summary = converged
-    ? `converged: ${who} — ${convergedFacts(object, controllers).join(', ')}`
-    : `not converged: ${who} — ${reasons.join('; ')}`;
+    ? `converged: ${who} — ${convergedFacts(object, controllers).join(', ')}${where}`
+    : `not converged: ${who} — ${reasons.join('; ')}${where}`;
   return {
     apiVersion: resource.apiVersion,
     kind: resource.kind,
@@ -262,17 +264,18 @@ function controllerReports(
   obj: KubeObject | undefined,
   controllers: readonly Controller<unknown>[],
   now: number,
+  shard: ShardReport | undefined,
 ): ControllerReport[] {
   const out: ControllerReport[] = [];
   for (const c of controllers) {
     const forKind = c.forResource;
     if (!forKind) continue;
-    if (sameKind(forKind, resource)) out.push(report(c, 'for', forKind.kind, nn, now));
+    if (sameKind(forKind, resource)) out.push(report(c, 'for', forKind.kind, nn, now, shard));
     if (obj && c.ownedResources.some((r) => sameKind(r, resource))) {
       const ref = getControllerOf(obj);
       if (ref && ref.kind === forKind.kind && groupOf(ref.apiVersion) === forKind.group) {
         const request: Request = forKind.namespaced && nn.namespace ? { namespace: nn.namespace, name: ref.name } : { name: ref.name };
-        out.push(report(c, 'owner', forKind.kind, request, now));
+        out.push(report(c, 'owner', forKind.kind, request, now, shard));
       }
     }
   }
@@ -284,8 +287,17 @@ function groupOf(apiVersion: string): string {
   return slash < 0 ? '' : apiVersion.slice(0, slash);
 }
 
-function report(c: Controller<unknown>, role: 'for' | 'owner', kind: string, request: Request, now: number): ControllerReport {
-  const state = c.reconcileState(request) ?? null;
+function report(
+  c: Controller<unknown>,
+  role: 'for' | 'owner',
+  kind: string,
+  request: Request,
+  now: number,
+  shard: ShardReport | undefined,
+): ControllerReport {
+  const known = c.reconcileState(request);
+  // A sharded replica forgets what it knew of a request before it began serving the shard.
+  const state = known && !(shard && predatesServing(known, shard)) ? known : null;
   const r: ControllerReport = { controller: c.name, role, kind, request, state };
   if (state?.nextAttemptAt !== undefined) r.nextAttemptInMs = state.nextAttemptAt - now;
   if (state?.lastFinishedAt !== undefined) r.lastFinishedAgoMs = now - state.lastFinishedAt;

@@ -5,3 +5,4 @@ export type { ManagerMetrics } from './metrics.js';
 export { createControllerMetrics, RECONCILE_TIME_BUCKETS } from './controller-metrics.js';
 export { createWorkqueueMetrics, WORKQUEUE_DURATION_BUCKETS } from './workqueue-metrics.js';
 export { createOwnedShardsMetric } from './owned-shards-metric.js';
+export { createStalenessMetric } from './staleness-metric.js';

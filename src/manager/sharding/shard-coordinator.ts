@@ -281,7 +281,7 @@ export class ShardCoordinator {
     held.lostTimer.cancel();
     held.stop.abort(new Error(`shard ${shard} lost: ${why}`));
     this.#held.delete(shard);
-    void this.#o.gate.close(shard);
+    void this.#o.gate.lose(shard);
     this.#log.error({ shard, why }, 'lost shard');
     this.#o.onOwnedChange(new Set(this.#held.keys()));
   }

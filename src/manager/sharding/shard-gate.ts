@@ -5,7 +5,10 @@
  * settled — the coordinator releases a shard's Lease only after that, and opens a shard only after
  * acquiring its Lease, so two replicas never reconcile one namespace at the same time.
  * What a request's shard is comes from the manager: its namespace's (cluster-scoped requests are
- * not sharded and always pass), or, for a fleet sharded by cluster, its cluster's.
+ * not sharded and always pass), or, for a fleet sharded by cluster, its cluster's. A shard closed
+ * because its Lease could not be renewed in time is remembered as lost until it is opened again, so
+ * the manager's client can refuse writes in its namespaces (a release, which drains first, is not a
+ * loss).
  */
 import type { NamespacedName } from '../../meta/index.js';
 
@@ -16,6 +19,7 @@ export class ShardGate {
   readonly #open = new Set<number>();
   readonly #inFlight = new Map<number, number>();
   readonly #drained = new Map<number, Array<() => void>>();
+  readonly #lost = new Set<number>();
 
   constructor(options: { shardOf: (req: NamespacedName) => number | undefined }) {
     this.#shardOf = options.shardOf;
@@ -43,7 +47,21 @@ export class ShardGate {
   }
 
   open(shard: number): void {
+    this.#lost.delete(shard);
     this.#open.add(shard);
+  }
+
+  /** Closes a shard whose Lease may already be another's: like `close`, and its namespaces count as lost until it opens again. */
+  lose(shard: number): Promise<void> {
+    this.#lost.add(shard);
+    return this.close(shard);
+  }
+
+  /** The shard of `namespace` if this replica lost it and has not owned it again since; undefined otherwise. */
+  lostShardOf(namespace: string): number | undefined {
+    if (!namespace) return undefined;
+    const shard = this.#shardOf({ namespace, name: '' });
+    return shard !== undefined && this.#lost.has(shard) ? shard : undefined;
   }
 
   /** Refuses the shard's requests from now on; resolves once none of them is in flight. */
