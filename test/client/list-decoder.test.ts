@@ -1,3 +1,4 @@
+// Imports the client's private ListDecoder: its chunk-by-chunk contract is tested here directly, beside the list calls end to end.
 // ListDecoder: list bodies split at every offset and one byte at a time, whitespace, escapes, multi-byte
 // text split between chunks, `items: null`, bodies without items, and malformed bodies, which must throw
 // ListDecodeError and never give a partial list. The oracle is JSON.parse of the whole body.
