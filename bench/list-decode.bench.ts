@@ -22,9 +22,7 @@ const pages: Buffer[][] = [];
 for (let p = 0; p * PAGE < PODS; p++) {
   const items = Array.from({ length: Math.min(PAGE, PODS - p * PAGE) }, (_, i) => {
     const o = structuredClone(pod);
-    o.metadata!.name = `pod-${p}-${i}`;
-    o.metadata!.uid = `0000${p}-${i}-4000-8000-000000000000`;
-    return o;
+    return { ...o, metadata: { ...o.metadata, name: `pod-${p}-${i}`, uid: `0000${p}-${i}-4000-8000-000000000000` } };
   });
   const last = (p + 1) * PAGE >= PODS;
   const body = Buffer.from(
