@@ -59,6 +59,19 @@ export class WatchDecodeError extends ConvergeError {
   }
 }
 
+/** A list response that is not a well-formed list; `where` names the part (`body`, `items`, `items[3]`). */
+export class ListDecodeError extends ConvergeError {
+  readonly code = 'CONVERGE_LIST_DECODE';
+  override readonly name = 'ListDecodeError';
+  constructor(
+    readonly where: string,
+    reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`malformed list response at ${where}: ${reason}`, options);
+  }
+}
+
 function describeCause(cause: unknown): string {
   if (cause instanceof Error) {
     const code = (cause as NodeJS.ErrnoException).code;

@@ -8,6 +8,7 @@ export {
   NetworkError,
   KubeConfigError,
   WatchDecodeError,
+  ListDecodeError,
   isNotFound,
   isAlreadyExists,
   isConflict,

@@ -23,7 +23,8 @@ import {
 } from './metadata-only.js';
 import type { RestConfig } from './rest-config.js';
 import { listQuery, queryString, resourcePath, writeQuery } from './resource-path.js';
-import { Transport, type RequestMetric } from './transport.js';
+import { ListDecoder } from './list-decoder.js';
+import { Transport, type RequestMetric, type TransportRequest } from './transport.js';
 import {
   PATCH_CONTENT_TYPES,
   type Client,
@@ -83,6 +84,17 @@ export function createClient(options: CreateClientOptions): RestClient {
 
 const jsonBody = (v: unknown): string => JSON.stringify(v);
 
+function transportRequest({ method, path, signal, body, contentType, accept }: JsonCall): TransportRequest {
+  return {
+    method,
+    path,
+    signal,
+    body: body === undefined ? undefined : typeof body === 'string' || Buffer.isBuffer(body) ? body : jsonBody(body),
+    contentType,
+    accept,
+  };
+}
+
 interface JsonCall {
   method: string;
   path: string;
@@ -121,16 +133,14 @@ class HttpClient implements RestClient {
     this.transport.close();
   }
 
-  async #json<R>({ method, path, signal, body, contentType, accept }: JsonCall): Promise<R> {
-    const res = await this.transport.request({
-      method,
-      path,
-      signal,
-      body: body === undefined ? undefined : typeof body === 'string' || Buffer.isBuffer(body) ? body : jsonBody(body),
-      contentType,
-      accept,
-    });
+  async #json<R>(call: JsonCall): Promise<R> {
+    const res = await this.transport.request(transportRequest(call));
     return JSON.parse(res.body) as R;
+  }
+
+  /** A list answer, decoded item by item as its bytes arrive (never as one string); a `Status` is returned as is. */
+  #listJson<R>(call: JsonCall): Promise<R> {
+    return this.transport.requestDecoded(transportRequest(call), new ListDecoder<R & object>());
   }
 
   /** The Accept header of a single-object answer through `r`. */
@@ -150,8 +160,8 @@ class HttpClient implements RestClient {
 
   /** A list answer (or a `Status`) through `r`, projected when `r` is metadata-only. */
   async #listCall<R>(r: ResourceDescriptor<KubeObject>, call: JsonCall): Promise<R> {
-    if (!isMetadataOnly(r)) return this.#json<R>(call);
-    const answer = await this.#json<KubeList<KubeObject> | Status>({ ...call, accept: PARTIAL_OBJECT_METADATA_LIST_ACCEPT });
+    if (!isMetadataOnly(r)) return this.#listJson<R>(call);
+    const answer = await this.#listJson<KubeList<KubeObject> | Status>({ ...call, accept: PARTIAL_OBJECT_METADATA_LIST_ACCEPT });
     return (answer.kind === 'Status' ? answer : toPartialObjectMetadataList(answer as KubeList<KubeObject>)) as R;
   }
 

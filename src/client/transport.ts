@@ -147,21 +147,40 @@ export class Transport {
     return traceRequest(this.#base, r.method.toUpperCase(), r.path, () => this.#request(r));
   }
 
-  async #request(r: TransportRequest): Promise<TransportResponse> {
+  #request(r: TransportRequest): Promise<TransportResponse> {
+    return this.#read(r, readBody);
+  }
+
+  /**
+   * Sends a request and feeds a 2xx answer's body, chunk by chunk as it arrives, to `decoder`, whose
+   * `end()` gives the result; non-2xx rejects with a StatusError. An error the decoder throws rejects
+   * as is, after the request is destroyed. Traced as one span.
+   */
+  async requestDecoded<R>(r: TransportRequest, decoder: BodyDecoder<R>): Promise<R> {
+    const answer = await traceRequest(this.#base, r.method.toUpperCase(), r.path, () => this.#read(r, (res) => decodeBody(res, decoder)));
+    return answer.body;
+  }
+
+  async #read<B>(
+    r: TransportRequest,
+    read: (res: http.IncomingMessage) => Promise<B>,
+  ): Promise<{ statusCode: number; headers: http.IncomingHttpHeaders; body: B }> {
     const { req, res, method, url, causeOf, done } = await this.#send(r, false);
-    let body: string;
+    const statusCode = res.statusCode ?? 0;
+    const ok = statusCode >= 200 && statusCode <= 299;
+    let body: B | string;
     try {
-      body = await readBody(res);
+      body = ok ? await read(res) : await readBody(res);
     } catch (err) {
       req.destroy();
       if (r.signal?.aborted) throw r.signal.reason;
+      if (err instanceof DecodedBodyError) throw err.cause;
       throw new NetworkError(method, url, causeOf(err));
     } finally {
       done();
     }
-    const statusCode = res.statusCode ?? 0;
-    if (statusCode < 200 || statusCode > 299) throw statusErrorFromResponse(statusCode, body, retryAfterSeconds(res));
-    return { statusCode, headers: res.headers, body };
+    if (!ok) throw statusErrorFromResponse(statusCode, body as string, retryAfterSeconds(res));
+    return { statusCode, headers: res.headers, body: body as B };
   }
 
   /**
@@ -350,6 +369,34 @@ function retryAfterSeconds(res: http.IncomingMessage): number | undefined {
 function discard(req: http.ClientRequest, res: http.IncomingMessage): void {
   res.resume();
   res.once('error', () => req.destroy());
+}
+
+/** Takes a response body chunk by chunk and makes one result of it at the end. */
+export interface BodyDecoder<R> {
+  write(chunk: Buffer): void;
+  end(): R;
+}
+
+/** A decoder's own error, carried past the network-error wrapping. */
+class DecodedBodyError extends Error {
+  constructor(override readonly cause: unknown) {
+    super('the body decoder failed', { cause });
+  }
+}
+
+async function decodeBody<R>(res: http.IncomingMessage, decoder: BodyDecoder<R>): Promise<R> {
+  for await (const c of res) {
+    try {
+      decoder.write(c as Buffer);
+    } catch (err) {
+      throw new DecodedBodyError(err);
+    }
+  }
+  try {
+    return decoder.end();
+  } catch (err) {
+    throw new DecodedBodyError(err);
+  }
 }
 
 async function readBody(res: http.IncomingMessage): Promise<string> {

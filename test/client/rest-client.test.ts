@@ -3,7 +3,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ConfigMapResource, NamespaceResource, DeploymentResource, PodResource, type ObjectOf } from 'kube-converge/meta';
-import { createClient, isNotFound, isConflict, StatusError, NetworkError } from 'kube-converge/client';
+import { createClient, isNotFound, isConflict, ListDecodeError, StatusError, NetworkError } from 'kube-converge/client';
 import { startFixtureServer, sendJson } from './fixture-server.js';
 
 const cm = (name: string, data: Record<string, string> = {}): ObjectOf<typeof ConfigMapResource> => ({
@@ -156,6 +156,39 @@ describe('resource operations over HTTP', () => {
     assert.ok(isNotFound(missing));
     assert.equal(missing.status.code, 404);
     assert.match(missing.status.message ?? '', /404 page not found/);
+    c.close();
+  });
+
+  it('decodes a list answer written in pieces item by item; items null is empty; a malformed list rejects with ListDecodeError', async () => {
+    const list = JSON.stringify({
+      kind: 'ConfigMapList',
+      metadata: { resourceVersion: '7', continue: 'next' },
+      items: [cm('a', { k: 'ü✓' }), cm('b')],
+    });
+    await using srv = await startFixtureServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      if (req.url.includes('/namespaces/empty/')) res.end('{"metadata":{"resourceVersion":"3"},"items":null}');
+      else if (req.url.includes('/namespaces/bad/')) res.end('{"metadata":{},"items":[{"metadata":{"name":"a"}},2]}');
+      else if (req.method === 'DELETE') res.end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Success' }));
+      else {
+        // Three bytes at a time, so items and multi-byte characters are split between chunks.
+        const bytes = Buffer.from(list);
+        for (let i = 0; i < bytes.length; i += 3) res.write(bytes.subarray(i, i + 3));
+        res.end();
+      }
+    });
+    const c = createClient({ server: srv.url, qps: -1 });
+    assert.deepEqual(await c.list(ConfigMapResource, { namespace: 'default' }), JSON.parse(list));
+    assert.deepEqual(await c.list(ConfigMapResource, { namespace: 'empty' }), { metadata: { resourceVersion: '3' }, items: [] });
+    await assert.rejects(
+      c.list(ConfigMapResource, { namespace: 'bad' }),
+      (e: unknown) => e instanceof ListDecodeError && e.where === 'items[1]',
+    );
+    assert.deepEqual(await c.deleteCollection(ConfigMapResource, { namespace: 'default' }), {
+      kind: 'Status',
+      apiVersion: 'v1',
+      status: 'Success',
+    });
     c.close();
   });
 
