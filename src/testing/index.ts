@@ -20,3 +20,7 @@ export { explore } from './explore/explore.js';
 export type { ExploreOptions, ExploreResult, ExploreFailure } from './explore/explore.js';
 export type { ExploreContext, ExploreSetup, ScenarioStep, Invariant } from './explore/run-schedule.js';
 export type { Fault, FaultKind } from './explore/schedule.js';
+export { exploreInputs } from './explore/explore-inputs.js';
+export type { ExploreInputsOptions, ExploreInputsResult, InputFailure, InputCondition, KindWithCrd } from './explore/explore-inputs.js';
+export { specSequence } from './explore/spec-inputs.js';
+export type { Spec, SpecSchema } from './explore/spec-inputs.js';

@@ -91,6 +91,7 @@ export async function explore<T extends KubeObject>(setup: ExploreSetup, options
     stepMs: STEP_MS,
     windowMs: WINDOW_MS,
     settleMs: SETTLE_MS,
+    quietMs: 0,
   };
   let runs = 0;
   const run = (seed: number, faults: readonly Fault[]) => runSchedule(spec, `explore-${seed}-${runs++}`, faults);
