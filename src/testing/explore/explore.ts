@@ -5,7 +5,7 @@
  * Invariant: a seed always yields the same schedule, so `seeds: [seed]` replays a reported failure's
  * schedule exactly; each run gets its own namespace and manager, so runs never see each other's objects.
  */
-import { FakeClock, type KubeObject, type ResourceDescriptor } from '../../meta/index.js';
+import { FakeClock, InvalidOptionError, type KubeObject, type ResourceDescriptor } from '../../meta/index.js';
 import type { CrdSource } from '../crds.js';
 import { TestEnv } from '../test-env.js';
 import { inProcessClient } from './in-process-client.js';
@@ -74,6 +74,8 @@ const SHAPE = { windowMs: WINDOW_MS, maxFaults: 3 };
  * operator).
  */
 export async function explore<T extends KubeObject>(setup: ExploreSetup, options: ExploreOptions<T>): Promise<ExploreResult> {
+  if (options.faults?.length === 0)
+    throw new InvalidOptionError('faults', 'name at least one fault kind (a run without faults always comes first)');
   const started = performance.now();
   const budgetMs = options.budgetMs ?? 10_000;
   const seeds = typeof options.seeds === 'number' ? Array.from({ length: options.seeds }, (_, i) => i + 1) : options.seeds;
