@@ -4,7 +4,7 @@
  * reaches its steady state (`observedGeneration` caught up), reports no error condition, keeps every
  * field the user set, and the operator stops writing once there; the caller's invariants say whether
  * the rest of the cluster reflects the spec. A failing sequence is shrunk to the fewest steps and the
- * smallest last change that still fail. Invariant: a seed names one sequence (see `specSequence`), and
+ * smallest changes that still fail. Invariant: a seed names one sequence (see `specSequence`), and
  * each run has its own namespace and manager on one API server and fake clock, as `explore`'s runs do.
  */
 import { FakeClock, InvalidOptionError, type KubeObject, type ResourceDescriptor } from '../../meta/index.js';
@@ -191,7 +191,7 @@ function healthy<T extends KubeObject>(resource: ResourceDescriptor<T>, isError:
   };
 }
 
-/** Drops steps while the sequence still fails, then undoes parts of its last change while it still fails. */
+/** Drops steps while the sequence still fails, then undoes parts of each step's change while it still fails. */
 async function shrink(
   specs: readonly Spec[],
   reason: string,
@@ -204,18 +204,21 @@ async function shrink(
     const r = await fails(fewer);
     if (r !== undefined) best = { specs: fewer, reason: r };
   }
+  // Then each step's change (against the step before it, the first against the base spec) is undone
+  // path by path, the last step first, until no undoing keeps the failure.
   for (let smaller = true; smaller;) {
     smaller = false;
-    const last = best.specs[best.specs.length - 1]!;
-    const from = best.specs.length > 1 ? best.specs[best.specs.length - 2]! : base;
-    for (const candidate of undoOneChange(from, last)) {
-      if (sameJson(candidate, from)) continue; // no change left: that is dropping the step, tried above
-      const tried = [...best.specs.slice(0, -1), candidate];
-      const r = await fails(tried);
-      if (r === undefined) continue;
-      best = { specs: tried, reason: r };
-      smaller = true;
-      break;
+    for (let i = best.specs.length - 1; i >= 0 && !smaller; i--) {
+      const from = i > 0 ? best.specs[i - 1]! : base;
+      for (const candidate of undoOneChange(from, best.specs[i]!)) {
+        if (sameJson(candidate, from)) continue; // no change left: that is dropping the step, tried above
+        const tried = best.specs.map((s, j) => (j === i ? candidate : s));
+        const r = await fails(tried);
+        if (r === undefined) continue;
+        best = { specs: tried, reason: r };
+        smaller = true;
+        break;
+      }
     }
   }
   return best;

@@ -21,7 +21,7 @@ export interface ExploreOptions<T extends KubeObject> {
    * API server and installing the CRDs come before; shrinking a failure may run over). Default 10 000 ms.
    */
   budgetMs?: number;
-  /** The fault kinds schedules are drawn from. Default all of them. */
+  /** The fault kinds schedules are drawn from. Default `FAULT_KINDS`: all but `staleRestart`, which is drawn when named here. */
   faults?: readonly FaultKind[];
   /** The kind whose objects must converge; every object of it in the run's namespace is checked. */
   resource: ResourceDescriptor<T>;

@@ -217,7 +217,7 @@ export function specChanges(from: Spec, to: Spec, prefix = ''): string[] {
   });
 }
 
-/** `to` with the change at the first differing path of `from` → `to` undone (for shrinking), one per such path. */
+/** `to` with the change at one path where it differs from `from` undone (for shrinking): one spec per such path. */
 export function undoOneChange(from: Spec, to: Spec): Spec[] {
   const paths = diffPaths(from, to);
   return paths.map((path) => setPath(to, path, getPath(from, path)));
