@@ -16,11 +16,22 @@ export type { InstallCrdsOptions, CrdSource, CustomResourceDefinition } from './
 export { CrdNotServedError, EventuallyTimeoutError } from './errors.js';
 export { validateAgainstCrd } from './validate-against-crd.js';
 export type { CrdValidationResult, ValidateAgainstCrdOptions } from './validate-against-crd.js';
-export { explore } from './explore/explore.js';
-export type { ExploreOptions, ExploreResult, ExploreFailure } from './explore/explore.js';
-export type { ExploreContext, ExploreSetup, ScenarioStep, Invariant } from './explore/run-schedule.js';
-export type { Fault, FaultKind } from './explore/schedule.js';
-export { exploreInputs } from './explore/explore-inputs.js';
-export type { ExploreInputsOptions, ExploreInputsResult, InputFailure, InputCondition, KindWithCrd } from './explore/explore-inputs.js';
-export { specSequence } from './explore/spec-inputs.js';
-export type { Spec, SpecSchema } from './explore/spec-inputs.js';
+export { explore, exploreInputs, specSequence, FAULT_KINDS } from './explore/index.js';
+export type {
+  ExploreOptions,
+  ExploreResult,
+  ExploreFailure,
+  ExploreContext,
+  ExploreSetup,
+  ScenarioStep,
+  Invariant,
+  Fault,
+  FaultKind,
+  ExploreInputsOptions,
+  ExploreInputsResult,
+  InputFailure,
+  InputCondition,
+  KindWithCrd,
+  Spec,
+  SpecSchema,
+} from './explore/index.js';

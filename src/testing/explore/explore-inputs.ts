@@ -61,6 +61,7 @@ export interface InputFailure {
   readonly report: string;
 }
 
+/** What `exploreInputs` did: how many sequences ran, how long it took, and the first failure, if any. */
 export interface ExploreInputsResult {
   /** Sequences run (shrinking runs are not counted). */
   readonly runs: number;

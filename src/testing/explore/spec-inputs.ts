@@ -30,6 +30,7 @@ export interface SpecSchema {
   readonly 'x-kubernetes-int-or-string'?: boolean;
 }
 
+/** A spec as the generator writes it: plain JSON, the `spec` of one object. */
 export type Spec = Record<string, unknown>;
 
 /** One field of the spec: its path from the spec's root, its schema, and whether it may be absent. */
