@@ -78,11 +78,6 @@ export function specSequence(schema: SpecSchema, seed: number, steps = 3): Spec[
   return out;
 }
 
-/** How many seeds change one field of the base spec (twice this many end in a roll-back). */
-export function singleChangeCount(schema: SpecSchema): number {
-  return singleChanges(schema, baseSpec(schema)).length;
-}
-
 /** Every spec that differs from `base` by one change of one field. */
 function singleChanges(schema: SpecSchema, base: Spec): Spec[] {
   return fieldsOf(schema).flatMap((f) => changesOf(f, base));

@@ -24,7 +24,7 @@ export async function hunt(
 ): Promise<Hunt> {
   const external = new External();
   const setup = entry.setup(external, options.fixed);
-  const converged = entry.converged ?? reconciled;
+  const converged = reconciled;
   const common = { seeds: options.seeds, budgetMs: options.budgetMs, invariants: entry.invariants(external) };
   if (entry.finds.by === 'faults') {
     const r = await explore(setup, {

@@ -59,9 +59,8 @@ export interface CatalogueEntry {
   readonly finds:
     | { readonly by: 'faults'; readonly faults: readonly FaultKind[]; readonly scenario: readonly ScenarioStep[] }
     | { readonly by: 'inputs' };
+  /** What must hold once every Widget is reconciled (Ready at its generation). */
   invariants(external: External): Invariant[];
-  /** Converged, when not simply reconciled at the current generation. */
-  readonly converged?: (w: W) => boolean;
 }
 
 /** The external system: named records per run namespace, and what went wrong there that cannot be undone. */
