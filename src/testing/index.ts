@@ -16,10 +16,25 @@ export type { InstallCrdsOptions, CrdSource, CustomResourceDefinition } from './
 export { CrdNotServedError, EventuallyTimeoutError } from './errors.js';
 export { validateAgainstCrd } from './validate-against-crd.js';
 export type { CrdValidationResult, ValidateAgainstCrdOptions } from './validate-against-crd.js';
-export { explore } from './explore/index.js';
-export type { ExploreOptions, ExploreResult, ExploreFailure } from './explore/index.js';
-export type { ExploreContext, ExploreSetup, ScenarioStep, Invariant } from './explore/index.js';
-export type { Fault, FaultKind } from './explore/index.js';
+export { explore, exploreInputs, specSequence, FAULT_KINDS } from './explore/index.js';
+export type {
+  ExploreOptions,
+  ExploreResult,
+  ExploreFailure,
+  ExploreContext,
+  ExploreSetup,
+  ScenarioStep,
+  Invariant,
+  Fault,
+  FaultKind,
+  ExploreInputsOptions,
+  ExploreInputsResult,
+  InputFailure,
+  InputCondition,
+  KindWithCrd,
+  Spec,
+  SpecSchema,
+} from './explore/index.js';
 export { TestFleet } from './fleet.js';
 export type { TestFleetOptions, TestMember } from './fleet.js';
 export { PartitionProxy } from './partition-proxy.js';

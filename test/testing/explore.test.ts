@@ -53,13 +53,15 @@ describe('explore', () => {
   });
 
   it('describes every fault kind in its own line', () => {
-    const shape = { faults: FAULT_KINDS, windowMs: 1000, writes: 10, calls: 3, watches: 3, maxFaults: 3 };
+    const kinds: FaultKind[] = [...FAULT_KINDS, 'staleRestart'];
+    const shape = { faults: kinds, windowMs: 1000, writes: 10, calls: 3, watches: 3, maxFaults: 3 };
     const seen = new Map<FaultKind, string>();
-    for (let seed = 1; seen.size < FAULT_KINDS.length && seed < 500; seed++) {
+    for (let seed = 1; seen.size < kinds.length && seed < 500; seed++) {
       for (const f of scheduleFor(seed, shape)) seen.set(f.kind, describeFault(f, ['WebApp']));
     }
-    assert.deepEqual([...seen.keys()].sort(), [...FAULT_KINDS].sort());
-    assert.equal(new Set(seen.values()).size, FAULT_KINDS.length);
+    assert.deepEqual([...seen.keys()].sort(), [...kinds].sort());
+    assert.equal(new Set(seen.values()).size, kinds.length);
+    assert.match(seen.get('staleRestart')!, /the new one lists the cluster as it was before write #\d+, and its watch events lag/);
     assert.match(seen.get('leaseLoss')!, /cannot renew its Lease; a standby takes over/);
     assert.match(seen.get('writeTimeout')!, /times out \(504, not applied\)/);
   });

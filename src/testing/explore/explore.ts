@@ -5,7 +5,7 @@
  * Invariant: a seed always yields the same schedule, so `seeds: [seed]` replays a reported failure's
  * schedule exactly; each run gets its own namespace and manager, so runs never see each other's objects.
  */
-import { FakeClock, type KubeObject, type ResourceDescriptor } from '../../meta/index.js';
+import { FakeClock, InvalidOptionError, type KubeObject, type ResourceDescriptor } from '../../meta/index.js';
 import type { CrdSource } from '../crds.js';
 import { TestEnv } from '../test-env.js';
 import { inProcessClient } from './in-process-client.js';
@@ -21,7 +21,7 @@ export interface ExploreOptions<T extends KubeObject> {
    * API server and installing the CRDs come before; shrinking a failure may run over). Default 10 000 ms.
    */
   budgetMs?: number;
-  /** The fault kinds schedules are drawn from. Default all of them. */
+  /** The fault kinds schedules are drawn from. Default `FAULT_KINDS`: all but `staleRestart`, which is drawn when named here. */
   faults?: readonly FaultKind[];
   /** The kind whose objects must converge; every object of it in the run's namespace is checked. */
   resource: ResourceDescriptor<T>;
@@ -74,6 +74,8 @@ const SHAPE = { windowMs: WINDOW_MS, maxFaults: 3 };
  * operator).
  */
 export async function explore<T extends KubeObject>(setup: ExploreSetup, options: ExploreOptions<T>): Promise<ExploreResult> {
+  if (options.faults?.length === 0)
+    throw new InvalidOptionError('faults', 'name at least one fault kind (a run without faults always comes first)');
   const started = performance.now();
   const budgetMs = options.budgetMs ?? 10_000;
   const seeds = typeof options.seeds === 'number' ? Array.from({ length: options.seeds }, (_, i) => i + 1) : options.seeds;
@@ -91,6 +93,7 @@ export async function explore<T extends KubeObject>(setup: ExploreSetup, options
     stepMs: STEP_MS,
     windowMs: WINDOW_MS,
     settleMs: SETTLE_MS,
+    quietMs: 0,
   };
   let runs = 0;
   const run = (seed: number, faults: readonly Fault[]) => runSchedule(spec, `explore-${seed}-${runs++}`, faults);

@@ -59,6 +59,8 @@ export interface RunSpec<T extends KubeObject> {
   stepMs: number;
   windowMs: number;
   settleMs: number;
+  /** Once converged with every invariant holding, the operator must not write for this long (fake time); 0: not checked. */
+  quietMs: number;
 }
 
 /** How a run ended, and what each numbered write was (for reports). */
@@ -106,6 +108,8 @@ export async function runSchedule<T extends KubeObject>(
     inflight: 0,
     idle: undefined as (() => void) | undefined,
     crashed: false,
+    /** The view the manager a crash starts reads from: the latest one, or a stale one (a `staleRestart`). */
+    restartView: undefined as StaleView | undefined,
     failure: undefined as string | undefined,
   };
   const writes: string[] = [];
@@ -135,6 +139,9 @@ export async function runSchedule<T extends KubeObject>(
     return lag;
   };
   const faultAt = (write: number, kind: Fault['kind']): boolean => faults.some((f) => f.kind === kind && 'write' in f && f.write === write);
+  /** The server's revision just before each `staleRestart`'s write #`from`: what the restarted manager lists at. */
+  const staleRevisions = new Map<Fault, string>();
+  const revisionNow = async (): Promise<string> => (await direct.list(NamespaceResource, { limit: 1 })).metadata.resourceVersion ?? '';
   const electing = faults.some((f) => f.kind === 'leaseLoss');
   let managers = 0;
   /** The manager that should lead now: the one a crash restarts, the one a lease loss deposes. */
@@ -143,11 +150,11 @@ export async function runSchedule<T extends KubeObject>(
   let deposing: RunManager | undefined;
 
   /** A manager with its own faulty client: once it crashed, that client refuses every write; once deposed, its Lease writes. */
-  const startManager = async (): Promise<RunManager> => {
+  const startManager = async (view?: StaleView): Promise<RunManager> => {
     const numbers = new WeakMap<ClientWrite, number>();
     const identity = `${namespace}-manager-${managers++}`;
     const m: RunManager = { identity, mgr: undefined!, client: undefined!, dead: false, deposedAt: undefined, stopped: false };
-    m.client = faultInjectingClient(counting(direct, state), {
+    m.client = faultInjectingClient(counting(view ? staleLists(direct, view, clock) : direct, state), {
       beforeWrite: async (w) => {
         if (m.dead) throw new Error('the manager crashed (injected by the explorer)');
         if (electing && w.resource.kind === LeaseResource.kind && w.name === LEASE.id) {
@@ -160,14 +167,21 @@ export async function runSchedule<T extends KubeObject>(
         const n = state.writes++;
         numbers.set(w, n);
         writes[n] = desc;
-        for (const f of faults) if (f.kind === 'cacheLag' && f.write === n) lagStarts.set(f, clock.now());
+        for (const f of faults) {
+          if (f.kind === 'cacheLag' && f.write === n) lagStarts.set(f, clock.now());
+          if (f.kind === 'staleRestart' && f.from === n && m === current) staleRevisions.set(f, await revisionNow());
+        }
         if (faultAt(n, 'leaseLoss') && m === current && m.deposedAt === undefined) {
           m.deposedAt = clock.now();
           deposing = m;
         }
-        if (faultAt(n, 'crash') && m === current) {
+        const stale = faults.find((f) => f.kind === 'staleRestart' && f.write === n && staleRevisions.has(f));
+        if ((faultAt(n, 'crash') || stale) && m === current) {
           m.dead = true;
           state.crashed = true;
+          if (stale?.kind === 'staleRestart') {
+            state.restartView = { revision: staleRevisions.get(stale)!, until: clock.now() + stale.forMs, lagMs: stale.lagMs };
+          }
           throw new Error(`the manager crashed before write #${n} (injected by the explorer)`);
         }
         if (faultAt(n, 'tooManyRequests')) throw tooManyRequests(n);
@@ -187,7 +201,7 @@ export async function runSchedule<T extends KubeObject>(
         if (!kinds.includes(r.kind)) kinds.push(r.kind);
       },
       beforeWatchEvent: async (r) => {
-        const lag = lagNow(r.kind);
+        const lag = Math.max(lagNow(r.kind), view && clock.now() < view.until ? view.lagMs : 0);
         if (lag > 0) await clock.sleep(lag);
       },
     });
@@ -249,7 +263,9 @@ export async function runSchedule<T extends KubeObject>(
       if (state.crashed) {
         state.crashed = false;
         await stepUntil(current.mgr.shutdown());
-        current = await startManager();
+        const view = state.restartView;
+        state.restartView = undefined;
+        current = await startManager(view);
       }
       if (deposing) {
         // The deposed manager keeps running until it notices; a standby waits for the lease meanwhile
@@ -271,6 +287,12 @@ export async function runSchedule<T extends KubeObject>(
           const broken = await inv.check(ctx);
           if (broken !== undefined)
             return { failure: `invariant "${inv.name}" does not hold: ${broken}`, writes, calls: state.calls, kinds };
+        }
+        const before = state.writes;
+        for (const until = elapsed() + spec.quietMs; elapsed() < until && state.writes === before;) await step();
+        if (state.writes !== before) {
+          const failure = `the operator still writes after its steady state was reached: ${writes.slice(before).join('; ')}`;
+          return { failure, writes, calls: state.calls, kinds };
         }
         return { failure: undefined, writes, calls: state.calls, kinds };
       }
@@ -317,6 +339,30 @@ function writeTimeout(n: number): StatusError {
     reason: 'Timeout',
     message: `the write timed out and was not applied (injected by the explorer, write #${n})`,
   });
+}
+
+/** A view of the API server that lags behind the one writes go to, as a restarted manager may read from. */
+interface StaleView {
+  /** Lists without a resourceVersion are answered as the cluster was at this revision… */
+  revision: string;
+  /** …until this moment (fake time), and watch events reach the cache `lagMs` late until then. */
+  until: number;
+  lagMs: number;
+}
+
+/**
+ * `base`, whose lists that ask for any recent state (a fresh cache's first list asks for "0") are answered from
+ * `view.revision` while the view lasts: an exact read at an older revision of the same history, so the
+ * watch that follows replays what came after it, as a lagging API server would catch up.
+ */
+function staleLists(base: Client, view: StaleView, clock: FakeClock): Client {
+  return {
+    ...base,
+    list: (r, o) =>
+      !o?.continue && ['', '0'].includes(o?.resourceVersion ?? '') && clock.now() < view.until
+        ? base.list(r, { ...o, resourceVersion: view.revision, resourceVersionMatch: 'Exact' })
+        : base.list(r, o),
+  };
 }
 
 /** `base`, counting the calls in flight in `state.inflight` (a watch counts until it is open); `state.idle` is called when none is left. */

@@ -17,9 +17,13 @@ export type FaultKind =
   | 'lostResponse'
   | 'crash'
   | 'leaseLoss'
-  | 'dependencyTimeout';
+  | 'dependencyTimeout'
+  | 'staleRestart';
 
-/** Every fault kind, the default of `explore`'s `faults`. */
+/**
+ * The fault kinds `explore` draws from by default. A kind added later (`staleRestart`) is named in
+ * `faults` to be drawn, so that a seed keeps naming the same schedule from one version to the next.
+ */
 export const FAULT_KINDS: readonly FaultKind[] = Object.freeze([
   'cacheLag',
   'watchCut',
@@ -60,7 +64,15 @@ export type Fault =
    */
   | { readonly kind: 'leaseLoss'; readonly write: number }
   /** Call #`call` to an external dependency (`ExploreContext.dependency`) times out without effect. */
-  | { readonly kind: 'dependencyTimeout'; readonly call: number };
+  | { readonly kind: 'dependencyTimeout'; readonly call: number }
+  /**
+   * The manager crashes just before write #`write`, and the new one reads from a view of the API
+   * server that lags behind the one that took the writes: its fresh cache lists the cluster as it was
+   * just before write #`from` (`from` ≤ `write`, so the crashed manager's writes #`from`…#`write - 1`
+   * are not in it), and the watch events that bring it up to date reach it `lagMs` late, for `forMs`
+   * after the restart. Sieve's time-travel pattern: a restarted controller acting on a stale view.
+   */
+  | { readonly kind: 'staleRestart'; readonly write: number; readonly from: number; readonly forMs: number; readonly lagMs: number };
 
 /** The bounds a schedule is drawn within. */
 export interface ScheduleShape {
@@ -101,6 +113,11 @@ export function scheduleFor(seed: number, shape: ScheduleShape): Fault[] {
       case 'dependencyTimeout':
         out.push({ kind, call: int(shape.calls) });
         break;
+      case 'staleRestart': {
+        const write = int(shape.writes);
+        out.push({ kind, write, from: Math.max(0, write - int(4)), forMs: 200 + int(9) * 100, lagMs: 100 + int(8) * 50 });
+        break;
+      }
       default:
         out.push({ kind, write: int(shape.writes) });
     }
@@ -131,11 +148,13 @@ export function describeFault(fault: Fault, kinds: readonly string[] = []): stri
       return `write #${fault.write}: from then on the leader cannot renew its Lease; a standby takes over`;
     case 'dependencyTimeout':
       return `dependency call #${fault.call}: times out`;
+    case 'staleRestart':
+      return `write #${fault.write}: the manager crashes just before it; the new one lists the cluster as it was before write #${fault.from}, and its watch events lag ${fault.lagMs} ms for ${fault.forMs} ms`;
   }
 }
 
 /** A small, fast, seedable generator (mulberry32): 32 bits of state, uniform floats in [0, 1). */
-function mulberry32(seed: number): () => number {
+export function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
