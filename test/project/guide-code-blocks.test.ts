@@ -1,10 +1,10 @@
 // Compiles the TypeScript code blocks of docs/writing-an-operator.md and README.md as a reader pastes
 // them: each block is a file of its own, compiled with the compilerOptions the README recommends
 // (read from the README itself, so the two cannot drift apart) against this package's sources. A
-// block that is a whole file may say where it goes with `<!-- file: src/name.ts -->` on the line
-// before it, so other blocks can import it by that path; a block that is deliberately a piece of a
-// larger file says `<!-- fragment -->` there instead and is not compiled. Invariant: every other
-// TypeScript block on those pages compiles with no error.
+// block may say where it goes with `<!-- file: src/name.ts -->` on the line before it, so other blocks
+// can import it by that path. No block can be marked as a piece of a file: a reader pastes what a
+// page shows, so every TypeScript block is a whole file. Invariant: every TypeScript block on those
+// pages compiles with no error.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -24,10 +24,9 @@ interface Block {
   /** 1-based line of the opening fence. */
   line: number;
   code: string;
-  fragment: boolean;
 }
 
-/** The TypeScript blocks of a Markdown page, with their `file:` or `fragment` markers. */
+/** The TypeScript blocks of a Markdown page, placed where their `file:` lines say. */
 function tsBlocks(markdown: string, page: string): Block[] {
   const lines = markdown.split('\n');
   const blocks: Block[] = [];
@@ -44,7 +43,6 @@ function tsBlocks(markdown: string, page: string): Block[] {
       path: file ?? `${page.replace(/\W+/g, '-')}-line-${start + 1}.ts`,
       line: start + 1,
       code: body.join('\n') + '\n',
-      fragment: marker === '<!-- fragment -->',
     });
   }
   return blocks;
@@ -105,15 +103,14 @@ function compile(blocks: Block[], page: string): string[] {
 for (const page of ['docs/writing-an-operator.md', 'README.md']) {
   describe(`${page}: TypeScript code blocks`, () => {
     const blocks = tsBlocks(readFileSync(join(root, page), 'utf8'), page);
-    const whole = blocks.filter((b) => !b.fragment);
 
     it('compile as shown under the README tsconfig, against this package', () => {
-      assert.ok(whole.length > 0, `${page} has no whole-file TypeScript block`);
-      assert.deepEqual(compile(whole, page), []);
+      assert.ok(blocks.length > 0, `${page} has no TypeScript block`);
+      assert.deepEqual(compile(blocks, page), []);
     });
 
     it('name distinct files', () => {
-      const paths = whole.map((b) => b.path);
+      const paths = blocks.map((b) => b.path);
       assert.deepEqual(
         paths.filter((p, i) => paths.indexOf(p) !== i),
         [],
