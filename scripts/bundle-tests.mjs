@@ -60,18 +60,19 @@ function selfExports(root, pkg) {
 }
 
 /**
- * Replaces `import.meta.url` in each TypeScript module of the repository with the URL of its source
- * file. esbuild's `define` replaces the expression only, never text in strings or comments.
+ * Replaces `import.meta.url` in each module of the repository (TypeScript, and the scripts' JavaScript
+ * that tests import) with the URL of its source file. esbuild's `define` replaces the expression only,
+ * never text in strings or comments.
  */
 function sourceUrls(root) {
   return {
     name: 'source-urls',
     setup(b) {
-      b.onLoad({ filter: /\.[cm]?ts$/ }, async (args) => {
+      b.onLoad({ filter: /\.[cm]?[jt]s$/ }, async (args) => {
         if (!args.path.startsWith(root) || args.path.includes('/node_modules/')) return undefined;
         const source = await readFile(args.path, 'utf8');
         const { code } = await transform(source, {
-          loader: 'ts',
+          loader: /\.[cm]?ts$/.test(args.path) ? 'ts' : 'js',
           sourcefile: args.path,
           sourcemap: 'inline',
           target: 'node20',
