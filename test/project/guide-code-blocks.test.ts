@@ -1,10 +1,10 @@
 // Compiles the TypeScript code blocks of docs/writing-an-operator.md and README.md as a reader pastes
 // them: each block is a file of its own, compiled with the compilerOptions the README recommends
 // (read from the README itself, so the two cannot drift apart) against this package's sources. A
-// block that is a whole file may say where it goes with `<!-- file: src/name.ts -->` on the line
-// before it, so other blocks can import it by that path; a block that is deliberately a piece of a
-// larger file says `<!-- fragment -->` there instead and is not compiled. Invariant: every other
-// TypeScript block on those pages compiles with no error.
+// block may say where it goes with `<!-- file: src/name.ts -->` on the line before it, so other blocks
+// can import it by that path. No block can be marked as a piece of a file: a reader pastes what a
+// page shows, so every TypeScript block is a whole file. Invariant: every TypeScript block on those
+// pages compiles with no error.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -19,15 +19,17 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const blockRoot = join(root, '.code-blocks');
 
 interface Block {
-  /** The block's path below `blockRoot`. */
+  page: string;
+  /** The block's path in the reader's project. */
   path: string;
+  /** Where it is compiled: below `blockRoot`, in a folder of its page, so pages cannot import each other's blocks. */
+  file: string;
   /** 1-based line of the opening fence. */
   line: number;
   code: string;
-  fragment: boolean;
 }
 
-/** The TypeScript blocks of a Markdown page, with their `file:` or `fragment` markers. */
+/** The TypeScript blocks of a Markdown page, placed where their `file:` lines say. */
 function tsBlocks(markdown: string, page: string): Block[] {
   const lines = markdown.split('\n');
   const blocks: Block[] = [];
@@ -40,11 +42,13 @@ function tsBlocks(markdown: string, page: string): Block[] {
     while (j >= 0 && lines[j]!.trim() === '') j--;
     const marker = j >= 0 ? lines[j]!.trim() : '';
     const file = /^<!-- file: (\S+\.ts) -->$/.exec(marker)?.[1];
+    const path = file ?? `line-${start + 1}.ts`;
     blocks.push({
-      path: file ?? `${page.replace(/\W+/g, '-')}-line-${start + 1}.ts`,
+      page,
+      path,
+      file: join(blockRoot, page.replace(/\W+/g, '-'), path),
       line: start + 1,
       code: body.join('\n') + '\n',
-      fragment: marker === '<!-- fragment -->',
     });
   }
   return blocks;
@@ -73,9 +77,12 @@ function ancestors(file: string): string[] {
   return out;
 }
 
-/** Error messages of compiling `blocks` together, each prefixed with its page and line. */
-function compile(blocks: Block[], page: string): string[] {
-  const files = new Map(blocks.map((b) => [join(blockRoot, b.path), b]));
+/**
+ * Error messages of compiling `blocks` together, each prefixed with its page and line. Every page's
+ * blocks go into one program, so the package's sources are type-checked once for all of them.
+ */
+function compile(blocks: Block[]): string[] {
+  const files = new Map(blocks.map((b) => [b.file, b]));
   const options = readmeCompilerOptions();
   const host = ts.createCompilerHost(options, true);
   const { getSourceFile, fileExists, readFile, directoryExists } = host;
@@ -96,24 +103,32 @@ function compile(blocks: Block[], page: string): string[] {
   return diagnostics.map((d) => {
     const text = ts.flattenDiagnosticMessageText(d.messageText, '\n');
     const b = d.file ? files.get(d.file.fileName) : undefined;
-    if (!b || !d.file || d.start === undefined) return `${page}: ${text}`;
+    if (!b || !d.file || d.start === undefined) return `${d.file?.fileName ?? 'options'}: ${text}`;
     const { line } = d.file.getLineAndCharacterOfPosition(d.start);
-    return `${page}:${b.line + 1 + line} (${b.path}): ${text}`;
+    return `${b.page}:${b.line + 1 + line} (${b.path}): ${text}`;
   });
 }
 
-for (const page of ['docs/writing-an-operator.md', 'README.md']) {
+const PAGES = ['docs/writing-an-operator.md', 'README.md'];
+const blocksOf = new Map(PAGES.map((page) => [page, tsBlocks(readFileSync(join(root, page), 'utf8'), page)]));
+let errors: string[] | undefined;
+
+for (const page of PAGES) {
   describe(`${page}: TypeScript code blocks`, () => {
-    const blocks = tsBlocks(readFileSync(join(root, page), 'utf8'), page);
-    const whole = blocks.filter((b) => !b.fragment);
+    const blocks = blocksOf.get(page)!;
 
     it('compile as shown under the README tsconfig, against this package', () => {
-      assert.ok(whole.length > 0, `${page} has no whole-file TypeScript block`);
-      assert.deepEqual(compile(whole, page), []);
+      assert.ok(blocks.length > 0, `${page} has no TypeScript block`);
+      errors ??= compile([...blocksOf.values()].flat());
+      // Errors outside any block (options, the package's own files) belong to every page.
+      assert.deepEqual(
+        errors.filter((e) => !PAGES.some((p) => e.startsWith(`${p}:`)) || e.startsWith(`${page}:`)),
+        [],
+      );
     });
 
     it('name distinct files', () => {
-      const paths = whole.map((b) => b.path);
+      const paths = blocks.map((b) => b.path);
       assert.deepEqual(
         paths.filter((p, i) => paths.indexOf(p) !== i),
         [],

@@ -27,11 +27,11 @@ import {
 import type { Manager } from 'kube-converge/manager';
 import { isNotFound, type Client } from 'kube-converge/client';
 import { TestEnv, eventually } from 'kube-converge/testing';
-import { setupApiKeyController } from './controller.js';
-import { KeyIssuer } from './issuer.js';
-import { ApiKey, POLICY_CONFIGMAP } from './types.js';
+import { setupApiKeyController } from '../src/controllers/apikey.js';
+import { KeyIssuer } from '../src/issuer.js';
+import { ApiKey, POLICY_CONFIGMAP } from '../src/api/apikey.js';
 
-const crd = fileURLToPath(new URL('./crd.yaml', import.meta.url));
+const crd = fileURLToPath(new URL('../crd.yaml', import.meta.url));
 const billing = { namespace: 'default', name: 'billing' };
 
 /** `base`, recording each call as `<resource>[/<subresource>]:<verb>` in `calls`. */
@@ -63,7 +63,7 @@ function recordingClient(base: Client, calls: Set<string>): Client {
 
 /** The guide's RBAC table as `<resource>[/<subresource>]:<verb>` entries, without the optional events row. */
 function guideRules(): Set<string> {
-  const guide = readFileSync(new URL('../../docs/writing-an-operator.md', import.meta.url), 'utf8');
+  const guide = readFileSync(new URL('../../../docs/writing-an-operator.md', import.meta.url), 'utf8');
   const table = guide.slice(guide.indexOf('| resource | verbs | why |')).split('\n\n')[0]!.split('\n').slice(2);
   const rules = new Set<string>();
   for (const row of table) {
@@ -123,7 +123,7 @@ describe('the RBAC table of docs/writing-an-operator.md', () => {
 
 /** `converge rbac` run from the repository's sources; resolves with its exit status and output. */
 function convergeRbac(args: string[]): Promise<{ code: number | null; out: string }> {
-  const root = fileURLToPath(new URL('../..', import.meta.url));
+  const root = fileURLToPath(new URL('../../..', import.meta.url));
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
@@ -137,7 +137,7 @@ function convergeRbac(args: string[]): Promise<{ code: number | null; out: strin
   });
 }
 
-const rbacYaml = fileURLToPath(new URL('./rbac.yaml', import.meta.url));
+const rbacYaml = fileURLToPath(new URL('../rbac.yaml', import.meta.url));
 
 const RBAC_KINDS: Readonly<Record<string, ResourceDescriptor>> = {
   Role: RoleResource,

@@ -3,7 +3,7 @@
  * (docs/writing-an-operator.md): its spec and status types and its resource descriptor. The CRD in
  * `crd.yaml` is what the API server enforces; these types mirror it field for field.
  */
-import { defineResource, type Condition } from 'kube-converge/meta';
+import { defineResource, type Condition, type ObjectOf } from 'kube-converge/meta';
 
 export interface ApiKeySpec {
   /** The issuer's service the key is for, e.g. `billing`. */
@@ -27,6 +27,8 @@ export const ApiKey = defineResource<ApiKeySpec, ApiKeyStatus>({
   plural: 'apikeys',
   namespaced: true,
 });
+/** An ApiKey as the client returns it: metadata, spec and (once written) status. */
+export type ApiKeyObject = ObjectOf<typeof ApiKey>;
 
 /** Keeps a deleted ApiKey until its key is revoked at the issuer. */
 export const REVOKE_FINALIZER = 'tutorial.converge.dev/revoke-key';
