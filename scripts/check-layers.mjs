@@ -50,7 +50,7 @@ export const FLOORS = [
   ],
   ['storage', 'watch-hub'],
   ['registry', 'authorization', 'context'],
-  ['admission', 'admission-policy', 'conversion'],
+  ['admission', 'conversion'],
   ['handlers', 'controllers', 'discovery', 'openapi-routes'],
   ['http', 'api-server', 'start', 'index'],
 ];

@@ -12,18 +12,21 @@
 import type { KubeObject, LabelSelector, Clock, Status } from '../../meta/index.js';
 import { ApiStatusError, badRequest, internalError } from '../ground/index.js';
 import { applyJsonPatch } from '../patch/index.js';
-import type { AdmissionAttributes } from './attributes.js';
-import { webhookMatches, type WebhookRule } from './matching.js';
+import type { Attributes } from './attributes.js';
+import { matches, type MatchContext, type Matched, type Rule } from './matching.js';
 import { callWebhook, type ServiceResolver, type WebhookClientConfig } from './webhook-call.js';
 import { evaluateMatchConditions, type MatchCondition } from './match-conditions.js';
+import { admissionRequest } from './cel-request.js';
+import { versioned, type Versioned } from './versioned.js';
 
 /** The fields of an admissionregistration.k8s.io/v1 webhook this server honours. */
 export interface AdmissionWebhook {
   name: string;
   clientConfig: WebhookClientConfig;
-  rules?: WebhookRule[];
+  rules?: Rule[];
   namespaceSelector?: LabelSelector;
   objectSelector?: LabelSelector;
+  matchPolicy?: string;
   matchConditions?: MatchCondition[];
   failurePolicy?: string;
   sideEffects?: string;
@@ -55,29 +58,35 @@ interface WebhookAnswer {
   warnings?: string[];
 }
 
-/** The webhooks of `configs` in call order: configurations by name, then each one's own order. */
-function ordered(configs: readonly WebhookConfiguration[]): AdmissionWebhook[] {
-  return [...configs].sort((a, b) => (a.metadata.name ?? '').localeCompare(b.metadata.name ?? '')).flatMap((c) => c.webhooks ?? []);
+/** A webhook to call and the resource its rule matched. */
+interface Invocation {
+  hook: AdmissionWebhook;
+  as: Matched;
+}
+
+/** The webhooks of `configs` the write matches, in call order: configurations by name, then each one's own order. */
+function invocations(configs: readonly WebhookConfiguration[], a: Attributes, m: MatchContext): Invocation[] {
+  return [...configs]
+    .sort((x, y) => (x.metadata.name ?? '').localeCompare(y.metadata.name ?? ''))
+    .flatMap((c) => c.webhooks ?? [])
+    .flatMap((hook) => {
+      const as = matches({ ...hook, rules: hook.rules ?? [] }, a, m);
+      return as ? [{ hook, as }] : [];
+    });
 }
 
 /** Webhooks that may have side effects cannot be sent a dry run: the request is refused (400). */
-function refuseDryRunWithSideEffects(hooks: readonly AdmissionWebhook[], a: AdmissionAttributes): void {
+function refuseDryRunWithSideEffects(calls: readonly Invocation[], a: Attributes): void {
   if (!a.dryRun) return;
-  const unsafe = hooks.find((h) => h.sideEffects !== 'None' && h.sideEffects !== 'NoneOnDryRun');
-  if (unsafe) throw badRequest(`admission webhook "${unsafe.name}" does not support dry run`);
+  const unsafe = calls.find(({ hook }) => hook.sideEffects !== 'None' && hook.sideEffects !== 'NoneOnDryRun');
+  if (unsafe) throw badRequest(`admission webhook "${unsafe.hook.name}" does not support dry run`);
 }
 
-function reviewOf(
-  h: AdmissionWebhook,
-  a: AdmissionAttributes,
-  uid: string,
-  object: KubeObject | undefined,
-): { apiVersion: string; body: unknown } {
-  const version = h.admissionReviewVersions.find((v) => SUPPORTED_REVIEW_VERSIONS.includes(v));
+function reviewOf(h: AdmissionWebhook, v: Versioned, uid: string): { apiVersion: string; body: unknown } {
+  const version = h.admissionReviewVersions.find((x) => SUPPORTED_REVIEW_VERSIONS.includes(x));
   if (!version) throw new Error(`webhook does not accept known AdmissionReview versions: ${h.admissionReviewVersions.join(', ')}`);
   const apiVersion = `admission.k8s.io/${version}`;
-  const kind = { group: a.group, version: a.version, kind: a.kind };
-  const resource = { group: a.group, version: a.version, resource: a.resource };
+  const { subResource, requestSubResource, namespace, ...request } = admissionRequest(v.attributes, v.as);
   return {
     apiVersion,
     body: {
@@ -85,34 +94,22 @@ function reviewOf(
       kind: 'AdmissionReview',
       request: {
         uid,
-        kind,
-        resource,
-        ...(a.subresource ? { subResource: a.subresource, requestSubResource: a.subresource } : {}),
-        requestKind: kind,
-        requestResource: resource,
-        name: a.name,
-        ...(a.namespaced ? { namespace: a.namespace } : {}),
-        operation: a.operation,
-        userInfo: a.userInfo,
-        object: object ?? null,
-        oldObject: a.oldObject ?? null,
-        dryRun: a.dryRun,
-        options: a.options ?? null,
+        ...request,
+        // Go's omitempty: no subresource fields for the main resource, no namespace for a cluster-scoped one.
+        ...(v.attributes.subresource ? { subResource, requestSubResource } : {}),
+        ...(v.attributes.namespaced ? { namespace } : {}),
+        object: v.object ?? null,
+        oldObject: v.oldObject ?? null,
       },
     },
   };
 }
 
 /** Calls one webhook; returns its answer, or undefined when the call failed and the policy is Ignore. */
-async function invoke(
-  h: AdmissionWebhook,
-  a: AdmissionAttributes,
-  object: KubeObject | undefined,
-  deps: AdmissionDeps,
-): Promise<WebhookAnswer | undefined> {
+async function invoke(h: AdmissionWebhook, v: Versioned, deps: AdmissionDeps): Promise<WebhookAnswer | undefined> {
   const uid = deps.newUid();
   try {
-    const { apiVersion, body } = reviewOf(h, a, uid, object);
+    const { apiVersion, body } = reviewOf(h, v, uid);
     const out = (await callWebhook({
       config: h.clientConfig,
       body,
@@ -138,8 +135,8 @@ async function invoke(
  * Whether the webhook is called with `object` by its matchConditions; their failure is the webhook's
  * failure (500 under Fail, skipped under Ignore).
  */
-function conditionsMatch(h: AdmissionWebhook, a: AdmissionAttributes, object: KubeObject | undefined): boolean {
-  const r = evaluateMatchConditions(h.matchConditions, a, object);
+function conditionsMatch(h: AdmissionWebhook, v: Versioned): boolean {
+  const r = evaluateMatchConditions(h.matchConditions, v);
   if ('matches' in r) return r.matches;
   if (h.failurePolicy === 'Ignore') return false;
   throw internalError(`failed calling webhook "${h.name}": failed evaluating match conditions: ${r.error}`);
@@ -185,35 +182,40 @@ function patched(h: AdmissionWebhook, object: KubeObject, answer: WebhookAnswer)
 
 /**
  * Runs the mutating webhooks of `configs` on `a.object` (CREATE, UPDATE) and returns the object as
- * they left it, with their warnings. Throws the denial, the failure, or 400 for a dry run they cannot take.
+ * they left it, with their warnings. A webhook matched through an equivalent resource is sent the
+ * object in that resource's version, and its patch is converted back. Throws the denial, the
+ * failure, or 400 for a dry run they cannot take.
  */
 export async function admitMutating(
   configs: readonly WebhookConfiguration[],
-  a: AdmissionAttributes,
+  a: Attributes,
+  m: MatchContext,
   deps: AdmissionDeps,
 ): Promise<{ object: KubeObject | undefined; warnings: string[] }> {
-  const hooks = ordered(configs).filter((h) => webhookMatches(h, a));
-  refuseDryRunWithSideEffects(hooks, a);
+  const calls = invocations(configs, a, m);
+  refuseDryRunWithSideEffects(calls, a);
   const warnings: string[] = [];
   let object = a.object;
   // For each IfNeeded webhook: did a later webhook change the object after it ran?
   const changedSince = new Map<AdmissionWebhook, boolean>();
-  const run = async (h: AdmissionWebhook): Promise<void> => {
-    if (!conditionsMatch(h, a, object)) return;
-    const answer = await invoke(h, a, object, deps);
+  const run = async ({ hook: h, as }: Invocation): Promise<void> => {
+    const v = versioned(a, as, object);
+    if (!conditionsMatch(h, v)) return;
+    const answer = await invoke(h, v, deps);
     if (!answer) return;
     warnings.push(...(answer.warnings ?? []));
     if (!answer.allowed) throw denial(h, answer.status);
-    if (!object) return;
-    const next = patched(h, object, answer);
-    if (next !== object) for (const k of changedSince.keys()) if (k !== h) changedSince.set(k, true);
-    object = next;
+    if (!object || !v.object) return;
+    const out = patched(h, v.object, answer);
+    if (out === v.object) return;
+    for (const k of changedSince.keys()) if (k !== h) changedSince.set(k, true);
+    object = as.fromMatched(out);
   };
-  for (const h of hooks) {
-    await run(h);
-    if (h.reinvocationPolicy === 'IfNeeded') changedSince.set(h, false);
+  for (const c of calls) {
+    await run(c);
+    if (c.hook.reinvocationPolicy === 'IfNeeded') changedSince.set(c.hook, false);
   }
-  for (const h of hooks) if (changedSince.get(h)) await run(h);
+  for (const c of calls) if (changedSince.get(c.hook)) await run(c);
   return { object, warnings };
 }
 
@@ -223,16 +225,19 @@ export async function admitMutating(
  */
 export async function admitValidating(
   configs: readonly WebhookConfiguration[],
-  a: AdmissionAttributes,
+  a: Attributes,
+  m: MatchContext,
   deps: AdmissionDeps,
 ): Promise<string[]> {
-  const hooks = ordered(configs).filter((h) => webhookMatches(h, a) && conditionsMatch(h, a, a.object));
-  refuseDryRunWithSideEffects(hooks, a);
-  const answers = await Promise.allSettled(hooks.map((h) => invoke(h, a, a.object, deps)));
+  const calls = invocations(configs, a, m)
+    .map((c) => ({ ...c, v: versioned(a, c.as) }))
+    .filter((c) => conditionsMatch(c.hook, c.v));
+  refuseDryRunWithSideEffects(calls, a);
+  const answers = await Promise.allSettled(calls.map((c) => invoke(c.hook, c.v, deps)));
   const warnings = answers.flatMap((r) => (r.status === 'fulfilled' ? (r.value?.warnings ?? []) : []));
   answers.forEach((r, i) => {
     if (r.status === 'rejected') throw r.reason;
-    if (r.value && !r.value.allowed) throw denial(hooks[i]!, r.value.status);
+    if (r.value && !r.value.allowed) throw denial(calls[i]!.hook, r.value.status);
   });
   return warnings;
 }

@@ -8,7 +8,7 @@
  * nothing stored fails to compile at admission.
  */
 import type { KubeObject } from '../../meta/index.js';
-import { compileAdmissionExpression, compileMutationExpression } from '../admission-policy/index.js';
+import { compileAdmissionExpression, compileMutationExpression } from '../admission/index.js';
 import { fieldCause, type FieldCause } from '../ground/index.js';
 import { ageColumn, cells, column, nameColumn, type TablePrinter } from '../table/index.js';
 import { Strategy, builtinVersion, type VersionSpec, type WriteContext } from './strategy.js';
