@@ -150,6 +150,37 @@ describe('the admission chain', () => {
     assert.deepEqual(labelsOf(r.body), { policy: 'set', webhook: 'seen' });
   });
 
+  it('a second pass reinvokes IfNeeded policies, then IfNeeded webhooks the policies changed the object for', async () => {
+    const api = createApiServer();
+    // Counts its runs in an annotation: every run changes the object.
+    await installPolicy(api, 'Mutating', 'count-runs', {
+      matchConstraints: { resourceRules: CM_RULES },
+      reinvocationPolicy: 'IfNeeded',
+      mutations: [
+        {
+          patchType: 'ApplyConfiguration',
+          applyConfiguration: {
+            expression:
+              'Object{metadata: Object.metadata{annotations: {"runs": string(int(object.metadata.?annotations["runs"].orValue("0")) + 1)}}}',
+          },
+        },
+      ],
+    });
+    const ifNeeded: AdmissionRequest[] = [];
+    const never: AdmissionRequest[] = [];
+    await installWebhook(api, 'mutating', webhook('mutating', ifNeeded, { webhook: 'seen' }), CM_RULES, { reinvocationPolicy: 'IfNeeded' });
+    await installWebhook(api, 'mutating', webhook('mutating', never), CM_RULES, { reinvocationPolicy: 'Never' });
+    const r = await handleJson(api, 'POST', CMS, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' } });
+    assert.equal(r.status, 201, r.text);
+    // The webhook's label made the policy run again; the policy's second run made the webhook run again.
+    assert.equal((r.body as KubeObject).metadata.annotations?.runs, '2');
+    assert.deepEqual(
+      ifNeeded.map((q) => (q.object as KubeObject).metadata.annotations?.runs),
+      ['1', '2'],
+    );
+    assert.equal(never.length, 1);
+  });
+
   it('schema validation refuses a write before any validating policy sees it', async () => {
     const api = await serverWithWidgets();
     await installPolicy(api, 'Validating', 'no-widgets', {

@@ -1,7 +1,8 @@
 /**
  * Calling admission webhooks in kube-apiserver's order: the mutating webhooks one after another
  * (configurations by name, webhooks in their order), each patch applied before the next call, then
- * once more for `reinvocationPolicy: IfNeeded` webhooks that ran before a later change; the
+ * in a second pass once more for `reinvocationPolicy: IfNeeded` webhooks that ran before a later
+ * change (a webhook's, or a reinvoked policy's); the
  * validating webhooks all at once, the first denial winning. A dry run is refused before any call
  * if a matching webhook may have side effects. A call that fails (refused, timed out, bad answer)
  * denies the write with 500 under `failurePolicy: Fail` and is skipped under `Ignore`; so does a
@@ -9,7 +10,7 @@
  * Invariants: every webhook's warnings reach the client; the object a webhook returns must keep
  * its kind and identity; nothing here touches storage.
  */
-import type { KubeObject, LabelSelector, Clock, Status } from '../../meta/index.js';
+import { jsonEqual, type KubeObject, type LabelSelector, type Clock, type Status } from '../../meta/index.js';
 import { ApiStatusError, badRequest, internalError } from '../ground/index.js';
 import { applyJsonPatch } from '../patch/index.js';
 import type { Attributes } from './attributes.js';
@@ -180,43 +181,69 @@ function patched(h: AdmissionWebhook, object: KubeObject, answer: WebhookAnswer)
   return out;
 }
 
+/** The mutating webhooks of one write: their first pass, then the reinvocation kube-apiserver's second pass makes. */
+export interface MutatingWebhooks {
+  /** Calls every matching webhook in order on `object`; answers the object they leave. */
+  first(object: KubeObject | undefined): Promise<KubeObject | undefined>;
+  /**
+   * The second pass, after the policies' own: calls once more each `IfNeeded` webhook the object
+   * changed after (a later webhook's change, or the policies' since the first pass ended).
+   */
+  again(object: KubeObject | undefined): Promise<KubeObject | undefined>;
+  /** Every called webhook's warnings, in call order. */
+  warnings: string[];
+}
+
 /**
- * Runs the mutating webhooks of `configs` on `a.object` (CREATE, UPDATE) and returns the object as
- * they left it, with their warnings. A webhook matched through an equivalent resource is sent the
- * object in that resource's version, and its patch is converted back. Throws the denial, the
- * failure, or 400 for a dry run they cannot take.
+ * The mutating webhooks of `configs` that match the write `a` (CREATE, UPDATE). A webhook matched
+ * through an equivalent resource is sent the object in that resource's version, and its patch is
+ * converted back. Throws 400 for a dry run they cannot take; a call throws its denial or failure.
  */
-export async function admitMutating(
+export function mutatingWebhooks(
   configs: readonly WebhookConfiguration[],
   a: Attributes,
   m: MatchContext,
   deps: AdmissionDeps,
-): Promise<{ object: KubeObject | undefined; warnings: string[] }> {
+): MutatingWebhooks {
   const calls = invocations(configs, a, m);
   refuseDryRunWithSideEffects(calls, a);
   const warnings: string[] = [];
-  let object = a.object;
-  // For each IfNeeded webhook: did a later webhook change the object after it ran?
-  const changedSince = new Map<AdmissionWebhook, boolean>();
-  const run = async ({ hook: h, as }: Invocation): Promise<void> => {
+  // IfNeeded webhooks called since the object last changed, and those it changed after (to call again).
+  const invoked = new Set<AdmissionWebhook>();
+  const pending = new Set<AdmissionWebhook>();
+  let lastOutput: KubeObject | undefined;
+  const call = async ({ hook: h, as }: Invocation, object: KubeObject | undefined): Promise<KubeObject | undefined> => {
     const v = versioned(a, as, object);
-    if (!conditionsMatch(h, v)) return;
+    if (!conditionsMatch(h, v)) return object;
     const answer = await invoke(h, v, deps);
-    if (!answer) return;
+    if (!answer) return object;
     warnings.push(...(answer.warnings ?? []));
     if (!answer.allowed) throw denial(h, answer.status);
-    if (!object || !v.object) return;
+    if (!object || !v.object) return object;
     const out = patched(h, v.object, answer);
-    if (out === v.object) return;
-    for (const k of changedSince.keys()) if (k !== h) changedSince.set(k, true);
-    object = as.fromMatched(out);
+    // A patch that leaves the object as it was is no change (kube-apiserver compares the objects).
+    if (out === v.object || jsonEqual(out, v.object)) return object;
+    for (const k of invoked) pending.add(k);
+    invoked.clear();
+    return as.fromMatched(out);
   };
-  for (const c of calls) {
-    await run(c);
-    if (c.hook.reinvocationPolicy === 'IfNeeded') changedSince.set(c.hook, false);
-  }
-  for (const c of calls) if (changedSince.get(c.hook)) await run(c);
-  return { object, warnings };
+  return {
+    warnings,
+    async first(object) {
+      for (const c of calls) {
+        object = await call(c, object);
+        if (c.hook.reinvocationPolicy === 'IfNeeded') invoked.add(c.hook);
+      }
+      lastOutput = object;
+      return object;
+    },
+    async again(object) {
+      if (object !== lastOutput && !jsonEqual(object, lastOutput)) for (const k of invoked) pending.add(k);
+      // A webhook is due when reached: a change in this pass makes the ones after it due too.
+      for (const c of calls) if (pending.delete(c.hook)) object = await call(c, object);
+      return object;
+    },
+  };
 }
 
 /**

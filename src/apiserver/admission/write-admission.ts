@@ -1,6 +1,6 @@
 /**
  * The one admission path of a write, in kube-apiserver's plugin order: mutating policies, then
- * mutating webhooks (then `IfNeeded` reinvocations), then the write's own defaulting and validation,
+ * mutating webhooks (then a second pass of both for `IfNeeded` reinvocations), then the write's own defaulting and validation,
  * then validating policies, then validating webhooks, then the write itself. The request's
  * `Attributes` and `MatchContext` are built once here and handed to every step, the validating
  * policies inside the write included. The write's steps run first as a dry run when webhooks wait
@@ -14,7 +14,7 @@ import { storageKey, type Scope, type ServerContext } from '../context.js';
 import { modifiedConflict } from '../ground/index.js';
 import { attributesOf, validated, type Attributes, type Operation, type WriteRequest } from './attributes.js';
 import { matchContextOf, type MatchContext } from './matching.js';
-import { admitMutating, admitValidating, type AdmissionDeps, type WebhookConfiguration } from './webhook-admission.js';
+import { admitValidating, mutatingWebhooks, type AdmissionDeps, type WebhookConfiguration } from './webhook-admission.js';
 import type { ServiceResolver } from './webhook-call.js';
 import { admitByPolicy, validateByPolicy } from './policy/index.js';
 import type { FieldSet } from '../apply/index.js';
@@ -80,8 +80,9 @@ export function admitWrite<R extends { object: KubeObject; warnings: string[] }>
   }
   const deps: AdmissionDeps = { clock: ctx.clock, newUid: () => ctx.newUid(), resolveService: serviceResolver(ctx) };
   return (async () => {
-    const webhooks = await admitMutating(mutating, { ...attributes, object: policies.object }, match, deps);
-    const object = policies.afterWebhooks(webhooks.object);
+    const webhooks = mutatingWebhooks(mutating, { ...attributes, object: policies.object }, match, deps);
+    // kube-apiserver's second pass: the policies' reinvocations, then the webhooks'.
+    const object = await webhooks.again(policies.afterWebhooks(await webhooks.first(policies.object)));
     const preview = await write(object && clone(object), true, admitted());
     const stored = request.operation === 'DELETE' ? undefined : preview.object;
     const warnings = [...webhooks.warnings, ...(await admitValidating(validating, validated(attributes, stored), match, deps))];
