@@ -270,4 +270,26 @@ describe('the admission chain', () => {
     assert.equal(r.status, 422);
     assert.match(String(r.body.message), /at most two replicas$/);
   });
+
+  it('a kind served by two groups is one resource: a policy for events.k8s.io judges a core Event in its own shape', async () => {
+    const api = createApiServer();
+    await installPolicy(api, 'Validating', 'event-notes', {
+      matchConstraints: {
+        resourceRules: [{ apiGroups: ['events.k8s.io'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['events'] }],
+      },
+      validations: [{ expression: "object.note != 'bad'", message: 'a bad note' }],
+    });
+    const event = (name: string, message: string) => ({
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name, namespace: 'default' },
+      involvedObject: { kind: 'Pod', name: 'p', namespace: 'default' },
+      reason: 'Test',
+      message,
+    });
+    await post(api, '/api/v1/namespaces/default/events', event('fine', 'good'));
+    const r = await handleJson(api, 'POST', '/api/v1/namespaces/default/events', event('refused', 'bad'));
+    assert.equal(r.status, 422, r.text);
+    assert.match(String(r.body.message), /a bad note$/);
+  });
 });
