@@ -1,7 +1,8 @@
 /**
  * The one admission path of a write, in kube-apiserver's plugin order: mutating policies, then
- * mutating webhooks (then a second pass of both for `IfNeeded` reinvocations), then the write's own defaulting and validation,
- * then validating policies, then validating webhooks, then the write itself. The request's
+ * mutating webhooks (then a second pass of both for `IfNeeded` reinvocations), then the write's
+ * own defaulting and validation, then validating policies, then validating webhooks, then the
+ * write itself. The request's
  * `Attributes` and `MatchContext` are built once here and handed to every step, the validating
  * policies inside the write included. The write's steps run first as a dry run when webhooks wait
  * for the object as it would be stored. Invariants: with no webhook configuration stored, the write
@@ -10,7 +11,7 @@
  * while webhooks ran, so no change is ever lost; warnings of every step reach the response.
  */
 import { clone, type KubeObject } from '../../meta/index.js';
-import { storageKey, type Scope, type ServerContext } from '../context.js';
+import { present, storageKey, type Scope, type ServerContext } from '../context.js';
 import { modifiedConflict } from '../ground/index.js';
 import { attributesOf, validated, type Attributes, type Operation, type WriteRequest } from './attributes.js';
 import { matchContextOf, type MatchContext } from './matching.js';
@@ -100,14 +101,15 @@ export function admitWrite<R extends { object: KubeObject; warnings: string[] }>
 /**
  * The validating policies of a create or update, run by the write after its own validation on the
  * object as it would be stored. `admission` is the request's; a write that did not come through
- * `admitWrite` (the server's own) has its attributes built here.
+ * `admitWrite` (the server's own, a scale) has its attributes built here, the stored object
+ * presented in the request's version as `admitWrite` is given it.
  */
 export function validateWrite(
   scope: Scope,
   admission: RequestAdmission | undefined,
   w: { operation: Operation; object: KubeObject; old: KubeObject | undefined; dryRun: boolean },
 ): string[] {
-  const attributes = admission?.attributes ?? attributesOf(scope, w, ADMIN_USER);
+  const attributes = admission?.attributes ?? attributesOf(scope, { ...w, old: w.old && present(scope, w.old) }, ADMIN_USER);
   const match = admission?.match ?? matchContextOf(scope, attributes);
   return validateByPolicy(scope, validated(attributes, w.object), match);
 }
