@@ -16,7 +16,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { builtinStrategies } from '../src/apiserver/registry/builtins.js';
+import { BUILTIN_KINDS } from '../src/apiserver/registry/builtins.js';
 import { componentName, META_V1 } from '../src/apiserver/openapi/component-names.js';
 
 type Json = Record<string, unknown>;
@@ -340,7 +340,7 @@ export async function build(): Promise<{ text: string; unknownLists: string[] }>
     kinds.set(cls, gvk);
   };
   const noStore = { list: () => [] };
-  for (const strategy of builtinStrategies(noStore)) {
+  for (const strategy of BUILTIN_KINDS.map((k) => k.strategy(noStore))) {
     for (const v of strategy.versions) {
       const r = strategy.served(v.name);
       for (const gvk of [r, { ...r, kind: `${r.kind}List` }, ...r.subresources.map((s) => s.responseKind)]) {

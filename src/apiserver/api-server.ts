@@ -5,7 +5,7 @@
  * can make it throw.
  */
 import { noopLogger, realClock, requireInt, type Clock, type Logger } from '../meta/index.js';
-import { defaultUid, type AdmissionAuditEvent, type Scope, type ServerContext, type TableConverter } from './context.js';
+import { defaultUid, type AdmissionAuditEvent, type Scope, type ServerContext, type TableConverter } from './registry/index.js';
 import { CrdController, GarbageCollector, NamespaceLifecycle } from './controllers/index.js';
 import {
   aggregatedDiscovery,
@@ -15,40 +15,40 @@ import {
   legacyResourceList,
   versionInfo,
 } from './discovery.js';
-import { decodeObject } from './http/decode.js';
-import { createHandler, reviewHandler } from './handlers/create.js';
-import { createSubresource } from './handlers/create-subresources.js';
-import { deleteCollectionHandler, deleteHandler, deleteParams } from './handlers/delete.js';
-import { patchHandler } from './handlers/patch.js';
-import { getObject, listObjects } from './handlers/read.js';
-import { writeParams } from './handlers/params.js';
-import { queryBool } from './handlers/query-bool.js';
-import { updateHandler } from './handlers/update.js';
-import { watchObjects } from './handlers/watch.js';
-import { withStoredView } from './handlers/webhook-conversion.js';
-import { createObject } from './handlers/write-pipeline.js';
-import { wantsAggregatedDiscovery } from './http/negotiation.js';
-import { localApiServices } from './registry/apiservice.js';
-import { builtinStrategies } from './registry/builtins.js';
-import { ReviewStrategy } from './registry/review.js';
+import { decodeObject } from './wire/index.js';
+import { createHandler, reviewHandler } from './handlers/index.js';
+import { createSubresource } from './handlers/index.js';
+import { deleteCollectionHandler, deleteHandler, deleteParams } from './handlers/index.js';
+import { patchHandler } from './handlers/index.js';
+import { getObject, listObjects } from './handlers/index.js';
+import { writeParams } from './handlers/index.js';
+import { queryBool } from './handlers/index.js';
+import { updateHandler } from './handlers/index.js';
+import { watchObjects } from './handlers/index.js';
+import { withStoredView } from './handlers/index.js';
+import { createObject } from './handlers/index.js';
+import { wantsAggregatedDiscovery } from './wire/index.js';
+import { localApiServices } from './registry/index.js';
+import { BUILTIN_KINDS, type BuiltinKind } from './registry/index.js';
+import { ReviewStrategy } from './registry/index.js';
 import { OpenApiRoutes } from './openapi-routes.js';
-import { Registry } from './registry/registry.js';
-import type { Strategy } from './registry/strategy.js';
-import { headerOf, type ApiRequest, type ApiResponse } from './http/request.js';
-import { errorResponse, textResponse } from './http/response.js';
-import { route } from './http/router.js';
+import { Registry } from './registry/index.js';
+import type { Strategy } from './registry/index.js';
+import { headerOf, type ApiRequest, type ApiResponse } from './wire/index.js';
+import { errorResponse, textResponse } from './wire/index.js';
+import { route } from './wire/index.js';
 import { ApiStatusError, methodNotAllowed } from './ground/index.js';
 import { Store } from './storage/index.js';
 import { toTable } from './table/index.js';
 import { WatchHub } from './watch-hub.js';
-import { bootstrapClusterRoleBindings, bootstrapClusterRoles } from './authorization/bootstrap-policy.js';
-import { ClusterRoleAggregation } from './authorization/cluster-role-aggregation.js';
-import { RbacAuthorizer } from './authorization/rbac-authorizer.js';
-import { RequestAuthorization } from './authorization/request-authorization.js';
-import { RequestRecorder, type RecordedRequest } from './authorization/request-recorder.js';
-import { adminTokenMatcher } from './http/auth/admin-token.js';
-import { ServiceAccountTokens, type IssuedToken } from './http/auth/service-account-tokens.js';
-import { ADMIN_USER, type UserInfo } from './http/auth/user.js';
+import { bootstrapClusterRoleBindings, bootstrapClusterRoles } from './authorization/index.js';
+import { ClusterRoleAggregation } from './controllers/index.js';
+import { RbacAuthorizer } from './authorization/index.js';
+import { RequestAuthorization } from './authorization/index.js';
+import { RequestRecorder, type RecordedRequest } from './authorization/index.js';
+import { adminTokenMatcher } from './authentication/index.js';
+import { ServiceAccountTokens, type IssuedToken } from './authentication/index.js';
+import { ADMIN_USER, type UserInfo } from './ground/index.js';
 import { notFound } from './ground/index.js';
 
 /** Options of `createApiServer`; every one has a default, so `{}` gives a server that behaves like a fresh envtest cluster. @extension */
@@ -72,6 +72,8 @@ export interface ApiServerOptions {
   onAdmissionAudit?: (event: AdmissionAuditEvent) => void;
   /** The admin's bearer token, so TokenReview names the admin for it (`startApiServer` passes its own). */
   adminToken?: string;
+  /** Built-in kinds to serve besides Converge's own (`BUILTIN_KINDS`), registered after them: a kind's record, in its test. */
+  extraKinds?: readonly BuiltinKind[];
 }
 
 /** A ServiceAccount to mint a token for, and for how long (default one hour, as TokenRequest). */
@@ -166,7 +168,9 @@ export function createApiServer(options: ApiServerOptions = {}): ApiServer {
       });
     },
   };
-  for (const s of builtinStrategies({ list: (resource) => store.current(resource).values() })) registry.add(s);
+  const storeReader = { list: (resource: string) => store.current(resource).values() };
+  for (const kind of BUILTIN_KINDS) registry.addKind(kind, storeReader);
+  for (const kind of options.extraKinds ?? []) registry.addKind(kind, storeReader);
   const namespaces = new NamespaceLifecycle(ctx, log);
   // The controllers subscribe to the store's events and live as long as it does.
   new CrdController(ctx, log);
@@ -310,7 +314,8 @@ export function createApiServer(options: ApiServerOptions = {}): ApiServer {
         if (subresource === 'finalize') break;
         return watch && !subresource ? watchObjects(scope) : getObject(scope);
       case 'PUT':
-        if (subresource === 'finalize') return namespaces.finalize(scope, decodeObject(req), writeParams(scope, 'UpdateOptions').dryRun);
+        if (subresource === 'finalize')
+          return namespaces.finalize(scope, decodeObject(req, ctx.registry), writeParams(scope, 'UpdateOptions').dryRun);
         return updateHandler(scope);
       case 'PATCH':
         if (subresource === 'finalize') break;

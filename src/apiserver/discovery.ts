@@ -5,10 +5,10 @@
  * exact Content-Type client-go keys its format decision on. Resources are
  * listed sorted, each followed by its subresources.
  */
-import type { Registry } from './registry/registry.js';
-import type { ApiResponse } from './http/request.js';
-import { goJson } from './http/go-json-string.js';
-import { jsonResponse } from './http/response.js';
+import type { Registry } from './registry/index.js';
+import type { ApiResponse } from './wire/index.js';
+import { goJson } from './wire/index.js';
+import { jsonResponse } from './wire/index.js';
 import type { ServedResource } from './served-resource.js';
 
 export const AGGREGATED_CONTENT_TYPE = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';

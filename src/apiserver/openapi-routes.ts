@@ -4,9 +4,9 @@
  * cached until what is served changes (a CRD comes or goes).
  */
 import { buildOpenApiV2Protobuf, buildOpenApiV3Document, buildOpenApiV3Index, OPENAPI_V2_PROTOBUF_CONTENT_TYPE } from './openapi/index.js';
-import type { Registry } from './registry/registry.js';
-import type { ApiResponse } from './http/request.js';
-import { jsonResponse } from './http/response.js';
+import type { Registry } from './registry/index.js';
+import type { ApiResponse } from './wire/index.js';
+import { jsonResponse } from './wire/index.js';
 
 export class OpenApiRoutes {
   readonly #registry: Registry;

@@ -11,12 +11,12 @@ import { writeFile } from 'node:fs/promises';
 import { stringify as toYaml } from 'yaml';
 import { noopLogger, type Clock, type Logger } from '../meta/index.js';
 import { createApiServer, type ApiServer, type ApiServerOptions, type ServiceAccountTokenOptions } from './api-server.js';
-import type { RecordedRequest } from './authorization/request-recorder.js';
-import type { IssuedToken } from './http/auth/service-account-tokens.js';
-import { generateAdminToken } from './http/auth/admin-token.js';
-import { listen } from './http/http-adapter.js';
-import type { ApiRequest, ApiResponse } from './http/request.js';
-import { servingMaterial } from './http/tls/certificates.js';
+import type { RecordedRequest } from './authorization/index.js';
+import type { IssuedToken } from './authentication/index.js';
+import { generateAdminToken } from './authentication/index.js';
+import { listen } from './http/index.js';
+import type { ApiRequest, ApiResponse } from './wire/index.js';
+import { servingMaterial } from './http/index.js';
 
 /** Options of `startApiServer`: where to listen, whether to use TLS, and the options passed on to the server core. */
 export interface StartApiServerOptions {

@@ -18,7 +18,7 @@
  * order, and nothing after it was closed.
  */
 import type { Clock, KubeObject, Timer } from '../meta/index.js';
-import type { ResponseStream, StreamSink } from './http/request.js';
+import type { ResponseStream, StreamSink } from './wire/index.js';
 import type { Store, StoredEvent } from './storage/index.js';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';

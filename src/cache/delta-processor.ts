@@ -20,7 +20,8 @@
  *
  * Invariant: nothing here calls upstream; the only outputs are the store and the listeners' buffers.
  */
-import { deepFreezeFresh, shareEmptyManagedFields, type KubeObject, type Logger } from '../meta/index.js';
+import { deepFreezeFresh, type KubeObject, type Logger } from '../meta/index.js';
+import { shareEmptyManagedFields } from './freeze-policy.js';
 import type { Delta } from './fifo.js';
 import type { IndexedStore } from './indexer.js';
 import type { Notification, ProcessorListener } from './processor-listener.js';

@@ -81,6 +81,7 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
   #leaderElection: LeaderElectionRunnable | undefined;
   readonly #gate: ShardGate | undefined;
   readonly #sharding: ShardOwnership | undefined;
+  readonly #shardKey: ((key: string) => number) | undefined;
 
   /**
    * Use `createManager`, which resolves the options and reads the kubeconfig. The manager owns (and
@@ -90,7 +91,7 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
     this.options = options;
     this.logger = options.logger;
     this.clock = options.clock;
-    this.metrics = createManagerMetrics();
+    this.metrics = createManagerMetrics({ processMetrics: options.processMetrics });
     if ('client' in connection) {
       this.#rest = connection.client;
     } else {
@@ -113,7 +114,7 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
       clock: this.clock,
       logger: this.logger.child({ component: 'cache' }),
       cache: options.cache,
-      shards: options.sharding?.shards,
+      shards: options.sharding?.by === 'namespace' ? options.sharding.shards : undefined,
       shardOwner: (shard) => this.#sharding?.holderOf(shard),
     });
     this.client = withReadYourWrites(createSplitClient({ client: this.#rest, cache: this.#cache }), this.#cache);
@@ -126,7 +127,17 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
     // A refused list or watch never heals by retrying: readiness names the missing permission.
     this.#readyz.add('informer-permissions', () => permissions.check());
     if (options.sharding) {
-      this.#gate = new ShardGate({ shardOf: namespaceSharder(shardRanges(options.sharding.shards)) });
+      const shardOf = namespaceSharder(shardRanges(options.sharding.shards));
+      this.#shardKey = shardOf;
+      this.#gate = new ShardGate({
+        shardOf:
+          options.sharding.by === 'cluster'
+            ? (req) => {
+                const cluster = (req as { cluster?: unknown }).cluster;
+                return typeof cluster === 'string' ? shardOf(cluster) : undefined;
+              }
+            : (req) => (req.namespace ? shardOf(req.namespace) : undefined),
+      });
       this.#sharding = new ShardOwnership({
         sharding: options.sharding,
         client: this.#rest,
@@ -238,6 +249,20 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
     return this.#sharding?.owned() ?? [];
   }
 
+  /** The shard of a namespace (sharded by namespace) or a cluster's name (by cluster); undefined without sharding. */
+  shardOf(key: string): number | undefined {
+    return this.#shardKey?.(key);
+  }
+
+  /**
+   * Tells `listener` of each shard this replica opens (its requests are admitted from then on) and
+   * closes (given up or lost), and at once of those open now, until `signal` aborts. A fleet sharded
+   * by cluster engages exactly the clusters of its open shards this way. A no-op without sharding.
+   */
+  watchShards(listener: { opened(shard: number): void; closed(shard: number): void }, signal: AbortSignal): void {
+    this.#sharding?.watch(listener, signal);
+  }
+
   registerControllerName(name: string): void {
     if (this.#names.has(name)) {
       throw new InvalidOptionError(
@@ -278,7 +303,8 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
       controllers: this.#controllers,
       clock: this.clock,
       signal: options.signal,
-      shardOf: this.#sharding && ((namespace) => this.#sharding!.report(namespace)),
+      // Sharded by cluster, a namespace has no shard: explain names none.
+      shardOf: this.options.sharding?.by === 'namespace' && this.#sharding ? (namespace) => this.#sharding!.report(namespace) : undefined,
     });
   }
 

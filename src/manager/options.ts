@@ -44,6 +44,12 @@ export interface ShardingOptions {
   retryPeriodMs?: number;
   /** Default `<hostname>_<uuid>`. */
   identity?: string;
+  /**
+   * What is sharded: `'namespace'` (default) splits the namespaces, and the cache watches only those
+   * of the shards held; `'cluster'` splits the member clusters of a fleet (multi-cluster controllers'
+   * requests carry a `cluster`), and the cache is not split.
+   */
+  by?: 'namespace' | 'cluster';
 }
 
 /** How a manager runs: its client, cache, leader election, sharding, endpoints, shutdown timeout, clock and logger. */
@@ -66,6 +72,8 @@ export interface ManagerOptions {
    * not converged). Default false: like `/debug/converge`, it shows object names and error messages.
    */
   dashboard?: boolean;
+  /** Collect Node's process metrics (CPU, memory, event loop lag) on the manager's registry; default true. */
+  processMetrics?: boolean;
   /** How long a stop waits for runnables; 0 = not at all, `Infinity` = forever. Default 30 s. */
   gracefulShutdownTimeoutMs?: number;
   clock?: Clock;
@@ -102,6 +110,7 @@ export interface ResolvedSharding {
   readonly renewDeadlineMs: number;
   readonly retryPeriodMs: number;
   readonly identity: string;
+  readonly by: 'namespace' | 'cluster';
 }
 
 /** The manager options with every default filled in, frozen. */
@@ -115,6 +124,7 @@ export interface ResolvedManagerOptions {
   readonly metricsBind: { host: string | undefined; port: number } | undefined;
   readonly healthProbeBind: { host: string | undefined; port: number } | undefined;
   readonly dashboard: boolean;
+  readonly processMetrics: boolean;
   readonly gracefulShutdownTimeoutMs: number;
   readonly clock: Clock;
   readonly logger: Logger;
@@ -161,6 +171,7 @@ export function resolveManagerOptions(o: ManagerOptions = {}): ResolvedManagerOp
     metricsBind: bind('metricsBindAddress', o.metricsBindAddress),
     healthProbeBind: bind('healthProbeBindAddress', o.healthProbeBindAddress),
     dashboard: o.dashboard ?? false,
+    processMetrics: o.processMetrics ?? true,
     gracefulShutdownTimeoutMs: grace,
     clock: o.clock ?? realClock,
     logger: o.logger ?? jsonLogger(),
@@ -172,6 +183,8 @@ function resolveSharding(sh: ShardingOptions): ResolvedSharding {
     throw new InvalidOptionError('sharding.shards', `must be a positive integer, got ${String(sh.shards)}`);
   if (!sh.id) throw new InvalidOptionError('sharding.id', 'is required when sharding is on');
   if (!sh.namespace) throw new InvalidOptionError('sharding.namespace', 'is required when sharding is on');
+  if (sh.by !== undefined && sh.by !== 'namespace' && sh.by !== 'cluster')
+    throw new InvalidOptionError('sharding.by', `must be 'namespace' or 'cluster', got ${JSON.stringify(sh.by)}`);
   const resolved = Object.freeze({
     shards: sh.shards,
     id: sh.id,
@@ -179,6 +192,7 @@ function resolveSharding(sh: ShardingOptions): ResolvedSharding {
     leaseDurationMs: sh.leaseDurationMs ?? MANAGER_DEFAULTS.leaseDurationMs,
     renewDeadlineMs: sh.renewDeadlineMs ?? MANAGER_DEFAULTS.renewDeadlineMs,
     retryPeriodMs: sh.retryPeriodMs ?? MANAGER_DEFAULTS.retryPeriodMs,
+    by: sh.by ?? 'namespace',
     identity: sh.identity ?? `${hostname()}_${randomUUID()}`,
   });
   validateLeaderElectionTimings('sharding', resolved);

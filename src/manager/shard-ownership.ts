@@ -23,10 +23,39 @@ export interface ShardOwnershipOptions {
   logger: Logger;
 }
 
+/** Told when a shard opens (its requests are admitted from now on) and when it is given up or lost. */
+export interface ShardListener {
+  opened(shard: number): void;
+  closed(shard: number): void;
+}
+
 export class ShardOwnership {
   readonly #o: ShardOwnershipOptions;
   readonly #shardOf: (namespace: string) => number;
   #coordinator: ShardCoordinator | undefined;
+  readonly #listeners = new Set<ShardListener>();
+  /** The shards last reported open to listeners. */
+  readonly #opened = new Set<number>();
+
+  /** Tells `listener` of every shard opened or closed from now on (and of those open now) until `signal` aborts. */
+  watch(listener: ShardListener, signal: AbortSignal): void {
+    if (signal.aborted) return;
+    this.#listeners.add(listener);
+    signal.addEventListener('abort', () => this.#listeners.delete(listener), { once: true });
+    for (const shard of this.#opened) listener.opened(shard);
+  }
+
+  #tell(what: 'opened' | 'closed', shard: number): void {
+    if (what === 'opened') this.#opened.add(shard);
+    else if (!this.#opened.delete(shard)) return;
+    for (const l of this.#listeners) {
+      try {
+        l[what](shard);
+      } catch (err) {
+        this.#o.logger.error({ err, shard }, `shard listener failed on ${what}`);
+      }
+    }
+  }
 
   constructor(o: ShardOwnershipOptions) {
     this.#o = o;
@@ -60,6 +89,7 @@ export class ShardOwnership {
     const { sharding: sh, cache } = this.#o;
     const setOwned = createOwnedShardsMetric(this.#o.metrics.registry, sh.id);
     const log = this.#o.logger.child({ component: 'sharding' });
+    const byNamespace = sh.by === 'namespace';
     this.#coordinator = new ShardCoordinator({
       client: this.#o.client,
       namespace: sh.namespace,
@@ -74,14 +104,21 @@ export class ShardOwnership {
       logger: log,
       onOwnedChange: (shards) => {
         setOwned(shards.size);
+        for (const shard of [...this.#opened]) if (!shards.has(shard)) this.#tell('closed', shard);
+        if (!byNamespace) return;
         cache.setOwnedShards(shards).catch((err: unknown) => {
           if (!signal.aborted) log.error({ err }, 'shard informers did not sync');
         });
       },
-      whenSynced: (shard, lost) => cache.waitForShard(shard, AbortSignal.any([signal, lost])),
+      // Sharded by cluster, the cache is whole and each member's cache syncs on its own; a reconcile
+      // reading a member's cold cache is retried (CacheNotSyncedError), so a shard opens at once.
+      ...(byNamespace
+        ? { whenSynced: (shard: number, lost: AbortSignal) => cache.waitForShard(shard, AbortSignal.any([signal, lost])) }
+        : {}),
       onOpened: (shard) => {
-        cache.deliverShard(shard);
-        log.info({ shard }, 'serving shard: its cache synced');
+        if (byNamespace) cache.deliverShard(shard);
+        log.info({ shard }, byNamespace ? 'serving shard: its cache synced' : 'serving shard');
+        this.#tell('opened', shard);
       },
     });
     return this.#coordinator.run(signal);

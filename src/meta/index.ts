@@ -83,5 +83,5 @@ export { jsonEqual } from './json-equal.js';
 export { isJsonObject } from './json-object.js';
 export type { JsonObject } from './json-object.js';
 export { fnv1a64, namespaceShardHash } from './hash.js';
-export { deepFreeze, deepFreezeFresh, clone, freezeByDefault, shareEmptyManagedFields } from './freeze.js';
+export { deepFreeze, deepFreezeFresh, clone } from './freeze.js';
 export type { DeepMutable } from './freeze.js';

@@ -16,7 +16,10 @@ export type { InstallCrdsOptions, CrdSource, CustomResourceDefinition } from './
 export { CrdNotServedError, EventuallyTimeoutError } from './errors.js';
 export { validateAgainstCrd } from './validate-against-crd.js';
 export type { CrdValidationResult, ValidateAgainstCrdOptions } from './validate-against-crd.js';
-export { explore } from './explore/explore.js';
-export type { ExploreOptions, ExploreResult, ExploreFailure } from './explore/explore.js';
-export type { ExploreContext, ExploreSetup, ScenarioStep, Invariant } from './explore/run-schedule.js';
-export type { Fault, FaultKind } from './explore/schedule.js';
+export { explore } from './explore/index.js';
+export type { ExploreOptions, ExploreResult, ExploreFailure } from './explore/index.js';
+export type { ExploreContext, ExploreSetup, ScenarioStep, Invariant } from './explore/index.js';
+export type { Fault, FaultKind } from './explore/index.js';
+export { TestFleet } from './fleet.js';
+export type { TestFleetOptions, TestMember } from './fleet.js';
+export { PartitionProxy } from './partition-proxy.js';

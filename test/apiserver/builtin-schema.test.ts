@@ -1,3 +1,4 @@
+// Imports the private openapi/ face for the component names the server publishes.
 // The built-in kinds' schemas, through an in-process server: /openapi/v3 publishes Kubernetes' own
 // component for every built-in kind served, with nothing left dangling, and field validation
 // (Strict / Warn / Ignore) treats a built-in's unknown fields as kube-apiserver's strict decoder does.

@@ -1,3 +1,4 @@
+// Imports the private cel/ face to evaluate the authorizer library directly beside the server.
 // The CEL `authorizer` variable in admission expressions, answered by the server's RBAC authorizer
 // for the request's user: resource and path checks, another ServiceAccount's checks, the request's
 // own resource, a decision's reason, webhook match conditions and mutating policies; the checks'

@@ -1,3 +1,4 @@
+// Imports the private cel/ face: a unit test of the CEL engine, which no layer face exports.
 // The CEL engine with the Kubernetes libraries: compile errors worded as kube-apiserver words them,
 // the cost estimate and the runtime cost limit, and each library on the cases rules use.
 import { describe, it } from 'node:test';

@@ -1,3 +1,4 @@
+// Imports the private cel/ face: a unit test of the CEL libraries, which no layer face exports.
 // The CEL libraries kube-apiserver added after the first ones: sets, semver, `ip.isCanonical` and
 // the JSON Patch key escape, each case named after the documentation example it checks (the
 // Kubernetes CEL reference at https://kubernetes.io/docs/reference/using-api/cel/ and cel-go's

@@ -1,3 +1,4 @@
+// Imports the private openapi/ face: unit tests of the OpenAPI builders.
 // The OpenAPI builders, unit-tested as pure functions of served resources: imported from the openapi
 // folder's face, since the apiserver layer's index exports only what clients of the server need.
 import { describe, it } from 'node:test';

@@ -1,3 +1,4 @@
+// Imports the private patch/ face: unit tests of JSON and merge patch.
 // JSON patch and merge patch, unit-tested as the pure functions they are: imported from the patch
 // folder's face, since the apiserver layer's index exports only what clients of the server need.
 import { describe, it } from 'node:test';

@@ -1,3 +1,4 @@
+// Imports the private patch/ face: unit tests of strategic merge patch.
 // Strategic merge patch on built-in kinds: merge keys, directives and element order, as kubectl apply sends them.
 // A unit test of the pure patch function, so it imports the patch folder's face, not the layer's index.
 import { describe, it } from 'node:test';

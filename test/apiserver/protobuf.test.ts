@@ -1,11 +1,19 @@
-// Protobuf request bodies: the decoder is imported from its folder (the apiserver layer's index
-// belongs to the server core, which exports only what clients of the server need), and the server
+// Imports the private protobuf/ and registry/ faces: unit tests of the protobuf body decoder.
+// Protobuf request bodies, decoded by a private Registry of the built-in kinds' records (the decoder is
+// made from them; the apiserver layer's index exports only what clients of the server need), and the server
 // is driven over HTTP with bodies kubectl 1.33 really sent (fixtures/protobuf) and hand-built ones.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { decodeProtobufDeleteOptions, decodeProtobufObject, PROTOBUF_MEDIA_TYPE } from '../../src/apiserver/protobuf/index.js';
+import { decodeProtobufDeleteOptions, PROTOBUF_MEDIA_TYPE } from '../../src/apiserver/protobuf/index.js';
+import { BUILTIN_KINDS, Registry } from '../../src/apiserver/registry/index.js';
 import { startApi, serverFetch } from './helpers.js';
+
+const registry = new Registry();
+for (const kind of BUILTIN_KINDS) registry.addKind(kind, { list: () => [] });
+/** What a server with the built-in kinds makes of a protobuf object body. */
+const decodeProtobufObject = (body: string | Uint8Array): ReturnType<Registry['protobuf']['decodeObject']> =>
+  registry.protobuf.decodeObject(body);
 
 const fixture = (name: string): Buffer => readFileSync(new URL(`./fixtures/protobuf/${name}.bin`, import.meta.url));
 

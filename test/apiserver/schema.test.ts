@@ -1,3 +1,4 @@
+// Imports the private schema/ face: unit tests of structural schemas, pruning, defaulting and validation.
 // Structural schemas, pruning, defaulting and validation, unit-tested as the pure functions they are:
 // imported from the schema folder's face, since the apiserver layer's index exports only what clients
 // of the server need and these are reached over HTTP only through a CRD.

@@ -1,3 +1,4 @@
+// Imports private wire/ files: the Status bytes are compared as the server's encoders write them.
 // The bytes of every Status the server writes, compared whole with the body kube-apiserver writes for the
 // same failure. The expected bodies are ours, written from the Go types (field order of metav1.Status,
 // StatusDetails, StatusCause and ListMeta; `omitempty` drops empty strings and zero numbers; Go's JSON
@@ -10,8 +11,8 @@ import { createApiServer, type ApiServer, type ApiResponse } from 'kube-converge
 import { FakeClock } from 'kube-converge/meta';
 import { cm, startApi } from './helpers.js';
 // No request reaches these two from outside: nothing here answers 429, and a 500 is a server bug.
-import { statusJson } from '../../src/apiserver/http/status-json.js';
-import { errorResponse } from '../../src/apiserver/http/response.js';
+import { statusJson } from '../../src/apiserver/wire/status-json.js';
+import { errorResponse } from '../../src/apiserver/wire/response.js';
 
 const CMS = '/api/v1/namespaces/default/configmaps';
 

@@ -1,3 +1,4 @@
+// Imports the private table/ face and one strategy's printer to unit-test pure table builders.
 // Table output. The built-in kinds' printers are tested through a running server; the table folder's
 // face (and one strategy's printer) is imported directly only to unit-test pure builders (CRD columns,
 // JSONPath, ages, cells of mistyped stored objects no request can write), which the apiserver layer's

@@ -1,10 +1,11 @@
+// Imports the private wire/ StreamSink type, the sink a watch stream writes to.
 // Delays past Node's timer limit (2^31-1 ms) are clamped by both clocks instead of firing at once, so a
 // watch with a huge timeoutSeconds stays open.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { FakeClock, realClock } from 'kube-converge/meta';
 import { createApiServer } from 'kube-converge/apiserver';
-import { type StreamSink } from '../../src/apiserver/http/request.js';
+import { type StreamSink } from '../../src/apiserver/wire/request.js';
 
 const NODE_TIMER_LIMIT_MS = 2 ** 31 - 1;
 

@@ -1,3 +1,4 @@
+// Imports the cache's private Backoff: a unit test of the reflector's retry backoff.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { FakeClock } from 'kube-converge/meta';

@@ -1,9 +1,11 @@
+// Imports the cache's private freeze default (src/cache/freeze-policy.ts), which no face exports.
 // The informer deep-freezes what it stores in tests and development and stores objects as decoded in
 // production (`NODE_ENV=production`), unless told; a TestEnv manager always freezes. Both modes must
 // store the same values and skip the same unchanged versions: only frozenness differs.
 import { afterEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ConfigMapResource, freezeByDefault, type KubeObject } from 'kube-converge/meta';
+import { ConfigMapResource, type KubeObject } from 'kube-converge/meta';
+import { freezeByDefault } from '../../src/cache/freeze-policy.js';
 import { TestEnv } from 'kube-converge/testing';
 import { cm } from './fake-client.js';
 import { harness } from './helpers.js';

@@ -1,3 +1,4 @@
+// Imports the manager's private sharded informer and shard selectors, to run the contract on them too.
 // Runs the SharedIndexInformer contract against every informer that claims it: the cache's plain
 // informer, and the manager's multi-namespace and sharded informers, each through its public face
 // (`namespaceSharder`, which maps a namespace to its shard, is the sharding sub-package's, not the layer's).

@@ -1,3 +1,4 @@
+// Imports the cache's private RealFIFO: unit tests of the queue between reflector and store.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { IndexedStore } from 'kube-converge/cache';

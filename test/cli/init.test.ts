@@ -1,3 +1,4 @@
+// Imports the CLI's private init and create commands, run on a temporary folder without a process.
 // `converge init` and `converge create api` on disk: what a project gets, how kinds are wired in, and
 // that every refusal leaves the folder as it was. (The e2e test under test/e2e/init installs such a
 // project and runs its own npm test.)

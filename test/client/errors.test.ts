@@ -1,3 +1,4 @@
+// Imports the client's private Status decoding of error bodies, tested on bodies no server sends.
 // Typed API errors: the server's Status kept on StatusError, a Status built from other bodies, the
 // is*/ignore* helpers, and NetworkError's message. `statusErrorFromResponse` comes from its private
 // file: it is how the client turns a response into an error, not something callers use.

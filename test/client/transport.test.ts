@@ -1,3 +1,4 @@
+// Imports the client's private token bucket, to drive the transport's QPS and burst on a fake clock.
 // The transport's retry, Retry-After and QPS/burst rules over a loopback fixture server, waits driven
 // by a FakeClock.
 import { describe, it } from 'node:test';

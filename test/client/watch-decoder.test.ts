@@ -1,3 +1,4 @@
+// Imports the client's private WatchDecoder: unit tests of chunk splitting.
 // WatchDecoder: newline-delimited watch events split anywhere across chunks, multi-byte text, and
 // malformed input.
 import { describe, it } from 'node:test';

@@ -1,3 +1,4 @@
+// Imports the client's private HttpWatchStream, tested against a loopback fixture server.
 // Watch streams over a loopback fixture server: parameters, 410 ERROR events, break/close/abort
 // freeing the socket, the inactivity timeout, dropped connections and malformed lines.
 import { describe, it } from 'node:test';

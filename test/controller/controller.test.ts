@@ -1,3 +1,4 @@
+// Imports the controller's private kind-source retry interval, the deadline its fake-clock tests advance by.
 // The controller's reconcile loop with a fake host and FakeClock: outcomes in controller-runtime's
 // order, sources and sync, and stopping. The kind source's retry interval comes from its private file,
 // to step the fake clock by exactly that much.

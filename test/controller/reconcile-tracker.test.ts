@@ -1,3 +1,4 @@
+// Imports the controller's private ReconcileTracker: unit tests of what it records per key.
 // The reconcile tracker: what a controller knows about each request key, fed by its reconcile loop
 // (driven here through a fake host and FakeClock), and the tracker's own bounds and error reduction;
 // those two come from its private file, as the tracker is the controller's internal (users read

@@ -1,3 +1,4 @@
+// Imports the manager's private EventBroadcaster: unit tests of aggregation over a scripted client.
 // The event recorder over a scripted client and a fake clock: aggregation, coalescing, failures.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,3 +1,4 @@
+// Imports the manager's private explain helpers (duration format, path parsing) to unit-test them.
 // `mgr.explain` without an API server: objects read through a fake client when the cache has no
 // informer for the kind, how conditions, generations and read failures are reported, and the
 // endpoint's path parsing and duration wording (those two from the manager's private sub-packages:

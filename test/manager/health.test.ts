@@ -1,3 +1,4 @@
+// Imports the manager's private HealthChecks: unit tests of the health endpoints' answers.
 // Health checks: /healthz and /readyz answers, verbose output and per-check paths.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';

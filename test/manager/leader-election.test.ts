@@ -1,3 +1,4 @@
+// Imports the manager's private leader elector and lease steps, run on an in-memory lock.
 // Leader election on an in-memory lease lock with a FakeClock: acquire, renew, lose and release, and
 // the pure leaseStep rule (from the private leaderelection package: the rule is LeaderElector's internal).
 import { describe, it } from 'node:test';

@@ -1,3 +1,4 @@
+// Imports the manager's private leader elector and option resolution, to test the fence on a fake clock.
 // The leader fence on a FakeClock: the renew deadline counts from the last successful renewal (retries
 // never move it), seeing another valid holder ends leadership at once, the fence is checked at the
 // moment of asking (a process waking from a pause is refused before any timer runs), a successor

@@ -1,3 +1,4 @@
+// Imports the manager's private option resolution beside the public Manager.
 // The Manager's lifecycle without an API server: runnable groups, order, failures, shutdown timing.
 import { describe, it } from 'node:test';
 import { existsSync } from 'node:fs';

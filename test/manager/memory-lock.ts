@@ -1,3 +1,4 @@
+// Imports the manager's private lease lock types, which this in-memory lock implements for the tests.
 import { type LeaderElectionRecord, type LeaseLock, type LockSnapshot } from '../../src/manager/leaderelection/index.js';
 /**
  * An in-memory `LeaseLock` for leader-election tests, with the API server's optimistic concurrency

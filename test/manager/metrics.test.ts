@@ -1,3 +1,4 @@
+// Imports the manager's private metrics registry and buckets: unit tests of names, labels and buckets.
 // The manager's Prometheus registry: controller-runtime's and client-go's metric names, labels and
 // initial zeros. The bucket boundaries come from the private metrics package, which owns them.
 import { describe, it } from 'node:test';

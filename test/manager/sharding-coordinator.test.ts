@@ -1,3 +1,4 @@
+// Imports the manager's private shard coordinator and gate, run on a fake clock.
 // The shard coordinator on a fake clock over an in-memory Lease store: renew deadlines, handing
 // shards over only after their in-flight reconciles settled, balance, and crashed replicas' Leases.
 import { describe, it } from 'node:test';
@@ -59,7 +60,7 @@ function leaseStore() {
 }
 
 const timings = { leaseDurationMs: 1_000, renewDeadlineMs: 600, retryPeriodMs: 100 };
-const gateOf = (): ShardGate => new ShardGate({ shardOf: (ns) => Number(ns.slice(2)) });
+const gateOf = (): ShardGate => new ShardGate({ shardOf: (req) => (req.namespace ? Number(req.namespace.slice(2)) : undefined) });
 
 function coordinator(client: Client, clock: FakeClock, gate: ShardGate, shards: number, identity = 'a'): ShardCoordinator {
   return new ShardCoordinator({

@@ -1,3 +1,4 @@
+// Imports the manager's private shard ranges and sharder, to check which replica owns what.
 // Sharding across real processes: replicas of a sharded operator (test/manager/fixtures/sharded-replica.ts),
 // each its own Node process, on one `converge apiserver` process, SIGKILLed, started and SIGTERMed
 // while ConfigMaps keep changing. Short Leases keep each test to a few seconds. Which shard a

@@ -1,3 +1,4 @@
+// Imports the manager's private sharder, shard ranges and informer cache, to check each replica's share.
 // End-to-end sharding: replicas splitting 4 namespace shards through Leases on one local API server.
 // Which shard owns a namespace is read from the private sharding package, to predict the split.
 import { describe, it } from 'node:test';

@@ -1,3 +1,4 @@
+// Imports the manager's private sharding building blocks and option resolution: unit tests.
 // Sharding building blocks: hash ranges, the namespace hash, the reconcile gate, option validation.
 // The hash and lease-naming internals come from the private sharding package, to test them directly.
 import { describe, it } from 'node:test';
@@ -126,7 +127,7 @@ describe('the shard assignment', () => {
 });
 
 describe('the shard gate', () => {
-  const gate = (): ShardGate => new ShardGate({ shardOf: (ns) => Number(ns.slice(-1)) });
+  const gate = (): ShardGate => new ShardGate({ shardOf: (req) => (req.namespace ? Number(req.namespace.slice(-1)) : undefined) });
 
   it('drops requests of closed shards and always admits cluster-scoped ones', () => {
     const g = gate();
@@ -161,8 +162,21 @@ describe('sharding options', () => {
     const o = resolveManagerOptions({ sharding: { shards: 16, id: 'op', namespace: 'ns', identity: 'me' } });
     assert.deepEqual(
       { ...o.sharding },
-      { shards: 16, id: 'op', namespace: 'ns', identity: 'me', leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 },
+      {
+        shards: 16,
+        id: 'op',
+        namespace: 'ns',
+        identity: 'me',
+        leaseDurationMs: 15_000,
+        renewDeadlineMs: 10_000,
+        retryPeriodMs: 2_000,
+        by: 'namespace',
+      },
     );
+    assert.equal(resolveManagerOptions({ sharding: { shards: 4, id: 'op', namespace: 'ns', by: 'cluster' } }).sharding?.by, 'cluster');
+    assert.throws(() => resolveManagerOptions({ sharding: { shards: 4, id: 'op', namespace: 'ns', by: 'name' as 'cluster' } }), {
+      code: 'CONVERGE_INVALID_OPTION',
+    });
     assert.throws(() => resolveManagerOptions({ sharding: { shards: 0, id: 'op', namespace: 'ns' } }), { code: 'CONVERGE_INVALID_OPTION' });
     assert.throws(() => resolveManagerOptions({ sharding: { shards: 4, id: '', namespace: 'ns' } }), { code: 'CONVERGE_INVALID_OPTION' });
     assert.throws(() => resolveManagerOptions({ sharding: { shards: 4, id: 'op' } }), { code: 'CONVERGE_INVALID_OPTION' });

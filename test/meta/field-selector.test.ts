@@ -1,3 +1,4 @@
+// Imports meta's private field-path readers beside the public selector parser.
 // Field selectors: parsing, escaping and matching, and reading field paths from objects.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';

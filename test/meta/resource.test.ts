@@ -1,3 +1,4 @@
+// Imports meta's private list of built-in resources, to check every one's GVK and GVR.
 // Resource descriptors: defineResource's validation, the built-in kinds and their GVK/GVR.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,3 +1,4 @@
+// Imports schema's private pluralize, the rule the derived resource names follow.
 // defineCustomResource: the descriptors and names it derives, the object type it carries, the CRD
 // around the schemas, and the definition errors it reports at once.
 import { describe, it } from 'node:test';

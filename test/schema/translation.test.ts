@@ -1,3 +1,4 @@
+// Imports schema's private quantity pattern, which the translated schemas must carry.
 // Each rule that turns a TypeBox schema into a structural CRD schema, through the public face:
 // what TypeBox's own forms become, which Kubernetes extensions the markers and shapes set, and the
 // errors (naming the path) for what a structural schema cannot say.

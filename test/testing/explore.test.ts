@@ -1,3 +1,4 @@
+// Imports the explorer's private schedule builders, to test schedules apart from runs.
 // The explorer's self-tests: the compact WebApp operator survives seeded fault schedules, and each of
 // its deliberately broken variants is caught within a small budget by schedules of every fault kind
 // (nothing tells the search which fault a bug needs), with the seed and a minimal schedule in the

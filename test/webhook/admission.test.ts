@@ -1,3 +1,4 @@
+// Imports the webhook layer's private paths and admission handler, served in-process.
 // Admission webhooks in-process: a defaulter's changes answered as a JSON patch, validators'
 // warnings and denials, dry runs, throws answered 500 with the UID logged, and bad requests refused.
 import { describe, it } from 'node:test';

@@ -1,3 +1,4 @@
+// Imports the webhook layer's private KeyPair type, the shape of the test certificates.
 // Shared pieces of the webhook tests: a WebApp-like kind in two versions, AdmissionReview bodies,
 // a logger that keeps its lines, and a folder holding a serving certificate and key.
 import { mkdtemp, rm, writeFile, rename } from 'node:fs/promises';

@@ -1,3 +1,4 @@
+// Imports the webhook layer's private paths, which the manifests must name.
 // Deployment manifests derived from what the server serves: one webhook per registered kind and
 // type, the operations the validator handles, the Service or URL target with its CA, and the CRD's
 // conversion block pointing at /convert.

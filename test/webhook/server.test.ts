@@ -1,3 +1,4 @@
+// Imports the webhook layer's private paths, which the server must serve.
 // The webhook server as a manager runs it: HTTPS with the certificate from files, readiness behind
 // the manager's /readyz, a rotated certificate served without a restart (a broken rotation is not),
 // and a missing certificate failing the manager's start.

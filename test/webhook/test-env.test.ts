@@ -1,3 +1,4 @@
+// Imports the webhook layer's private paths, which the written manifests must name.
 // TestEnv with webhooks: the manifests written for a cluster (a Service reference, no CA) are
 // installed pointed at the manager's own webhook server, TLS included, and the API server calls
 // the builder's defaulter and validator on every write of a client.

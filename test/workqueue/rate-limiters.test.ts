@@ -1,3 +1,4 @@
+// Imports the workqueue's private rate limiters: unit tests of each one.
 // The rate limiters: per-item exponential and fast/slow backoff, the token bucket on a FakeClock, max-
 // of and max-wait.
 import { describe, it } from 'node:test';

@@ -11,8 +11,8 @@
  * Invariant: pure functions of the criteria, the attributes and the request's `MatchContext`.
  */
 import { selectorFromLabelSelector, type KubeObject, type LabelSelector } from '../../meta/index.js';
-import type { Scope } from '../context.js';
-import type { Attributes } from './attributes.js';
+import type { Attributes, Matched } from '../admission-cel/index.js';
+import type { Scope } from '../registry/index.js';
 
 /** A rule as the API reads it; `resourceNames` only policies carry. */
 export interface Rule {
@@ -33,18 +33,6 @@ export interface MatchCriteria {
   objectSelector?: LabelSelector | undefined;
   /** `Exact` or `Equivalent` (absent: `Equivalent`, as the API defaults it). */
   matchPolicy?: string | undefined;
-}
-
-/** The resource a rule matched: the request's own, or an equivalent one, with the conversions to and from it. */
-export interface Matched {
-  group: string;
-  version: string;
-  resource: string;
-  kind: string;
-  /** The request's object as the matched version serves it. */
-  toMatched(o: KubeObject): KubeObject;
-  /** An object of the matched version back in the request's version. */
-  fromMatched(o: KubeObject): KubeObject;
 }
 
 /** What matching reads of the server, looked up once per request. */

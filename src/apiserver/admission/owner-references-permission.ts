@@ -17,10 +17,10 @@ import {
   type KubeObject,
   type OwnerReference,
 } from '../../meta/index.js';
-import type { Scope } from '../context.js';
+import type { Scope } from '../registry/index.js';
 import { forbiddenRequest } from '../ground/index.js';
-import { isMaster } from '../http/auth/user.js';
-import type { ResourceAttributes } from '../authorization/request-attributes.js';
+import { isMaster } from '../ground/index.js';
+import type { ResourceAttributes } from '../ground/index.js';
 
 /** Pod status writes are exempt: the status strategy keeps a Pod's metadata as stored. */
 const exempt = (scope: Scope): boolean => scope.strategy.group === '' && scope.strategy.plural === 'pods' && scope.subresource === 'status';

@@ -13,12 +13,17 @@
 import { jsonEqual, type KubeObject, type LabelSelector, type Clock, type Status } from '../../meta/index.js';
 import { ApiStatusError, badRequest, internalError } from '../ground/index.js';
 import { applyJsonPatch } from '../patch/index.js';
-import type { Attributes } from './attributes.js';
-import { matches, type MatchContext, type Matched, type Rule } from './matching.js';
-import { callWebhook, type ServiceResolver, type WebhookClientConfig } from './webhook-call.js';
-import { evaluateMatchConditions, type MatchCondition } from './match-conditions.js';
-import { admissionRequest } from './cel-request.js';
-import { versioned, type Versioned } from './versioned.js';
+import {
+  admissionRequest,
+  evaluateMatchConditions,
+  versioned,
+  type Attributes,
+  type MatchCondition,
+  type Matched,
+  type Versioned,
+} from '../admission-cel/index.js';
+import { matches, type MatchContext, type Rule } from './matching.js';
+import { callWebhook, type ServiceResolver, type WebhookClientConfig } from '../webhook-call.js';
 
 /** The fields of an admissionregistration.k8s.io/v1 webhook this server honours. */
 export interface AdmissionWebhook {

@@ -11,15 +11,16 @@
  * while webhooks ran, so no change is ever lost; warnings of every step reach the response.
  */
 import { clone, type KubeObject } from '../../meta/index.js';
-import { present, storageKey, type Scope, type ServerContext } from '../context.js';
+import { present, storageKey, type Scope, type ServerContext } from '../registry/index.js';
 import { modifiedConflict } from '../ground/index.js';
-import { attributesOf, validated, type Attributes, type Operation, type WriteRequest } from './attributes.js';
+import type { Attributes, Operation } from '../admission-cel/index.js';
+import { attributesOf, validated, type WriteRequest } from './attributes-of.js';
 import { matchContextOf, type MatchContext } from './matching.js';
 import { admitValidating, mutatingWebhooks, type AdmissionDeps, type WebhookConfiguration } from './webhook-admission.js';
-import type { ServiceResolver } from './webhook-call.js';
+import type { ServiceResolver } from '../webhook-call.js';
 import { admitByPolicy, validateByPolicy } from './policy/index.js';
 import type { FieldSet } from '../apply/index.js';
-import { ADMIN_USER } from '../http/auth/user.js';
+import { ADMIN_USER } from '../ground/index.js';
 
 const GROUP = 'admissionregistration.k8s.io';
 

@@ -9,7 +9,6 @@
  */
 import type { FieldStrategy, ListType } from '../patch/index.js';
 import { objectMetaStrategy, strategyFor } from '../patch/index.js';
-import type { Strategy } from '../registry/strategy.js';
 import type { JSONSchemaProps } from '../served-resource.js';
 
 /** A map list's `defaults` key the elements that omit an optional key (a port without `protocol` is `TCP`). */
@@ -64,8 +63,20 @@ function fromSchema(s: JSONSchemaProps | undefined): Shape {
   };
 }
 
+/**
+ * What `shapeOf` reads of a kind: a registry strategy has it. Named here, not imported, because
+ * apply sits below the registry.
+ */
+export interface ShapedKind {
+  readonly group: string;
+  readonly kind: string;
+  /** A custom resource, whose shape comes from its CRD schema rather than the built-in data. */
+  readonly custom: boolean;
+  version(name: string): { schema?: JSONSchemaProps } | undefined;
+}
+
 /** The shape of whole objects of a kind at a version; `metadata` always has ObjectMeta's shape. */
-export function shapeOf(strategy: Strategy, version: string): Shape {
+export function shapeOf(strategy: ShapedKind, version: string): Shape {
   const inner = strategy.custom
     ? fromSchema(strategy.version(version)?.schema)
     : fromStrategy(strategyFor({ group: strategy.group, version, kind: strategy.kind }));

@@ -10,7 +10,7 @@
  */
 import type { KubeObject } from '../../meta/index.js';
 import { ruleAllows, type PolicyRule } from './policy-rule.js';
-import type { RequestAttributes } from './request-attributes.js';
+import type { RequestAttributes } from '../ground/index.js';
 import type { RecordedRequest } from './request-recorder.js';
 
 const API_VERSION = 'rbac.authorization.k8s.io/v1';

@@ -6,7 +6,7 @@
  * a rule is either about resources or about non-resource URLs for a request — a rule's
  * `nonResourceURLs` never allow a resource request, nor its `resources` a non-resource one.
  */
-import type { RequestAttributes } from './request-attributes.js';
+import type { RequestAttributes } from '../ground/index.js';
 
 export interface PolicyRule {
   verbs?: string[];

@@ -8,10 +8,10 @@
  * their reasons, and the errors of bindings naming missing roles) are kube-apiserver's.
  */
 import type { KubeObject } from '../../meta/index.js';
-import { isMaster, serviceAccountUser, type UserInfo } from '../http/auth/user.js';
+import { isMaster, serviceAccountUser, type UserInfo } from '../ground/index.js';
 import type { Store } from '../storage/index.js';
 import { ruleAllows, type PolicyRule } from './policy-rule.js';
-import type { RequestAttributes } from './request-attributes.js';
+import type { RequestAttributes } from '../ground/index.js';
 
 const RBAC_GROUP = 'rbac.authorization.k8s.io';
 export const CLUSTER_ROLES = `${RBAC_GROUP}/clusterroles`;

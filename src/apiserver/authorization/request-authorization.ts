@@ -8,10 +8,10 @@
  * checks admission makes on a user's behalf are recorded with the user's requests.
  */
 import { forbiddenRequest } from '../ground/index.js';
-import { headerOf, type ApiRequest } from '../http/request.js';
-import { ANONYMOUS_USER, isMaster, parseServiceAccountUsername, serviceAccountUser, type UserInfo } from '../http/auth/user.js';
+import { headerOf, type ApiRequest } from '../wire/index.js';
+import { ANONYMOUS_USER, isMaster, parseServiceAccountUsername, serviceAccountUser, type UserInfo } from '../ground/index.js';
 import type { Decision, RbacAuthorizer } from './rbac-authorizer.js';
-import { requestAttributes, type RequestAttributes, type ResourceAttributes } from './request-attributes.js';
+import { requestAttributes, type RequestAttributes, type ResourceAttributes } from '../ground/index.js';
 import type { RequestRecorder } from './request-recorder.js';
 
 /** kube-apiserver's words for a denial: who, which verb, on what. */

@@ -5,7 +5,7 @@
  * minutes costs a few hundred entries, not one per request. Invariant: every request of a recorded
  * user is in its recording, allowed or not, from the moment it reached the server.
  */
-import type { RequestAttributes } from './request-attributes.js';
+import type { RequestAttributes } from '../ground/index.js';
 
 /** One distinct request; empty fields are left out. */
 export interface RecordedRequest {

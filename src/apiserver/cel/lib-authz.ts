@@ -10,8 +10,8 @@
  */
 import type { Environment } from '@marcbachmann/cel-js';
 import { dns1123LabelErrors, dns1123SubdomainErrors } from '../../meta/index.js';
-import type { RequestAttributes } from '../authorization/request-attributes.js';
-import { serviceAccountUser, type UserInfo } from '../http/auth/user.js';
+import type { RequestAttributes } from '../ground/index.js';
+import { serviceAccountUser, type UserInfo } from '../ground/index.js';
 import { celError } from './errors.js';
 import { charge } from './runtime-cost.js';
 

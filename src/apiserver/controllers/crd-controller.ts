@@ -7,10 +7,10 @@
  * Invariant: a kind is served exactly while its CRD exists, has accepted names and is not deleted.
  */
 import { formatTimestamp, type KubeObject, type Logger } from '../../meta/index.js';
-import type { ServerContext } from '../context.js';
-import { performDelete } from '../handlers/write-pipeline.js';
-import { CRD_FINALIZER, crdOf } from '../registry/crd.js';
-import { CustomResourceStrategy } from '../registry/custom-resource.js';
+import type { ServerContext } from '../registry/index.js';
+import { performDelete } from '../handlers/index.js';
+import { CRD_FINALIZER, crdOf } from '../registry/index.js';
+import { CustomResourceStrategy } from '../registry/index.js';
 import type { StoredEvent } from '../storage/index.js';
 
 const CRD_ID = 'apiextensions.k8s.io/customresourcedefinitions';

@@ -10,9 +10,9 @@
  * uid precondition), and never touches an object with a live owner.
  */
 import { InvalidOptionError, parseGroupVersion, type KubeObject, type Logger, type OwnerReference } from '../../meta/index.js';
-import type { ServerContext } from '../context.js';
-import { performDelete } from '../handlers/write-pipeline.js';
-import type { Strategy } from '../registry/strategy.js';
+import type { ServerContext } from '../registry/index.js';
+import { performDelete } from '../handlers/index.js';
+import type { Strategy } from '../registry/index.js';
 import { ApiStatusError } from '../ground/index.js';
 import type { StoredEvent } from '../storage/index.js';
 

@@ -4,3 +4,4 @@
 export { CrdController } from './crd-controller.js';
 export { GarbageCollector } from './garbage-collector.js';
 export { NamespaceLifecycle } from './namespace-lifecycle.js';
+export { ClusterRoleAggregation } from './cluster-role-aggregation.js';

@@ -12,12 +12,12 @@
  * Invariant: a Terminating namespace is finalized only when no namespaced object remains in it.
  */
 import { formatTimestamp, jsonEqual, type KubeObject, type Logger } from '../../meta/index.js';
-import type { Scope, ServerContext } from '../context.js';
-import { performDelete } from '../handlers/write-pipeline.js';
-import { negotiateOutput } from '../http/negotiation.js';
-import { renderObject } from '../http/render.js';
-import { headerOf, type ApiResponse } from '../http/request.js';
-import { jsonResponse } from '../http/response.js';
+import type { Scope, ServerContext } from '../registry/index.js';
+import { performDelete } from '../handlers/index.js';
+import { negotiateOutput } from '../wire/index.js';
+import { renderObject } from '../handlers/index.js';
+import { headerOf, type ApiResponse } from '../wire/index.js';
+import { jsonResponse } from '../wire/index.js';
 import { conflict, forbidden, modifiedConflict, notFound } from '../ground/index.js';
 import { namespaceDeletionConditions, type ContentTotals, type NamespaceCondition } from './namespace-conditions.js';
 

@@ -11,9 +11,9 @@
  * an error.
  */
 import type { Clock, KubeObject } from '../../meta/index.js';
-import { callWebhook, type ServiceResolver } from '../admission/webhook-call.js';
+import { callWebhook, type ServiceResolver } from '../webhook-call.js';
 import { conversionFailed } from '../ground/index.js';
-import type { Strategy } from '../registry/strategy.js';
+import type { Strategy } from '../registry/index.js';
 import { applyDefaults, pruneUnknownFields } from '../schema/index.js';
 
 /** What the converter needs of the server. */

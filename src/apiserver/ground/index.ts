@@ -1,6 +1,7 @@
 // The API server's ground floor: the vocabulary every other room of the server speaks, importing
-// nothing of the server above it (only meta). The Status errors and their field causes, and the
-// string formats the schema and CEL both check. Rooms import it through this face.
+// nothing of the server above it (only meta). The Status errors and their field causes, the string
+// formats the schema and CEL both check, who a request comes from (the user and its groups) and what
+// it asks (the request attributes an authorizer judges). Rooms import it through this face.
 export {
   ApiStatusError,
   qualifiedResource,
@@ -28,3 +29,7 @@ export {
 export { fieldCause, renderValue, childPath, indexPath } from './field-cause.js';
 export type { FieldCause } from './field-cause.js';
 export { isBase64, isDate, isDateTime, isUuid, numberMatchesFormat, stringMatchesFormat } from './formats.js';
+export { ADMIN_USER, ANONYMOUS_USER, isMaster, parseServiceAccountUsername, serviceAccountUser } from './user.js';
+export type { UserInfo } from './user.js';
+export { requestAttributes } from './request-attributes.js';
+export type { RequestAttributes, ResourceAttributes } from './request-attributes.js';

@@ -5,10 +5,10 @@
  * that ServiceAccount while it lives). Both answer 201 like the real server.
  */
 import { formatTimestamp, type KubeObject } from '../../meta/index.js';
-import { storageKey, type Scope } from '../context.js';
-import { decodeObject } from '../http/decode.js';
-import type { ApiResponse } from '../http/request.js';
-import { jsonResponse, statusResponse } from '../http/response.js';
+import { storageKey, type Scope } from '../registry/index.js';
+import { decodeObject } from '../wire/index.js';
+import type { ApiResponse } from '../wire/index.js';
+import { jsonResponse, statusResponse } from '../wire/index.js';
 import { badRequest, fieldCause, invalid, notFound } from '../ground/index.js';
 import { checkTypeMeta } from './params.js';
 import { performDelete, type DeleteParams } from './write-pipeline.js';
@@ -16,7 +16,7 @@ import { performDelete, type DeleteParams } from './write-pipeline.js';
 type Handler = (scope: Scope) => ApiResponse;
 
 function evict(scope: Scope): ApiResponse {
-  const body = decodeObject(scope.req);
+  const body = decodeObject(scope.req, scope.ctx.registry);
   const apiVersion = body.apiVersion === 'policy/v1beta1' ? 'policy/v1beta1' : 'policy/v1';
   checkTypeMeta(scope, body, { apiVersion, kind: 'Eviction' });
   if (body.metadata.name !== scope.name) throw badRequest(`name in URL does not match name in Eviction object`);
@@ -37,7 +37,7 @@ function requestToken(scope: Scope): ApiResponse {
   const { ctx, strategy } = scope;
   const account = ctx.store.get(strategy.storageId, storageKey(strategy, scope.namespace, scope.name));
   if (!account) throw notFound(strategy, scope.name);
-  const body = decodeObject(scope.req);
+  const body = decodeObject(scope.req, scope.ctx.registry);
   checkTypeMeta(scope, body, { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest' });
   const spec = (body.spec ?? {}) as { audiences?: string[]; expirationSeconds?: number; boundObjectRef?: unknown };
   const expirationSeconds = spec.expirationSeconds ?? 3600;

@@ -6,14 +6,14 @@
  * for a collection. Namespaces have their own lifecycle (`namespace-lifecycle.ts`).
  */
 import type { KubeObject } from '../../meta/index.js';
-import { present, storageKey, type Scope } from '../context.js';
-import { bodyText, mediaType, parseDocument } from '../http/decode.js';
-import { negotiateOutput } from '../http/negotiation.js';
+import { present, storageKey, type Scope } from '../registry/index.js';
+import { bodyText, mediaType, parseDocument } from '../wire/index.js';
+import { negotiateOutput } from '../wire/index.js';
 import { decodeProtobufDeleteOptions, PROTOBUF_MEDIA_TYPE } from '../protobuf/index.js';
-import { renderList, renderObject } from '../http/render.js';
-import { headerOf, type ApiResponse } from '../http/request.js';
-import { jsonResponse } from '../http/response.js';
-import { statusJson } from '../http/status-json.js';
+import { renderList, renderObject } from './render.js';
+import { headerOf, type ApiResponse } from '../wire/index.js';
+import { jsonResponse } from '../wire/index.js';
+import { statusJson } from '../wire/index.js';
 import { badRequest, fieldCause, invalid, methodNotAllowed, successStatus } from '../ground/index.js';
 import { parseListOptions } from './list-options.js';
 import { writeParams } from './params.js';

@@ -5,7 +5,7 @@
  * supported fields, and shard selector.
  */
 import { parseFieldSelector, parseLabelSelector, SelectorParseError, type KubeObject } from '../../meta/index.js';
-import type { Scope } from '../context.js';
+import type { Scope } from '../registry/index.js';
 import { parseShardSelector, shardMatcher } from '../selectors/index.js';
 import { badRequest, fieldCause, invalid, timeout, type ApiStatusError, type FieldCause } from '../ground/index.js';
 import { queryBool } from './query-bool.js';

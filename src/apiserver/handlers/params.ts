@@ -4,10 +4,10 @@
  * goes through. Violations produce the real server's 400/422 Status objects.
  */
 import type { KubeObject } from '../../meta/index.js';
-import type { Scope } from '../context.js';
+import type { Scope } from '../registry/index.js';
 import type { FieldSet } from '../apply/index.js';
 import type { RequestAdmission } from '../admission/index.js';
-import { headerOf } from '../http/request.js';
+import { headerOf } from '../wire/index.js';
 import { badRequest, fieldCause, invalid } from '../ground/index.js';
 import { builtinSchemas, firstTypeError } from '../builtin-schemas/index.js';
 

@@ -6,13 +6,13 @@
  * Patched objects are held to the body nesting limit too, so patches cannot grow a stored object past it.
  */
 import { formatTimestamp, type KubeObject } from '../../meta/index.js';
-import { present, storageKey, type Scope } from '../context.js';
+import { present, storageKey, type Scope } from '../registry/index.js';
 import { fieldSetOf, serverSideApply, shapeOf } from '../apply/index.js';
-import { bodyText, checkMetadataShape, mediaType, parseDocument } from '../http/decode.js';
+import { bodyText, checkMetadataShape, mediaType, parseDocument } from '../wire/index.js';
 import { nestsDeeperThan, patchedTooDeep } from '../nesting.js';
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch, MAX_JSON_PATCH_OPERATIONS, PatchError } from '../patch/index.js';
-import type { ApiResponse } from '../http/request.js';
-import { jsonResponse } from '../http/response.js';
+import type { ApiResponse } from '../wire/index.js';
+import { jsonResponse } from '../wire/index.js';
 import {
   ApiStatusError,
   badRequest,

@@ -6,11 +6,11 @@
  * repeats, `remainingItemCount` when no selector is used, and 410 for an expired continue token.
  */
 import type { KubeObject } from '../../meta/index.js';
-import { storageKey, type Scope } from '../context.js';
-import { negotiateOutput } from '../http/negotiation.js';
-import { renderList, renderObject, type ListMetaOut } from '../http/render.js';
-import { headerOf, type ApiResponse } from '../http/request.js';
-import { jsonResponse } from '../http/response.js';
+import { storageKey, type Scope } from '../registry/index.js';
+import { negotiateOutput } from '../wire/index.js';
+import { renderList, renderObject, type ListMetaOut } from './render.js';
+import { headerOf, type ApiResponse } from '../wire/index.js';
+import { jsonResponse } from '../wire/index.js';
 import { decodeContinue, encodeContinue } from '../storage/index.js';
 import { badRequest, expired, notFound } from '../ground/index.js';
 import { parseListOptions, tooLargeResourceVersion } from './list-options.js';

@@ -2,11 +2,11 @@
  * The response of a successful write: the object in the negotiated form plus one `Warning` header
  * per warning the strategy raised (`299 - "<text>"`).
  */
-import type { Scope } from '../context.js';
-import { negotiateOutput } from '../http/negotiation.js';
-import { renderObject } from '../http/render.js';
-import { headerOf, type ApiResponse } from '../http/request.js';
-import { jsonResponse } from '../http/response.js';
+import type { Scope } from '../registry/index.js';
+import { negotiateOutput } from '../wire/index.js';
+import { renderObject } from './render.js';
+import { headerOf, type ApiResponse } from '../wire/index.js';
+import { jsonResponse } from '../wire/index.js';
 import type { WriteResult } from './write-pipeline.js';
 import { withViews } from './webhook-conversion.js';
 

@@ -5,8 +5,8 @@
  * usual optimistic concurrency applies.
  */
 import type { KubeObject, LabelSelector } from '../../meta/index.js';
-import { present, type Scope } from '../context.js';
-import { readPath, writePath } from '../registry/strategy.js';
+import { present, type Scope } from '../registry/index.js';
+import { readPath, writePath } from '../registry/index.js';
 import { fieldCause, invalid, notFound } from '../ground/index.js';
 
 export interface Scale extends KubeObject {

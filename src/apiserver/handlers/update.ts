@@ -4,10 +4,10 @@
  * resourceVersion is an unconditional update only where the type allows it (422 otherwise), a stale
  * one is a 409; types that allow create-on-update (Lease) create a missing object (201).
  */
-import { present, storageKey, type Scope } from '../context.js';
-import { decodeObject } from '../http/decode.js';
-import type { ApiResponse } from '../http/request.js';
-import { jsonResponse } from '../http/response.js';
+import { present, storageKey, type Scope } from '../registry/index.js';
+import { decodeObject } from '../wire/index.js';
+import type { ApiResponse } from '../wire/index.js';
+import { jsonResponse } from '../wire/index.js';
 import { badRequest, conflict, notFound } from '../ground/index.js';
 import { checkTypeMeta, reconcileNamespace, writeParams } from './params.js';
 import { objectResponse, warningHeaders } from './respond.js';
@@ -19,7 +19,7 @@ import { storedWrite, withViews } from './webhook-conversion.js';
 export function updateHandler(scope: Scope): ApiResponse | Promise<ApiResponse> {
   const { strategy, ctx } = scope;
   const params = writeParams(scope, 'UpdateOptions');
-  const obj = decodeObject(scope.req);
+  const obj = decodeObject(scope.req, scope.ctx.registry);
   const isScale = scope.subresource === 'scale';
   checkTypeMeta(scope, obj, isScale ? { apiVersion: 'autoscaling/v1', kind: 'Scale' } : undefined);
   if (obj.metadata.name !== scope.name) {

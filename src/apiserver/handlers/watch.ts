@@ -7,12 +7,12 @@
  * then the stream ends.
  */
 import { INITIAL_EVENTS_END_ANNOTATION } from '../../meta/index.js';
-import type { Scope } from '../context.js';
-import { negotiateOutput } from '../http/negotiation.js';
-import { watchEncoder } from '../http/render.js';
-import { headerOf, type ApiResponse } from '../http/request.js';
+import type { Scope } from '../registry/index.js';
+import { negotiateOutput } from '../wire/index.js';
+import { watchEncoder } from './render.js';
+import { headerOf, type ApiResponse } from '../wire/index.js';
 import { expired } from '../ground/index.js';
-import { statusJson } from '../http/status-json.js';
+import { statusJson } from '../wire/index.js';
 import { WatchHub } from '../watch-hub.js';
 import { parseListOptions, tooLargeResourceVersion } from './list-options.js';
 import { convertingEncoder } from './webhook-conversion.js';

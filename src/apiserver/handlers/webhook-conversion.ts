@@ -10,11 +10,11 @@
  * whose stored object changed while the webhook ran, so no change is lost.
  */
 import type { KubeObject } from '../../meta/index.js';
-import { storageKey, type Scope } from '../context.js';
+import { storageKey, type Scope } from '../registry/index.js';
 import { serviceResolver } from '../admission/index.js';
 import { convertThroughWebhook, type ConversionDeps } from '../conversion/index.js';
 import { alreadyExists, ApiStatusError, internalError, modifiedConflict } from '../ground/index.js';
-import { statusJson } from '../http/status-json.js';
+import { statusJson } from '../wire/index.js';
 import type { WatchEncoder } from '../watch-hub.js';
 import { finishesDeletion, type WriteResult } from './write-pipeline.js';
 

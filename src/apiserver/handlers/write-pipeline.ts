@@ -9,9 +9,9 @@
  * event; dry runs run every step except the commit.
  */
 import { formatTimestamp, jsonEqual, type KubeObject } from '../../meta/index.js';
-import { metaOf, present, storageKey, type Scope, type ServerContext } from '../context.js';
+import { metaOf, present, storageKey, type Scope, type ServerContext } from '../registry/index.js';
 import { recordManagedFields, shapeOf, type FieldSet } from '../apply/index.js';
-import type { Strategy, WriteContext } from '../registry/strategy.js';
+import type { Strategy, WriteContext } from '../registry/index.js';
 import { builtinSchemas, dropUnknownFields } from '../builtin-schemas/index.js';
 import {
   alreadyExists,
@@ -24,7 +24,7 @@ import {
   notFound,
   type FieldCause,
 } from '../ground/index.js';
-import { validateObjectMeta } from '../registry/object-meta-validation.js';
+import { validateObjectMeta } from '../registry/index.js';
 import { enforceOwnerReferencePermissions, validateWrite } from '../admission/index.js';
 import type { WriteParams } from './params.js';
 

@@ -11,7 +11,7 @@
  */
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
-import type { ApiResponse } from './request.js';
+import type { ApiResponse } from '../wire/index.js';
 
 /** kube-apiserver's `defaultGzipThresholdBytes`: bodies longer than this are compressed when asked. */
 export const GZIP_THRESHOLD_BYTES = 128 * 1024;

@@ -14,11 +14,11 @@ import { createServer as createNetServer, type AddressInfo, type Server as NetSe
 import { createSecureContext, TLSSocket, type SecureContext } from 'node:tls';
 import { InvalidOptionError, requireInt } from '../../meta/index.js';
 import type { ApiServer } from '../api-server.js';
-import { adminTokenAuthenticator } from './auth/admin-token.js';
-import type { ApiRequest, ApiResponse } from './request.js';
-import type { UserInfo } from './auth/user.js';
+import { adminTokenAuthenticator } from '../authentication/index.js';
+import type { ApiRequest, ApiResponse } from '../wire/index.js';
+import type { UserInfo } from '../ground/index.js';
 import { compressResponse } from './compression.js';
-import { errorResponse, statusResponse } from './response.js';
+import { errorResponse, statusResponse } from '../wire/index.js';
 import { tooLarge, unauthorized } from '../ground/index.js';
 
 /** The longest a whole request (headers and body) may take to arrive: Node's default, which a headers timeout may not exceed. */

@@ -1,6 +1,6 @@
 /**
  * Field numbers of the core `v1` messages behind the kinds typed clients create (Namespace,
- * ConfigMap, Secret, ServiceAccount, Service, Pod, Event) and of the pod template workloads embed,
+ * ConfigMap, Secret, ServiceAccount, Service, Pod, Event, ResourceQuota) and of the pod template workloads embed,
  * from `k8s.io/api/core/v1/generated.proto`, with the JSON names and zero-value rules of the Go types
  * (notation: `message-schema.ts`). Deliberately partial: volume sources other than hostPath,
  * emptyDir, secret, configMap, persistentVolumeClaim, downwardAPI and projected (secret, configMap,
@@ -23,6 +23,12 @@ export const CORE_MESSAGES: MessageTable = {
     4: 'stringData map<string,string>',
     3: 'type string',
   },
+
+  ResourceQuota: { 1: 'metadata ObjectMeta', 2: 'spec ResourceQuotaSpec', 3: 'status ResourceQuotaStatus' },
+  ResourceQuotaSpec: { 1: 'hard map<string,Quantity>', 2: 'scopes []string', 3: 'scopeSelector ScopeSelector' },
+  ResourceQuotaStatus: { 1: 'hard map<string,Quantity>', 2: 'used map<string,Quantity>' },
+  ScopeSelector: { 1: 'matchExpressions []ScopedResourceSelectorRequirement' },
+  ScopedResourceSelectorRequirement: { 1: 'scopeName string*', 2: 'operator string*', 3: 'values []string' },
 
   ServiceAccount: {
     1: 'metadata ObjectMeta',

@@ -27,6 +27,11 @@ export class MessageDecoder {
     this.#messages = messages;
   }
 
+  /** Whether `messageName` is one of the compiled messages. */
+  has(messageName: string): boolean {
+    return this.#messages.has(messageName);
+  }
+
   /** `path` is the JSON path of this message in the object, for error messages. */
   decode(messageName: string, bytes: Uint8Array, path = ''): JsonObject {
     const message = this.#messages.get(messageName);

@@ -1,10 +1,10 @@
 /**
  * A protobuf request body (`Content-Type: application/vnd.kubernetes.protobuf`, which kubectl
  * 1.32+ sends from its typed `create` commands) as the same plain object the JSON form of the
- * request decodes to, and the protobuf `DeleteOptions` of a DELETE likewise. Only the kinds in
- * `PROTOBUF_KINDS` are decoded; any other kind, and any field the message tables do not model, is
- * a 415 that tells the user to send JSON or YAML, so that no part of an object is ever dropped
- * silently. Malformed bytes are a 400.
+ * request decodes to, and the protobuf `DeleteOptions` of a DELETE likewise. Only the kinds a
+ * server's registry declares are decoded (each built-in kind's record names its message); any other
+ * kind, and any field the message tables do not model, is a 415 that tells the user to send JSON or
+ * YAML, so that no part of an object is ever dropped silently. Malformed bytes are a 400.
  */
 import type { KubeObject } from '../../meta/index.js';
 import { badRequest, unsupportedMediaType } from '../ground/index.js';
@@ -16,62 +16,38 @@ import { COORDINATION_EVENTS_MESSAGES } from './coordination-events-messages.js'
 import { CORE_MESSAGES } from './core-messages.js';
 import { MessageDecoder } from './decode-message.js';
 import { readEnvelope } from './envelope.js';
-import { compileMessages } from './message-schema.js';
+import { compileMessages, type MessageTable } from './message-schema.js';
 import { META_MESSAGES } from './meta-messages.js';
 import { NETWORKING_MESSAGES } from './networking-messages.js';
 import { POLICY_AUTOSCALING_MESSAGES } from './policy-autoscaling-messages.js';
 import { ProtobufDecodeError } from './protobuf-decode-error.js';
 import { RBAC_MESSAGES } from './rbac-messages.js';
+import { SCHEDULING_MESSAGES } from './scheduling-messages.js';
 
 export const PROTOBUF_MEDIA_TYPE = 'application/vnd.kubernetes.protobuf';
 
-/** `apiVersion/kind` → top-level message, for every kind whose protobuf body this server decodes. */
-export const PROTOBUF_KINDS: Readonly<Record<string, string>> = {
-  'v1/Namespace': 'Namespace',
-  'v1/ConfigMap': 'ConfigMap',
-  'v1/Secret': 'Secret',
-  'v1/ServiceAccount': 'ServiceAccount',
-  'v1/Service': 'Service',
-  'v1/Pod': 'Pod',
-  'v1/Event': 'Event',
-  'apps/v1/Deployment': 'Deployment',
-  'apps/v1/ReplicaSet': 'ReplicaSet',
-  'apps/v1/DaemonSet': 'DaemonSet',
-  'apps/v1/StatefulSet': 'StatefulSet',
-  'batch/v1/Job': 'Job',
-  'batch/v1/CronJob': 'CronJob',
-  'rbac.authorization.k8s.io/v1/Role': 'Role',
-  'rbac.authorization.k8s.io/v1/ClusterRole': 'ClusterRole',
-  'rbac.authorization.k8s.io/v1/RoleBinding': 'RoleBinding',
-  'rbac.authorization.k8s.io/v1/ClusterRoleBinding': 'ClusterRoleBinding',
-  'networking.k8s.io/v1/Ingress': 'Ingress',
-  'policy/v1/PodDisruptionBudget': 'PodDisruptionBudget',
-  'policy/v1/Eviction': 'Eviction',
-  'autoscaling/v2/HorizontalPodAutoscaler': 'HorizontalPodAutoscaler',
-  'coordination.k8s.io/v1/Lease': 'Lease',
-  'events.k8s.io/v1/Event': 'EventsV1Event',
-  'authentication.k8s.io/v1/TokenRequest': 'TokenRequest',
-  'authorization.k8s.io/v1/SelfSubjectAccessReview': 'SelfSubjectAccessReview',
-  'authorization.k8s.io/v1/SubjectAccessReview': 'SubjectAccessReview',
-  'authorization.k8s.io/v1/LocalSubjectAccessReview': 'LocalSubjectAccessReview',
-  'authorization.k8s.io/v1/SelfSubjectRulesReview': 'SelfSubjectRulesReview',
-  'authentication.k8s.io/v1/SelfSubjectReview': 'SelfSubjectReview',
-};
+/** The message tables of every built-in kind, compiled once: most servers decode with these alone. */
+const BUILTIN_TABLES: readonly MessageTable[] = [
+  META_MESSAGES,
+  CORE_MESSAGES,
+  APPS_MESSAGES,
+  BATCH_MESSAGES,
+  RBAC_MESSAGES,
+  NETWORKING_MESSAGES,
+  POLICY_AUTOSCALING_MESSAGES,
+  COORDINATION_EVENTS_MESSAGES,
+  AUTHENTICATION_MESSAGES,
+  AUTHORIZATION_MESSAGES,
+  SCHEDULING_MESSAGES,
+];
+const builtinDecoder = new MessageDecoder(compileMessages(BUILTIN_TABLES));
 
-const decoder = new MessageDecoder(
-  compileMessages([
-    META_MESSAGES,
-    CORE_MESSAGES,
-    APPS_MESSAGES,
-    BATCH_MESSAGES,
-    RBAC_MESSAGES,
-    NETWORKING_MESSAGES,
-    POLICY_AUTOSCALING_MESSAGES,
-    COORDINATION_EVENTS_MESSAGES,
-    AUTHENTICATION_MESSAGES,
-    AUTHORIZATION_MESSAGES,
-  ]),
-);
+/** A kind whose protobuf request bodies are decoded: its apiVersion and kind, and the top-level message that holds it. */
+export interface ProtobufKind {
+  apiVersion: string;
+  kind: string;
+  message: string;
+}
 
 const USE_JSON = 'send the object as JSON or YAML instead (for example kubectl create -f FILE)';
 
@@ -80,6 +56,7 @@ const USE_JSON = 'send the object as JSON or YAML instead (for example kubectl c
  * kind (undefined: a 415 that lists `expected`).
  */
 function decodeEnveloped(
+  decoder: MessageDecoder,
   bytes: Uint8Array,
   messageFor: (apiVersion: string, kind: string) => string | undefined,
   expected: string,
@@ -108,16 +85,39 @@ function decodeEnveloped(
 /** A body given as a string (as `handle()` callers may) is taken as its UTF-8 bytes. */
 const toBytes = (body: string | Uint8Array): Uint8Array => (typeof body === 'string' ? Buffer.from(body, 'utf8') : body);
 
-const KNOWN_KINDS = Object.keys(PROTOBUF_KINDS)
-  .map((k) => k.replace(/\/(?=[^/]+$)/, ' '))
-  .join(', ');
+/**
+ * The protobuf request bodies one server decodes: the kinds its registry declares, with the
+ * messages of the built-in tables and of any tables those kinds bring along. Invariant: a kind is
+ * decoded only through a message some table defines (checked once, when the set is made, not per
+ * body), and an undeclared kind is a 415.
+ */
+export class ProtobufBodies {
+  readonly #messages = new Map<string, string>();
+  readonly #decoder: MessageDecoder;
+  readonly #expected: string;
 
-/** Decodes an enveloped protobuf object of one of `PROTOBUF_KINDS`. */
-export function decodeProtobufObject(body: string | Uint8Array): KubeObject {
-  const bytes = toBytes(body);
-  if (bytes.length === 0) throw badRequest('the body of the request was empty: expected a Kubernetes object');
-  const { apiVersion, kind, fields } = decodeEnveloped(bytes, (v, k) => PROTOBUF_KINDS[`${v}/${k}`], KNOWN_KINDS);
-  return { apiVersion, kind, ...fields, metadata: fields['metadata'] ?? {} } as KubeObject;
+  constructor(kinds: readonly ProtobufKind[], tables: readonly MessageTable[] = []) {
+    this.#decoder = tables.length === 0 ? builtinDecoder : new MessageDecoder(compileMessages([...BUILTIN_TABLES, ...tables]));
+    for (const k of kinds) {
+      if (!this.#decoder.has(k.message))
+        throw new Error(`protobuf: ${k.apiVersion} ${k.kind} names message ${k.message}, which no table defines`);
+      this.#messages.set(`${k.apiVersion}/${k.kind}`, k.message);
+    }
+    this.#expected = kinds.map((k) => `${k.apiVersion} ${k.kind}`).join(', ');
+  }
+
+  /** The top-level message of `apiVersion`/`kind`, or undefined when its protobuf bodies are not decoded. */
+  messageOf(apiVersion: string, kind: string): string | undefined {
+    return this.#messages.get(`${apiVersion}/${kind}`);
+  }
+
+  /** Decodes an enveloped protobuf object of one of the declared kinds. */
+  decodeObject(body: string | Uint8Array): KubeObject {
+    const bytes = toBytes(body);
+    if (bytes.length === 0) throw badRequest('the body of the request was empty: expected a Kubernetes object');
+    const { apiVersion, kind, fields } = decodeEnveloped(this.#decoder, bytes, (v, k) => this.messageOf(v, k), this.#expected);
+    return { apiVersion, kind, ...fields, metadata: fields['metadata'] ?? {} } as KubeObject;
+  }
 }
 
 /**
@@ -128,6 +128,7 @@ export function decodeProtobufDeleteOptions(body: string | Uint8Array): Record<s
   const bytes = toBytes(body);
   if (bytes.length === 0) return {};
   const { apiVersion, kind, fields } = decodeEnveloped(
+    builtinDecoder,
     bytes,
     (_v, k) => (k === 'DeleteOptions' ? 'DeleteOptions' : undefined),
     'DeleteOptions',

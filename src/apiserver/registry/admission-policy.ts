@@ -8,10 +8,11 @@
  * nothing stored fails to compile at admission.
  */
 import type { KubeObject } from '../../meta/index.js';
-import { compileAdmissionExpression, compileMutationExpression } from '../admission/index.js';
+import { compileAdmissionExpression, compileMutationExpression } from '../admission-cel/index.js';
 import { fieldCause, type FieldCause } from '../ground/index.js';
 import { ageColumn, cells, column, nameColumn, type TablePrinter } from '../table/index.js';
 import { Strategy, builtinVersion, type VersionSpec, type WriteContext } from './strategy.js';
+import type { BuiltinKind } from './builtin-kind.js';
 
 type Obj = Record<string, unknown>;
 const { at, list, name, age } = cells;
@@ -345,3 +346,35 @@ export class MutatingAdmissionPolicyBindingStrategy extends BindingKind {
   readonly versions: VersionSpec[] = mutatingVersions();
   protected readonly hasValidationActions = false;
 }
+
+/** ValidatingAdmissionPolicies. */
+export const validatingAdmissionPolicyKind: BuiltinKind = {
+  strategy: () => new ValidatingAdmissionPolicyStrategy(),
+  resource: null,
+  protobuf: null,
+  bodies: [],
+};
+
+/** ValidatingAdmissionPolicyBindings. */
+export const validatingAdmissionPolicyBindingKind: BuiltinKind = {
+  strategy: () => new ValidatingAdmissionPolicyBindingStrategy(),
+  resource: null,
+  protobuf: null,
+  bodies: [],
+};
+
+/** MutatingAdmissionPolicies. */
+export const mutatingAdmissionPolicyKind: BuiltinKind = {
+  strategy: () => new MutatingAdmissionPolicyStrategy(),
+  resource: null,
+  protobuf: null,
+  bodies: [],
+};
+
+/** MutatingAdmissionPolicyBindings. */
+export const mutatingAdmissionPolicyBindingKind: BuiltinKind = {
+  strategy: () => new MutatingAdmissionPolicyBindingStrategy(),
+  resource: null,
+  protobuf: null,
+  bodies: [],
+};

@@ -10,6 +10,7 @@ import { formatTimestamp, type KubeObject } from '../../meta/index.js';
 import { fieldCause, type FieldCause } from '../ground/index.js';
 import { ageColumn, cells, column, nameColumn, type TablePrinter } from '../table/index.js';
 import { Strategy, builtinVersion, type VersionSpec, type WriteContext } from './strategy.js';
+import type { BuiltinKind } from './builtin-kind.js';
 
 const { at, text, list, name, age } = cells;
 
@@ -107,3 +108,11 @@ export function localApiServices(groups: { group: string; versions: string[] }[]
     }),
   );
 }
+
+/** APIServices. */
+export const apiServiceKind: BuiltinKind = {
+  strategy: () => new ApiServiceStrategy(),
+  resource: null,
+  protobuf: null,
+  bodies: [],
+};

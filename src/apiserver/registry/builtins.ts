@@ -1,51 +1,75 @@
 /**
- * The built-in kinds this server stores, one strategy each, in the order they are registered.
+ * The built-in kinds this server serves, one record each, in the order they are registered. Adding a
+ * kind is its file (strategy, printer, record) and one line here; `test/apiserver/builtin-kinds.test.ts`
+ * fails for a served kind that lacks a part.
  */
 import {
-  MutatingAdmissionPolicyBindingStrategy,
-  MutatingAdmissionPolicyStrategy,
-  ValidatingAdmissionPolicyBindingStrategy,
-  ValidatingAdmissionPolicyStrategy,
+  mutatingAdmissionPolicyBindingKind,
+  mutatingAdmissionPolicyKind,
+  validatingAdmissionPolicyBindingKind,
+  validatingAdmissionPolicyKind,
 } from './admission-policy.js';
-import { ApiServiceStrategy } from './apiservice.js';
-import { ConfigMapStrategy } from './configmap.js';
-import { CrdStrategy } from './crd.js';
-import { CoreEventStrategy, EventsV1Strategy } from './event.js';
-import { LeaseStrategy } from './lease.js';
-import { NamespaceStrategy } from './namespace.js';
-import { PodStrategy } from './pod.js';
-import { SecretStrategy } from './secret.js';
-import { ServiceStrategy } from './service.js';
-import { ServiceAccountStrategy } from './serviceaccount.js';
-import { reviewStrategies } from './review.js';
-import { STORED_BUILTINS, StoredBuiltinStrategy } from './stored-builtin.js';
-import type { Strategy, StoreReader } from './strategy.js';
-import { DeploymentStrategy, ReplicaSetStrategy } from './workload.js';
-import { WebhookConfigurationStrategy } from './webhook-configuration.js';
+import { apiServiceKind } from './apiservice.js';
+import type { BuiltinKind } from './builtin-kind.js';
 
-/** `store` is all the strategies that check against their neighbours get to see of storage. */
-export function builtinStrategies(store: StoreReader): Strategy[] {
-  return [
-    new NamespaceStrategy(),
-    new ConfigMapStrategy(),
-    new SecretStrategy(),
-    new ServiceStrategy(store),
-    new ServiceAccountStrategy(),
-    new PodStrategy(),
-    new CoreEventStrategy(),
-    new DeploymentStrategy(),
-    new ReplicaSetStrategy(),
-    new EventsV1Strategy(),
-    new LeaseStrategy(),
-    new CrdStrategy(store),
-    new ApiServiceStrategy(),
-    ...STORED_BUILTINS.map((d) =>
-      d.kind.endsWith('WebhookConfiguration') ? new WebhookConfigurationStrategy(d) : new StoredBuiltinStrategy(d),
-    ),
-    new ValidatingAdmissionPolicyStrategy(),
-    new ValidatingAdmissionPolicyBindingStrategy(),
-    new MutatingAdmissionPolicyStrategy(),
-    new MutatingAdmissionPolicyBindingStrategy(),
-    ...reviewStrategies(),
-  ];
-}
+export type { BuiltinKind } from './builtin-kind.js';
+import { configMapKind } from './configmap.js';
+import { crdKind } from './crd.js';
+import { coreEventKind, eventsV1Kind } from './event.js';
+import { leaseKind } from './lease.js';
+import { namespaceKind } from './namespace.js';
+import { podKind } from './pod.js';
+import { REVIEW_KINDS } from './review.js';
+import { secretKind } from './secret.js';
+import { serviceKind } from './service.js';
+import { serviceAccountKind } from './serviceaccount.js';
+import { storedBuiltin } from './stored-builtin.js';
+import { mutatingWebhookConfigurationKind, validatingWebhookConfigurationKind } from './webhook-configuration.js';
+import { deploymentKind, replicaSetKind } from './workload.js';
+
+/** Every built-in kind. */
+export const BUILTIN_KINDS: readonly BuiltinKind[] = [
+  namespaceKind,
+  configMapKind,
+  secretKind,
+  serviceKind,
+  serviceAccountKind,
+  podKind,
+  coreEventKind,
+  deploymentKind,
+  replicaSetKind,
+  eventsV1Kind,
+  leaseKind,
+  crdKind,
+  apiServiceKind,
+  storedBuiltin('StatefulSet'),
+  storedBuiltin('DaemonSet'),
+  storedBuiltin('Job'),
+  storedBuiltin('CronJob'),
+  storedBuiltin('ReplicationController'),
+  storedBuiltin('PodTemplate'),
+  storedBuiltin('ResourceQuota'),
+  storedBuiltin('LimitRange'),
+  storedBuiltin('Endpoints'),
+  storedBuiltin('EndpointSlice'),
+  storedBuiltin('Node'),
+  storedBuiltin('PersistentVolumeClaim'),
+  storedBuiltin('PersistentVolume'),
+  storedBuiltin('Ingress'),
+  storedBuiltin('NetworkPolicy'),
+  storedBuiltin('PodDisruptionBudget'),
+  storedBuiltin('HorizontalPodAutoscaler'),
+  storedBuiltin('PriorityClass'),
+  storedBuiltin('StorageClass'),
+  validatingWebhookConfigurationKind,
+  mutatingWebhookConfigurationKind,
+  storedBuiltin('Role'),
+  storedBuiltin('RoleBinding'),
+  storedBuiltin('ClusterRole'),
+  storedBuiltin('ClusterRoleBinding'),
+  validatingAdmissionPolicyKind,
+  validatingAdmissionPolicyBindingKind,
+  mutatingAdmissionPolicyKind,
+  mutatingAdmissionPolicyBindingKind,
+  ...REVIEW_KINDS,
+];

@@ -2,10 +2,11 @@
  * ConfigMaps: namespaced, no generation, `data`/`binaryData` with valid distinct keys, and
  * `immutable: true` freezing the contents (later changes → 422).
  */
-import { jsonEqual, type KubeObject } from '../../meta/index.js';
+import { ConfigMapResource, jsonEqual, type KubeObject } from '../../meta/index.js';
 import { fieldCause, type FieldCause } from '../ground/index.js';
 import { ageColumn, cells, column, nameColumn, type TablePrinter } from '../table/index.js';
 import { Strategy, builtinVersion, type VersionSpec } from './strategy.js';
+import type { BuiltinKind } from './builtin-kind.js';
 
 const CONFIG_KEY = /^[-._a-zA-Z0-9]+$/;
 
@@ -80,3 +81,11 @@ export class ConfigMapStrategy extends Strategy {
     return false;
   }
 }
+
+/** ConfigMaps. */
+export const configMapKind: BuiltinKind = {
+  strategy: () => new ConfigMapStrategy(),
+  resource: ConfigMapResource,
+  protobuf: { message: 'ConfigMap' },
+  bodies: [],
+};

@@ -9,11 +9,12 @@
  * the create returns. Names that collide with another CRD of the group are not accepted.
  */
 import type { CustomResourceDefinition } from 'kubernetes-types/apiextensions/v1.js';
-import { formatTimestamp, jsonEqual, InvalidOptionError, type KubeObject } from '../../meta/index.js';
+import { CustomResourceDefinitionResource, formatTimestamp, jsonEqual, InvalidOptionError, type KubeObject } from '../../meta/index.js';
 import { celSchemaErrors, validateStructuralSchema } from '../schema/index.js';
-import { parseJsonPath } from '../table/index.js';
+import { defaultPrinter, parseJsonPath } from '../table/index.js';
 import { fieldCause, type FieldCause } from '../ground/index.js';
 import { Strategy, builtinVersion, type StoreReader, type VersionSpec, type WriteContext } from './strategy.js';
+import type { BuiltinKind } from './builtin-kind.js';
 
 export const CRD_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io';
 type Obj = Record<string, unknown>;
@@ -103,6 +104,8 @@ function storedVersionErrors(obj: KubeObject): FieldCause[] {
 }
 
 export class CrdStrategy extends Strategy {
+  /** kube-apiserver prints CRDs with its default columns. */
+  override readonly printer = defaultPrinter;
   readonly group = 'apiextensions.k8s.io';
   readonly kind = 'CustomResourceDefinition';
   readonly plural = 'customresourcedefinitions';
@@ -301,3 +304,11 @@ export class CrdStrategy extends Strategy {
     return out;
   }
 }
+
+/** CustomResourceDefinitions; the strategy reads the other CRDs for name conflicts. */
+export const crdKind: BuiltinKind = {
+  strategy: (store) => new CrdStrategy(store),
+  resource: CustomResourceDefinitionResource,
+  protobuf: null,
+  bodies: [],
+};

@@ -6,9 +6,10 @@
  * `deprecated*`↔the legacy timestamps, count and source). Nothing expires Events (the real server's
  * one-hour TTL is not reproduced).
  */
-import type { KubeObject } from '../../meta/index.js';
+import { CoreEventResource, EventResource, type KubeObject } from '../../meta/index.js';
 import { ageOf, cells, column, type TablePrinter } from '../table/index.js';
 import { Strategy, builtinVersion, type VersionSpec } from './strategy.js';
+import type { BuiltinKind } from './builtin-kind.js';
 
 type Obj = Record<string, unknown>;
 const io = (o: KubeObject): Obj => (o.involvedObject ?? {}) as Obj;
@@ -121,3 +122,19 @@ export class EventsV1Strategy extends EventStrategy {
     );
   }
 }
+
+/** Core `v1` Events. */
+export const coreEventKind: BuiltinKind = {
+  strategy: () => new CoreEventStrategy(),
+  resource: CoreEventResource,
+  protobuf: { message: 'Event' },
+  bodies: [],
+};
+
+/** `events.k8s.io/v1` Events: the same objects as core Events, under their newer API. */
+export const eventsV1Kind: BuiltinKind = {
+  strategy: () => new EventsV1Strategy(),
+  resource: EventResource,
+  protobuf: { message: 'EventsV1Event' },
+  bodies: [],
+};

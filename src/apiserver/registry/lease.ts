@@ -3,10 +3,11 @@
  * rejected (422) and a PUT to a missing Lease creates it, exactly as the real strategy allows;
  * MicroTime fields are stored as sent.
  */
-import type { KubeObject } from '../../meta/index.js';
+import { LeaseResource, type KubeObject } from '../../meta/index.js';
 import { fieldCause, type FieldCause } from '../ground/index.js';
 import { ageColumn, cells, column, nameColumn, type TablePrinter } from '../table/index.js';
 import { Strategy, builtinVersion, type VersionSpec } from './strategy.js';
+import type { BuiltinKind } from './builtin-kind.js';
 
 const { at, text, name, age } = cells;
 
@@ -52,3 +53,11 @@ export class LeaseStrategy extends Strategy {
     return out;
   }
 }
+
+/** Leases (leader election writes them through typed clients, so as protobuf when configured to). */
+export const leaseKind: BuiltinKind = {
+  strategy: () => new LeaseStrategy(),
+  resource: LeaseResource,
+  protobuf: { message: 'Lease' },
+  bodies: [],
+};

@@ -3,11 +3,12 @@
  * `kubernetes.io/metadata.name` label and `status.phase` (`Active`, then `Terminating` once deleted).
  * Deletion itself lives in the namespace lifecycle, not here.
  */
-import type { KubeObject } from '../../meta/index.js';
+import { NamespaceResource, type KubeObject } from '../../meta/index.js';
 import type { ServedResource } from '../served-resource.js';
 import { fieldCause, type FieldCause } from '../ground/index.js';
 import { ageColumn, cells, column, nameColumn, type TablePrinter } from '../table/index.js';
 import { Strategy, builtinVersion, type VersionSpec } from './strategy.js';
+import type { BuiltinKind } from './builtin-kind.js';
 
 export const NAME_LABEL = 'kubernetes.io/metadata.name';
 
@@ -72,3 +73,11 @@ export class NamespaceStrategy extends Strategy {
     return [];
   }
 }
+
+/** Namespaces, with their `finalize` subresource. */
+export const namespaceKind: BuiltinKind = {
+  strategy: () => new NamespaceStrategy(),
+  resource: NamespaceResource,
+  protobuf: { message: 'Namespace' },
+  bodies: [],
+};

@@ -4,12 +4,13 @@
  * `/status` keeps the spec and owner references but accepts label/annotation changes; an immediate
  * delete answers with the deleted object.
  */
-import { jsonEqual, type KubeObject } from '../../meta/index.js';
+import { PodResource, jsonEqual, type KubeObject } from '../../meta/index.js';
 import type { ServedResource } from '../served-resource.js';
 import { fieldCause, type FieldCause } from '../ground/index.js';
 import { defaultPodSpec, podSpecFields, qosClassOf, validatePodSpec } from './pod-spec.js';
 import { ageColumn, cells, column, nameColumn, type TablePrinter } from '../table/index.js';
 import { Strategy, builtinVersion, type VersionSpec } from './strategy.js';
+import type { BuiltinKind } from './builtin-kind.js';
 
 type Obj = Record<string, unknown>;
 const spec = (o: KubeObject): Obj => (o.spec ?? {}) as Obj;
@@ -158,3 +159,11 @@ export class PodStrategy extends Strategy {
     return out;
   }
 }
+
+/** Pods, whose `eviction` subresource takes an Eviction (kubectl drain sends it as protobuf). */
+export const podKind: BuiltinKind = {
+  strategy: () => new PodStrategy(),
+  resource: PodResource,
+  protobuf: { message: 'Pod' },
+  bodies: [{ subresource: 'eviction', apiVersion: 'policy/v1', kind: 'Eviction', message: 'Eviction' }],
+};

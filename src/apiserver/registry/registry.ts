@@ -3,10 +3,13 @@
  * at start; CRDs add and remove the generic custom-resource strategy at run time. Discovery, OpenAPI
  * and the router all read from here, so what is advertised is exactly what is served.
  * Invariant: a (group, version, plural) maps to at most one strategy, and only while that version is
- * served.
+ * served. Built-ins come as records (`builtin-kind.ts`), and the protobuf bodies the server decodes
+ * are made from the records registered, so a kind's protobuf entry is where the kind is.
  */
+import { ProtobufBodies } from '../protobuf/index.js';
 import type { ServedResource } from '../served-resource.js';
-import type { Strategy } from './strategy.js';
+import { checkBuiltinKind, protobufKindsOf, type BuiltinKind } from './builtin-kind.js';
+import type { Strategy, StoreReader } from './strategy.js';
 
 export interface Route {
   strategy: Strategy;
@@ -55,6 +58,8 @@ export function compareVersions(a: string, b: string): number {
 export class Registry {
   readonly #routes = new Map<string, Route>();
   readonly #byId = new Map<string, Strategy>();
+  readonly #kinds = new Map<string, BuiltinKind>();
+  #protobuf: ProtobufBodies | undefined;
   #generation = 0;
 
   /** Changes whenever what is served changes (discovery/OpenAPI caches key on it). */
@@ -69,10 +74,39 @@ export class Registry {
     this.#generation++;
   }
 
+  /** Serves a built-in kind from its record (its strategy made with `store`). */
+  addKind(record: BuiltinKind, store: StoreReader): void {
+    const s = record.strategy(store);
+    checkBuiltinKind(record, s);
+    this.add(s);
+    this.#kinds.set(s.id, record);
+    this.#protobuf = undefined;
+  }
+
+  /** The record a built-in kind was registered from (undefined for custom resources). */
+  kindRecord(id: string): BuiltinKind | undefined {
+    return this.#kinds.get(id);
+  }
+
+  /**
+   * The protobuf request bodies of the registered kinds, made on first use after a kind is added (a
+   * server that is never sent protobuf never makes it); a record naming a message no table defines
+   * throws here.
+   */
+  get protobuf(): ProtobufBodies {
+    if (this.#protobuf === undefined) {
+      const kinds = [...this.#kinds].flatMap(([id, record]) => protobufKindsOf(record, this.#byId.get(id)!));
+      const tables = [...this.#kinds.values()].flatMap((record) => record.protobuf?.tables ?? []);
+      this.#protobuf = new ProtobufBodies(kinds, tables);
+    }
+    return this.#protobuf;
+  }
+
   remove(id: string): void {
     const s = this.#byId.get(id);
     if (!s) return;
     this.#byId.delete(id);
+    if (this.#kinds.delete(id)) this.#protobuf = undefined;
     for (const [k, r] of this.#routes) if (r.strategy === s) this.#routes.delete(k);
     this.#generation++;
   }

@@ -6,12 +6,13 @@
  * answers for the requester; a request from the trusted in-process caller counts as the admin.
  */
 import type { KubeObject } from '../../meta/index.js';
-import type { ServerContext } from '../context.js';
-import { ADMIN_USER, type UserInfo } from '../http/auth/user.js';
-import type { PolicyRule } from '../authorization/policy-rule.js';
-import type { RequestAttributes } from '../authorization/request-attributes.js';
+import type { ServerContext } from './context.js';
+import { ADMIN_USER, type UserInfo } from '../ground/index.js';
+import type { PolicyRule } from '../authorization/index.js';
+import type { RequestAttributes } from '../ground/index.js';
 import type { ServedResource } from '../served-resource.js';
 import { Strategy, builtinVersion, type VersionSpec } from './strategy.js';
+import type { BuiltinKind } from './builtin-kind.js';
 
 /** What a review's answer may use: the server, the requester, and the namespace of a local review. */
 export interface ReviewContext {
@@ -114,25 +115,54 @@ function rulesReview(ctx: ServerContext, user: UserInfo, namespace: string): Rec
   };
 }
 
-export const reviewStrategies = (): ReviewStrategy[] => [
-  new ReviewStrategy('authorization.k8s.io', 'SelfSubjectAccessReview', 'selfsubjectaccessreviews', false, (req, { ctx, user }) =>
-    access(ctx, user, specOf(req)),
+/**
+ * The record of a review kind; `message` is its protobuf message where typed clients send it that way
+ * (`kubectl auth can-i` and `whoami` do), null where the server takes JSON only.
+ */
+const review = (message: string | null, ...args: ConstructorParameters<typeof ReviewStrategy>): BuiltinKind => ({
+  strategy: () => new ReviewStrategy(...args),
+  resource: null,
+  protobuf: message === null ? null : { message },
+  bodies: [],
+});
+
+/** The review kinds, in the order they are registered. */
+export const REVIEW_KINDS: readonly BuiltinKind[] = [
+  review(
+    'SelfSubjectAccessReview',
+    'authorization.k8s.io',
+    'SelfSubjectAccessReview',
+    'selfsubjectaccessreviews',
+    false,
+    (req, { ctx, user }) => access(ctx, user, specOf(req)),
   ),
-  new ReviewStrategy('authorization.k8s.io', 'SubjectAccessReview', 'subjectaccessreviews', false, (req, { ctx }) =>
+  review('SubjectAccessReview', 'authorization.k8s.io', 'SubjectAccessReview', 'subjectaccessreviews', false, (req, { ctx }) =>
     access(ctx, subjectOf(specOf(req)), specOf(req)),
   ),
-  new ReviewStrategy('authorization.k8s.io', 'LocalSubjectAccessReview', 'localsubjectaccessreviews', true, (req, { ctx, namespace }) => {
-    const spec = specOf(req);
-    const resourceAttributes = { ...spec.resourceAttributes, namespace: spec.resourceAttributes?.namespace || namespace };
-    return access(ctx, subjectOf(spec), { ...spec, resourceAttributes });
-  }),
-  new ReviewStrategy('authorization.k8s.io', 'SelfSubjectRulesReview', 'selfsubjectrulesreviews', false, (req, { ctx, user }) =>
-    rulesReview(ctx, user, String((req.spec as { namespace?: unknown } | undefined)?.namespace ?? '')),
+  review(
+    'LocalSubjectAccessReview',
+    'authorization.k8s.io',
+    'LocalSubjectAccessReview',
+    'localsubjectaccessreviews',
+    true,
+    (req, { ctx, namespace }) => {
+      const spec = specOf(req);
+      const resourceAttributes = { ...spec.resourceAttributes, namespace: spec.resourceAttributes?.namespace || namespace };
+      return access(ctx, subjectOf(spec), { ...spec, resourceAttributes });
+    },
   ),
-  new ReviewStrategy('authentication.k8s.io', 'SelfSubjectReview', 'selfsubjectreviews', false, (_req, { user }) => ({
+  review(
+    'SelfSubjectRulesReview',
+    'authorization.k8s.io',
+    'SelfSubjectRulesReview',
+    'selfsubjectrulesreviews',
+    false,
+    (req, { ctx, user }) => rulesReview(ctx, user, String((req.spec as { namespace?: unknown } | undefined)?.namespace ?? '')),
+  ),
+  review('SelfSubjectReview', 'authentication.k8s.io', 'SelfSubjectReview', 'selfsubjectreviews', false, (_req, { user }) => ({
     userInfo: { username: user.username, ...(user.uid ? { uid: user.uid } : {}), groups: [...user.groups] },
   })),
-  new ReviewStrategy('authentication.k8s.io', 'TokenReview', 'tokenreviews', false, (req, { ctx }) => {
+  review(null, 'authentication.k8s.io', 'TokenReview', 'tokenreviews', false, (req, { ctx }) => {
     const spec = (req.spec ?? {}) as { token?: unknown; audiences?: string[] };
     const user = typeof spec.token === 'string' ? ctx.authenticateToken(spec.token) : undefined;
     if (!user) return { user: {}, error: '[invalid bearer token, service account token has been invalidated]' };

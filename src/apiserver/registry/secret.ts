@@ -4,12 +4,13 @@
  * Invariant: no error names a value of `data` or `stringData` — a body whose maps are not maps of
  * strings is refused before validation with the Go decoder's words, which name only the JSON kind.
  */
-import type { KubeObject } from '../../meta/index.js';
+import { SecretResource, type KubeObject } from '../../meta/index.js';
 import { badRequest, fieldCause, type FieldCause } from '../ground/index.js';
 import { goJsonKind } from '../go-json-kind.js';
 import { dataKeyCauses, immutableCauses } from './configmap.js';
 import { ageColumn, cells, column, nameColumn, type TablePrinter } from '../table/index.js';
 import { Strategy, builtinVersion, type VersionSpec } from './strategy.js';
+import type { BuiltinKind } from './builtin-kind.js';
 
 /** Go types of the two maps: `map[string]string` and `map[string][]byte` (printed `[]uint8`). */
 const MAP_FIELDS = [
@@ -97,3 +98,11 @@ export class SecretStrategy extends Strategy {
     return out;
   }
 }
+
+/** Secrets. */
+export const secretKind: BuiltinKind = {
+  strategy: () => new SecretStrategy(),
+  resource: SecretResource,
+  protobuf: { message: 'Secret' },
+  bodies: [],
+};

@@ -6,10 +6,11 @@
  * the /24 this one starts with, which is full after 253 Services: too few for an operator at scale.
  * Invariant: no two stored Services hold the same ClusterIP or node port.
  */
-import { jsonEqual, type KubeObject } from '../../meta/index.js';
+import { ServiceResource, jsonEqual, type KubeObject } from '../../meta/index.js';
 import { fieldCause, internalError, type FieldCause } from '../ground/index.js';
 import { ageColumn, cells, column, nameColumn, type TablePrinter } from '../table/index.js';
 import { Strategy, builtinVersion, type StoreReader, type VersionSpec } from './strategy.js';
+import type { BuiltinKind } from './builtin-kind.js';
 
 type Obj = Record<string, unknown>;
 /** The service range 10.0.0.0/16: host `i` (1 ≤ i ≤ 65534) is 10.0.(i >> 8).(i & 255). */
@@ -208,3 +209,11 @@ export class ServiceStrategy extends Strategy {
     return out;
   }
 }
+
+/** Services; the strategy reads the other Services for cluster IPs and node ports. */
+export const serviceKind: BuiltinKind = {
+  strategy: (store) => new ServiceStrategy(store),
+  resource: ServiceResource,
+  protobuf: { message: 'Service' },
+  bodies: [],
+};

@@ -2,9 +2,11 @@
  * ServiceAccounts: stored as given (no token controller runs, as in envtest); an immediate delete
  * answers with the deleted object.
  */
+import { ServiceAccountResource } from '../../meta/index.js';
 import type { ServedResource } from '../served-resource.js';
 import { ageColumn, cells, column, nameColumn, type TablePrinter } from '../table/index.js';
 import { Strategy, builtinVersion, type VersionSpec } from './strategy.js';
+import type { BuiltinKind } from './builtin-kind.js';
 
 const { list, name, age } = cells;
 
@@ -46,3 +48,11 @@ export class ServiceAccountStrategy extends Strategy {
     return false;
   }
 }
+
+/** ServiceAccounts, whose `token` subresource takes a TokenRequest. */
+export const serviceAccountKind: BuiltinKind = {
+  strategy: () => new ServiceAccountStrategy(),
+  resource: ServiceAccountResource,
+  protobuf: { message: 'ServiceAccount' },
+  bodies: [{ subresource: 'token', apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', message: 'TokenRequest' }],
+};

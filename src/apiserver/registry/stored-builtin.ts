@@ -3,11 +3,21 @@
  * group, scope, short names and categories, generation and status-subresource handling for the
  * workload kinds, a scale subresource where the real one has it, and the extra field selectors the
  * real server supports. Enough for controllers that own StatefulSets, Jobs, Ingresses, RBAC objects,
- * etc., which nothing runs here (as in envtest).
+ * etc., which nothing runs here (as in envtest). Each is printed with the default columns and
+ * registered from the record made of its definition here.
  */
 import type { NameRule } from './object-meta-validation.js';
-import type { KubeObject } from '../../meta/index.js';
+import {
+  ClusterRoleBindingResource,
+  ClusterRoleResource,
+  RoleBindingResource,
+  RoleResource,
+  type KubeObject,
+  type ResourceDescriptor,
+} from '../../meta/index.js';
+import { defaultPrinter } from '../table/index.js';
 import { Strategy, builtinVersion, readPath, type ScaleSpec, type VersionSpec } from './strategy.js';
+import type { BuiltinKind } from './builtin-kind.js';
 
 export interface StoredBuiltinDefinition {
   group: string;
@@ -26,6 +36,10 @@ export interface StoredBuiltinDefinition {
   fields?: string[];
   /** How names are checked (default: DNS-1123 subdomain). RBAC kinds take any path segment (`system:discovery`). */
   nameRule?: NameRule;
+  /** The protobuf message of the kind's objects, where the server decodes them (kubectl's typed commands send them). */
+  message?: string;
+  /** meta's descriptor of the kind, where the client layer predefines one. */
+  resource?: ResourceDescriptor<KubeObject>;
 }
 
 const REPLICAS: ScaleSpec = {
@@ -44,6 +58,7 @@ export class StoredBuiltinStrategy extends Strategy {
   override readonly categories: string[];
   override readonly tracksGeneration: boolean;
   override readonly nameRule: NameRule;
+  override readonly printer = defaultPrinter;
   protected override readonly fields: Record<string, (obj: KubeObject) => unknown>;
 
   constructor(d: StoredBuiltinDefinition) {
@@ -74,18 +89,27 @@ const workload = (kind: string, plural: string, group: string, extra: Partial<St
 });
 
 /** The kinds served this way. */
-export const STORED_BUILTINS: readonly StoredBuiltinDefinition[] = [
-  workload('StatefulSet', 'statefulsets', 'apps', { shortNames: ['sts'], scale: REPLICAS }),
-  workload('DaemonSet', 'daemonsets', 'apps', { shortNames: ['ds'] }),
-  workload('Job', 'jobs', 'batch', { fields: ['status.successful'] }),
-  workload('CronJob', 'cronjobs', 'batch', { shortNames: ['cj'] }),
+const STORED_BUILTINS: readonly StoredBuiltinDefinition[] = [
+  workload('StatefulSet', 'statefulsets', 'apps', { shortNames: ['sts'], scale: REPLICAS, message: 'StatefulSet' }),
+  workload('DaemonSet', 'daemonsets', 'apps', { shortNames: ['ds'], message: 'DaemonSet' }),
+  workload('Job', 'jobs', 'batch', { fields: ['status.successful'], message: 'Job' }),
+  workload('CronJob', 'cronjobs', 'batch', { shortNames: ['cj'], message: 'CronJob' }),
   workload('ReplicationController', 'replicationcontrollers', '', {
     shortNames: ['rc'],
     scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' },
     fields: ['status.replicas'],
   }),
   { group: '', version: 'v1', kind: 'PodTemplate', plural: 'podtemplates', namespaced: true },
-  { group: '', version: 'v1', kind: 'ResourceQuota', plural: 'resourcequotas', namespaced: true, shortNames: ['quota'], status: true },
+  {
+    group: '',
+    version: 'v1',
+    kind: 'ResourceQuota',
+    plural: 'resourcequotas',
+    namespaced: true,
+    shortNames: ['quota'],
+    status: true,
+    message: 'ResourceQuota',
+  },
   { group: '', version: 'v1', kind: 'LimitRange', plural: 'limitranges', namespaced: true, shortNames: ['limits'] },
   { group: '', version: 'v1', kind: 'Endpoints', plural: 'endpoints', namespaced: true, shortNames: ['ep'] },
   { group: 'discovery.k8s.io', version: 'v1', kind: 'EndpointSlice', plural: 'endpointslices', namespaced: true },
@@ -109,7 +133,16 @@ export const STORED_BUILTINS: readonly StoredBuiltinDefinition[] = [
     status: true,
   },
   { group: '', version: 'v1', kind: 'PersistentVolume', plural: 'persistentvolumes', namespaced: false, shortNames: ['pv'], status: true },
-  { group: 'networking.k8s.io', version: 'v1', kind: 'Ingress', plural: 'ingresses', namespaced: true, shortNames: ['ing'], status: true },
+  {
+    group: 'networking.k8s.io',
+    version: 'v1',
+    kind: 'Ingress',
+    plural: 'ingresses',
+    namespaced: true,
+    shortNames: ['ing'],
+    status: true,
+    message: 'Ingress',
+  },
   { group: 'networking.k8s.io', version: 'v1', kind: 'NetworkPolicy', plural: 'networkpolicies', namespaced: true, shortNames: ['netpol'] },
   {
     group: 'policy',
@@ -120,6 +153,7 @@ export const STORED_BUILTINS: readonly StoredBuiltinDefinition[] = [
     shortNames: ['pdb'],
     status: true,
     generation: true,
+    message: 'PodDisruptionBudget',
   },
   {
     group: 'autoscaling',
@@ -130,28 +164,28 @@ export const STORED_BUILTINS: readonly StoredBuiltinDefinition[] = [
     shortNames: ['hpa'],
     categories: ['all'],
     status: true,
+    message: 'HorizontalPodAutoscaler',
   },
-  { group: 'scheduling.k8s.io', version: 'v1', kind: 'PriorityClass', plural: 'priorityclasses', namespaced: false, shortNames: ['pc'] },
+  {
+    group: 'scheduling.k8s.io',
+    version: 'v1',
+    kind: 'PriorityClass',
+    plural: 'priorityclasses',
+    namespaced: false,
+    shortNames: ['pc'],
+    message: 'PriorityClass',
+  },
   { group: 'storage.k8s.io', version: 'v1', kind: 'StorageClass', plural: 'storageclasses', namespaced: false, shortNames: ['sc'] },
   {
-    group: 'admissionregistration.k8s.io',
+    group: 'rbac.authorization.k8s.io',
     version: 'v1',
-    kind: 'ValidatingWebhookConfiguration',
-    plural: 'validatingwebhookconfigurations',
-    namespaced: false,
-    categories: ['api-extensions'],
-    generation: true,
+    kind: 'Role',
+    plural: 'roles',
+    namespaced: true,
+    nameRule: 'pathSegment',
+    message: 'Role',
+    resource: RoleResource,
   },
-  {
-    group: 'admissionregistration.k8s.io',
-    version: 'v1',
-    kind: 'MutatingWebhookConfiguration',
-    plural: 'mutatingwebhookconfigurations',
-    namespaced: false,
-    categories: ['api-extensions'],
-    generation: true,
-  },
-  { group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'Role', plural: 'roles', namespaced: true, nameRule: 'pathSegment' },
   {
     group: 'rbac.authorization.k8s.io',
     version: 'v1',
@@ -159,6 +193,8 @@ export const STORED_BUILTINS: readonly StoredBuiltinDefinition[] = [
     plural: 'rolebindings',
     namespaced: true,
     nameRule: 'pathSegment',
+    message: 'RoleBinding',
+    resource: RoleBindingResource,
   },
   {
     group: 'rbac.authorization.k8s.io',
@@ -167,6 +203,8 @@ export const STORED_BUILTINS: readonly StoredBuiltinDefinition[] = [
     plural: 'clusterroles',
     namespaced: false,
     nameRule: 'pathSegment',
+    message: 'ClusterRole',
+    resource: ClusterRoleResource,
   },
   {
     group: 'rbac.authorization.k8s.io',
@@ -175,5 +213,25 @@ export const STORED_BUILTINS: readonly StoredBuiltinDefinition[] = [
     plural: 'clusterrolebindings',
     namespaced: false,
     nameRule: 'pathSegment',
+    message: 'ClusterRoleBinding',
+    resource: ClusterRoleBindingResource,
   },
 ];
+
+/** The record of a kind served from a definition: the common strategy (or `strategy`), printed with the default columns. */
+export const storedBuiltinRecord = (
+  d: StoredBuiltinDefinition,
+  strategy: () => Strategy = () => new StoredBuiltinStrategy(d),
+): BuiltinKind => ({
+  strategy,
+  resource: d.resource ?? null,
+  protobuf: d.message === undefined ? null : { message: d.message },
+  bodies: [],
+});
+
+/** The record of one of the kinds defined here, by kind name. */
+export function storedBuiltin(kind: string): BuiltinKind {
+  const d = STORED_BUILTINS.find((x) => x.kind === kind);
+  if (d === undefined) throw new Error(`no stored built-in kind ${kind}`);
+  return storedBuiltinRecord(d);
+}

@@ -12,7 +12,7 @@ import type { CustomResourceColumnDefinition, JSONSchemaProps, ServedResource, S
 import { badRequest, type FieldCause } from '../ground/index.js';
 import type { TablePrinter } from '../table/index.js';
 import type { NameRule } from './object-meta-validation.js';
-import type { WebhookClientConfig } from '../admission/webhook-call.js';
+import type { WebhookClientConfig } from '../webhook-call.js';
 
 export interface ScaleSpec {
   specReplicasPath: string;

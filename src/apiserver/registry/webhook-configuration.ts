@@ -5,9 +5,10 @@
  * stored condition compiles.
  */
 import type { KubeObject } from '../../meta/index.js';
-import { matchConditionErrors } from '../admission/match-conditions.js';
+import { matchConditionErrors } from '../admission-cel/index.js';
 import type { FieldCause } from '../ground/index.js';
-import { StoredBuiltinStrategy } from './stored-builtin.js';
+import type { BuiltinKind } from './builtin-kind.js';
+import { StoredBuiltinStrategy, storedBuiltinRecord, type StoredBuiltinDefinition } from './stored-builtin.js';
 
 export class WebhookConfigurationStrategy extends StoredBuiltinStrategy {
   override validate(obj: KubeObject): FieldCause[] {
@@ -18,3 +19,27 @@ export class WebhookConfigurationStrategy extends StoredBuiltinStrategy {
     );
   }
 }
+
+const webhookConfiguration = (kind: string): StoredBuiltinDefinition => ({
+  group: 'admissionregistration.k8s.io',
+  version: 'v1',
+  kind,
+  plural: `${kind.toLowerCase()}s`,
+  namespaced: false,
+  categories: ['api-extensions'],
+  generation: true,
+});
+
+const validating = webhookConfiguration('ValidatingWebhookConfiguration');
+const mutating = webhookConfiguration('MutatingWebhookConfiguration');
+
+/** ValidatingWebhookConfigurations. */
+export const validatingWebhookConfigurationKind: BuiltinKind = storedBuiltinRecord(
+  validating,
+  () => new WebhookConfigurationStrategy(validating),
+);
+/** MutatingWebhookConfigurations. */
+export const mutatingWebhookConfigurationKind: BuiltinKind = storedBuiltinRecord(
+  mutating,
+  () => new WebhookConfigurationStrategy(mutating),
+);

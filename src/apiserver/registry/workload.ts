@@ -4,11 +4,12 @@
  * may not change, generation bumped on spec changes (Deployments also on annotation changes), status
  * reset on create and kept by main-endpoint writes, and the `scale` subresource.
  */
-import { jsonEqual, type KubeObject, type LabelSelector } from '../../meta/index.js';
+import { DeploymentResource, ReplicaSetResource, jsonEqual, type KubeObject, type LabelSelector } from '../../meta/index.js';
 import { fieldCause, type FieldCause } from '../ground/index.js';
 import { defaultPodSpec, podSpecFields, validatePodSpec } from './pod-spec.js';
 import { ageColumn, cells, column, nameColumn, type TablePrinter } from '../table/index.js';
 import { Strategy, builtinVersion, type DecodedFields, type VersionSpec } from './strategy.js';
+import type { BuiltinKind } from './builtin-kind.js';
 
 type Obj = Record<string, unknown>;
 
@@ -200,3 +201,19 @@ export class ReplicaSetStrategy extends WorkloadStrategy {
   override readonly shortNames = ['rs'];
   protected override readonly fields = { 'status.replicas': (o: KubeObject) => String((o.status as Obj | undefined)?.replicas ?? 0) };
 }
+
+/** Deployments. */
+export const deploymentKind: BuiltinKind = {
+  strategy: () => new DeploymentStrategy(),
+  resource: DeploymentResource,
+  protobuf: { message: 'Deployment' },
+  bodies: [],
+};
+
+/** ReplicaSets. */
+export const replicaSetKind: BuiltinKind = {
+  strategy: () => new ReplicaSetStrategy(),
+  resource: ReplicaSetResource,
+  protobuf: { message: 'ReplicaSet' },
+  bodies: [],
+};

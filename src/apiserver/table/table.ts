@@ -97,7 +97,11 @@ function cellFor(type: string, value: unknown, now: number): unknown {
   }
 }
 
-const defaultPrinter: TablePrinter = {
+/**
+ * The columns kube-apiserver prints for a kind that has no printer of its own (its default table
+ * convertor): `Name` and `Created At`. A built-in kind that prints this way names it as its printer.
+ */
+export const defaultPrinter: TablePrinter = {
   columns: [column('Name', 'string', NAME_DESCRIPTION, { format: 'name' }), column('Created At', 'date', CREATION_TIMESTAMP_DESCRIPTION)],
   cells: (obj) => [metadataOf(obj)?.name ?? '', metadataOf(obj)?.creationTimestamp ?? ''],
 };

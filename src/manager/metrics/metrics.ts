@@ -24,10 +24,14 @@ export interface ManagerMetrics {
   leaderElectionStatus(name: string, leading: boolean): void;
 }
 
-/** Creates a manager's Prometheus registry with controller-runtime's metric families registered. */
-export function createManagerMetrics(): ManagerMetrics {
+/**
+ * Creates a manager's Prometheus registry with controller-runtime's metric families registered, and
+ * Node's process metrics unless `processMetrics` is false (a fleet's member managers, whose registries
+ * are never served, would each sample the event loop for nothing).
+ */
+export function createManagerMetrics(options: { processMetrics?: boolean } = {}): ManagerMetrics {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+  if (options.processMetrics ?? true) collectDefaultMetrics({ register: registry });
   const requests = new Counter({
     name: 'rest_client_requests_total',
     help: 'Number of HTTP requests, partitioned by status code, method, and host.',

@@ -4,25 +4,27 @@
  * settles. Closing a shard refuses new requests at once and resolves when its in-flight reconciles
  * settled — the coordinator releases a shard's Lease only after that, and opens a shard only after
  * acquiring its Lease, so two replicas never reconcile one namespace at the same time.
- * Cluster-scoped requests (no namespace) are not sharded and always pass.
+ * What a request's shard is comes from the manager: its namespace's (cluster-scoped requests are
+ * not sharded and always pass), or, for a fleet sharded by cluster, its cluster's.
  */
 import type { NamespacedName } from '../../meta/index.js';
 
 /** Admits only reconciles of namespaces in shards this replica owns, and drains a shard before it is given up. */
 export class ShardGate {
-  readonly #shardOf: (namespace: string) => number;
+  /** The request's shard, or undefined for a request that is not sharded (it always passes). */
+  readonly #shardOf: (req: NamespacedName) => number | undefined;
   readonly #open = new Set<number>();
   readonly #inFlight = new Map<number, number>();
   readonly #drained = new Map<number, Array<() => void>>();
 
-  constructor(options: { shardOf: (namespace: string) => number }) {
+  constructor(options: { shardOf: (req: NamespacedName) => number | undefined }) {
     this.#shardOf = options.shardOf;
   }
 
   /** A `done` callback to call once the reconcile settled, or undefined: drop the request. */
   admit(req: NamespacedName): (() => void) | undefined {
-    if (!req.namespace) return () => {};
-    const shard = this.#shardOf(req.namespace);
+    const shard = this.#shardOf(req);
+    if (shard === undefined) return () => {};
     if (!this.#open.has(shard)) return undefined;
     this.#inFlight.set(shard, (this.#inFlight.get(shard) ?? 0) + 1);
     let settled = false;

@@ -1,9 +1,9 @@
 // kubectl's typed commands (`create namespace|configmap|secret|deployment|service|serviceaccount|
-// job|cronjob|role|rolebinding|clusterrole|clusterrolebinding|ingress|poddisruptionbudget|token`,
-// `run`, `debug --copy-to`, `autoscale`, `drain`, `expose`): from 1.32 on, `create`, `debug`,
-// `autoscale` and `drain` (its DeleteOptions) send protobuf bodies, so each stored object is read
-// back with `get -o json` and checked field by field. Runs on the usual oldest and newest kubectl
-// and on every installed version from 1.32 (the protobuf senders).
+// job|cronjob|role|rolebinding|clusterrole|clusterrolebinding|ingress|poddisruptionbudget|quota|
+// priorityclass|token`, `run`, `debug --copy-to`, `autoscale`, `drain`, `expose`): from 1.32 on,
+// `create`, `debug`, `autoscale` and `drain` (its DeleteOptions) send protobuf bodies, so each
+// stored object is read back with `get -o json` and checked field by field. Runs on the usual oldest
+// and newest kubectl and on every installed version from 1.32 (the protobuf senders).
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
@@ -300,6 +300,15 @@ describe('kubectl typed create commands', () => {
           minAvailable: '50%',
           selector: { matchLabels: { app: 'web' } },
         });
+      });
+
+      it('create quota and create priorityclass', async () => {
+        await env.ok(bin, ['create', 'quota', 'small', '-n', ns, '--hard=cpu=1,pods=2', '--scopes=BestEffort']);
+        assert.deepEqual((await getJson(bin, 'quota', 'small', '-n', ns)).spec, { hard: { cpu: '1', pods: '2' }, scopes: ['BestEffort'] });
+        const pc = `urgent-${bin.version.replace(/\./g, '-')}`;
+        await env.ok(bin, ['create', 'priorityclass', pc, '--value=1000', '--description=first', '--preemption-policy=Never']);
+        const got = await getJson(bin, 'priorityclass', pc);
+        assert.deepEqual([got.value, got.globalDefault, got.description, got.preemptionPolicy], [1000, undefined, 'first', 'Never']);
       });
 
       // Before 1.33, kubectl autoscale posts autoscaling/v1, which this server does not serve.

@@ -7,11 +7,10 @@
  * failurePolicy. Synchronous, so the write pipeline stays atomic.
  */
 import type { Status } from '../../../meta/index.js';
-import type { ServerContext } from '../../context.js';
+import type { ServerContext } from '../../registry/index.js';
 import { ApiStatusError, qualifiedResource } from '../../ground/index.js';
-import type { Attributes } from '../attributes.js';
 import { matches, type MatchContext } from '../matching.js';
-import { versioned } from '../versioned.js';
+import { versioned, type Attributes } from '../../admission-cel/index.js';
 import {
   bindingCriteria,
   byName,

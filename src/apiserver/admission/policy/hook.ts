@@ -6,9 +6,9 @@
  * Invariant: every call reads the request's one `Attributes`, with the object as that step has it.
  */
 import type { KubeObject } from '../../../meta/index.js';
-import type { Scope } from '../../context.js';
+import type { Scope } from '../../registry/index.js';
 import { admissionOnlyFields, shapeOf, unionFieldSets, type FieldSet } from '../../apply/index.js';
-import type { Attributes } from '../attributes.js';
+import type { Attributes } from '../../admission-cel/index.js';
 import type { MatchContext } from '../matching.js';
 import { admitWithPolicies } from './admit.js';
 import { mutateWithPolicies, newReinvocation } from './mutate.js';

@@ -9,12 +9,11 @@
  * server words it. Synchronous, so a write without webhooks stays atomic.
  */
 import { jsonEqual, type KubeObject } from '../../../meta/index.js';
-import type { Scope } from '../../context.js';
+import type { Scope } from '../../registry/index.js';
 import { shapeOf } from '../../apply/index.js';
 import { ApiStatusError } from '../../ground/index.js';
-import type { Attributes } from '../attributes.js';
 import { matches, type MatchContext } from '../matching.js';
-import { versioned } from '../versioned.js';
+import { versioned, type Attributes } from '../../admission-cel/index.js';
 import { mutate } from './mutator.js';
 import {
   bindingCriteria,

@@ -9,8 +9,7 @@
 import { applyJsonPatch, PatchError } from '../../patch/index.js';
 import { mergeApplyConfiguration, type Shape } from '../../apply/index.js';
 import { clone, type KubeObject } from '../../../meta/index.js';
-import { list, prepare, run, SKIP, type EvaluationInput } from './evaluation.js';
-import { withObjectLiterals } from './object-construction.js';
+import { list, prepare, run, SKIP, withObjectLiterals, type EvaluationInput } from '../../admission-cel/index.js';
 
 type Obj = Record<string, unknown>;
 

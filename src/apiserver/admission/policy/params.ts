@@ -7,8 +7,8 @@
  * configuration errors when they cannot be found.
  */
 import { selectorFromLabelSelector, type KubeObject, type LabelSelector } from '../../../meta/index.js';
-import type { ServerContext } from '../../context.js';
-import type { Attributes } from '../attributes.js';
+import type { ServerContext } from '../../registry/index.js';
+import type { Attributes } from '../../admission-cel/index.js';
 import type { MatchContext, MatchCriteria, Rule } from '../matching.js';
 
 type Obj = Record<string, unknown>;

@@ -7,7 +7,7 @@
  */
 import { request } from 'node:https';
 import { checkServerIdentity, type PeerCertificate } from 'node:tls';
-import type { Clock } from '../../meta/index.js';
+import type { Clock } from '../meta/index.js';
 
 /** A webhook's `clientConfig`. */
 export interface WebhookClientConfig {

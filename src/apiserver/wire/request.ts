@@ -4,7 +4,7 @@
  * response either carries a whole `body` or a `stream` of newline-terminated chunks (watches).
  * Invariant: header names are lower case on both sides.
  */
-import type { UserInfo } from './auth/user.js';
+import type { UserInfo } from '../ground/index.js';
 
 /** One request as the core sees it: method, path with query, lower-case headers, body, and who sent it. @extension */
 export interface ApiRequest {

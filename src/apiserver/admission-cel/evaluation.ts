@@ -6,10 +6,10 @@
  * evaluated once; an expression reading one that failed fails with its error, as kube-apiserver's
  * composited variables do.
  */
-import { evaluate, PER_CALL_LIMIT, RUNTIME_CEL_COST_BUDGET, toCelValue, type CelType } from '../../cel/index.js';
-import type { KubeObject } from '../../../meta/index.js';
-import { celAuthorizerOf, celRequest } from '../cel-request.js';
-import type { Versioned } from '../versioned.js';
+import { evaluate, PER_CALL_LIMIT, RUNTIME_CEL_COST_BUDGET, toCelValue, type CelType } from '../cel/index.js';
+import type { KubeObject } from '../../meta/index.js';
+import { celAuthorizerOf, celRequest } from './cel-request.js';
+import type { Versioned } from './versioned.js';
 import { compiled, type Environment } from './expressions.js';
 
 type Obj = Record<string, unknown>;

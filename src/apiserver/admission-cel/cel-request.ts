@@ -6,7 +6,7 @@
  */
 import { celAuthorizer, toCelValue, type CelType } from '../cel/index.js';
 import type { Attributes } from './attributes.js';
-import type { Matched } from './matching.js';
+import type { Matched } from './versioned.js';
 
 const DYN: CelType = { kind: 'dyn' };
 

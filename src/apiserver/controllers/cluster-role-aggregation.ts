@@ -8,10 +8,10 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { selectorFromLabelSelector, type KubeObject, type LabelSelector, type Logger } from '../../meta/index.js';
-import type { ServerContext } from '../context.js';
+import type { ServerContext } from '../registry/index.js';
 import type { StoredEvent } from '../storage/index.js';
-import type { PolicyRule } from './policy-rule.js';
-import { CLUSTER_ROLES } from './rbac-authorizer.js';
+import type { PolicyRule } from '../authorization/index.js';
+import { CLUSTER_ROLES } from '../authorization/index.js';
 
 interface ClusterRole extends KubeObject {
   rules?: PolicyRule[];

@@ -7,8 +7,8 @@
  * kube-apiserver checks bound tokens.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Clock } from '../../../meta/index.js';
-import { serviceAccountUser, type UserInfo } from './user.js';
+import type { Clock } from '../../meta/index.js';
+import { serviceAccountUser, type UserInfo } from '../ground/index.js';
 
 /** A minted token and when it stops authenticating. */
 export interface IssuedToken {

@@ -11,8 +11,8 @@
  * The in-process `handle()` does not pass through here: a caller in the same process is trusted.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { InvalidOptionError } from '../../../meta/index.js';
-import { ADMIN_USER, ANONYMOUS_USER, type UserInfo } from './user.js';
+import { InvalidOptionError } from '../../meta/index.js';
+import { ADMIN_USER, ANONYMOUS_USER, type UserInfo } from '../ground/index.js';
 
 /** The paths anonymous users may read (kube-apiserver's `system:public-info-viewer`). */
 const PUBLIC_INFO_PATHS = new Set(['/healthz', '/livez', '/readyz', '/version', '/version/']);

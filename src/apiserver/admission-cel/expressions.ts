@@ -4,7 +4,7 @@
  * named variables) and, when the policy has a paramKind, `params`. Compiled programs are remembered by expression and environment, so a policy
  * is compiled once, not on every request it sees.
  */
-import { compile, type CelType, type CompileResult, type Declarations } from '../../cel/index.js';
+import { compile, type CelType, type CompileResult, type Declarations } from '../cel/index.js';
 import { withObjectLiterals } from './object-construction.js';
 
 export interface Environment {

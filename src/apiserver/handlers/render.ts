@@ -5,14 +5,14 @@
  * exactly like a get renders objects.
  */
 import type { KubeObject } from '../../meta/index.js';
-import { present, type Scope } from '../context.js';
-import type { OutputForm } from './negotiation.js';
-import { goJson } from './go-json-string.js';
-import { frozenJson } from './response.js';
+import { present, type Scope } from '../registry/index.js';
+import type { OutputForm } from '../wire/index.js';
+import { goJson } from '../wire/index.js';
+import { frozenJson } from '../wire/index.js';
 import type { WatchEncoder, WatchEventType } from '../watch-hub.js';
-import { listMetaJson, type ListMetaOut } from './list-meta-json.js';
+import { listMetaJson, type ListMetaOut } from '../wire/index.js';
 
-export type { ListMetaOut } from './list-meta-json.js';
+export type { ListMetaOut } from '../wire/index.js';
 
 type RenderScope = Pick<Scope, 'strategy' | 'version' | 'ctx' | 'views'>;
 

@@ -6,7 +6,21 @@
  */
 import type { KubeObject } from '../../meta/index.js';
 import type { Attributes } from './attributes.js';
-import type { Matched } from './matching.js';
+
+/**
+ * The resource a rule matched: the request's own, or an equivalent one, with the conversions to and
+ * from it (admission's matcher finds it; here because the CEL `request` names it).
+ */
+export interface Matched {
+  group: string;
+  version: string;
+  resource: string;
+  kind: string;
+  /** The request's object as the matched version serves it. */
+  toMatched(o: KubeObject): KubeObject;
+  /** An object of the matched version back in the request's version. */
+  fromMatched(o: KubeObject): KubeObject;
+}
 
 export interface Versioned {
   attributes: Attributes;

@@ -4,19 +4,19 @@
  * query). Plain data, built by the router; handlers never look at the URL again.
  */
 import { randomUUID } from 'node:crypto';
-import type { Clock, KubeObject } from '../meta/index.js';
-import type { IncludeObject } from './http/negotiation.js';
-import type { TablePrinter } from './table/index.js';
-import type { Registry } from './registry/registry.js';
-import type { Strategy } from './registry/strategy.js';
-import type { ApiRequest } from './http/request.js';
-import type { ServedResource } from './served-resource.js';
-import type { Store } from './storage/index.js';
-import type { WatchHub } from './watch-hub.js';
-import type { ServiceAccountTokens } from './http/auth/service-account-tokens.js';
-import type { Decision, RbacAuthorizer } from './authorization/rbac-authorizer.js';
-import type { ResourceAttributes } from './authorization/request-attributes.js';
-import type { UserInfo } from './http/auth/user.js';
+import type { Clock, KubeObject } from '../../meta/index.js';
+import type { IncludeObject } from '../wire/index.js';
+import type { TablePrinter } from '../table/index.js';
+import type { Registry } from './registry.js';
+import type { Strategy } from './strategy.js';
+import type { ApiRequest } from '../wire/index.js';
+import type { ServedResource } from '../served-resource.js';
+import type { Store } from '../storage/index.js';
+import type { WatchHub } from '../watch-hub.js';
+import type { ServiceAccountTokens } from '../authentication/index.js';
+import type { Decision, RbacAuthorizer } from '../authorization/index.js';
+import type { ResourceAttributes } from '../ground/index.js';
+import type { UserInfo } from '../ground/index.js';
 
 export interface ServerContext {
   store: Store;

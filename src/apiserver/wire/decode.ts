@@ -9,7 +9,7 @@ import { parse as parseYaml } from 'yaml';
 import { goJsonKind } from '../go-json-kind.js';
 import { bodyTooDeep, MAX_NESTING_DEPTH, nestsDeeperThan, yamlNestingDepth } from '../nesting.js';
 import type { KubeObject } from '../../meta/index.js';
-import { decodeProtobufObject } from '../protobuf/index.js';
+import type { ProtobufBodies } from '../protobuf/index.js';
 import { headerOf, type ApiRequest } from './request.js';
 import { badRequest, unsupportedMediaType } from '../ground/index.js';
 
@@ -47,12 +47,15 @@ export function parseDocument(text: string, yaml: boolean, what: string): unknow
   return value;
 }
 
-/** The request body as a Kubernetes object (JSON or YAML per Content-Type). */
-export function decodeObject(req: ApiRequest): KubeObject {
+/**
+ * The request body as a Kubernetes object: JSON or YAML per Content-Type, or protobuf of a kind the
+ * registry's records declare (read from `registry` only for a protobuf body).
+ */
+export function decodeObject(req: ApiRequest, registry: { readonly protobuf: ProtobufBodies }): KubeObject {
   const t = mediaType(req);
   if (t === 'application/vnd.kubernetes.protobuf') {
     const bytes = typeof req.body === 'string' ? Buffer.from(req.body, 'latin1') : (req.body ?? new Uint8Array());
-    const obj = decodeProtobufObject(bytes);
+    const obj = registry.protobuf.decodeObject(bytes);
     if (nestsDeeperThan(obj)) throw bodyTooDeep('object');
     checkMetadataShape(obj);
     return obj;

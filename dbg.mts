@@ -1,0 +1,16 @@
+import { NamespaceResource, noopLogger } from 'kube-converge/meta';
+import { Fleet, namespacesProvider } from 'kube-converge/multicluster';
+import { TestFleet, eventually } from 'kube-converge/testing';
+const N = Number(process.env.N ?? 1000);
+const tf = await TestFleet.start();
+for (let i = 0; i < N; i++) await tf.hub.server.handle({ method: 'POST', path: '/api/v1/namespaces', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ metadata: { name: `tenant-${i}`, labels: { tenant: 'true' } } }) });
+const local = await tf.hub.newManager({ logger: noopLogger });
+globalThis.gc?.(); const h0 = process.memoryUsage().heapUsed;
+const fleet = new Fleet({ local, provider: namespacesProvider({ client: tf.hub.client, labelSelector: 'tenant=true' }) });
+const t0 = performance.now(); const c0 = process.cpuUsage();
+const run = local.start();
+await eventually(() => fleet.clusters().length === N, { timeoutMs: 120_000 });
+const c1 = process.cpuUsage(c0);
+console.log(N, 'engaged in', Math.round(performance.now() - t0), 'ms; cpu', Math.round((c1.user + c1.system) / 1000), 'ms');
+globalThis.gc?.(); console.log('heap per cluster', Math.round((process.memoryUsage().heapUsed - h0) / N), 'B');
+await local.shutdown(); await run; await tf.stop();

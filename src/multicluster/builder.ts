@@ -1,0 +1,172 @@
+/**
+ * The multi-cluster builder: controller-runtime's builder, where `for`, `owns` and `watches` watch
+ * the kind in every engaged member cluster (or those `onClusters` accepts) and the reconciler gets the
+ * request's cluster with its client. The controller itself is an ordinary one run by the fleet's local
+ * manager (leader election, metrics, explain), with one queue for all clusters.
+ *
+ * ```ts
+ * fleetControllerManagedBy(fleet)
+ *   .for(ConfigMapResource)
+ *   .onClusters((c) => c.labels['env'] === 'prod')
+ *   .complete(async (req, ctx) => { … ctx.client is req.cluster's … });
+ * ```
+ *
+ * A reconciler written for one cluster, `(req, ctx) => …` reading `ctx.client`, runs here unchanged.
+ */
+import { InvalidOptionError, type KubeObject, type ResourceDescriptor } from '../meta/index.js';
+import {
+  controllerManagedBy,
+  enqueueRequestForObject,
+  enqueueRequestForOwner,
+  kindSource,
+  type Controller,
+  type ControllerOptions,
+  type EventHandler,
+  type OwnsOptions,
+  type Predicate,
+  type ReconcileContext,
+  type Result,
+  type Source,
+  type WatchesOptions,
+  type ForOptions,
+} from '../controller/index.js';
+import type { ManagerClient } from '../manager/index.js';
+import type { Cluster, ClusterRequest } from './cluster.js';
+import type { Fleet } from './fleet.js';
+import { fleetSource } from './fleet-source.js';
+
+/** What a multi-cluster reconciler gets: the request's cluster, and its client as `client`. */
+export interface FleetReconcileContext extends ReconcileContext<ManagerClient> {
+  readonly cluster: Cluster;
+}
+
+/** Reconciles one object of one member cluster. */
+export type FleetReconciler = (req: ClusterRequest, ctx: FleetReconcileContext) => Promise<Result | void>;
+
+/** Starts a multi-cluster builder for a controller run by `fleet.local`. */
+export function fleetControllerManagedBy(fleet: Fleet): FleetBuilder {
+  return new FleetBuilder(fleet);
+}
+
+type SourceFactory = (global: readonly Predicate[], clusters: (c: Cluster) => boolean) => Source;
+
+/** Builds a multi-cluster controller: what it reconciles in each cluster, which clusters, its options. */
+export class FleetBuilder {
+  readonly #fleet: Fleet;
+  #for: ResourceDescriptor<KubeObject> | undefined;
+  readonly #sources: SourceFactory[] = [];
+  readonly #global: Predicate[] = [];
+  #clusters: (c: Cluster) => boolean = () => true;
+  #options: ControllerOptions = {};
+  #name: string | undefined;
+
+  constructor(fleet: Fleet) {
+    this.#fleet = fleet;
+  }
+
+  /** The primary kind, watched in every selected member: its events enqueue `{ cluster, namespace, name }`. */
+  for<T extends KubeObject>(resource: ResourceDescriptor<T>, options: ForOptions<T> = {}): this {
+    if (this.#for) throw new InvalidOptionError('builder.for', 'for() may only be called once: a controller reconciles one kind');
+    this.#for = resource as ResourceDescriptor<KubeObject>;
+    const own = options.predicates ?? [];
+    this.#sources.unshift((global, clusters) =>
+      fleetSource(this.#fleet, () => kindSource(resource, enqueueRequestForObject<T>(), ...global, ...own), { clusters }),
+    );
+    return this;
+  }
+
+  /** A kind the primary creates in the same cluster: its events enqueue its owner there. Needs `for`. */
+  owns<T extends KubeObject>(resource: ResourceDescriptor<T>, options: OwnsOptions<T> = {}): this {
+    const own = options.predicates ?? [];
+    const onlyController = options.onlyController ?? true;
+    this.#sources.push((global, clusters) => {
+      if (!this.#for) throw new InvalidOptionError('builder.owns', 'owns() can only be used together with for()');
+      const owner = this.#for;
+      return fleetSource(this.#fleet, () => kindSource(resource, enqueueRequestForOwner<T>(owner, { onlyController }), ...global, ...own), {
+        clusters,
+      });
+    });
+    return this;
+  }
+
+  /** Any kind in every selected member, with any handler; its requests get the member's name. */
+  watches<T extends KubeObject>(resource: ResourceDescriptor<T>, handler: EventHandler<T>, options: WatchesOptions<T> = {}): this {
+    const own = options.predicates ?? [];
+    this.#sources.push((global, clusters) =>
+      fleetSource(this.#fleet, () => kindSource(resource, handler, ...global, ...own), { clusters }),
+    );
+    return this;
+  }
+
+  /**
+   * A kind of the local (hub) cluster, whose handler enqueues `ClusterRequest`s itself (e.g. a map
+   * function from a hub object to the members it concerns). A request without a cluster is dropped.
+   */
+  watchesLocal<T extends KubeObject>(resource: ResourceDescriptor<T>, handler: EventHandler<T>, options: WatchesOptions<T> = {}): this {
+    const own = options.predicates ?? [];
+    this.#sources.push((global) => kindSource(resource, handler, ...global, ...own));
+    return this;
+  }
+
+  /** Runs the controller only in clusters `filter` accepts (checked when a cluster is engaged). */
+  onClusters(filter: (cluster: Cluster) => boolean): this {
+    this.#clusters = filter;
+    return this;
+  }
+
+  /** Adds a predicate applied to every `for`, `owns`, `watches` and `watchesLocal` source. */
+  withEventFilter(predicate: Predicate): this {
+    this.#global.push(predicate);
+    return this;
+  }
+
+  /** Replaces the controller options wholesale. */
+  withOptions(options: ControllerOptions): this {
+    this.#options = options;
+    return this;
+  }
+
+  /** Sets the controller's name (default: the lower-case kind of `for`). */
+  named(name: string): this {
+    this.#name = name;
+    return this;
+  }
+
+  /** Builds the controller, adds it to the fleet's local manager and returns it. */
+  build(reconciler: FleetReconciler): Controller<ManagerClient> {
+    const name = this.#name ?? this.#for?.kind.toLowerCase();
+    if (!name) throw new InvalidOptionError('builder.named', 'one of for() or named() must be called');
+    const fleet = this.#fleet;
+    const builder = controllerManagedBy(fleet.local).named(name).withOptions(this.#options);
+    for (const make of this.#sources) builder.watchesRawSource(make(this.#global, this.#clusters));
+    return builder.build(async (req, ctx) => {
+      const target = (req as Partial<ClusterRequest>).cluster;
+      if (typeof target !== 'string') {
+        ctx.log.error({ request: req }, 'request names no cluster; dropped (a watchesLocal handler must enqueue ClusterRequests)');
+        return;
+      }
+      const cluster = fleet.get(target);
+      // Disengaged since it was enqueued: its objects are no longer ours to converge.
+      if (!cluster) return;
+      try {
+        const result = await reconciler(req as ClusterRequest, {
+          ...ctx,
+          client: cluster.client,
+          cluster,
+          signal: AbortSignal.any([ctx.signal, cluster.signal]),
+          log: ctx.log.child({ cluster: target }),
+        });
+        fleet.reportReconcile(name!, target, result && (result.requeueAfter ?? 0) > 0 ? 'requeue' : 'success');
+        return result;
+      } catch (err) {
+        fleet.reportReconcile(name!, target, 'error');
+        throw err;
+      }
+    });
+  }
+
+  /** `build` without the controller. */
+  complete(reconciler: FleetReconciler): void {
+    this.build(reconciler);
+  }
+}
