@@ -55,7 +55,7 @@ export const FLOORS = [
   ],
   ['storage', 'watch-hub', 'authorization'],
   ['registry'],
-  ['admission', 'admission-policy', 'conversion'],
+  ['admission', 'conversion'],
   ['handlers', 'controllers', 'discovery', 'openapi-routes'],
   ['http', 'api-server', 'start', 'index'],
 ];

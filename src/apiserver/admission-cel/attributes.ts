@@ -1,36 +1,44 @@
 /**
- * What admission knows of one write: the operation, the resource and kind it goes through, the
- * object before and after, the request's options and the authorizer to ask about its user. Built by
- * the write pipeline, read by the matchers and turned into the CEL `request` and `authorizer` variables.
+ * What admission knows of one write, as kube-apiserver's `admission.Attributes` holds it: the
+ * operation, the kind and resource as the request addressed them, the object before and after, the
+ * request's options, whether it is a dry run, and who sends it. One record serves every mutating and
+ * validating policy and webhook, and the CEL they evaluate reads its `request` from it (so it lives
+ * here, beside that CEL, below the registry). Invariant: built once per request by admission's
+ * `attributesOf`; a step of the chain sees a copy whose `object` is the object as that step receives
+ * it, never a record of its own.
  */
 import type { KubeObject } from '../../meta/index.js';
-import type { UserInfo } from '../ground/index.js';
 import type { CelAuthorizer } from '../cel/index.js';
+import type { UserInfo } from '../ground/index.js';
 
-/** The operations policies are run for here (CONNECT is not admitted by policy: no connect subresource is served). */
+/** The operations admitted here (CONNECT is not: no connect subresource is served). */
 export type Operation = 'CREATE' | 'UPDATE' | 'DELETE';
 
-export interface AdmissionAttributes {
+/** Who sends the write, as authentication named them. */
+export type AdmissionUser = UserInfo;
+
+export interface Attributes {
   operation: Operation;
   group: string;
   version: string;
   kind: string;
-  /** The resource's plural. */
+  /** The resource's plural, e.g. `deployments`. */
   resource: string;
-  /** '' for the main resource, `status`, `scale`, … */
+  /** `status`, `scale`, … or '' for the main resource. */
   subresource: string;
-  name: string;
+  namespaced: boolean;
   /** '' for cluster-scoped resources. */
   namespace: string;
-  /** The object after the write (absent on DELETE). */
+  /** '' for a create whose name the server generates, until the object has one. */
+  name: string;
+  /** The object as the write would leave it (absent for DELETE). */
   object: KubeObject | undefined;
-  /** The stored object before the write (absent on CREATE). */
+  /** The stored object (UPDATE and DELETE). */
   oldObject: KubeObject | undefined;
-  dryRun: boolean;
-  /** Who sends the write, as authentication named them. */
-  userInfo: UserInfo;
-  /** What the expressions' `authorizer` asks about `userInfo` (the server's authorizer). */
-  authorizer: CelAuthorizer;
-  /** The options of the verb: `CreateOptions`, `UpdateOptions` or `DeleteOptions`. */
+  /** The verb's `CreateOptions`, `UpdateOptions` or `DeleteOptions`, as its query gave them. */
   options: Record<string, unknown>;
+  dryRun: boolean;
+  userInfo: AdmissionUser;
+  /** What CEL's `authorizer` asks about `userInfo` (the server's authorizer). */
+  authorizer: CelAuthorizer;
 }

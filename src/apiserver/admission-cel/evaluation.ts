@@ -6,9 +6,10 @@
  * evaluated once; an expression reading one that failed fails with its error, as kube-apiserver's
  * composited variables do.
  */
-import { celAuthorizer, evaluate, PER_CALL_LIMIT, RUNTIME_CEL_COST_BUDGET, toCelValue, type CelType } from '../cel/index.js';
+import { evaluate, PER_CALL_LIMIT, RUNTIME_CEL_COST_BUDGET, toCelValue, type CelType } from '../cel/index.js';
 import type { KubeObject } from '../../meta/index.js';
-import type { AdmissionAttributes } from './attributes.js';
+import { celAuthorizerOf, celRequest } from './cel-request.js';
+import type { Versioned } from './versioned.js';
 import { compiled, type Environment } from './expressions.js';
 
 type Obj = Record<string, unknown>;
@@ -17,48 +18,6 @@ export const OUT_OF_BUDGET = 'validation failed due to running out of cost budge
 
 export const list = (v: unknown): Obj[] => (Array.isArray(v) ? (v as Obj[]) : []);
 const objectOf = (o: KubeObject | undefined | null): unknown => (o ? toCelValue(o, DYN) : null);
-
-/**
- * What a write's CEL `request` and `authorizer` variables are made of: the fields policies' and
- * webhooks' attributes share (webhooks carry a narrower user and may have no options).
- */
-export type CelRequestFields = Pick<
-  AdmissionAttributes,
-  'operation' | 'group' | 'version' | 'kind' | 'resource' | 'subresource' | 'name' | 'namespace' | 'dryRun' | 'authorizer'
-> & { userInfo: { username: string; groups?: readonly string[] }; options?: Record<string, unknown> };
-
-/** The CEL `request` variable (`admission.k8s.io` AdmissionRequest), the same for policies and webhook match conditions. */
-export function celRequest(a: CelRequestFields): unknown {
-  const kind = { group: a.group, version: a.version, kind: a.kind };
-  const resource = { group: a.group, version: a.version, resource: a.resource };
-  return toCelValue(
-    {
-      kind,
-      resource,
-      subResource: a.subresource,
-      requestKind: kind,
-      requestResource: resource,
-      requestSubResource: a.subresource,
-      name: a.name,
-      namespace: a.namespace,
-      operation: a.operation,
-      userInfo: a.userInfo,
-      dryRun: a.dryRun,
-      options: a.options ?? null,
-    },
-    DYN,
-  );
-}
-
-/**
- * The CEL `authorizer` variable, the same for policies and webhook match conditions: checks for the
- * request's user, with `authorizer.requestResource` the request's own resource.
- */
-export function celAuthorizerOf(a: CelRequestFields): unknown {
-  const user = { username: a.userInfo.username, groups: a.userInfo.groups ?? [] };
-  const { group, resource, subresource, namespace, name } = a;
-  return celAuthorizer(a.authorizer, user, { group, resource, subresource, namespace, name });
-}
 
 /** The expressions' shared state: the activation, the cost budget left, the variables that failed. */
 export interface Scope {
@@ -95,7 +54,8 @@ export function run(expression: string, env: Environment, scope: Scope, source =
 
 export interface EvaluationInput {
   policy: Obj;
-  attributes: AdmissionAttributes;
+  /** The write as the policy's matchConstraints matched it. */
+  write: Versioned;
   /** The param object, or null (no paramKind, or a binding without paramRef). */
   params: KubeObject | null;
   namespaceObject: KubeObject | undefined;
@@ -111,18 +71,18 @@ export const SKIP = 'skip';
  */
 export function prepare(
   input: EvaluationInput,
-  object = input.attributes.object,
+  object = input.write.object,
   withConditions = true,
 ): Scope | typeof SKIP | { error: string } {
-  const { policy, attributes, params, namespaceObject } = input;
+  const { policy, write, params, namespaceObject } = input;
   const spec = policy.spec as Obj;
   const hasParams = spec.paramKind !== undefined && spec.paramKind !== null;
   const activation: Obj = {
     object: objectOf(object),
-    oldObject: objectOf(attributes.oldObject),
-    request: celRequest(attributes),
+    oldObject: objectOf(write.oldObject),
+    request: celRequest(write.attributes, write.as),
     namespaceObject: objectOf(namespaceObject),
-    authorizer: celAuthorizerOf(attributes),
+    authorizer: celAuthorizerOf(write.attributes),
     ...(hasParams ? { params: objectOf(params) } : {}),
     variables: {},
   };

@@ -1,9 +1,12 @@
-// The face of admission's CEL side, which webhooks, policies and the registry share: the attributes a
-// write is admitted with, the policy environments and their compile checks, evaluation with the
-// `request` and `authorizer` variables, and webhook match conditions. It imports only libraries, so
-// the registry, below admission, can check the expressions of the configuration objects it stores.
-export type { AdmissionAttributes, Operation } from './attributes.js';
-export type { AdmissionAttributes as WebhookAdmissionAttributes, AdmissionOperation } from './webhook-attributes.js';
+// The face of admission's CEL side, which webhooks, policies and the registry share: the one
+// `Attributes` a write is admitted with, the write as a matched rule sees it (`Versioned`), the
+// `request` and `authorizer` variables built from them, the policy environments and their compile
+// checks, policy evaluation, and webhook match conditions. It imports only libraries, so the
+// registry, below admission, can check the expressions of the configuration objects it stores.
+export type { AdmissionUser, Attributes, Operation } from './attributes.js';
+export { versioned } from './versioned.js';
+export type { Matched, Versioned } from './versioned.js';
+export { admissionRequest } from './cel-request.js';
 export { compileAdmissionExpression, compileMutationExpression } from './expressions.js';
 export { list, prepare, run, SKIP } from './evaluation.js';
 export type { EvaluationInput, Result } from './evaluation.js';

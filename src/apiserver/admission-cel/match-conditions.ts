@@ -11,8 +11,8 @@
 import type { KubeObject } from '../../meta/index.js';
 import { compile, evaluate, PER_CALL_LIMIT, RUNTIME_CEL_COST_BUDGET, toCelValue, type CelType, type CompileResult } from '../cel/index.js';
 import { fieldCause, type FieldCause } from '../ground/index.js';
-import type { AdmissionAttributes } from './webhook-attributes.js';
-import { celAuthorizerOf, celRequest } from './evaluation.js';
+import { celAuthorizerOf, celRequest } from './cel-request.js';
+import type { Versioned } from './versioned.js';
 
 /** One `matchConditions` entry. */
 export interface MatchCondition {
@@ -63,18 +63,17 @@ export function matchConditionErrors(conditions: unknown, field: string): FieldC
 
 const celObject = (o: KubeObject | undefined): unknown => (o ? toCelValue(o, DYN) : null);
 
-/** Whether the conditions let the webhook be called with `object`: true, false, or the error that failed them. */
+/** Whether the conditions let the webhook be called with the write `v`: true, false, or the error that failed them. */
 export function evaluateMatchConditions(
   conditions: readonly MatchCondition[] | undefined,
-  a: AdmissionAttributes,
-  object: KubeObject | undefined,
+  v: Versioned,
 ): { matches: boolean } | { error: string } {
   if (!conditions || conditions.length === 0) return { matches: true };
   const activation = {
-    object: celObject(object),
-    oldObject: celObject(a.oldObject),
-    request: celRequest(a),
-    authorizer: celAuthorizerOf(a),
+    object: celObject(v.object),
+    oldObject: celObject(v.oldObject),
+    request: celRequest(v.attributes, v.as),
+    authorizer: celAuthorizerOf(v.attributes),
   };
   const errors: string[] = [];
   let budget = RUNTIME_CEL_COST_BUDGET;

@@ -1,7 +1,8 @@
 /**
  * Calling admission webhooks in kube-apiserver's order: the mutating webhooks one after another
  * (configurations by name, webhooks in their order), each patch applied before the next call, then
- * once more for `reinvocationPolicy: IfNeeded` webhooks that ran before a later change; the
+ * in a second pass once more for `reinvocationPolicy: IfNeeded` webhooks that ran before a later
+ * change (a webhook's, or a reinvoked policy's); the
  * validating webhooks all at once, the first denial winning. A dry run is refused before any call
  * if a matching webhook may have side effects. A call that fails (refused, timed out, bad answer)
  * denies the write with 500 under `failurePolicy: Fail` and is skipped under `Ignore`; so does a
@@ -9,21 +10,29 @@
  * Invariants: every webhook's warnings reach the client; the object a webhook returns must keep
  * its kind and identity; nothing here touches storage.
  */
-import type { KubeObject, LabelSelector, Clock, Status } from '../../meta/index.js';
+import { jsonEqual, type KubeObject, type LabelSelector, type Clock, type Status } from '../../meta/index.js';
 import { ApiStatusError, badRequest, internalError } from '../ground/index.js';
 import { applyJsonPatch } from '../patch/index.js';
-import type { WebhookAdmissionAttributes as AdmissionAttributes } from '../admission-cel/index.js';
-import { webhookMatches, type WebhookRule } from './matching.js';
+import {
+  admissionRequest,
+  evaluateMatchConditions,
+  versioned,
+  type Attributes,
+  type MatchCondition,
+  type Matched,
+  type Versioned,
+} from '../admission-cel/index.js';
+import { matches, type MatchContext, type Rule } from './matching.js';
 import { callWebhook, type ServiceResolver, type WebhookClientConfig } from '../webhook-call.js';
-import { evaluateMatchConditions, type MatchCondition } from '../admission-cel/index.js';
 
 /** The fields of an admissionregistration.k8s.io/v1 webhook this server honours. */
 export interface AdmissionWebhook {
   name: string;
   clientConfig: WebhookClientConfig;
-  rules?: WebhookRule[];
+  rules?: Rule[];
   namespaceSelector?: LabelSelector;
   objectSelector?: LabelSelector;
+  matchPolicy?: string;
   matchConditions?: MatchCondition[];
   failurePolicy?: string;
   sideEffects?: string;
@@ -55,29 +64,35 @@ interface WebhookAnswer {
   warnings?: string[];
 }
 
-/** The webhooks of `configs` in call order: configurations by name, then each one's own order. */
-function ordered(configs: readonly WebhookConfiguration[]): AdmissionWebhook[] {
-  return [...configs].sort((a, b) => (a.metadata.name ?? '').localeCompare(b.metadata.name ?? '')).flatMap((c) => c.webhooks ?? []);
+/** A webhook to call and the resource its rule matched. */
+interface Invocation {
+  hook: AdmissionWebhook;
+  as: Matched;
+}
+
+/** The webhooks of `configs` the write matches, in call order: configurations by name, then each one's own order. */
+function invocations(configs: readonly WebhookConfiguration[], a: Attributes, m: MatchContext): Invocation[] {
+  return [...configs]
+    .sort((x, y) => (x.metadata.name ?? '').localeCompare(y.metadata.name ?? ''))
+    .flatMap((c) => c.webhooks ?? [])
+    .flatMap((hook) => {
+      const as = matches({ ...hook, rules: hook.rules ?? [] }, a, m);
+      return as ? [{ hook, as }] : [];
+    });
 }
 
 /** Webhooks that may have side effects cannot be sent a dry run: the request is refused (400). */
-function refuseDryRunWithSideEffects(hooks: readonly AdmissionWebhook[], a: AdmissionAttributes): void {
+function refuseDryRunWithSideEffects(calls: readonly Invocation[], a: Attributes): void {
   if (!a.dryRun) return;
-  const unsafe = hooks.find((h) => h.sideEffects !== 'None' && h.sideEffects !== 'NoneOnDryRun');
-  if (unsafe) throw badRequest(`admission webhook "${unsafe.name}" does not support dry run`);
+  const unsafe = calls.find(({ hook }) => hook.sideEffects !== 'None' && hook.sideEffects !== 'NoneOnDryRun');
+  if (unsafe) throw badRequest(`admission webhook "${unsafe.hook.name}" does not support dry run`);
 }
 
-function reviewOf(
-  h: AdmissionWebhook,
-  a: AdmissionAttributes,
-  uid: string,
-  object: KubeObject | undefined,
-): { apiVersion: string; body: unknown } {
-  const version = h.admissionReviewVersions.find((v) => SUPPORTED_REVIEW_VERSIONS.includes(v));
+function reviewOf(h: AdmissionWebhook, v: Versioned, uid: string): { apiVersion: string; body: unknown } {
+  const version = h.admissionReviewVersions.find((x) => SUPPORTED_REVIEW_VERSIONS.includes(x));
   if (!version) throw new Error(`webhook does not accept known AdmissionReview versions: ${h.admissionReviewVersions.join(', ')}`);
   const apiVersion = `admission.k8s.io/${version}`;
-  const kind = { group: a.group, version: a.version, kind: a.kind };
-  const resource = { group: a.group, version: a.version, resource: a.resource };
+  const { subResource, requestSubResource, namespace, ...request } = admissionRequest(v.attributes, v.as);
   return {
     apiVersion,
     body: {
@@ -85,34 +100,22 @@ function reviewOf(
       kind: 'AdmissionReview',
       request: {
         uid,
-        kind,
-        resource,
-        ...(a.subresource ? { subResource: a.subresource, requestSubResource: a.subresource } : {}),
-        requestKind: kind,
-        requestResource: resource,
-        name: a.name,
-        ...(a.namespaced ? { namespace: a.namespace } : {}),
-        operation: a.operation,
-        userInfo: a.userInfo,
-        object: object ?? null,
-        oldObject: a.oldObject ?? null,
-        dryRun: a.dryRun,
-        options: a.options ?? null,
+        ...request,
+        // Go's omitempty: no subresource fields for the main resource, no namespace for a cluster-scoped one.
+        ...(v.attributes.subresource ? { subResource, requestSubResource } : {}),
+        ...(v.attributes.namespaced ? { namespace } : {}),
+        object: v.object ?? null,
+        oldObject: v.oldObject ?? null,
       },
     },
   };
 }
 
 /** Calls one webhook; returns its answer, or undefined when the call failed and the policy is Ignore. */
-async function invoke(
-  h: AdmissionWebhook,
-  a: AdmissionAttributes,
-  object: KubeObject | undefined,
-  deps: AdmissionDeps,
-): Promise<WebhookAnswer | undefined> {
+async function invoke(h: AdmissionWebhook, v: Versioned, deps: AdmissionDeps): Promise<WebhookAnswer | undefined> {
   const uid = deps.newUid();
   try {
-    const { apiVersion, body } = reviewOf(h, a, uid, object);
+    const { apiVersion, body } = reviewOf(h, v, uid);
     const out = (await callWebhook({
       config: h.clientConfig,
       body,
@@ -138,8 +141,8 @@ async function invoke(
  * Whether the webhook is called with `object` by its matchConditions; their failure is the webhook's
  * failure (500 under Fail, skipped under Ignore).
  */
-function conditionsMatch(h: AdmissionWebhook, a: AdmissionAttributes, object: KubeObject | undefined): boolean {
-  const r = evaluateMatchConditions(h.matchConditions, a, object);
+function conditionsMatch(h: AdmissionWebhook, v: Versioned): boolean {
+  const r = evaluateMatchConditions(h.matchConditions, v);
   if ('matches' in r) return r.matches;
   if (h.failurePolicy === 'Ignore') return false;
   throw internalError(`failed calling webhook "${h.name}": failed evaluating match conditions: ${r.error}`);
@@ -183,38 +186,69 @@ function patched(h: AdmissionWebhook, object: KubeObject, answer: WebhookAnswer)
   return out;
 }
 
+/** The mutating webhooks of one write: their first pass, then the reinvocation kube-apiserver's second pass makes. */
+export interface MutatingWebhooks {
+  /** Calls every matching webhook in order on `object`; answers the object they leave. */
+  first(object: KubeObject | undefined): Promise<KubeObject | undefined>;
+  /**
+   * The second pass, after the policies' own: calls once more each `IfNeeded` webhook the object
+   * changed after (a later webhook's change, or the policies' since the first pass ended).
+   */
+  again(object: KubeObject | undefined): Promise<KubeObject | undefined>;
+  /** Every called webhook's warnings, in call order. */
+  warnings: string[];
+}
+
 /**
- * Runs the mutating webhooks of `configs` on `a.object` (CREATE, UPDATE) and returns the object as
- * they left it, with their warnings. Throws the denial, the failure, or 400 for a dry run they cannot take.
+ * The mutating webhooks of `configs` that match the write `a` (CREATE, UPDATE). A webhook matched
+ * through an equivalent resource is sent the object in that resource's version, and its patch is
+ * converted back. Throws 400 for a dry run they cannot take; a call throws its denial or failure.
  */
-export async function admitMutating(
+export function mutatingWebhooks(
   configs: readonly WebhookConfiguration[],
-  a: AdmissionAttributes,
+  a: Attributes,
+  m: MatchContext,
   deps: AdmissionDeps,
-): Promise<{ object: KubeObject | undefined; warnings: string[] }> {
-  const hooks = ordered(configs).filter((h) => webhookMatches(h, a));
-  refuseDryRunWithSideEffects(hooks, a);
+): MutatingWebhooks {
+  const calls = invocations(configs, a, m);
+  refuseDryRunWithSideEffects(calls, a);
   const warnings: string[] = [];
-  let object = a.object;
-  // For each IfNeeded webhook: did a later webhook change the object after it ran?
-  const changedSince = new Map<AdmissionWebhook, boolean>();
-  const run = async (h: AdmissionWebhook): Promise<void> => {
-    if (!conditionsMatch(h, a, object)) return;
-    const answer = await invoke(h, a, object, deps);
-    if (!answer) return;
+  // IfNeeded webhooks called since the object last changed, and those it changed after (to call again).
+  const invoked = new Set<AdmissionWebhook>();
+  const pending = new Set<AdmissionWebhook>();
+  let lastOutput: KubeObject | undefined;
+  const call = async ({ hook: h, as }: Invocation, object: KubeObject | undefined): Promise<KubeObject | undefined> => {
+    const v = versioned(a, as, object);
+    if (!conditionsMatch(h, v)) return object;
+    const answer = await invoke(h, v, deps);
+    if (!answer) return object;
     warnings.push(...(answer.warnings ?? []));
     if (!answer.allowed) throw denial(h, answer.status);
-    if (!object) return;
-    const next = patched(h, object, answer);
-    if (next !== object) for (const k of changedSince.keys()) if (k !== h) changedSince.set(k, true);
-    object = next;
+    if (!object || !v.object) return object;
+    const out = patched(h, v.object, answer);
+    // A patch that leaves the object as it was is no change (kube-apiserver compares the objects).
+    if (out === v.object || jsonEqual(out, v.object)) return object;
+    for (const k of invoked) pending.add(k);
+    invoked.clear();
+    return as.fromMatched(out);
   };
-  for (const h of hooks) {
-    await run(h);
-    if (h.reinvocationPolicy === 'IfNeeded') changedSince.set(h, false);
-  }
-  for (const h of hooks) if (changedSince.get(h)) await run(h);
-  return { object, warnings };
+  return {
+    warnings,
+    async first(object) {
+      for (const c of calls) {
+        object = await call(c, object);
+        if (c.hook.reinvocationPolicy === 'IfNeeded') invoked.add(c.hook);
+      }
+      lastOutput = object;
+      return object;
+    },
+    async again(object) {
+      if (object !== lastOutput && !jsonEqual(object, lastOutput)) for (const k of invoked) pending.add(k);
+      // A webhook is due when reached: a change in this pass makes the ones after it due too.
+      for (const c of calls) if (pending.delete(c.hook)) object = await call(c, object);
+      return object;
+    },
+  };
 }
 
 /**
@@ -223,16 +257,19 @@ export async function admitMutating(
  */
 export async function admitValidating(
   configs: readonly WebhookConfiguration[],
-  a: AdmissionAttributes,
+  a: Attributes,
+  m: MatchContext,
   deps: AdmissionDeps,
 ): Promise<string[]> {
-  const hooks = ordered(configs).filter((h) => webhookMatches(h, a) && conditionsMatch(h, a, a.object));
-  refuseDryRunWithSideEffects(hooks, a);
-  const answers = await Promise.allSettled(hooks.map((h) => invoke(h, a, a.object, deps)));
+  const calls = invocations(configs, a, m)
+    .map((c) => ({ ...c, v: versioned(a, c.as) }))
+    .filter((c) => conditionsMatch(c.hook, c.v));
+  refuseDryRunWithSideEffects(calls, a);
+  const answers = await Promise.allSettled(calls.map((c) => invoke(c.hook, c.v, deps)));
   const warnings = answers.flatMap((r) => (r.status === 'fulfilled' ? (r.value?.warnings ?? []) : []));
   answers.forEach((r, i) => {
     if (r.status === 'rejected') throw r.reason;
-    if (r.value && !r.value.allowed) throw denial(hooks[i]!, r.value.status);
+    if (r.value && !r.value.allowed) throw denial(calls[i]!.hook, r.value.status);
   });
   return warnings;
 }

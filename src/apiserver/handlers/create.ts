@@ -28,8 +28,8 @@ export function createHandler(scope: Scope): ApiResponse | Promise<ApiResponse> 
   const obj = decodeObject(scope.req, scope.ctx.registry);
   checkTypeMeta(scope, obj);
   reconcileNamespace(scope, obj);
-  const written = admitWrite(scope, { operation: 'CREATE', object: obj, dryRun: params.dryRun }, (o, dryRun, unowned) =>
-    storedWrite(scope, undefined, dryRun, (dry) => createObject(scope, o!, { ...params, dryRun: dry, unowned })),
+  const written = admitWrite(scope, { operation: 'CREATE', object: obj, dryRun: params.dryRun }, (o, dryRun, admitted) =>
+    storedWrite(scope, undefined, dryRun, (dry) => createObject(scope, o!, { ...params, dryRun: dry, ...admitted })),
   );
   return afterWrite(written, (r) => objectResponse(scope, r));
 }

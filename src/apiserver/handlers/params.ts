@@ -6,6 +6,7 @@
 import type { KubeObject } from '../../meta/index.js';
 import type { Scope } from '../registry/index.js';
 import type { FieldSet } from '../apply/index.js';
+import type { RequestAdmission } from '../admission/index.js';
 import { headerOf } from '../wire/index.js';
 import { badRequest, fieldCause, invalid } from '../ground/index.js';
 import { builtinSchemas, firstTypeError } from '../builtin-schemas/index.js';
@@ -16,6 +17,8 @@ export interface WriteParams {
   fieldValidation: 'Ignore' | 'Warn' | 'Strict';
   /** Fields mutating admission set that the request did not: recorded as nobody's. */
   unowned?: FieldSet | undefined;
+  /** The request's admission, for the validating step (absent for the server's own writes). */
+  admission?: RequestAdmission | undefined;
 }
 
 const optionsInvalid = (kind: string, field: string, cause: ReturnType<typeof fieldCause.invalid>): never => {

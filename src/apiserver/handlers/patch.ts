@@ -114,8 +114,8 @@ export function patchHandler(scope: Scope): ApiResponse | Promise<ApiResponse> {
   }
   reconcileNamespace(scope, patched);
   const request = { operation: 'UPDATE' as const, object: patched, old: present(scope, old), dryRun: params.dryRun };
-  const written = admitWrite(scope, request, (o, dryRun, unowned) =>
-    storedWrite(scope, old, dryRun, (dry) => updateObject(scope, old, o!, { ...params, dryRun: dry, unowned })),
+  const written = admitWrite(scope, request, (o, dryRun, admitted) =>
+    storedWrite(scope, old, dryRun, (dry) => updateObject(scope, old, o!, { ...params, dryRun: dry, ...admitted })),
   );
   return afterWrite(written, (r) => objectResponse(scope, r));
 }
@@ -147,8 +147,8 @@ function applyHandler(
   if (!old) {
     if (scope.subresource) throw notFound(scope.strategy, scope.name);
     const fields = fieldSetOf(applied, undefined, shapeOf(scope.strategy, scope.version));
-    const created = admitWrite(scope, { operation: 'CREATE', object: applied, dryRun: params.dryRun }, (o, dryRun) =>
-      storedWrite(scope, undefined, dryRun, (dry) => createObject(scope, o!, { ...params, dryRun: dry }, fields)),
+    const created = admitWrite(scope, { operation: 'CREATE', object: applied, dryRun: params.dryRun }, (o, dryRun, { admission }) =>
+      storedWrite(scope, undefined, dryRun, (dry) => createObject(scope, o!, { ...params, dryRun: dry, admission }, fields)),
     );
     return afterWrite(created, (r) => objectResponse(scope, r));
   }
@@ -169,8 +169,8 @@ function applyHandler(
     },
   );
   const request = { operation: 'UPDATE' as const, object: patchedObject(merged, scope), old: present(scope, old), dryRun: params.dryRun };
-  const written = admitWrite(scope, request, (o, dryRun) =>
-    storedWrite(scope, old, dryRun, (dry) => updateObject(scope, old, o!, { ...params, dryRun: dry }, 'Apply')),
+  const written = admitWrite(scope, request, (o, dryRun, { admission }) =>
+    storedWrite(scope, old, dryRun, (dry) => updateObject(scope, old, o!, { ...params, dryRun: dry, admission }, 'Apply')),
   );
   return afterWrite(written, (r) => objectResponse(scope, r));
 }

@@ -30,8 +30,8 @@ export function updateHandler(scope: Scope): ApiResponse | Promise<ApiResponse> 
   checkUid(scope, obj.metadata.uid, old?.metadata.uid);
   if (!old) {
     if (strategy.allowCreateOnUpdate && !scope.subresource) {
-      const created = admitWrite(scope, { operation: 'CREATE', object: obj, dryRun: params.dryRun }, (o, dryRun, unowned) =>
-        storedWrite(scope, undefined, dryRun, (dry) => createObject(scope, o!, { ...params, dryRun: dry, unowned })),
+      const created = admitWrite(scope, { operation: 'CREATE', object: obj, dryRun: params.dryRun }, (o, dryRun, admitted) =>
+        storedWrite(scope, undefined, dryRun, (dry) => createObject(scope, o!, { ...params, dryRun: dry, ...admitted })),
       );
       return afterWrite(created, (r) => objectResponse(scope, r));
     }
@@ -47,8 +47,8 @@ export function updateHandler(scope: Scope): ApiResponse | Promise<ApiResponse> 
     );
   }
   const request = { operation: 'UPDATE' as const, object: obj, old: present(scope, old), dryRun: params.dryRun };
-  const written = admitWrite(scope, request, (o, dryRun, unowned) =>
-    storedWrite(scope, old, dryRun, (dry) => updateObject(scope, old, o!, { ...params, dryRun: dry, unowned })),
+  const written = admitWrite(scope, request, (o, dryRun, admitted) =>
+    storedWrite(scope, old, dryRun, (dry) => updateObject(scope, old, o!, { ...params, dryRun: dry, ...admitted })),
   );
   return afterWrite(written, (r) => objectResponse(scope, r));
 }

@@ -25,8 +25,7 @@ import {
   type FieldCause,
 } from '../ground/index.js';
 import { validateObjectMeta } from '../registry/index.js';
-import { admitWrite } from '../admission-policy/index.js';
-import { enforceOwnerReferencePermissions } from '../admission/index.js';
+import { enforceOwnerReferencePermissions, validateWrite } from '../admission/index.js';
 import type { WriteParams } from './params.js';
 
 const NAME_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
@@ -110,14 +109,9 @@ export function createObject(scope: Scope, obj: KubeObject, params: WriteParams,
   ]);
   checkNamespaceOpen(ctx, strategy, obj);
   enforceOwnerReferencePermissions(scope, obj, undefined);
-  admitWrite(scope, {
-    operation: 'CREATE',
-    object: obj,
-    oldObject: undefined,
-    dryRun: params.dryRun,
-    fieldManager: params.manager,
-    warnings: wctx.warnings,
-  });
+  wctx.warnings.push(
+    ...validateWrite(scope, params.admission, { operation: 'CREATE', object: obj, old: undefined, dryRun: params.dryRun }),
+  );
   let key = storageKey(strategy, m.namespace ?? '', m.name!);
   for (let attempt = 0; ctx.store.get(strategy.storageId, key); attempt++) {
     if (!generated || attempt >= 8) {
@@ -239,14 +233,7 @@ export function updateObject(
   }
   failInvalid(strategy, obj, causes);
   enforceOwnerReferencePermissions(scope, obj, old);
-  admitWrite(scope, {
-    operation: 'UPDATE',
-    object: obj,
-    oldObject: old,
-    dryRun: params.dryRun,
-    fieldManager: params.manager,
-    warnings: wctx.warnings,
-  });
+  wctx.warnings.push(...validateWrite(scope, params.admission, { operation: 'UPDATE', object: obj, old, dryRun: params.dryRun }));
   if (jsonEqual(withoutVolatile(obj), withoutVolatile(old))) return { status: 200, object: stored, warnings: wctx.warnings };
   if (operation === 'Update') {
     recordManagedFields(obj, old, {

@@ -6,10 +6,10 @@
  * refusing one that would replace an atomic list; a `JSONPatch` is applied as RFC 6902 says, except
  * that a failed `test` leaves the object as it was, as kube-apiserver does. The outcome is data.
  */
-import { applyJsonPatch, PatchError } from '../patch/index.js';
-import { mergeApplyConfiguration, type Shape } from '../apply/index.js';
-import { clone, type KubeObject } from '../../meta/index.js';
-import { list, prepare, run, SKIP, withObjectLiterals, type EvaluationInput } from '../admission-cel/index.js';
+import { applyJsonPatch, PatchError } from '../../patch/index.js';
+import { mergeApplyConfiguration, type Shape } from '../../apply/index.js';
+import { clone, type KubeObject } from '../../../meta/index.js';
+import { list, prepare, run, SKIP, withObjectLiterals, type EvaluationInput } from '../../admission-cel/index.js';
 
 type Obj = Record<string, unknown>;
 

@@ -8,16 +8,25 @@
  * the policy's failurePolicy; under Fail the first one denies the write with 403, as the real
  * server words it. Synchronous, so a write without webhooks stays atomic.
  */
-import { jsonEqual, type KubeObject } from '../../meta/index.js';
-import type { Scope } from '../registry/index.js';
-import { shapeOf } from '../apply/index.js';
-import { ApiStatusError } from '../ground/index.js';
-import type { AdmissionAttributes } from '../admission-cel/index.js';
-import { bindingMatches, matchesResources } from './match.js';
+import { jsonEqual, type KubeObject } from '../../../meta/index.js';
+import type { Scope } from '../../registry/index.js';
+import { shapeOf } from '../../apply/index.js';
+import { ApiStatusError } from '../../ground/index.js';
+import { matches, type MatchContext } from '../matching.js';
+import { versioned, type Attributes } from '../../admission-cel/index.js';
 import { mutate } from './mutator.js';
-import { byName, ConfigError, isAdmissionConfiguration, nameOf, paramsFor, specOf } from './params.js';
+import {
+  bindingCriteria,
+  byName,
+  ConfigError,
+  isAdmissionConfiguration,
+  nameOf,
+  namespaceObjectOf,
+  paramsFor,
+  policyCriteria,
+  specOf,
+} from './params.js';
 
-type Obj = Record<string, unknown>;
 const GROUP = 'admissionregistration.k8s.io';
 const POLICIES = `${GROUP}/mutatingadmissionpolicies`;
 const BINDINGS = `${GROUP}/mutatingadmissionpolicybindings`;
@@ -44,7 +53,7 @@ interface PolicyError {
   message: string;
 }
 
-function denied(a: AdmissionAttributes, e: PolicyError): ApiStatusError {
+function denied(a: Attributes, e: PolicyError): ApiStatusError {
   const message = `policy '${e.policy}' with binding '${e.binding}' denied request: ${e.message}`;
   return new ApiStatusError({
     kind: 'Status',
@@ -60,9 +69,10 @@ function denied(a: AdmissionAttributes, e: PolicyError): ApiStatusError {
 
 /**
  * Runs the matching policies over `a.object` (a create or update) and answers the object they
- * leave. `reinvoking` runs only the invocations `state` says must run again.
+ * leave. A policy matched through an equivalent resource mutates the object in that resource's
+ * version, converted back after. `reinvoking` runs only the invocations `state` says must run again.
  */
-export function mutateWithPolicies(scope: Scope, a: AdmissionAttributes, state: Reinvocation, reinvoking = false): KubeObject {
+export function mutateWithPolicies(scope: Scope, a: Attributes, m: MatchContext, state: Reinvocation, reinvoking = false): KubeObject {
   const { ctx } = scope;
   let object = a.object!;
   if (isAdmissionConfiguration(a)) return object;
@@ -70,19 +80,19 @@ export function mutateWithPolicies(scope: Scope, a: AdmissionAttributes, state: 
   if (policies.length === 0) return object;
   if (reinvoking && state.lastOutput !== undefined && !jsonEqual(state.lastOutput, object)) changed(state);
   const bindings = [...ctx.store.current(BINDINGS).values()].sort(byName);
-  const isNamespace = a.group === '' && a.resource === 'namespaces';
-  const namespaceObject = a.namespace !== '' && !isNamespace ? ctx.store.get('/namespaces', a.namespace) : undefined;
+  const namespaceObject = namespaceObjectOf(a, m);
   const shape = shapeOf(scope.strategy, scope.version);
   const errors: PolicyError[] = [];
   for (const policy of policies) {
     const spec = specOf(policy);
-    if (!matchesResources((spec.matchConstraints ?? {}) as Obj, { ...a, object }, namespaceObject, true)) continue;
+    const as = matches(policyCriteria(policy), { ...a, object }, m);
+    if (!as) continue;
     const failClosed = spec.failurePolicy !== 'Ignore';
     const fail = (binding: KubeObject, message: string): void => {
       if (failClosed) errors.push({ policy: nameOf(policy), binding: nameOf(binding), message });
     };
     for (const binding of bindings) {
-      if (specOf(binding).policyName !== nameOf(policy) || !bindingMatches(binding, { ...a, object }, namespaceObject)) continue;
+      if (specOf(binding).policyName !== nameOf(policy) || !matches(bindingCriteria(binding), { ...a, object }, m)) continue;
       let params;
       try {
         params = paramsFor(ctx, policy, binding, a);
@@ -94,14 +104,16 @@ export function mutateWithPolicies(scope: Scope, a: AdmissionAttributes, state: 
       for (const p of params) {
         const key = JSON.stringify([nameOf(policy), nameOf(binding), p?.metadata.namespace ?? '', p?.metadata.name ?? '']);
         if (reinvoking && !state.pending.has(key)) continue;
-        const outcome = mutate({ policy, attributes: { ...a, object }, params: p, namespaceObject }, object, shape);
+        const write = versioned(a, as, object);
+        const outcome = mutate({ policy, write, params: p, namespaceObject }, write.object!, shape);
         if (!outcome.ok) {
           fail(binding, outcome.error);
           continue;
         }
         if (!outcome.matched) continue;
-        if (!jsonEqual(outcome.object, object)) changed(state);
-        object = outcome.object;
+        const next = outcome.object === write.object ? object : as.fromMatched(outcome.object);
+        if (!jsonEqual(next, object)) changed(state);
+        object = next;
         if (spec.reinvocationPolicy === 'IfNeeded') state.invoked.add(key);
       }
     }

@@ -6,15 +6,24 @@
  * header, Audit → an audit annotation); configuration and evaluation errors follow the policy's
  * failurePolicy. Synchronous, so the write pipeline stays atomic.
  */
-import type { Status } from '../../meta/index.js';
-import type { ServerContext } from '../registry/index.js';
-import { ApiStatusError, qualifiedResource } from '../ground/index.js';
-import type { AdmissionAttributes } from '../admission-cel/index.js';
-import { bindingMatches, matchesResources } from './match.js';
-import { byName, ConfigError, isAdmissionConfiguration, nameOf, paramsFor, specOf } from './params.js';
+import type { Status } from '../../../meta/index.js';
+import type { ServerContext } from '../../registry/index.js';
+import { ApiStatusError, qualifiedResource } from '../../ground/index.js';
+import { matches, type MatchContext } from '../matching.js';
+import { versioned, type Attributes } from '../../admission-cel/index.js';
+import {
+  bindingCriteria,
+  byName,
+  ConfigError,
+  isAdmissionConfiguration,
+  nameOf,
+  namespaceObjectOf,
+  paramsFor,
+  policyCriteria,
+  specOf,
+} from './params.js';
 import { validate, type Decision } from './validator.js';
 
-type Obj = Record<string, unknown>;
 const GROUP = 'admissionregistration.k8s.io';
 const POLICIES = `${GROUP}/validatingadmissionpolicies`;
 const BINDINGS = `${GROUP}/validatingadmissionpolicybindings`;
@@ -31,7 +40,7 @@ interface Denial extends Decision {
   binding: string | undefined;
 }
 
-function denied(a: AdmissionAttributes, d: Denial): ApiStatusError {
+function denied(a: Attributes, d: Denial): ApiStatusError {
   const message = d.binding
     ? `ValidatingAdmissionPolicy '${d.policy}' with binding '${d.binding}' denied request: ${d.message}`
     : `ValidatingAdmissionPolicy '${d.policy}' denied request: ${d.message}`;
@@ -55,22 +64,23 @@ function denied(a: AdmissionAttributes, d: Denial): ApiStatusError {
  * Runs every matching policy over the write `a`. Throws the first denial as kube-apiserver's Status;
  * otherwise answers the warnings to add and the audit annotations recorded.
  */
-export function admitWithPolicies(ctx: ServerContext, a: AdmissionAttributes): PolicyAdmission {
+export function admitWithPolicies(ctx: ServerContext, a: Attributes, m: MatchContext): PolicyAdmission {
   const out: PolicyAdmission = { warnings: [], annotations: {} };
   if (isAdmissionConfiguration(a)) return out;
   const policies = [...ctx.store.current(POLICIES).values()].sort(byName);
   if (policies.length === 0) return out;
   const bindings = [...ctx.store.current(BINDINGS).values()].sort(byName);
-  const isNamespace = a.group === '' && a.resource === 'namespaces';
-  const namespaceObject = a.namespace !== '' && !isNamespace ? ctx.store.get('/namespaces', a.namespace) : undefined;
+  const namespaceObject = namespaceObjectOf(a, m);
   const denials: Denial[] = [];
   for (const policy of policies) {
     const spec = specOf(policy);
-    if (!matchesResources((spec.matchConstraints ?? {}) as Obj, a, namespaceObject, true)) continue;
+    const as = matches(policyCriteria(policy), a, m);
+    if (!as) continue;
+    const write = versioned(a, as);
     const failClosed = spec.failurePolicy !== 'Ignore';
     const collected = new Map<string, string[]>();
     for (const binding of bindings) {
-      if (specOf(binding).policyName !== nameOf(policy) || !bindingMatches(binding, a, namespaceObject)) continue;
+      if (specOf(binding).policyName !== nameOf(policy) || !matches(bindingCriteria(binding), a, m)) continue;
       const actions = (specOf(binding).validationActions ?? []) as string[];
       let params;
       try {
@@ -87,7 +97,7 @@ export function admitWithPolicies(ctx: ServerContext, a: AdmissionAttributes): P
         continue;
       }
       for (const p of params) {
-        const outcome = validate({ policy, attributes: a, params: p, namespaceObject });
+        const outcome = validate({ policy, write, params: p, namespaceObject });
         outcome.decisions.forEach((d, i) => {
           if (d.action !== 'deny') return;
           if (actions.includes('Deny')) denials.push({ ...d, policy: nameOf(policy), binding: nameOf(binding) });

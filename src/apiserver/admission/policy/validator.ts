@@ -4,7 +4,7 @@
  * one runtime cost budget. The outcome is data (decisions and annotations, as kube-apiserver's
  * validator returns them); what a decision does (deny, warn, audit) is the binding's to say.
  */
-import { list, prepare, run, SKIP, type EvaluationInput, type Result } from '../admission-cel/index.js';
+import { list, prepare, run, SKIP, type EvaluationInput, type Result } from '../../admission-cel/index.js';
 
 type Obj = Record<string, unknown>;
 

@@ -1,13 +1,15 @@
 /**
  * The parts of a policy and its bindings both policy plugins read the same way: names and specs,
- * the admission configuration kinds exempt from policies,
+ * what a policy's matchConstraints and a binding's matchResources match, the admission
+ * configuration kinds exempt from policies,
  * the stable order (by name) policies and bindings run in, and the params a binding refers to
  * (by name or selector, in the binding's or the request's namespace), with kube-apiserver's
  * configuration errors when they cannot be found.
  */
-import { selectorFromLabelSelector, type KubeObject, type LabelSelector } from '../../meta/index.js';
-import type { ServerContext } from '../registry/index.js';
-import type { AdmissionAttributes } from '../admission-cel/index.js';
+import { selectorFromLabelSelector, type KubeObject, type LabelSelector } from '../../../meta/index.js';
+import type { ServerContext } from '../../registry/index.js';
+import type { Attributes } from '../../admission-cel/index.js';
+import type { MatchContext, MatchCriteria, Rule } from '../matching.js';
 
 type Obj = Record<string, unknown>;
 
@@ -29,11 +31,38 @@ export const nameOf = (o: Obj): string => String((o.metadata as Obj | undefined)
 export const specOf = (o: Obj): Obj => (o.spec ?? {}) as Obj;
 export const byName = (a: KubeObject, b: KubeObject): number => (nameOf(a) < nameOf(b) ? -1 : nameOf(a) > nameOf(b) ? 1 : 0);
 
+const rules = (v: unknown): Rule[] => (Array.isArray(v) ? (v as Rule[]) : []);
+
+/** What a MatchResources selects; `ruled` says whether absent or empty resourceRules match nothing (a policy's) or everything (a binding's). */
+function criteriaOf(m: Obj, ruled: boolean): MatchCriteria {
+  const resourceRules = rules(m.resourceRules);
+  return {
+    rules: ruled || resourceRules.length > 0 ? resourceRules : undefined,
+    excludeRules: rules(m.excludeResourceRules),
+    namespaceSelector: (m.namespaceSelector ?? undefined) as LabelSelector | undefined,
+    objectSelector: (m.objectSelector ?? undefined) as LabelSelector | undefined,
+    matchPolicy: typeof m.matchPolicy === 'string' ? m.matchPolicy : undefined,
+  };
+}
+
+/** The writes a policy applies to: its matchConstraints. */
+export const policyCriteria = (policy: Obj): MatchCriteria => criteriaOf((specOf(policy).matchConstraints ?? {}) as Obj, true);
+
+/** The writes a binding applies to: its matchResources, or (absent) wherever its policy applies. */
+export function bindingCriteria(binding: Obj): MatchCriteria {
+  const m = specOf(binding).matchResources;
+  return m === undefined || m === null ? {} : criteriaOf(m as Obj, false);
+}
+
+/** The CEL `namespaceObject`: the namespace of a namespaced write, null for a cluster-scoped one (a Namespace included). */
+export const namespaceObjectOf = (a: Attributes, m: MatchContext): KubeObject | undefined =>
+  a.namespace === '' ? undefined : m.namespaceObject;
+
 /** A binding that cannot be configured (unknown paramKind, params not found under `Deny`): its policy's failurePolicy decides. */
 export class ConfigError extends Error {}
 
 /** The params a binding refers to: `[null]` when the policy has none, `[]` when none were found and that is allowed. */
-export function paramsFor(ctx: ServerContext, policy: Obj, binding: Obj, a: AdmissionAttributes): (KubeObject | null)[] {
+export function paramsFor(ctx: ServerContext, policy: Obj, binding: Obj, a: Attributes): (KubeObject | null)[] {
   const kind = specOf(policy).paramKind as { apiVersion?: string; kind?: string } | undefined;
   const ref = specOf(binding).paramRef as Obj | undefined;
   if (!kind || !ref) return [null];
