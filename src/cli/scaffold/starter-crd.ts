@@ -17,35 +17,62 @@ import type { ScaffoldFile } from './write-files.js';
 export const CRD_DIR = 'config/crd/bases';
 export const API_MODULE = 'dist/src/api/index.js';
 
-/** The definition of src/api/<kind>.ts, field for field. */
-function starterDefinition(k: KindNames) {
+/**
+ * A second version `converge create webhook --conversion` adds to a kind: served, not stored, its
+ * conversions done by the webhook behind `service`, whose CA cert-manager injects from the Certificate `caFrom`.
+ */
+export interface SpokePlan {
+  spoke: string;
+  service: { namespace: string; name: string };
+  /** `<namespace>/<Certificate name>`, the value of cert-manager's `inject-ca-from` annotation. */
+  caFrom: string;
+}
+
+/** `v1beta1` → `V1beta1`: a version as part of a TypeScript name. */
+export const capitalized = (word: string): string => word.charAt(0).toUpperCase() + word.slice(1);
+
+/** The definition of src/api/<kind>.ts, field for field (kind-files.ts's definitionFile). */
+function starterDefinition(k: KindNames, conversion?: SpokePlan) {
+  const description = `What the ${k.kind}'s ConfigMap holds under "message".`;
+  const status = Type.Object({
+    observedGeneration: Type.Optional(Type.Integer({ description: 'The metadata.generation this status describes.' })),
+    conditions: Type.Optional(Conditions()),
+  });
+  const version = (storage: boolean, spec: ReturnType<typeof Type.Object>) => ({
+    served: true,
+    storage,
+    spec,
+    status,
+    subresources: { status: true },
+    printerColumns: [
+      { name: 'Ready', type: 'string' as const, jsonPath: '.status.conditions[?(@.type=="Ready")].status' },
+      { name: 'Age', type: 'date' as const, jsonPath: '.metadata.creationTimestamp' },
+    ],
+  });
   return defineCustomResource({
     group: k.group,
     kind: k.kind,
     scope: k.namespaced ? 'Namespaced' : 'Cluster',
     versions: {
-      [k.version]: {
-        served: true,
-        storage: true,
-        spec: Type.Object({
-          message: Type.String({ minLength: 1, description: `What the ${k.kind}'s ConfigMap holds under "message".` }),
-        }),
-        status: Type.Object({
-          observedGeneration: Type.Optional(Type.Integer({ description: 'The metadata.generation this status describes.' })),
-          conditions: Type.Optional(Conditions()),
-        }),
-        subresources: { status: true },
-        printerColumns: [
-          { name: 'Ready', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].status' },
-          { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
-        ],
-      },
+      [k.version]: version(true, Type.Object({ message: Type.String({ minLength: 1, description }) })),
+      ...(conversion ? { [conversion.spoke]: version(false, Type.Object({ text: Type.String({ minLength: 1, description }) })) } : {}),
     },
+    ...(conversion
+      ? {
+          conversion: {
+            strategy: 'Webhook' as const,
+            service: { ...conversion.service, path: '/convert' },
+            conversionReviewVersions: ['v1'] as const,
+          },
+          crdAnnotations: { 'cert-manager.io/inject-ca-from': conversion.caFrom },
+        }
+      : {}),
   });
 }
 
-export function starterCrdFile(k: KindNames): ScaffoldFile {
-  const def = starterDefinition(k);
+/** The CRD of the definition `definitionFile(k, conversion)` writes. */
+export function starterCrdFile(k: KindNames, conversion?: SpokePlan): ScaffoldFile {
+  const def = starterDefinition(k, conversion);
   const from = posix.relative(CRD_DIR, API_MODULE);
   return {
     path: `${CRD_DIR}/${def.group}_${def.plural}.yaml`,
