@@ -338,8 +338,8 @@ mkdirSync(dir, { recursive: true });
 const kubeconfig = join(dir, 'kubeconfig');
 const env = { ...process.env, KUBECONFIG: kubeconfig };
 const children = [];
-const start = (cmd, args) => {
-  const child = spawn(cmd, args, { env, stdio: ['ignore', 'pipe', 'inherit'] });
+const start = (cmd, args, extraEnv = {}) => {
+  const child = spawn(cmd, args, { env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'inherit'] });
   children.push(child);
   return child;
 };
@@ -356,7 +356,10 @@ try {
   kubectl('apply', '-k', 'config/crd');
   kubectl('apply', '-f', 'config/manager/namespace.yaml');
   kubectl('wait', '--for=condition=Established', '--timeout=60s', 'crd', '--all');
-  const operator = start(process.execPath, ['--enable-source-maps', 'dist/src/main.js', '--metrics-bind-address=0', '--health-probe-bind-address=0']);
+  // Without webhooks (converge create webhook): their serving certificate comes from cert-manager in a cluster.
+  const operator = start(process.execPath, ['--enable-source-maps', 'dist/src/main.js', '--metrics-bind-address=0', '--health-probe-bind-address=0'], {
+    ENABLE_WEBHOOKS: 'false',
+  });
   operator.stdout.pipe(process.stdout);
   kubectl('apply', '-k', 'config/samples');
   const samples = readdirSync('config/samples').filter((f) => f !== 'kustomization.yaml');
