@@ -338,7 +338,7 @@ describe('converge create webhook', () => {
       // The certificate's Secret is mounted where the webhook server reads it, next to the port the Service targets.
       assert.match(pod, /"mountPath":"\/tmp\/k8s-webhook-server\/serving-certs"/);
       assert.match(pod, /"secretName":"webhook-server-cert"/);
-      assert.match(pod, /"name":"webhook-server","containerPort":9443/);
+      assert.match(pod, /"containerPort":9443,"name":"webhook-server"/);
     });
   });
 
