@@ -1,6 +1,6 @@
 /**
  * `converge init <name>` and `converge create api <Kind>`: scaffold an operator project, then add kinds
- * to it. A project is ready as written: its first `npm install && npm test` compiles it, finds its
+ * to it (`converge create webhook` is passed on to create-webhook.ts). A project is ready as written: its first `npm install && npm test` compiles it, finds its
  * generated manifests current and runs its tests green. The kube-converge it depends on is the
  * running one's version from the registry, another version, or a tarball or checkout vendored into
  * the project (`--kube-converge`), with the typebox, TypeScript and Node types versions the running

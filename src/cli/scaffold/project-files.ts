@@ -148,6 +148,8 @@ refused call (403 Forbidden): \`npm run rbac\` adds it to config/rbac/role.yaml,
 permission the file granted (a refused run stops short, so it cannot tell what is no longer used);
 run \`npm test\` and \`npm run rbac\` once more to drop what the tests no longer use. Add a kind with
 \`npx converge create api <Kind>\` (\`--version v1beta1\`, \`--namespaced=false\` for a cluster-scoped kind).
+Add webhooks to a kind with \`npx converge create webhook --kind <Kind>\` and \`--defaulting\`,
+\`--programmatic-validation\` or \`--conversion --spoke <version>\` (deploying them needs cert-manager).
 
 ## Deploying
 
