@@ -49,11 +49,7 @@ function summary(out: string): { pass: number; fail: number } {
 describe('a project after converge create webhook', () => {
   it('compiles under its strict tsconfig', async () => {
     // Into dist/, as npm test compiles it; kube-converge is checked from its sources, not compiled into dist/.
-    await run(
-      process.execPath,
-      [resolveHere('typescript/bin/tsc'), '-p', 'tsconfig.json', '--customConditions', 'source'],
-      project,
-    );
+    await run(process.execPath, [resolveHere('typescript/bin/tsc'), '-p', 'tsconfig.json', '--customConditions', 'source'], project);
   });
 
   it('finds its CRDs current with converge generate --check, the two-version one with its conversion included', async () => {
