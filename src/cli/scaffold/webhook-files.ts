@@ -291,9 +291,11 @@ export const ${k.file}Conversion = defineConversion({
     .filter(Boolean)
     .join(', ');
   return `/**
- * The webhooks of the ${k.kind} API (${k.group}/${k.version}): ${what}. The manager serves them over HTTPS
- * on port 9443 (every replica, leader or not), and the API server calls them as config/webhook/ and the
- * CRD declare. test/${k.file}.webhook.test.ts runs them under TestEnv, called by its API server.
+ * The webhooks of the ${k.kind} API (${k.group}/${k.version}):
+ * ${what}.
+ * The manager serves them over HTTPS on port 9443 (every replica, leader or not), and the API server
+ * calls them as config/webhook/ and the CRD declare. test/${k.file}.webhook.test.ts runs them under
+ * TestEnv, called by its API server.
  */
 import type { Manager } from 'kube-converge/manager';
 import type { ObjectOf } from 'kube-converge/meta';
@@ -373,8 +375,8 @@ function webhookTest(p: OperatorIdentity, k: KindNames, w: WebhookChoice): strin
 `);
   }
   return `// The ${k.kind} webhooks against the in-process API server (no cluster), which calls them over HTTPS as
-// ${admission ? `${WEBHOOK_MANIFESTS}${w.spoke !== undefined ? ' and the CRD declare' : ' declares'}` : 'the CRD declares'}: TestEnv points those at the manager's webhook server, with a
-// certificate of its own. \`npm test\` runs it after compiling, from the project's folder.
+// ${admission ? `${WEBHOOK_MANIFESTS}${w.spoke !== undefined ? ' and the CRD declare' : ' declares'}` : 'the CRD declares'}. TestEnv points the API server at the
+// manager's webhook server, which serves a certificate of TestEnv's own. \`npm test\` runs it after compiling, from the project's folder.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 ${admission ? "import { readFile } from 'node:fs/promises';\nimport { parseAllDocuments } from 'yaml';\n" : ''}${w.validation ? "import { isInvalid } from 'kube-converge/client';\n" : ''}import type { Manager } from 'kube-converge/manager';
