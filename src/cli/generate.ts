@@ -44,7 +44,7 @@ export async function runGenerate(args: string[], options: GenerateOptions): Pro
     const path = resolve(cwd, spec);
     for (const def of await definitionsOf(path, cwd)) {
       const name = `${def.group}_${def.plural}.yaml`;
-      const text = render(def, relative(out, path));
+      const text = renderCrd(def, relative(out, path));
       const previous = expected.get(name);
       if (previous !== undefined && previous !== text)
         throw new Error(`two definitions write ${name}; each group and plural must be defined once`);
@@ -83,7 +83,7 @@ export async function runGenerate(args: string[], options: GenerateOptions): Pro
  * One CRD as the file holds it: the header, then YAML with no line folding (folds would depend on
  * the width) and no anchors: a schema two versions share is written out in each, as readers expect.
  */
-function render(def: CustomResource, from: string): string {
+export function renderCrd(def: CustomResource, from: string): string {
   return `${HEADER} from ${from.split('\\').join('/')}; do not edit.\n${stringify(def.crd(), { lineWidth: 0, aliasDuplicateObjects: false })}`;
 }
 

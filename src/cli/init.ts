@@ -1,6 +1,6 @@
 /**
  * `converge init <name>` and `converge create api <Kind>`: scaffold an operator project, then add kinds
- * to it. A project is ready as written: its first `npm install && npm test` compiles it, finds its
+ * to it (`converge create webhook` is passed on to create-webhook.ts). A project is ready as written: its first `npm install && npm test` compiles it, finds its
  * generated manifests current and runs its tests green. The kube-converge it depends on is the
  * running one's version from the registry, another version, or a tarball or checkout vendored into
  * the project (`--kube-converge`), with the typebox, TypeScript and Node types versions the running
@@ -49,7 +49,9 @@ import {
   recordingOf,
   roleFileWith,
   type OperatorIdentity,
+  projectSettings,
 } from './scaffold/index.js';
+import { CREATE_WEBHOOK_HELP, CREATE_WEBHOOK_USAGE, runCreateWebhook } from './create-webhook.js';
 
 /** The operator's ServiceAccount and namespace, from the project name. */
 const operatorOf = (name: string): OperatorIdentity => ({ name, namespace: `${name}-system` });
@@ -57,6 +59,7 @@ const operatorOf = (name: string): OperatorIdentity => ({ name, namespace: `${na
 export const INIT_USAGE = `Usage:
   converge init <name> [--dir DIR] [--group GROUP] [--kind KIND] [--kube-converge VERSION|PATH]
   converge create api <Kind> [--dir DIR] [--version VERSION] [--namespaced=false]
+${CREATE_WEBHOOK_USAGE}
 
   init writes a new operator project into DIR (default ./<name>, which must be missing or empty):
   one schema-first kind with its controller and tests, the generated CRD and RBAC, kustomize
@@ -74,7 +77,8 @@ export const INIT_USAGE = `Usage:
   the converge rbac commands of package.json, its CRD, and its permissions in config/rbac/role.yaml.
   --version VERSION    Its API version (default the project's, v1alpha1 from init).
   --namespaced=false   A cluster-scoped kind (its ConfigMap goes to the operator's namespace).
-`;
+
+${CREATE_WEBHOOK_HELP}`;
 
 interface OwnPackage {
   version: string;
@@ -134,8 +138,9 @@ export async function runInit(args: string[], cwd: string): Promise<string> {
   return `Created ${name} (kind ${first.kind}, group ${group}${from}) in ${dir}\nNext: cd ${values.dir ?? name} && npm install && npm test\n`;
 }
 
-/** Runs `converge create api`; resolves with what to print. */
+/** Runs `converge create api` or `converge create webhook`; resolves with what to print. */
 export async function runCreate(args: string[], cwd: string): Promise<string> {
+  if (args[0] === 'webhook') return runCreateWebhook(args.slice(1), cwd);
   const { values, positionals } = parseArgs({
     args,
     options: { dir: { type: 'string' }, version: { type: 'string' }, namespaced: { type: 'string' }, help: { type: 'boolean' } },
@@ -146,7 +151,7 @@ export async function runCreate(args: string[], cwd: string): Promise<string> {
   if (values.namespaced !== undefined && values.namespaced !== 'true' && values.namespaced !== 'false')
     throw new ScaffoldUsageError(`--namespaced must be true or false, got ${JSON.stringify(values.namespaced)}`);
   if (positionals[0] !== 'api')
-    throw new ScaffoldUsageError(`converge create knows "api" only, got ${JSON.stringify(positionals[0] ?? '')}`);
+    throw new ScaffoldUsageError(`converge create knows "api" and "webhook", got ${JSON.stringify(positionals[0] ?? '')}`);
   if (positionals.length !== 2) throw new ScaffoldUsageError('converge create api takes one kind');
   const dir = resolve(cwd, values.dir ?? '.');
   const { name, group, version } = await projectSettings(dir);
@@ -165,22 +170,4 @@ export async function runCreate(args: string[], cwd: string): Promise<string> {
   for (const [path, text] of [...rewired, ['package.json', pkg.text], [role.path, role.content]] as const)
     await writeFile(join(dir, path), text);
   return `Added ${k.kind} (${k.plural}.${k.group}/${k.version}, ${k.namespaced ? 'namespaced' : 'cluster-scoped'}) to ${dir}\n`;
-}
-
-/** The `converge` settings `converge init` wrote into the project's package.json. */
-async function projectSettings(dir: string): Promise<{ name: string; group: string; version: string }> {
-  const path = join(dir, 'package.json');
-  let pkg: { name?: unknown; converge?: { group?: unknown; version?: unknown } };
-  try {
-    pkg = JSON.parse(await readFile(path, 'utf8')) as typeof pkg;
-  } catch (err) {
-    throw new ScaffoldUsageError(
-      `cannot read ${path} (${(err as Error).message}): run converge create api in a project converge init made, or give --dir`,
-    );
-  }
-  const { group, version } = pkg.converge ?? {};
-  if (typeof group !== 'string' || typeof version !== 'string') {
-    throw new ScaffoldUsageError(`${path} has no "converge": { "group", "version" } settings, which converge init writes`);
-  }
-  return { name: checkProjectName(String(pkg.name)), group: checkGroup(group), version };
 }

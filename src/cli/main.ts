@@ -3,7 +3,7 @@
  * The `converge` command. `converge why` asks a running manager why an object is (not) converged
  * (see why.ts). `converge generate` writes the CRDs of schema-first definitions (see generate.ts).
  * `converge init` and `converge create api` scaffold an operator project and add kinds to it (see
- * init.ts). `converge apiserver` runs the local Kubernetes-compatible API server on
+ * init.ts); `converge create webhook` adds webhooks to a kind (see create-webhook.ts). `converge apiserver` runs the local Kubernetes-compatible API server on
  * loopback over HTTPS, installs CRDs from files and folders, writes a kubeconfig (CA and admin token)
  * that kubectl uses unedited, prints the URL and shuts down cleanly on SIGINT/SIGTERM. Argument errors
  * exit with status 2 and the usage text; other failures with status 1 and a message naming the cause.
@@ -16,6 +16,7 @@ import { parseArgs } from 'node:util';
 import { startApiServer } from '../apiserver/index.js';
 import { createCrds, crdPaths, readCrds } from './install-crds.js';
 import { runCreate, runInit } from './init.js';
+import { CREATE_WEBHOOK_USAGE } from './create-webhook.js';
 import { ScaffoldUsageError } from './scaffold/index.js';
 import { WhyError, runWhy } from './why.js';
 import { runGenerate } from './generate.js';
@@ -28,6 +29,7 @@ const USAGE = `Usage:
   converge generate <module>... --out DIR [--check]
   converge init <name> [--dir DIR] [--group GROUP] [--kind KIND] [--kube-converge VERSION|PATH]
   converge create api <Kind> [--dir DIR] [--version VERSION] [--namespaced=false]
+${CREATE_WEBHOOK_USAGE}
 ${RBAC_USAGE}
   converge help | --help
   converge --version
@@ -41,6 +43,7 @@ Commands:
               exits 1 when a file is stale, missing or no longer generated.
   init        Write a new operator project (a kind, its controller and tests, manifests); --help for more.
   create api  Add a kind with its controller and test to a project converge init wrote.
+  create webhook  Add defaulting, validating or conversion webhooks to such a kind; --help for more.
   rbac        Turn what tests recorded a ServiceAccount doing into least-privilege Roles (--check: CI drift).
 
 Options for apiserver:

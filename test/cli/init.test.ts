@@ -281,3 +281,181 @@ describe('converge create api', () => {
     });
   });
 });
+
+describe('converge create webhook', () => {
+  const demoWebhooks = ['webhook', '--kind', 'Demo', '--defaulting', '--programmatic-validation'];
+
+  it("adds a kind's defaulter and validator, wired into main.ts through src/webhooks/index.ts, declared in config/webhook, deployed with a Service and a cert-manager Certificate", async () => {
+    await withDir(async (dir) => {
+      await runInit(['demo-op'], dir);
+      const project = join(dir, 'demo-op');
+      assert.match(await runCreate(demoWebhooks, project), /^Added defaulting, validation webhooks of Demo/);
+      const files = await filesIn(project);
+      for (const f of ['src/webhooks/demo.ts', 'src/webhooks/index.ts', 'test/demo.webhook.test.ts', 'config/webhook/manifests.yaml'])
+        assert.ok(files.includes(f), `${f} is written`);
+      const main = await readFile(join(project, 'src/main.ts'), 'utf8');
+      assert.match(
+        main,
+        /import \{ setupControllers \} from '\.\/controllers\/index\.js';\nimport \{ setupWebhooks \} from '\.\/webhooks\/index\.js';\n/,
+      );
+      assert.match(main, /setupControllers\(mgr\);\n {2}if \(process\.env\['ENABLE_WEBHOOKS'\] !== 'false'\) setupWebhooks\(mgr\);\n/);
+      const code = await readFile(join(project, 'src/webhooks/demo.ts'), 'utf8');
+      assert.match(code, /\.for\(Demo\)\n\s+\.defaulter\(defaultDemo\)\n\s+\.validator\(demoValidator\)\n\s+\.complete\(\);/);
+      assert.doesNotMatch(code, /conversion/i);
+
+      const manifests = parseAllDocuments(await readFile(join(project, 'config/webhook/manifests.yaml'), 'utf8')).map(
+        (d) =>
+          d.toJS() as {
+            kind: string;
+            metadata: { annotations: Record<string, string> };
+            webhooks: { name: string; clientConfig: unknown }[];
+          },
+      );
+      assert.deepEqual(
+        manifests.map((m) => [m.kind, m.webhooks.map((w) => w.name)]),
+        [
+          ['MutatingWebhookConfiguration', ['mdemo-v1alpha1.demo-op.example.com']],
+          ['ValidatingWebhookConfiguration', ['vdemo-v1alpha1.demo-op.example.com']],
+        ],
+      );
+      assert.deepEqual(manifests[0]!.webhooks[0]!.clientConfig, {
+        service: { namespace: 'demo-op-system', name: 'webhook-service', path: '/mutate-demo-op-example-com-v1alpha1-demo', port: 443 },
+      });
+      assert.equal(manifests[1]!.metadata.annotations['cert-manager.io/inject-ca-from'], 'demo-op-system/serving-cert');
+
+      const built = parseAllDocuments(await run('kubectl', ['kustomize', join(project, 'config/default')], dir)).map(
+        (d) => d.toJS() as { kind: string; metadata: { name: string }; spec?: { template?: { spec: unknown } } },
+      );
+      const names = built.map((o) => `${o.kind}/${o.metadata.name}`);
+      for (const made of [
+        'Service/webhook-service',
+        'Issuer/selfsigned-issuer',
+        'Certificate/serving-cert',
+        'MutatingWebhookConfiguration/demo-op-mutating-webhook-configuration',
+        'ValidatingWebhookConfiguration/demo-op-validating-webhook-configuration',
+      ])
+        assert.ok(names.includes(made), `${made} in ${names.join(', ')}`);
+      const pod = JSON.stringify(built.find((o) => o.kind === 'Deployment')?.spec?.template?.spec);
+      // The certificate's Secret is mounted where the webhook server reads it, next to the port the Service targets.
+      assert.match(pod, /"mountPath":"\/tmp\/k8s-webhook-server\/serving-certs"/);
+      assert.match(pod, /"secretName":"webhook-server-cert"/);
+      assert.match(pod, /"containerPort":9443,"name":"webhook-server"/);
+    });
+  });
+
+  it("adds a second kind's webhooks to the same index and configurations, keeping the first kind's", async () => {
+    await withDir(async (dir) => {
+      await runInit(['demo-op'], dir);
+      const project = join(dir, 'demo-op');
+      await runCreate(['api', 'Backup', '--namespaced=false'], project);
+      await runCreate(demoWebhooks, project);
+      const overlay = await readFile(join(project, 'config/default/kustomization.yaml'), 'utf8');
+      assert.match(await runCreate(['webhook', '--kind', 'Backup', '--programmatic-validation'], project), /validation webhooks of Backup/);
+      assert.equal(await readFile(join(project, 'config/default/kustomization.yaml'), 'utf8'), overlay);
+      const index = await readFile(join(project, 'src/webhooks/index.ts'), 'utf8');
+      assert.match(index, /setupDemoWebhook\(mgr\);\n {2}setupBackupWebhook\(mgr\);\n {2}\/\/ converge:scaffold:setup/);
+      assert.equal((await readFile(join(project, 'src/main.ts'), 'utf8')).match(/setupWebhooks\(mgr\)/g)?.length, 1);
+      const validating = parseAllDocuments(await readFile(join(project, 'config/webhook/manifests.yaml'), 'utf8'))
+        .map((d) => d.toJS() as { kind: string; webhooks: { name: string; rules: { scope: string }[] }[] })
+        .find((m) => m.kind === 'ValidatingWebhookConfiguration')!;
+      assert.deepEqual(
+        validating.webhooks.map((w) => [w.name, w.rules[0]!.scope]),
+        [
+          ['vdemo-v1alpha1.demo-op.example.com', 'Namespaced'],
+          ['vbackup-v1alpha1.demo-op.example.com', 'Cluster'],
+        ],
+      );
+    });
+  });
+
+  it('with --conversion --spoke, adds a served version to the definition and the CRD, converted by the webhook behind the Service', async () => {
+    await withDir(async (dir) => {
+      await runInit(['demo-op'], dir);
+      const project = join(dir, 'demo-op');
+      assert.match(
+        await runCreate(['webhook', '--kind', 'Demo', '--conversion', '--spoke', 'v1beta1'], project),
+        /conversion v1alpha1 <-> v1beta1 webhooks of Demo/,
+      );
+      const crd = parseAllDocuments(
+        await readFile(join(project, 'config/crd/bases/demo-op.example.com_demos.yaml'), 'utf8'),
+      )[0]!.toJS() as {
+        metadata: { annotations: Record<string, string> };
+        spec: { versions: { name: string; served: boolean; storage: boolean }[]; conversion: unknown };
+      };
+      assert.deepEqual(
+        crd.spec.versions.map((v) => [v.name, v.served, v.storage]),
+        [
+          ['v1alpha1', true, true],
+          ['v1beta1', true, false],
+        ],
+      );
+      assert.deepEqual(crd.spec.conversion, {
+        strategy: 'Webhook',
+        webhook: {
+          clientConfig: { service: { namespace: 'demo-op-system', name: 'webhook-service', path: '/convert', port: 443 } },
+          conversionReviewVersions: ['v1'],
+        },
+      });
+      assert.equal(crd.metadata.annotations['cert-manager.io/inject-ca-from'], 'demo-op-system/serving-cert');
+      assert.match(
+        await readFile(join(project, 'src/api/demo.ts'), 'utf8'),
+        /v1beta1: \{\n\s+served: true,\n\s+storage: false,\n\s+spec: DemoSpecV1beta1,/,
+      );
+      // No admission webhook: no configurations to list.
+      assert.equal((await filesIn(project)).includes('config/webhook/manifests.yaml'), false);
+      assert.doesNotMatch(await readFile(join(project, 'config/webhook/kustomization.yaml'), 'utf8'), /manifests/);
+    });
+  });
+
+  it('refuses no webhook, --conversion without --spoke, a kind the project lacks, a kind that has webhooks and a definition --conversion cannot extend, writing nothing', async () => {
+    await withDir(async (dir) => {
+      await runInit(['demo-op'], dir);
+      const project = join(dir, 'demo-op');
+      await assert.rejects(
+        runCreate(['webhook', '--kind', 'Demo'], project),
+        /say which webhooks to create: --defaulting, --programmatic-validation, --conversion/,
+      );
+      await assert.rejects(runCreate(['webhook', '--kind', 'Demo', '--conversion'], project), /--conversion needs --spoke VERSION/);
+      await assert.rejects(
+        runCreate(['webhook', '--kind', 'Demo', '--defaulting', '--version', 'v1'], project),
+        /stored in, v1alpha1 .*--version v1 is not it/,
+      );
+      await assert.rejects(
+        runCreate(['webhook', '--kind', 'Demo', '--conversion', '--spoke', 'v1alpha1'], project),
+        /--spoke v1alpha1 is the stored version/,
+      );
+      await assert.rejects(
+        runCreate(['webhook', '--kind', 'Backup', '--defaulting'], project),
+        /Backup is not a kind of this project: there is no src\/api\/backup\.ts \(add it with converge create api Backup\)/,
+      );
+      const definition = join(project, 'src/api/demo.ts');
+      const edited = `${await readFile(definition, 'utf8')}// mine\n`;
+      await writeFile(definition, edited);
+      const untouched = await filesIn(project);
+      await assert.rejects(
+        runCreate(['webhook', '--kind', 'Demo', '--defaulting', '--conversion', '--spoke', 'v1beta1'], project),
+        /src\/api\/demo\.ts is no longer the definition converge create api wrote, so --conversion cannot add v1beta1 to it safely; nothing was written/,
+      );
+      assert.deepEqual(await filesIn(project), untouched);
+      await runCreate(demoWebhooks, project);
+      const before = await Promise.all((await filesIn(project)).map(async (f) => [f, await readFile(join(project, f), 'utf8')]));
+      await assert.rejects(
+        runCreate(['webhook', '--kind', 'Demo', '--programmatic-validation'], project),
+        /Demo has webhooks already \(src\/webhooks\/demo\.ts\); nothing was written/,
+      );
+      assert.deepEqual(await Promise.all((await filesIn(project)).map(async (f) => [f, await readFile(join(project, f), 'utf8')])), before);
+      assert.equal(await readFile(definition, 'utf8'), edited);
+    });
+  });
+
+  it('exits 2 with its usage lines and a "did you mean" for a misspelt flag, as a process', async () => {
+    await withDir(async (dir) => {
+      const bad = runConverge(['create', 'webhook', '--kind', 'Demo', '--defaultin', '--dir', dir]);
+      assert.equal(await bad.exited, 2);
+      assert.match(
+        bad.err(),
+        /unknown option --defaultin\nDid you mean "--defaulting"\?[\s\S]*Usage:[\s\S]*converge create webhook --kind KIND/,
+      );
+    });
+  });
+});

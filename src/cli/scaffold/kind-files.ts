@@ -7,7 +7,7 @@
 import type { KindNames } from './names.js';
 import type { ScaffoldFile } from './write-files.js';
 import { local } from './local-import.js';
-import { CRD_DIR, starterCrdFile } from './starter-crd.js';
+import { CRD_DIR, capitalized, starterCrdFile, type SpokePlan } from './starter-crd.js';
 import { sampleFileOf } from './config-files.js';
 
 /** The finalizer each kind's controller puts on its objects: `<group>/cleanup`. */
@@ -35,7 +35,54 @@ spec:
 `;
 }
 
-function definitionFile(k: KindNames): string {
+/**
+ * src/api/<kind>.ts. With `conversion` (`converge create webhook --conversion`), the kind gets a second,
+ * served version whose spec calls the message `text`, and a conversion webhook between the two.
+ */
+export function definitionFile(k: KindNames, conversion?: SpokePlan): string {
+  const printerColumns = `printerColumns: [
+        { name: 'Ready', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].status' },
+        { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+      ],`;
+  const spokeSpec = conversion && `${k.kind}Spec${capitalized(conversion.spoke)}`;
+  const spokeSchema =
+    conversion === undefined
+      ? ''
+      : `
+/**
+ * The spec in ${conversion.spoke}, where the message is called text. Objects are stored in ${k.version}; the
+ * conversion webhook (src/webhooks/${k.file}.ts) turns one spec into the other, so a ${k.kind} written in
+ * either version reads back in both.
+ */
+export const ${spokeSpec} = Type.Object({
+  text: Type.String({ minLength: 1, description: 'What the ${k.kind}\\'s ConfigMap holds under "message".' }),
+});
+export type ${spokeSpec} = Static<typeof ${spokeSpec}>;
+`;
+  const spokeVersion =
+    conversion === undefined
+      ? ''
+      : `
+    ${conversion.spoke}: {
+      served: true,
+      storage: false,
+      spec: ${spokeSpec},
+      status: ${k.kind}Status,
+      subresources: { status: true },
+      ${printerColumns}
+    },`;
+  const conversionBlock =
+    conversion === undefined
+      ? ''
+      : `
+  // The API server sends every conversion to the operator's webhook Service (config/webhook/); cert-manager
+  // puts the CA of its serving certificate (config/certmanager/) into the CRD.
+  conversion: {
+    strategy: 'Webhook',
+    service: { namespace: '${conversion.service.namespace}', name: '${conversion.service.name}', path: '/convert' },
+    conversionReviewVersions: ['v1'],
+  },
+  crdAnnotations: { 'cert-manager.io/inject-ca-from': '${conversion.caFrom}' },`;
   return `/**
  * The ${k.kind} API (${k.group}/${k.version}), schema first: the TypeBox schemas below are the one
  * source of the TypeScript types, the resource descriptor the controller uses and the CRD in
@@ -54,7 +101,7 @@ export const ${k.kind}Status = Type.Object({
   conditions: Type.Optional(Conditions()),
 });
 export type ${k.kind}Status = Static<typeof ${k.kind}Status>;
-
+${spokeSchema}
 export const ${k.kind} = defineCustomResource({
   group: '${k.group}',
   kind: '${k.kind}',
@@ -66,12 +113,9 @@ export const ${k.kind} = defineCustomResource({
       spec: ${k.kind}Spec,
       status: ${k.kind}Status,
       subresources: { status: true },
-      printerColumns: [
-        { name: 'Ready', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].status' },
-        { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
-      ],
-    },
-  },
+      ${printerColumns}
+    },${spokeVersion}
+  },${conversionBlock}
 });
 `;
 }

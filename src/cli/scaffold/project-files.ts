@@ -148,6 +148,8 @@ refused call (403 Forbidden): \`npm run rbac\` adds it to config/rbac/role.yaml,
 permission the file granted (a refused run stops short, so it cannot tell what is no longer used);
 run \`npm test\` and \`npm run rbac\` once more to drop what the tests no longer use. Add a kind with
 \`npx converge create api <Kind>\` (\`--version v1beta1\`, \`--namespaced=false\` for a cluster-scoped kind).
+Add webhooks to a kind with \`npx converge create webhook --kind <Kind>\` and \`--defaulting\`,
+\`--programmatic-validation\` or \`--conversion --spoke <version>\` (deploying them needs cert-manager).
 
 ## Deploying
 
@@ -338,8 +340,8 @@ mkdirSync(dir, { recursive: true });
 const kubeconfig = join(dir, 'kubeconfig');
 const env = { ...process.env, KUBECONFIG: kubeconfig };
 const children = [];
-const start = (cmd, args) => {
-  const child = spawn(cmd, args, { env, stdio: ['ignore', 'pipe', 'inherit'] });
+const start = (cmd, args, extraEnv = {}) => {
+  const child = spawn(cmd, args, { env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'inherit'] });
   children.push(child);
   return child;
 };
@@ -356,7 +358,10 @@ try {
   kubectl('apply', '-k', 'config/crd');
   kubectl('apply', '-f', 'config/manager/namespace.yaml');
   kubectl('wait', '--for=condition=Established', '--timeout=60s', 'crd', '--all');
-  const operator = start(process.execPath, ['--enable-source-maps', 'dist/src/main.js', '--metrics-bind-address=0', '--health-probe-bind-address=0']);
+  // Without webhooks (converge create webhook): their serving certificate comes from cert-manager in a cluster.
+  const operator = start(process.execPath, ['--enable-source-maps', 'dist/src/main.js', '--metrics-bind-address=0', '--health-probe-bind-address=0'], {
+    ENABLE_WEBHOOKS: 'false',
+  });
   operator.stdout.pipe(process.stdout);
   kubectl('apply', '-k', 'config/samples');
   const samples = readdirSync('config/samples').filter((f) => f !== 'kustomization.yaml');

@@ -11,6 +11,8 @@ import { local } from './local-import.js';
 
 export const API_INDEX = 'src/api/index.ts';
 export const CONTROLLERS_INDEX = 'src/controllers/index.ts';
+export const WEBHOOKS_INDEX = 'src/webhooks/index.ts';
+export const MAIN = 'src/main.ts';
 
 const API_MARKER = '// converge:scaffold:api';
 const IMPORTS_MARKER = '// converge:scaffold:imports';
@@ -42,6 +44,21 @@ export function setupControllers(mgr: Manager): void {
 `;
 }
 
+/** src/webhooks/index.ts, which `converge create webhook` writes with the project's first webhook. */
+export function webhooksIndexFile(first: KindNames): string {
+  return `// Every webhook of the operator; main.ts registers them all on its manager, which serves them over HTTPS.
+import type { Manager } from 'kube-converge/manager';
+import { setup${first.kind}Webhook } from ${local(`./${first.file}.js`)};
+${IMPORTS_MARKER} (converge create webhook adds each new kind's import above this line)
+
+/** Registers every webhook of the operator on \`mgr\`. Call before \`mgr.start()\`. */
+export function setupWebhooks(mgr: Manager): void {
+  setup${first.kind}Webhook(mgr);
+  ${SETUP_MARKER}
+}
+`;
+}
+
 /** `text` with `line` inserted above the line holding `marker`, at its indentation. */
 function insertAbove(text: string, marker: string, line: string, file: string): string {
   const lines = text.split('\n');
@@ -65,6 +82,35 @@ export function wireController(text: string, k: KindNames): string {
     CONTROLLERS_INDEX,
   );
   return insertAbove(imported, SETUP_MARKER, `setup${k.kind}Controller(mgr);`, CONTROLLERS_INDEX);
+}
+
+export function wireWebhook(text: string, k: KindNames): string {
+  const imported = insertAbove(text, IMPORTS_MARKER, `import { setup${k.kind}Webhook } from ${local(`./${k.file}.js`)};`, WEBHOOKS_INDEX);
+  return insertAbove(imported, SETUP_MARKER, `setup${k.kind}Webhook(mgr);`, WEBHOOKS_INDEX);
+}
+
+/**
+ * main.ts calling `setupWebhooks` after `setupControllers` (unless ENABLE_WEBHOOKS=false), its import
+ * after theirs: the lines `converge init` wrote are the anchors, and a main.ts without them is refused.
+ */
+export function wireMain(text: string): string {
+  const below = (t: string, anchor: string, line: string): string => {
+    const lines = t.split('\n');
+    const at = lines.findIndex((l) => l.trim() === anchor);
+    if (at === -1)
+      throw new WiringError(`${MAIN} has no "${anchor}" line, so the webhooks cannot be wired in; add "${line.trim()}" where they belong`);
+    lines.splice(at + 1, 0, lines[at]!.slice(0, lines[at]!.length - lines[at]!.trimStart().length) + line);
+    return lines.join('\n');
+  };
+  if (text.includes('setupWebhooks(mgr)')) return text;
+  const imported = below(
+    text,
+    `import { setupControllers } from ${local('./controllers/index.js')};`,
+    `import { setupWebhooks } from ${local('./webhooks/index.js')};`,
+  );
+  // As kubebuilder's main: the webhook server needs a serving certificate, which cert-manager issues in
+  // a cluster; ENABLE_WEBHOOKS=false runs the operator without one (npm start, npm run e2e).
+  return below(imported, 'setupControllers(mgr);', "if (process.env['ENABLE_WEBHOOKS'] !== 'false') setupWebhooks(mgr);");
 }
 
 const RECORDING = /--recording \S+/g;
