@@ -8,8 +8,16 @@ import { ConfigMapResource, noopLogger } from 'kube-converge/meta';
 import { Fleet } from 'kube-converge/multicluster';
 import { PartitionProxy, TestFleet, eventually } from 'kube-converge/testing';
 import type { Manager } from 'kube-converge/manager';
+import { LOAD_STRETCH } from '../../test/e2e/load-bounds.js';
 import { addFleetConfigController } from './controller.js';
 import { FleetConfig } from './types.js';
+
+const timings = { memberTimeoutMs: 500, retryAfterMs: 200 };
+/**
+ * How long a reachable member may wait for a change: the reconcile in flight may be waiting out an
+ * unreachable member's write, then one more reconcile (and its retry) runs — stretched by the load.
+ */
+const converged = { timeoutMs: LOAD_STRETCH * 2 * (timings.memberTimeoutMs + timings.retryAfterMs) };
 
 const labels = (name: string) => ({ env: name.startsWith('prod') ? 'prod' : 'dev' });
 const start = (members: string[]) => TestFleet.start({ members, labels, hubCrds: [FleetConfig.crd()] });
@@ -36,7 +44,7 @@ async function operator(
       : {}),
   });
   const fleet = new Fleet({ local, provider: testFleet.provider() });
-  addFleetConfigController(fleet, { memberTimeoutMs: 500, retryAfterMs: 200 });
+  addFleetConfigController(fleet, timings);
   return { local, run: local.start() };
 }
 
@@ -104,18 +112,16 @@ describe('FleetConfig operator', () => {
         ...current,
         spec: { ...current.spec, configMap: { ...current.spec.configMap, data: { mode: 'green' } } },
       });
-      await eventually(async () => (await dataIn(testFleet, 'prod-a'))?.['mode'] === 'green');
+      await eventually(async () => (await dataIn(testFleet, 'prod-a'))?.['mode'] === 'green', converged);
       await eventually(async () => {
         const b = (await statusOf(testFleet))?.clusters?.find((c) => c.name === 'prod-b');
         return b?.lastError !== undefined && b.syncedGeneration === 1;
-      });
+      }, converged);
       assert.equal((await statusOf(testFleet))?.conditions?.find((c) => c.type === 'Ready')?.status, 'False');
 
       testFleet.heal('prod-b');
-      await eventually(async () => (await dataIn(testFleet, 'prod-b'))?.['mode'] === 'green', { timeoutMs: 15_000 });
-      await eventually(async () => (await statusOf(testFleet))?.conditions?.find((c) => c.type === 'Ready')?.status === 'True', {
-        timeoutMs: 15_000,
-      });
+      await eventually(async () => (await dataIn(testFleet, 'prod-b'))?.['mode'] === 'green', converged);
+      await eventually(async () => (await statusOf(testFleet))?.conditions?.find((c) => c.type === 'Ready')?.status === 'True', converged);
     } finally {
       await op.local.shutdown();
       await op.run;
