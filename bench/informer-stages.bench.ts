@@ -1,3 +1,4 @@
+// Imports meta's internal (private) face for deepFreezeFresh, the freeze the informer applies to each decoded object.
 // Where the informer's ingest time goes, stage by stage, in one process and without sockets: the
 // same 100,000 MODIFIED events of 1.5 KiB ConfigMaps (with the managedFields entry the API server
 // writes) are taken in 64 KiB chunks by (1) JSON.parse alone over the lines already split (the
@@ -12,7 +13,8 @@
 // floor; the production informer's share of the floor last.
 // Run: node scripts/run-bench.mjs informer-stages   (goals of the informer: >= 0.6 of the ceiling, >= 0.85 of the floor)
 import { createSharedIndexInformer, type ListerWatcher } from 'kube-converge/cache';
-import { ConfigMapResource, deepFreezeFresh, type KubeObject } from 'kube-converge/meta';
+import { ConfigMapResource, type KubeObject } from 'kube-converge/meta';
+import { deepFreezeFresh } from '../src/meta/internal.js';
 import { printHeadlines, writeResult, type Headline } from './results.js';
 import { seededRandom } from './watch-fixture.js';
 import { replayedWatch } from './replayed-watch.js';

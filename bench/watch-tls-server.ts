@@ -1,3 +1,4 @@
+// Imports apiserver's internal (private) face: machinery shared between layers that the package does not export.
 // Child process of bench/watch-decode-tls.bench.ts: an HTTPS server (loopback certificate signed by a
 // CA of its own) that answers a Pod LIST with OBJECTS Pods at resourceVersion OBJECTS, and any watch
 // with EVENTS recorded MODIFIED events of ~10 KiB Pods on one stream, written in 64 KiB pieces as fast
@@ -7,7 +8,7 @@
 // Reports { url, caPem, objects, events, eventBytes } over IPC.
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:https';
-import { servingMaterial } from 'kube-converge/apiserver';
+import { servingMaterial } from '../src/apiserver/internal.js';
 
 const OBJECTS = 1_000;
 const EVENTS = Number(process.env['EVENTS'] ?? 50_000);

@@ -1,7 +1,8 @@
 // Enforces the house rules of docs/architecture.md on every relative import of src/, test/ and
 // examples/, and names the rule and the import that breaks one:
 //   layer      a layer imports only the layers below it (the matrix in LAYERS);
-//   face       another layer is entered only through its face, src/<layer>/index.ts;
+//   face       another layer is entered only through its face, src/<layer>/index.ts, or its internal face,
+//              src/<layer>/internal.ts (machinery shared between layers, left out of package.json's exports);
 //   sibling    inside a layer, a sub-folder is entered only through its index.ts, never a private file,
 //              and every sub-folder that is imported has one;
 //   floor      inside the API server, a room imports only rooms on its own floor or below (FLOORS);
@@ -57,7 +58,7 @@ export const FLOORS = [
   ['registry'],
   ['admission', 'conversion'],
   ['handlers', 'controllers', 'discovery', 'openapi-routes'],
-  ['http', 'api-server', 'start', 'index'],
+  ['http', 'api-server', 'start', 'index', 'internal'],
 ];
 const floorOf = new Map(FLOORS.flatMap((rooms, i) => rooms.map((r) => [r, i])));
 
@@ -90,7 +91,8 @@ function checkSrc(file, target) {
     if (allowed === undefined) flag('layer', file, target, `src/${from} is not in the layer matrix`);
     else if (allowed !== ANY && !allowed.includes(to))
       flag('layer', file, target, `${from} may import ${allowed.join(', ') || 'nothing of ours'}`);
-    if (target !== join(src, to, 'index.ts')) flag('face', file, target, `enter ${to} through src/${to}/index.ts`);
+    if (target !== join(src, to, 'index.ts') && target !== join(src, to, 'internal.ts'))
+      flag('face', file, target, `enter ${to} through src/${to}/index.ts (or internal.ts)`);
     return;
   }
   // Same layer: a folder other than the importer's own or its ancestors is entered through its index.ts.

@@ -4,7 +4,8 @@
  * route and method to a verb handler, and turns every failure into a Status response, so no input
  * can make it throw.
  */
-import { noopLogger, realClock, requireInt, type Clock, type Logger } from '../meta/index.js';
+import { noopLogger, realClock, type Clock, type Logger } from '../meta/index.js';
+import { requireInt } from '../meta/internal.js';
 import { defaultUid, type AdmissionAuditEvent, type Scope, type ServerContext, type TableConverter } from './registry/index.js';
 import { CrdController, GarbageCollector, NamespaceLifecycle } from './controllers/index.js';
 import {

@@ -1,18 +1,10 @@
 // Public face of the apiserver layer: the local Kubernetes-compatible API server.
-export { startApiServer, kubeconfigFor } from './start.js';
+export { startApiServer } from './start.js';
 export type { StartApiServerOptions, RunningApiServer, Kubeconfig } from './start.js';
 export { createApiServer } from './api-server.js';
 export type { ApiServer, ApiServerOptions, ServiceAccountTokenOptions } from './api-server.js';
 export type { RecordedRequest } from './authorization/index.js';
-export { grantedToAuthenticatedUsers } from './authorization/index.js';
 export type { IssuedToken } from './authentication/index.js';
 export type { UserInfo } from './ground/index.js';
 export type { AdmissionAuditEvent } from './registry/index.js';
-export { listen } from './http/index.js';
-export type { Listening } from './http/index.js';
-export type { ApiRequest, ApiResponse } from './wire/index.js';
 export type { ServedResource } from './served-resource.js';
-export { servingMaterial } from './http/index.js';
-export type { ServingMaterial } from './http/index.js';
-export { checkCustomResource } from './schema/index.js';
-export type { CustomResourceCheck, FieldCause } from './schema/index.js';

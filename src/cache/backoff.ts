@@ -9,7 +9,8 @@
  * starts the sequence over at once, for callers that know the failures they delay have ended.
  * (client-go lets the jitter push a capped delay up to 2 × cap; we keep the cap a hard limit.)
  */
-import { requireDuration, type Clock } from '../meta/index.js';
+import { type Clock } from '../meta/index.js';
+import { requireDuration } from '../meta/internal.js';
 
 /** How a `Backoff` grows its delays; every field but `clock` defaults to `BACKOFF_DEFAULTS`. */
 export interface BackoffOptions {

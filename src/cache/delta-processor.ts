@@ -20,7 +20,8 @@
  *
  * Invariant: nothing here calls upstream; the only outputs are the store and the listeners' buffers.
  */
-import { deepFreezeFresh, type KubeObject, type Logger } from '../meta/index.js';
+import { type KubeObject, type Logger } from '../meta/index.js';
+import { deepFreezeFresh } from '../meta/internal.js';
 import { shareEmptyManagedFields } from './freeze-policy.js';
 import type { Delta } from './fifo.js';
 import type { IndexedStore } from './indexer.js';

@@ -21,7 +21,8 @@
  * it instead of all of them living until the list ends (that was the relist's peak heap).
  * Back-pressure: above `highWater` queued deltas the producer is asked to wait (`waitForRoom`).
  */
-import { requireInt, type KubeObject } from '../meta/index.js';
+import { type KubeObject } from '../meta/index.js';
+import { requireInt } from '../meta/internal.js';
 import { deletionHandlingKey } from './tombstone.js';
 
 /** client-go's delta types. `ReplacedAll`, `SyncAll` and `Bookmark` are the atomic FIFO's forms. */

@@ -10,7 +10,7 @@ export type { SharedIndexInformerOptions, AddEventHandlerOptions } from './share
 export { SharedInformerFactory } from './informer-factory.js';
 export type { SharedInformerFactoryOptions, InformerForOptions } from './informer-factory.js';
 export type { Lister } from './lister.js';
-export type { CacheMetricsProvider, CounterMetric, SettableGaugeMetric, HistogramMetric } from './metrics.js';
+export type { CacheMetricsProvider } from './metrics.js';
 export { IndexerError, InformerStoppedError, ShardSelectorIgnoredError, WatchInterruptedError } from './errors.js';
 export type {
   DeletedFinalStateUnknown,

@@ -9,10 +9,10 @@
  * are started by the next call; an informer whose own signal aborted is stopped and no longer in the
  * table, so the next request builds a fresh one.
  */
-import { isMetadataOnly, type Client } from '../client/index.js';
+import { type Client } from '../client/index.js';
+import { isMetadataOnly } from '../client/internal.js';
 import {
   InvalidOptionError,
-  formatGVR,
   gvrOfResource,
   noopLogger,
   realClock,
@@ -21,6 +21,7 @@ import {
   type Logger,
   type ResourceDescriptor,
 } from '../meta/index.js';
+import { formatGVR } from '../meta/internal.js';
 import { createListerWatcher } from './list-watcher.js';
 import { createLister, type Lister } from './lister.js';
 import type { CacheMetricsProvider } from './metrics.js';

@@ -9,7 +9,8 @@
  * metadata-only descriptor (`metadataOnly(resource)`), objects are `PartialObjectMetadata` carrying
  * the apiVersion and kind of the resource, as controller-runtime's metadata informers keep them.
  */
-import { isMetadataOnly, type Client, type ListOptions, type WatchEvent, type WatchOptions, type WatchStream } from '../client/index.js';
+import { type Client, type ListOptions, type WatchEvent, type WatchOptions, type WatchStream } from '../client/index.js';
+import { isMetadataOnly } from '../client/internal.js';
 import type { KubeList, KubeObject, ListMeta, ResourceDescriptor } from '../meta/index.js';
 import { ShardSelectorIgnoredError } from './errors.js';
 

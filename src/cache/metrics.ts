@@ -14,22 +14,10 @@
  * | objects in store           | after each processed batch                                      |
  * | pending notifications      | per handler, when a drain round starts and ends                 |
  */
+import type { CounterMetric, HistogramMetric, SettableGaugeMetric } from '../meta/index.js';
 import type { WatchErrorReason } from './types.js';
 
-/** A counter a `CacheMetricsProvider` hands the cache, which only ever increments it. @extension */
-export interface CounterMetric {
-  inc(): void;
-}
-
-/** A gauge a `CacheMetricsProvider` hands the cache, which sets it to the current value (the workqueue's `SettableGaugeMetric` shape). @extension */
-export interface SettableGaugeMetric {
-  set(value: number): void;
-}
-
-/** A histogram a `CacheMetricsProvider` hands the cache, which records durations in seconds. @extension */
-export interface HistogramMetric {
-  observe(seconds: number): void;
-}
+export type { CounterMetric, HistogramMetric, SettableGaugeMetric };
 
 /** @extension */
 export interface CacheMetricsProvider {

@@ -14,16 +14,8 @@
  */
 import assert from 'node:assert/strict';
 import { StatusError, type WatchEvent, type WatchStream } from '../client/index.js';
-import {
-  INITIAL_EVENTS_END_ANNOTATION,
-  noopLogger,
-  requireDuration,
-  requireInt,
-  type Clock,
-  type KubeObject,
-  type Logger,
-  type Timer,
-} from '../meta/index.js';
+import { noopLogger, type Clock, type KubeObject, type Logger, type Timer } from '../meta/index.js';
+import { INITIAL_EVENTS_END_ANNOTATION, requireDuration, requireInt } from '../meta/internal.js';
 import { Backoff, type BackoffOptions } from './backoff.js';
 import { WatchInterruptedError } from './errors.js';
 import type { ReplaceBuilder } from './fifo.js';

@@ -15,7 +15,8 @@
  * store; a registration's `hasSynced()` only after that and after its handler has seen every
  * initial-list add; nothing a handler does (throw, reject, block) stops the informer.
  */
-import { noopLogger, realClock, requireDuration, type Clock, type KubeObject, type Logger, type Timer } from '../meta/index.js';
+import { noopLogger, realClock, type Clock, type KubeObject, type Logger, type Timer } from '../meta/index.js';
+import { requireDuration } from '../meta/internal.js';
 import { freezeByDefault } from './freeze-policy.js';
 import { InformerStoppedError } from './errors.js';
 import { DeltaProcessor } from './delta-processor.js';

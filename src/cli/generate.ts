@@ -14,7 +14,8 @@ import { dirname, extname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { stringify } from 'yaml';
-import { isCustomResource, type CustomResource } from '../schema/index.js';
+import { type CustomResource } from '../schema/index.js';
+import { isCustomResource } from '../schema/internal.js';
 
 export interface GenerateOptions {
   /** Builds the error the CLI reports as an argument error (exit 2, with the usage text). */

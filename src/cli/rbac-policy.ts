@@ -8,7 +8,8 @@
  * were used in. Invariant: the same permissions always give the same manifests — rules sorted by
  * API group and resource, resources with equal verbs merged into one rule, verbs sorted.
  */
-import { grantedToAuthenticatedUsers, type RecordedRequest } from '../apiserver/index.js';
+import { type RecordedRequest } from '../apiserver/index.js';
+import { grantedToAuthenticatedUsers } from '../apiserver/internal.js';
 
 /** One permission; `namespace` '' means the ClusterRole. */
 export type Permission =

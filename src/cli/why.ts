@@ -10,7 +10,8 @@
  * becomes a `WhyError` whose message says what to do, and nothing is printed to stdout then.
  */
 import { parseArgs } from 'node:util';
-import { formatDuration as duration, type ConvergeReport, type ControllerReport } from '../manager/index.js';
+import { type ConvergeReport, type ControllerReport } from '../manager/index.js';
+import { formatDuration as duration } from '../manager/internal.js';
 
 export const WHY_USAGE = `Usage:
   converge why <kind>/<name> [-n NAMESPACE] [--url URL] [-o text|json]

@@ -13,7 +13,8 @@
  */
 import { execFile } from 'node:child_process';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { untilAborted, type Clock } from '../meta/index.js';
+import { type Clock } from '../meta/index.js';
+import { untilAborted } from '../meta/internal.js';
 import { KubeConfigError } from './errors.js';
 import type { AuthProvider, Credentials } from './rest-config.js';
 

@@ -2,7 +2,6 @@
 // operations, watch streams, patches, discovery and REST mapping.
 export { createClient } from './rest-client.js';
 export type { CreateClientOptions, RestClient } from './rest-client.js';
-export type { RequestMetric } from './transport.js';
 export {
   StatusError,
   NetworkError,
@@ -23,16 +22,14 @@ export {
   ignoreNotFound,
   ignoreAlreadyExists,
 } from './errors.js';
-export { resourcePath, queryString, listQuery, writeQuery } from './resource-path.js';
-export type { PathParts, QueryParams } from './resource-path.js';
 export { createMergePatch } from './merge-patch.js';
 export type { MergePatchOptions } from './merge-patch.js';
-export { metadataOnly, isMetadataOnly } from './metadata-only.js';
+export { metadataOnly } from './metadata-only.js';
 export type { MetadataOnlyResource } from './metadata-only.js';
 export type { RestConfig, TlsConfig, AuthProvider, Credentials } from './rest-config.js';
 export { loadKubeConfig } from './kubeconfig.js';
 export type { LoadKubeConfigOptions } from './kubeconfig.js';
-export { inClusterConfig, getConfig, SERVICE_ACCOUNT_DIR } from './in-cluster.js';
+export { inClusterConfig, getConfig } from './in-cluster.js';
 export type { InClusterConfigOptions, GetConfigOptions } from './in-cluster.js';
 export { bearerTokenAuth } from './auth-providers.js';
 export type {

@@ -6,7 +6,8 @@
  * Invariant: applying the result to `oldObj` with RFC 7386 yields `newObj` (with the lock, plus the
  * old resourceVersion).
  */
-import { InvalidOptionError, isJsonObject, jsonEqual } from '../meta/index.js';
+import { InvalidOptionError, jsonEqual } from '../meta/index.js';
+import { isJsonObject } from '../meta/internal.js';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 

@@ -7,13 +7,13 @@
  */
 import {
   defineResource,
-  formatGVK,
   parseGroupVersion,
   UnknownResourceError,
   type GroupVersionKind,
   type KubeObject,
   type ResourceDescriptor,
 } from '../meta/index.js';
+import { formatGVK } from '../meta/internal.js';
 import type { APIGroup, APIResource, APIResourceList, DiscoveryClient } from './discovery.js';
 import { isNotFound } from './errors.js';
 

@@ -8,7 +8,8 @@
  * request already waiting keeps its earlier time): a burst of changes to one shared object then costs
  * each affected request one reconcile per `delayMs` instead of one per change.
  */
-import { keyOf, requireDuration } from '../meta/index.js';
+import { keyOf } from '../meta/index.js';
+import { requireDuration } from '../meta/internal.js';
 import type { KubeObject } from '../meta/index.js';
 import { createPriority, enqueueAll, updatePriority } from './handler.js';
 import type { EventHandler, RequestQueue } from './handler.js';

@@ -31,8 +31,6 @@ export { kindSource } from './kind-source.js';
 export { channelSource } from './channel-source.js';
 export { EventChannel } from './event-channel.js';
 export type { ControllerOptions } from './options.js';
-export { noteReconcileWrite } from './reconcile-writes.js';
 export { Controller, newUnmanagedController } from './controller.js';
-export type { ReconcileState } from './reconcile-tracker.js';
 export { controllerManagedBy, Builder } from './builder.js';
 export type { ForOptions, OwnsOptions, WatchesOptions } from './builder.js';

@@ -10,7 +10,8 @@
  *
  * Each event is dispatched inside its trace span (tracing.ts), so the reconciles it enqueues link to it.
  */
-import { formatGVK, gvkOfResource, untilAborted } from '../meta/index.js';
+import { gvkOfResource } from '../meta/index.js';
+import { formatGVK, untilAborted } from '../meta/internal.js';
 import type { Clock, KubeObject, ResourceDescriptor } from '../meta/index.js';
 import type { DeletedFinalStateUnknown, HandlerRegistration, SharedIndexInformer } from '../cache/index.js';
 import { AlreadyStartedError } from './errors.js';

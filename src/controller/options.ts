@@ -2,7 +2,7 @@
  * Controller options and their defaults (controller-runtime's `controller.Options`), resolved once by
  * one pure function into a frozen value. Durations are milliseconds and say so in their names.
  */
-import { requireDuration, requireInt } from '../meta/index.js';
+import { requireDuration, requireInt } from '../meta/internal.js';
 import type { RateLimiter } from '../workqueue/index.js';
 import type { Request } from './reconciler.js';
 

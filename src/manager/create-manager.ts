@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InvalidOptionError } from '../meta/index.js';
-import { SERVICE_ACCOUNT_DIR, loadKubeConfig } from '../client/index.js';
+import { loadKubeConfig } from '../client/index.js';
+import { SERVICE_ACCOUNT_DIR } from '../client/internal.js';
 import { Manager } from './manager.js';
 import { resolveManagerOptions, type ManagerOptions } from './options.js';
 

@@ -3,7 +3,6 @@
 // Each sub-folder is one of controller-runtime's packages with its own face; this file re-exports them.
 export { createManager } from './create-manager.js';
 export { Manager } from './manager.js';
-export type { WebhookServerRunnable } from './manager.js';
 export type { ManagerOptions, LeaderElectionOptions, ShardingOptions, StalenessOptions } from './options.js';
 export { installSignalHandlers } from './signals.js';
 export type { SignalHandlers } from './signals.js';
@@ -38,5 +37,4 @@ export type {
 export { ping } from './http/index.js';
 export type { HealthCheck } from './http/index.js';
 export type { EventRecorder, EventType } from './events/index.js';
-export { formatDuration } from './explain/index.js';
 export type { ConvergeReport, ControllerReport, ConditionReport, ExplainSource, ShardReport } from './explain/index.js';

@@ -26,13 +26,13 @@
  */
 import {
   InvalidOptionError,
-  untilAborted,
   type Clock,
   type KubeObject,
   type Logger,
   type NamespacedName,
   type ResourceDescriptor,
 } from '../meta/index.js';
+import { untilAborted } from '../meta/internal.js';
 import { createClient, type Client, type RestClient, type RestConfig } from '../client/index.js';
 import type { SharedIndexInformer } from '../cache/index.js';
 import { AlreadyStartedError, Controller, type ControllerHost, type ControllerMetrics, type Runnable } from '../controller/index.js';

@@ -6,7 +6,8 @@
  */
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
-import { InvalidOptionError, jsonLogger, realClock, requireDuration, type Clock, type Logger } from '../meta/index.js';
+import { InvalidOptionError, jsonLogger, realClock, type Clock, type Logger } from '../meta/index.js';
+import { requireDuration } from '../meta/internal.js';
 import type { Client, RestConfig } from '../client/index.js';
 import type { CacheOptions } from './cache/index.js';
 import { validateLeaderElectionTimings } from './leaderelection/index.js';

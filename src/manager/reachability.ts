@@ -4,7 +4,7 @@
  * that is down is silent while its client retries and its informers back off. Invariant: one warning
  * per outage (not one per retry), and one line when it ends.
  */
-import type { RequestMetric } from '../client/index.js';
+import type { RequestMetric } from '../client/internal.js';
 import type { Logger } from '../meta/index.js';
 
 /** The `onRequest` hook that tracks whether `server` answers, logging each change on `logger`. */

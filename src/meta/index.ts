@@ -1,18 +1,8 @@
 // The object model: types and helpers every other layer builds on. Imports nothing of ours.
 export { realClock, FakeClock } from './clock.js';
-export { untilAborted } from './abort.js';
 export type { Clock, Timer } from './clock.js';
-export {
-  ConvergeError,
-  InvalidOptionError,
-  InvalidKeyError,
-  UnknownResourceError,
-  SelectorParseError,
-  requireInt,
-  requireDuration,
-} from './errors.js';
+export { ConvergeError, InvalidOptionError, InvalidKeyError, UnknownResourceError, SelectorParseError } from './errors.js';
 export type { ErrorCode } from './errors.js';
-export { INITIAL_EVENTS_END_ANNOTATION } from './object.js';
 export type {
   KubeObject,
   Resource,
@@ -32,7 +22,7 @@ export { jsonLogger, noopLogger } from './logger.js';
 export type { Logger, LogLevel, LogFields, JsonLoggerOptions } from './logger.js';
 export { keyOf, objectKey, splitKey, namespacedNameOf } from './keys.js';
 export type { NamespacedName } from './keys.js';
-export { parseGroupVersion, formatGroupVersion, gvkOf, formatGVK, formatGVR } from './gvk.js';
+export { parseGroupVersion, formatGroupVersion, gvkOf } from './gvk.js';
 export type { GroupVersion, GroupVersionKind, GroupVersionResource } from './gvk.js';
 export {
   defineResource,
@@ -69,7 +59,7 @@ export {
   hasOwnerReference,
   newControllerRef,
 } from './owners.js';
-export { formatTimestamp, formatMicroTime } from './timestamp.js';
+export { formatTimestamp } from './timestamp.js';
 export {
   setStatusCondition,
   findStatusCondition,
@@ -80,8 +70,6 @@ export {
 } from './conditions.js';
 export type { NewCondition, ConditionStatus } from './conditions.js';
 export { jsonEqual } from './json-equal.js';
-export { isJsonObject } from './json-object.js';
-export type { JsonObject } from './json-object.js';
-export { fnv1a64, namespaceShardHash } from './hash.js';
-export { deepFreeze, deepFreezeFresh, clone } from './freeze.js';
+export { deepFreeze, clone } from './freeze.js';
 export type { DeepMutable } from './freeze.js';
+export type { CounterMetric, SettableGaugeMetric, HistogramMetric } from './metric-instruments.js';

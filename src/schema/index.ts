@@ -1,6 +1,6 @@
 // Schema-first custom resources: one TypeBox definition gives the object type, the resource
 // descriptors and the structural CRD. Imports only `meta` and `typebox`.
-export { defineCustomResource, isCustomResource } from './define.js';
+export { defineCustomResource } from './define.js';
 export type { CustomResource, VersionObject, StorageVersionOf } from './define.js';
 export type { CustomResourceInput, CustomResourceDefinition, VersionDefinition, PrinterColumn, ScaleSubresource } from './types.js';
 export type { ConversionDefinition, ConversionService, ConversionReviewVersion } from './types.js';

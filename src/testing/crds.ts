@@ -9,7 +9,7 @@ import { readFile, readdir, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { CustomResourceDefinitionResource, InvalidOptionError, realClock, type ObjectOf, type Status } from '../meta/index.js';
-import type { ApiRequest, ApiResponse } from '../apiserver/index.js';
+import type { ApiRequest, ApiResponse } from '../apiserver/internal.js';
 import { DiscoveryClient, isNotFound, StatusError, type RestClient } from '../client/index.js';
 import { CrdNotServedError } from './errors.js';
 import { eventually } from './eventually.js';

@@ -3,7 +3,8 @@
  * where convergence takes a few event round-trips. On timeout it fails with the last error thrown
  * (or the last value returned) so the test says *what* never converged, not just that time ran out.
  */
-import { InvalidOptionError, realClock, requireDuration, type Clock } from '../meta/index.js';
+import { InvalidOptionError, realClock, type Clock } from '../meta/index.js';
+import { requireDuration } from '../meta/internal.js';
 import { EventuallyTimeoutError } from './errors.js';
 
 /** Options of `eventually`: how long to keep trying, how often, and on which clock. */

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { isAlreadyExists, type RestClient, type RestConfig } from '../client/index.js';
 import { NamespaceResource, ServiceAccountResource, type ResourceDescriptor } from '../meta/index.js';
-import { kubeconfigFor, type Kubeconfig, type RunningApiServer } from '../apiserver/index.js';
+import { type Kubeconfig, type RunningApiServer } from '../apiserver/index.js';
+import { kubeconfigFor } from '../apiserver/internal.js';
 import { restConfigFor } from './server-config.js';
 import { rbacRecording, writeRbacRecording, type RbacRecording } from './rbac-recording.js';
 

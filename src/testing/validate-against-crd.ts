@@ -5,7 +5,8 @@
  * without starting a server. The answer carries the same causes and message a 422 would. A CRD
  * the server would refuse (non-structural, rules that do not compile or cost too much) is an error.
  */
-import { checkCustomResource, type FieldCause } from '../apiserver/index.js';
+import { type FieldCause } from '../apiserver/internal.js';
+import { checkCustomResource } from '../apiserver/internal.js';
 import { InvalidOptionError } from '../meta/index.js';
 import type { CustomResourceDefinition } from './crds.js';
 

@@ -14,7 +14,7 @@ import type { MutatingWebhookConfiguration, ValidatingWebhookConfiguration } fro
 import type { CustomResourceDefinition } from './crds.js';
 import { parseAllDocuments } from 'yaml';
 import { InvalidOptionError, defineResource, type KubeObject } from '../meta/index.js';
-import { servingMaterial } from '../apiserver/index.js';
+import { servingMaterial } from '../apiserver/internal.js';
 import type { RestClient } from '../client/index.js';
 import type { WebhookServerOptions } from '../webhook/index.js';
 

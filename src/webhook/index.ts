@@ -10,8 +10,6 @@ export type { AdmissionContext, Defaulter, Validator, ValidatorOutcome, Admissio
 export { deny } from './denial.js';
 export type { Denial, DenialCause, ValidationResult } from './denial.js';
 export type { AdmissionReview, AdmissionRequest, AdmissionResponse, AdmissionOperation } from './admission-review.js';
-export { createJsonPatch } from './json-patch-diff.js';
-export type { JsonPatchOp } from './json-patch-diff.js';
 export { defineConversion, spoke, convertObject, roundTrip, isLossless } from './conversion.js';
 export type { Conversion, Spoke } from './conversion.js';
 export { serveConversion } from './conversion-review.js';

@@ -5,7 +5,8 @@
  * correct, and what a defaulter rarely causes). Invariant: applying the result to `before` gives a
  * document `jsonEqual` to `after`; equal documents give an empty patch.
  */
-import { isJsonObject, jsonEqual } from '../meta/index.js';
+import { jsonEqual } from '../meta/index.js';
+import { isJsonObject } from '../meta/internal.js';
 
 /** One operation of the patches this module makes (only `add`, `remove`, `replace` are needed). @extension */
 export interface JsonPatchOp {

@@ -5,7 +5,8 @@
  * bucket is empty, and returns how long until that token exists. Invariant: over any window, at
  * most `burst + qps · seconds` items get a zero delay; the limiter keeps no per-item state.
  */
-import { InvalidOptionError, realClock, requireInt } from '../meta/index.js';
+import { InvalidOptionError, realClock } from '../meta/index.js';
+import { requireInt } from '../meta/internal.js';
 import type { Clock } from '../meta/index.js';
 import type { RateLimiter } from './rate-limiter.js';
 

@@ -22,14 +22,7 @@ export { withMaxWaitRateLimiter } from './with-max-wait-rate-limiter.js';
 export type { WithMaxWaitRateLimiterOptions } from './with-max-wait-rate-limiter.js';
 export { defaultControllerRateLimiter, defaultItemBasedRateLimiter, defaultPriorityQueueRateLimiter } from './default-rate-limiters.js';
 export type { DefaultRateLimiterOptions } from './default-rate-limiters.js';
-export type {
-  WorkqueueMetricsProvider,
-  GaugeMetric,
-  PriorityGaugeMetric,
-  CounterMetric,
-  HistogramMetric,
-  SettableGaugeMetric,
-} from './metrics.js';
+export type { WorkqueueMetricsProvider, GaugeMetric, PriorityGaugeMetric } from './metrics.js';
 export type {
   QueueInterface,
   DelayingInterface,

@@ -3,7 +3,8 @@
  * capped at `maxDelayMs`. The first `when` returns the base delay. Invariant: an item's delay grows
  * only through `when` and goes back to the base only through `forget`.
  */
-import { InvalidOptionError, requireDuration } from '../meta/index.js';
+import { InvalidOptionError } from '../meta/index.js';
+import { requireDuration } from '../meta/internal.js';
 import { FailureCounts } from './failure-counts.js';
 import type { ItemRateLimiterOptions, RateLimiter } from './rate-limiter.js';
 

@@ -3,7 +3,7 @@
  * while the item's failure count (including this one) is at most `maxFastAttempts`, then
  * `slowDelayMs`. Invariant: the count only grows through `when` and resets through `forget`.
  */
-import { requireDuration, requireInt } from '../meta/index.js';
+import { requireDuration, requireInt } from '../meta/internal.js';
 import { FailureCounts } from './failure-counts.js';
 import type { ItemRateLimiterOptions, RateLimiter } from './rate-limiter.js';
 

@@ -16,27 +16,14 @@
  * Invariant: metrics are live only when the queue has a non-empty `name` and a provider other than
  * the no-op one (as in client-go); only then does the 500 ms unfinished-work timer exist.
  */
-import type { Clock, Timer } from '../meta/index.js';
+import type { Clock, CounterMetric, HistogramMetric, SettableGaugeMetric, Timer } from '../meta/index.js';
+
+export type { CounterMetric, HistogramMetric, SettableGaugeMetric };
 
 /** A gauge moved up and down (`workqueue_depth`). @extension */
 export interface GaugeMetric {
   inc(): void;
   dec(): void;
-}
-
-/** A gauge whose value is set (`workqueue_unfinished_work_seconds`, `…longest_running_processor_seconds`). @extension */
-export interface SettableGaugeMetric {
-  set(value: number): void;
-}
-
-/** A monotonically increasing counter (`workqueue_adds_total`, `workqueue_retries_total`). @extension */
-export interface CounterMetric {
-  inc(): void;
-}
-
-/** A histogram of durations in seconds (`workqueue_queue_duration_seconds`, `…work_duration_seconds`). @extension */
-export interface HistogramMetric {
-  observe(seconds: number): void;
 }
 
 /**

@@ -2,7 +2,7 @@
  * WithMaxWaitRateLimiter: caps another limiter's delay at `maxDelayMs`. Invariant: the wrapped
  * limiter still records every attempt; only the returned delay is capped.
  */
-import { requireDuration } from '../meta/index.js';
+import { requireDuration } from '../meta/internal.js';
 import type { RateLimiter } from './rate-limiter.js';
 
 /** Options of a `WithMaxWaitRateLimiter`: the limiter it wraps and the longest delay it allows. */

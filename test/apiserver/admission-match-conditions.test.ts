@@ -1,10 +1,12 @@
+// Imports apiserver's internal (private) face: machinery shared between layers that the package does not export.
 // Admission webhooks' matchConditions in the local API server: all true calls the webhook, any false
 // skips it, an evaluation error is the webhook's failure (failurePolicy Fail refuses the write, Ignore
 // skips the webhook), `object`, `oldObject` and `request` are there to test, and a condition that
 // does not compile is refused when the configuration is written.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createApiServer, servingMaterial, type ApiServer } from 'kube-converge/apiserver';
+import { createApiServer, type ApiServer } from 'kube-converge/apiserver';
+import { servingMaterial } from '../../src/apiserver/internal.js';
 import { noopLogger } from 'kube-converge/meta';
 import { WebhookServer, type AdmissionRequest } from 'kube-converge/webhook';
 import { certDir } from '../webhook/helpers.js';

@@ -1,10 +1,12 @@
+// Imports apiserver's internal (private) face: machinery shared between layers that the package does not export.
 // Admission webhooks as the local API server calls them, one test per rule: mutating (patches,
 // reinvocation, warnings), validating (denials, the stored form, DELETE), rules, namespace and
 // object selectors, failurePolicy with a webhook that is down or times out (on the server's
 // FakeClock), sideEffects with dry run, admissionReviewVersions, clientConfig url and service, caBundle.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createApiServer, servingMaterial, type ApiServer } from 'kube-converge/apiserver';
+import { createApiServer, type ApiServer } from 'kube-converge/apiserver';
+import { servingMaterial } from '../../src/apiserver/internal.js';
 import { FakeClock, noopLogger } from 'kube-converge/meta';
 import { WebhookServer, type AdmissionRequest, type AdmissionResponse } from 'kube-converge/webhook';
 import { certDir } from '../webhook/helpers.js';

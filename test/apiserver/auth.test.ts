@@ -1,3 +1,4 @@
+// Imports apiserver's internal (private) face: machinery shared between layers that the package does not export.
 // HTTPS and authentication on the socket: the serving certificate chains to the server's CA, every
 // request needs the admin token except anonymous reads of health and version, and plain HTTP only
 // when asked for, with a warning and the token still required.
@@ -10,7 +11,8 @@ import { join } from 'node:path';
 import { connect } from 'node:tls';
 import 'reflect-metadata';
 import { X509CertificateGenerator } from '@peculiar/x509';
-import { createApiServer, listen, startApiServer } from 'kube-converge/apiserver';
+import { createApiServer, startApiServer } from 'kube-converge/apiserver';
+import { listen } from '../../src/apiserver/internal.js';
 import { createClient, isUnauthorized, loadKubeConfig, NetworkError } from 'kube-converge/client';
 import { ConfigMapResource, type LogFields, type Logger } from 'kube-converge/meta';
 import { restConfigFor } from 'kube-converge/testing';

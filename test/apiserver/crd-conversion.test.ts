@@ -1,3 +1,4 @@
+// Imports apiserver's internal (private) face: machinery shared between layers that the package does not export.
 // CRD conversion in the local API server, one test per rule: `strategy: None` on every path (only
 // apiVersion rewritten), `strategy: Webhook` on every path (get, list in one review, watch, create,
 // update, patch, apply, status, scale, deletecollection), the webhook's answer checked, a webhook
@@ -7,7 +8,8 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { createApiServer, servingMaterial, type ApiServer, type ServingMaterial } from 'kube-converge/apiserver';
+import { createApiServer, type ApiServer } from 'kube-converge/apiserver';
+import { servingMaterial, type ServingMaterial } from '../../src/apiserver/internal.js';
 import { FakeClock, type KubeObject } from 'kube-converge/meta';
 import { handleJson } from './helpers.js';
 

@@ -1,7 +1,8 @@
+// Imports apiserver's internal (private) face: machinery shared between layers that the package does not export.
 // A webhook server for one test file's admission tests: HTTPS on a free loopback port with a
 // serving certificate for 127.0.0.1 (written to a temporary directory, as a manager's webhook
 // server reads it), and the caBundle a webhook configuration needs to trust it.
-import { servingMaterial } from 'kube-converge/apiserver';
+import { servingMaterial } from '../../src/apiserver/internal.js';
 import { noopLogger } from 'kube-converge/meta';
 import { WebhookServer } from 'kube-converge/webhook';
 import { certDir } from '../webhook/helpers.js';

@@ -1,7 +1,8 @@
+// Imports meta's internal (private) face: machinery shared between layers that the package does not export.
 // Sharded list and watch (shardSelector): lists echo shardInfo, watches drop other shards' events.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { fnv1a64, namespaceShardHash } from 'kube-converge/meta';
+import { fnv1a64, namespaceShardHash } from '../../src/meta/internal.js';
 import { startApi, cm, type Api } from './helpers.js';
 
 const CMS = '/api/v1/namespaces/default/configmaps';

@@ -7,7 +7,8 @@
 // Table, the delete Status, discovery.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createApiServer, type ApiServer, type ApiResponse } from 'kube-converge/apiserver';
+import { createApiServer, type ApiServer } from 'kube-converge/apiserver';
+import { type ApiResponse } from '../../src/apiserver/internal.js';
 import { FakeClock } from 'kube-converge/meta';
 import { cm, startApi } from './helpers.js';
 // No request reaches these two from outside: nothing here answers 429, and a 500 is a server bug.

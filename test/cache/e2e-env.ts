@@ -1,3 +1,4 @@
+// Imports apiserver's internal (private) face: machinery shared between layers that the package does not export.
 /**
  * End-to-end set-up: a local API server, a TCP proxy in front of it for fault injection, a writer
  * client talking to the server directly and a reader client (wrapped by `faultyClient`) going through
@@ -6,7 +7,8 @@
  * still with an admin token, which both clients carry.
  */
 import assert from 'node:assert/strict';
-import { createApiServer, listen, type Listening } from 'kube-converge/apiserver';
+import { createApiServer } from 'kube-converge/apiserver';
+import { listen, type Listening } from '../../src/apiserver/internal.js';
 import {
   createListerWatcher,
   createSharedIndexInformer,

@@ -1,3 +1,4 @@
+// Imports meta's internal (private) face for the annotation that ends a streaming initial list.
 /**
  * An in-memory `Client` for cache unit tests: list and watch only, fully controllable. It keeps a
  * collection with a resourceVersion counter; writes through `upsert`/`remove` reach every open watch
@@ -5,7 +6,8 @@
  * queue errors for the next list/watch calls. Every call is recorded with its options.
  */
 import { StatusError, type Client, type ListOptions, type WatchEvent, type WatchOptions, type WatchStream } from 'kube-converge/client';
-import { INITIAL_EVENTS_END_ANNOTATION, objectKey, type KubeList, type KubeObject, type Status } from 'kube-converge/meta';
+import { objectKey, type KubeList, type KubeObject, type Status } from 'kube-converge/meta';
+import { INITIAL_EVENTS_END_ANNOTATION } from '../../src/meta/internal.js';
 
 export type Call = { verb: 'list'; options: ListOptions } | { verb: 'watch'; options: WatchOptions; stream: FakeWatch };
 

@@ -1,10 +1,12 @@
+// Imports apiserver's internal (private) face: machinery shared between layers that the package does not export.
 // The SharedIndexInformer contract, run against every informer that claims it (see
 // informer-contract.test.ts). Each case runs against the local API server, through a fault-injecting
 // reader client, over ConfigMaps in two namespaces, so composite informers (one member per namespace
 // or per shard) are held to exactly what a plain informer promises.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createApiServer, listen } from 'kube-converge/apiserver';
+import { createApiServer } from 'kube-converge/apiserver';
+import { listen } from '../../src/apiserver/internal.js';
 import type { IndexFunc, SharedIndexInformer } from 'kube-converge/cache';
 import { bearerTokenAuth, createClient, type Client } from 'kube-converge/client';
 import { ConfigMapResource, NamespaceResource, objectKey, type KubeObject } from 'kube-converge/meta';

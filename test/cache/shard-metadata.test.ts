@@ -1,7 +1,8 @@
+// Imports meta's internal (private) face: machinery shared between layers that the package does not export.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApiServer } from 'kube-converge/apiserver';
-import { fnv1a64 } from 'kube-converge/meta';
+import { fnv1a64 } from '../../src/meta/internal.js';
 import {
   createListerWatcher,
   createSharedIndexInformer,

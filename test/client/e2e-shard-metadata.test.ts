@@ -1,18 +1,20 @@
+// Imports client and meta's internal (private) face: machinery shared between layers that the package does not export.
 // Sharded list/watch and metadata-only reads, end to end against the local API server; the fallback
 // of a server that ignores `as=PartialObjectMetadata` against a scripted fixture server.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   ConfigMapResource,
-  fnv1a64,
   InvalidOptionError,
   NamespaceResource,
   type KubeObject,
   type ListMeta,
   type PartialObjectMetadata,
 } from 'kube-converge/meta';
+import { fnv1a64 } from '../../src/meta/internal.js';
 import { startApiServer, type RunningApiServer } from 'kube-converge/apiserver';
-import { createClient, isMetadataOnly, metadataOnly, type RestClient, type WatchEvent, type WatchStream } from 'kube-converge/client';
+import { createClient, metadataOnly, type RestClient, type WatchEvent, type WatchStream } from 'kube-converge/client';
+import { isMetadataOnly } from '../../src/client/internal.js';
 import { startFixtureServer, sendJson } from './fixture-server.js';
 import { restConfigFor } from 'kube-converge/testing';
 

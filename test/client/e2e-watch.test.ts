@@ -1,10 +1,12 @@
+// Imports meta's internal (private) face for the annotation that ends a streaming initial list.
 // Watch end to end against the local API server over real loopback sockets, including the ugly
 // endings: 410 Gone after compaction, the server stopping, a connection reset and a silent peer.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { ConfigMapResource, INITIAL_EVENTS_END_ANNOTATION, type ObjectOf } from 'kube-converge/meta';
+import { ConfigMapResource, type ObjectOf } from 'kube-converge/meta';
+import { INITIAL_EVENTS_END_ANNOTATION } from '../../src/meta/internal.js';
 import { startApiServer } from 'kube-converge/apiserver';
 import {
   createClient,

@@ -4,7 +4,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ConfigMapResource, FakeClock } from 'kube-converge/meta';
-import { createClient, isTooManyRequests, NetworkError, type RequestMetric, type AuthProvider } from 'kube-converge/client';
+import { createClient, isTooManyRequests, NetworkError, type AuthProvider } from 'kube-converge/client';
+import { type RequestMetric } from '../../src/client/internal.js';
 import { startFixtureServer, sendJson } from './fixture-server.js';
 import { TokenBucketRateLimiter } from '../../src/client/rate-limiter.js';
 

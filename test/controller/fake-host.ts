@@ -1,10 +1,12 @@
+// Imports meta's internal (private) face: machinery shared between layers that the package does not export.
 /**
  * A `ControllerHost` for controller tests, over fake informers the test drives by hand (add, update,
  * delete, tombstone, resync, sync), a `FakeClock`, a logger that records every line and metrics that
  * count every call. Nothing here touches the network. Handlers are called synchronously, as the
  * controller's are, so the promise the handler contract allows is not awaited (`void`).
  */
-import { FakeClock, InvalidOptionError, UnknownResourceError, formatGVK, gvkOfResource, objectKey } from 'kube-converge/meta';
+import { FakeClock, InvalidOptionError, UnknownResourceError, gvkOfResource, objectKey } from 'kube-converge/meta';
+import { formatGVK } from '../../src/meta/internal.js';
 import type { KubeObject, LogFields, Logger, LogLevel, ResourceDescriptor } from 'kube-converge/meta';
 import type { HandlerRegistration, IndexFunc, Indexer, ResourceEventHandler, SharedIndexInformer } from 'kube-converge/cache';
 import type { ControllerHost, ControllerMetrics, Runnable } from 'kube-converge/controller';

@@ -1,9 +1,11 @@
+// Imports the controller's internal (private) face for noteReconcileWrite, the hook a manager's client calls.
 // Read-your-writes in the controller loop, with a fake host and FakeClock: a reconcile's noted writes
 // hold the next reconcile of the same request until they are observed, bounded by the timeout; the
 // option turns it off; other requests and writes outside a reconcile are not held.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { enqueueRequestForObject, kindSource, newUnmanagedController, noteReconcileWrite } from 'kube-converge/controller';
+import { enqueueRequestForObject, kindSource, newUnmanagedController } from 'kube-converge/controller';
+import { noteReconcileWrite } from '../../src/controller/internal.js';
 import type { ControllerOptions, Reconciler, Request } from 'kube-converge/controller';
 import { ConfigMapResource } from 'kube-converge/meta';
 import type { ObjectOf } from 'kube-converge/meta';

@@ -6,7 +6,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Client } from 'kube-converge/client';
-import type { Controller, ReconcileState } from 'kube-converge/controller';
+import type { Controller } from 'kube-converge/controller';
+import type { ReconcileState } from '../../src/controller/internal.js';
 import { ConfigMapResource, FakeClock, type KubeObject, type ResourceDescriptor } from 'kube-converge/meta';
 import { explainObject, type ShardReport } from '../../src/manager/explain/index.js';
 import type { InformerCache } from '../../src/manager/cache/index.js';

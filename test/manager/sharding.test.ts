@@ -3,7 +3,7 @@
 // The hash and lease-naming internals come from the private sharding package, to test them directly.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { fnv1a64, namespaceShardHash as namespaceHash } from 'kube-converge/meta';
+import { fnv1a64, namespaceShardHash as namespaceHash } from '../../src/meta/internal.js';
 import { HASH_SPACE_END, assignedShards, memberLeaseName, namespaceSharder, shardOfHash } from '../../src/manager/sharding/index.js';
 import { namingSchemes } from './fixtures/naming-schemes.js';
 import { ShardGate, namespaceShardSelector, shardRanges } from '../../src/manager/sharding/index.js';

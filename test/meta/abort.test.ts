@@ -1,7 +1,8 @@
+// Imports meta's internal (private) face: machinery shared between layers that the package does not export.
 // untilAborted: a caller's wait on a shared promise that ends early when the caller's signal aborts.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { untilAborted } from 'kube-converge/meta';
+import { untilAborted } from '../../src/meta/internal.js';
 
 /** A promise with its settle functions, for tests that decide when it settles. */
 function deferred<V>(): { promise: Promise<V>; resolve: (v: V) => void; reject: (e: unknown) => void } {

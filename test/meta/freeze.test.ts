@@ -1,8 +1,10 @@
+// Imports meta's internal (private) face for deepFreezeFresh, the informer's freeze of a just-decoded object.
 // deepFreeze makes cached objects immutable, throwing on mutation; clone gives a mutable deep copy.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Deployment } from 'kubernetes-types/apps/v1.js';
-import { deepFreeze, deepFreezeFresh, clone, type DeepReadonly } from 'kube-converge/meta';
+import { deepFreeze, clone, type DeepReadonly } from 'kube-converge/meta';
+import { deepFreezeFresh } from '../../src/meta/internal.js';
 
 const deployment = (): Deployment => ({
   apiVersion: 'apps/v1',

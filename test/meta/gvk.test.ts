@@ -1,7 +1,9 @@
+// Imports meta's internal (private) face: machinery shared between layers that the package does not export.
 // Group/version/kind parsing and formatting.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseGroupVersion, formatGroupVersion, gvkOf, formatGVK, formatGVR, InvalidOptionError } from 'kube-converge/meta';
+import { parseGroupVersion, formatGroupVersion, gvkOf, InvalidOptionError } from 'kube-converge/meta';
+import { formatGVK, formatGVR } from '../../src/meta/internal.js';
 
 describe('group/version/kind', () => {
   it('parses core and named-group apiVersions', () => {

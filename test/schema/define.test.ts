@@ -5,7 +5,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Type } from 'typebox';
 import type { ObjectOf } from 'kube-converge/meta';
-import { SchemaNotStructuralError, defineCustomResource, isCustomResource } from 'kube-converge/schema';
+import { SchemaNotStructuralError, defineCustomResource } from 'kube-converge/schema';
+import { isCustomResource } from '../../src/schema/internal.js';
 import { Widget } from './widget.js';
 import { pluralize } from '../../src/schema/define.js';
 

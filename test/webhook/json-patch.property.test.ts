@@ -1,10 +1,11 @@
+// Imports the webhook layer's private JSON patch diff, which the defaulting handler answers with.
 // The defaulter's JSON patch: for any two JSON documents, applying createJsonPatch(a, b) to a gives b,
 // and a document compared with itself gives no operation at all.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { jsonEqual } from 'kube-converge/meta';
-import { createJsonPatch, type JsonPatchOp } from 'kube-converge/webhook';
+import { createJsonPatch, type JsonPatchOp } from '../../src/webhook/json-patch-diff.js';
 
 /** A minimal RFC 6902 applier for add/remove/replace, enough to check the patches we make. */
 function apply(doc: unknown, ops: JsonPatchOp[]): unknown {

@@ -5,7 +5,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:https';
-import { servingMaterial } from 'kube-converge/apiserver';
+import { servingMaterial } from '../../src/apiserver/internal.js';
 import { TestEnv, eventually } from 'kube-converge/testing';
 import { deny, webhookManagedBy, webhookServerFor, type AdmissionReview } from 'kube-converge/webhook';
 import { AppV1, app, certDir, recordingLogger, review } from './helpers.js';

@@ -6,7 +6,7 @@
  * A revision older than the retained history yields one ERROR event with a 410 `Expired` Status,
  * then the stream ends.
  */
-import { INITIAL_EVENTS_END_ANNOTATION } from '../../meta/index.js';
+import { INITIAL_EVENTS_END_ANNOTATION } from '../../meta/internal.js';
 import type { Scope } from '../registry/index.js';
 import { negotiateOutput } from '../wire/index.js';
 import { watchEncoder } from './render.js';

@@ -12,7 +12,8 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer } from 'node:net';
 import { createSecureContext, TLSSocket, type SecureContext } from 'node:tls';
-import { InvalidOptionError, requireInt } from '../../meta/index.js';
+import { InvalidOptionError } from '../../meta/index.js';
+import { requireInt } from '../../meta/internal.js';
 import type { ApiServer } from '../api-server.js';
 import { adminTokenAuthenticator } from '../authentication/index.js';
 import type { ApiRequest, ApiResponse } from '../wire/index.js';

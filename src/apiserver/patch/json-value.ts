@@ -3,8 +3,8 @@
  * guard (`isJsonObject`, re-exported for the patch files) and equality (`jsonEqual`). Patches never
  * mutate their inputs; every algorithm copies what it keeps.
  */
-export { isJsonObject } from '../../meta/index.js';
-export type { JsonObject } from '../../meta/index.js';
+export { isJsonObject } from '../../meta/internal.js';
+export type { JsonObject } from '../../meta/internal.js';
 
 /** Deep copy of decoded JSON. */
 export function jsonClone<T>(v: T): T {

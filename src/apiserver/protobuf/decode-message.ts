@@ -6,7 +6,8 @@
  * table does not list is a 415 `ProtobufDecodeError` naming message and field, never dropped; a
  * wire type that does not fit the field is a 400 one.
  */
-import { formatMicroTime, formatTimestamp } from '../../meta/index.js';
+import { formatTimestamp } from '../../meta/index.js';
+import { formatMicroTime } from '../../meta/internal.js';
 import type { CompiledMessage, FieldSpec, MapValueType, SpecialType } from './message-schema.js';
 import { malformed, ProtobufDecodeError } from './protobuf-decode-error.js';
 import { toInt32, toInt64, WireReader, WireType } from './wire-reader.js';

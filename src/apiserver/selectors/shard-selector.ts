@@ -12,7 +12,7 @@
  * immutable, so an object never moves between shards and a watch filtered by shard needs no
  * enter/leave events.
  */
-import { fnv1a64, namespaceShardHash } from '../../meta/index.js';
+import { fnv1a64, namespaceShardHash } from '../../meta/internal.js';
 import { badRequest } from '../ground/index.js';
 
 export type ShardField = 'object.metadata.uid' | 'object.metadata.namespace';

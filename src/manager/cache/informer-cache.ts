@@ -24,18 +24,17 @@
  */
 import {
   InvalidOptionError,
-  formatGVR,
   gvrOfResource,
   keyOf,
   noopLogger,
   parseLabelSelector,
-  untilAborted,
   type Clock,
   type KubeObject,
   type Logger,
   type NamespacedName,
   type ResourceDescriptor,
 } from '../../meta/index.js';
+import { formatGVR, untilAborted } from '../../meta/internal.js';
 import { NAMESPACE_INDEX, SharedInformerFactory, type IndexFunc, type SharedIndexInformer } from '../../cache/index.js';
 import type { Client } from '../../client/index.js';
 import { CacheNotSyncedError, ShardNotOwnedError } from './errors.js';

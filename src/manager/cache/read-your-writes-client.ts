@@ -11,7 +11,7 @@
  * detect a stale cache. When both versions are integers they are compared as such; otherwise the
  * write counts as observed once the cache holds a version other than the one it held before the write.
  */
-import { noteReconcileWrite } from '../../controller/index.js';
+import { noteReconcileWrite } from '../../controller/internal.js';
 import type { KubeObject, NamespacedName, ResourceDescriptor, Status } from '../../meta/index.js';
 import type { InformerCache } from './informer-cache.js';
 import type { ManagerClient, StatusWriter } from './split-client.js';

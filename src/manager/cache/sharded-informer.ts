@@ -17,7 +17,8 @@
  * Invariant: members hold disjoint namespace ranges, so a key is routed to exactly one member and
  * no object is delivered or returned twice.
  */
-import { splitKey, untilAborted, type KubeObject, type ResourceDescriptor } from '../../meta/index.js';
+import { splitKey, type KubeObject, type ResourceDescriptor } from '../../meta/index.js';
+import { untilAborted } from '../../meta/internal.js';
 import type {
   HandlerRegistration,
   IndexFunc,

@@ -10,7 +10,8 @@
  * so far has finished (the manager flushes on shutdown); at most 4096 series are remembered.
  */
 import { hostname } from 'node:os';
-import { EventResource, formatMicroTime, noopLogger, type Clock, type KubeObject, type Logger, type ObjectOf } from '../../meta/index.js';
+import { EventResource, noopLogger, type Clock, type KubeObject, type Logger, type ObjectOf } from '../../meta/index.js';
+import { formatMicroTime } from '../../meta/internal.js';
 import { isNotFound, type Client } from '../../client/index.js';
 
 type EventsV1 = ObjectOf<typeof EventResource>;

@@ -18,7 +18,8 @@ import {
   type ResourceDescriptor,
 } from '../../meta/index.js';
 import type { Client } from '../../client/index.js';
-import type { Controller, ReconcileState, Request } from '../../controller/index.js';
+import type { Controller, Request } from '../../controller/index.js';
+import type { ReconcileState } from '../../controller/internal.js';
 import type { InformerCache } from '../cache/index.js';
 import { predatesServing, shardElsewhereReason, type ShardReport } from './shard-ownership.js';
 

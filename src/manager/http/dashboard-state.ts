@@ -12,7 +12,8 @@
 import type { Registry } from 'prom-client';
 import { keyOf, type Clock, type KubeObject, type NamespacedName, type ResourceDescriptor } from '../../meta/index.js';
 import type { SharedIndexInformer } from '../../cache/index.js';
-import type { Controller, ReconcileState } from '../../controller/index.js';
+import type { Controller } from '../../controller/index.js';
+import type { ReconcileState } from '../../controller/internal.js';
 import type { ConvergeReport } from '../explain/index.js';
 
 /** Enough to act on, few enough to read on one page. */

@@ -22,7 +22,8 @@
  * `leaseStep`; the elector only performs its I/O and keeps time.
  */
 import assert from 'node:assert/strict';
-import { InvalidOptionError, requireDuration, type Clock, type Logger, type Timer } from '../../meta/index.js';
+import { InvalidOptionError, type Clock, type Logger, type Timer } from '../../meta/index.js';
+import { requireDuration } from '../../meta/internal.js';
 
 /** What a lock stores (the fields of a Lease spec that election uses). Times are epoch ms. */
 export interface LeaderElectionRecord {

@@ -5,7 +5,8 @@
  * creation races resolve the same way through 409 AlreadyExists. Invariant: times are written as
  * MicroTime (RFC 3339 with six fractional digits) and read back to the millisecond.
  */
-import { formatMicroTime, LeaseResource, type ObjectOf } from '../../meta/index.js';
+import { LeaseResource, type ObjectOf } from '../../meta/index.js';
+import { formatMicroTime } from '../../meta/internal.js';
 import { isNotFound, type Client } from '../../client/index.js';
 import type { LeaderElectionRecord, LeaseLock, LockSnapshot } from './leader-election.js';
 

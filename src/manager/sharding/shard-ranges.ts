@@ -7,7 +7,8 @@
  * agrees with Converge's API server's matching (`start <= hash < end`, same hash), so the shard whose
  * informer delivers an object is the shard that admits its reconcile.
  */
-import { InvalidOptionError, namespaceShardHash } from '../../meta/index.js';
+import { InvalidOptionError } from '../../meta/index.js';
+import { namespaceShardHash } from '../../meta/internal.js';
 
 /** The end (exclusive) of the hash space. */
 export const HASH_SPACE_END = 1n << 64n;

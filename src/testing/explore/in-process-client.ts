@@ -9,20 +9,11 @@
  * it from the server at once.
  */
 import { InvalidOptionError, type KubeObject, type ResourceDescriptor, type Status } from '../../meta/index.js';
-import {
-  StatusError,
-  isMetadataOnly,
-  listQuery,
-  queryString,
-  resourcePath,
-  writeQuery,
-  type Client,
-  type PatchType,
-  type WatchEvent,
-  type WatchOptions,
-  type WatchStream,
-} from '../../client/index.js';
-import type { ApiResponse, RunningApiServer } from '../../apiserver/index.js';
+import { StatusError, type Client, type PatchType, type WatchEvent, type WatchOptions, type WatchStream } from '../../client/index.js';
+import { isMetadataOnly } from '../../client/internal.js';
+import { listQuery, queryString, resourcePath, writeQuery } from '../../client/internal.js';
+import type { RunningApiServer } from '../../apiserver/index.js';
+import type { ApiResponse } from '../../apiserver/internal.js';
 
 type Handle = RunningApiServer['handle'];
 
