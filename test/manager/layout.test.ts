@@ -24,13 +24,15 @@ describe('manager layout', () => {
     for (const d of folders) assert.ok(files(`${d}/`).includes(`${d}/index.ts`), `src/manager/${d} has no index.ts`);
   });
 
-  it('imports a sub-folder or another layer only through its index.ts, and never the manager files from a sub-folder', () => {
+  it('imports a sub-folder or another layer only through its index.ts (another layer also through its internal.ts), and never the manager files from a sub-folder', () => {
     const bad: string[] = [];
     for (const file of files()) {
       const inSub = file.includes('/');
       for (const spec of relativeImports(file)) {
         const sameFolder = /^\.\/[a-z-]+\.js$/.test(spec);
-        const face = inSub ? /^\.\.\/(\.\.\/)?[a-z]+\/index\.js$/.test(spec) : /^\.\.?\/[a-z]+\/index\.js$/.test(spec);
+        // Another layer may also be entered through its internal face (src/<layer>/internal.ts).
+        const otherLayer = inSub ? /^\.\.\/\.\.\/[a-z]+\/internal\.js$/.test(spec) : /^\.\.\/[a-z]+\/internal\.js$/.test(spec);
+        const face = otherLayer || (inSub ? /^\.\.\/(\.\.\/)?[a-z]+\/index\.js$/.test(spec) : /^\.\.?\/[a-z]+\/index\.js$/.test(spec));
         if (!sameFolder && !face) bad.push(`${file} imports ${spec}`);
       }
     }
