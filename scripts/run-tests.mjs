@@ -74,7 +74,13 @@ function groupFiles(files, count, dir) {
   return bins.map((bin, i) => {
     mkdirSync(dir, { recursive: true });
     const path = join(dir, `group-${i + 1}.mjs`);
-    writeFileSync(path, bin.files.sort().map((f) => `import ${JSON.stringify('./' + relative(dir, f))};`).join('\n') + '\n');
+    writeFileSync(
+      path,
+      bin.files
+        .sort()
+        .map((f) => `import ${JSON.stringify('./' + relative(dir, f))};`)
+        .join('\n') + '\n',
+    );
     return path;
   });
 }
