@@ -12,6 +12,7 @@
  * ```
  *
  * A reconciler written for one cluster, `(req, ctx) => …` reading `ctx.client`, runs here unchanged.
+ * Writes through `ctx.client` are linted for owner references into another cluster (owner-lint.ts).
  */
 import { InvalidOptionError, type KubeObject, type ResourceDescriptor } from '../meta/index.js';
 import {
@@ -34,6 +35,7 @@ import type { ManagerClient } from '../manager/index.js';
 import type { Cluster, ClusterRequest } from './cluster.js';
 import type { Fleet } from './fleet.js';
 import { fleetSource } from './fleet-source.js';
+import { CrossClusterOwnerLint } from './owner-lint.js';
 
 /** What a multi-cluster reconciler gets: the request's cluster, and its client as `client`. */
 export interface FleetReconcileContext extends ReconcileContext<ManagerClient> {
@@ -59,9 +61,11 @@ export class FleetBuilder {
   #clusters: (c: Cluster) => boolean = () => true;
   #options: ControllerOptions = {};
   #name: string | undefined;
+  readonly #lint: CrossClusterOwnerLint;
 
   constructor(fleet: Fleet) {
     this.#fleet = fleet;
+    this.#lint = new CrossClusterOwnerLint(fleet.local.logger.child({ component: 'fleet-lint' }));
   }
 
   /** The primary kind, watched in every selected member: its events enqueue `{ cluster, namespace, name }`. */
@@ -70,7 +74,9 @@ export class FleetBuilder {
     this.#for = resource as ResourceDescriptor<KubeObject>;
     const own = options.predicates ?? [];
     this.#sources.unshift((global, clusters) =>
-      fleetSource(this.#fleet, () => kindSource(resource, enqueueRequestForObject<T>(), ...global, ...own), { clusters }),
+      fleetSource(this.#fleet, (c) => kindSource(resource, this.#lint.recording(enqueueRequestForObject<T>(), c.name), ...global, ...own), {
+        clusters,
+      }),
     );
     return this;
   }
@@ -82,9 +88,8 @@ export class FleetBuilder {
     this.#sources.push((global, clusters) => {
       if (!this.#for) throw new InvalidOptionError('builder.owns', 'owns() can only be used together with for()');
       const owner = this.#for;
-      return fleetSource(this.#fleet, () => kindSource(resource, enqueueRequestForOwner<T>(owner, { onlyController }), ...global, ...own), {
-        clusters,
-      });
+      const handler = enqueueRequestForOwner<T>(owner, { onlyController });
+      return fleetSource(this.#fleet, (c) => kindSource(resource, this.#lint.recording(handler, c.name), ...global, ...own), { clusters });
     });
     return this;
   }
@@ -93,7 +98,7 @@ export class FleetBuilder {
   watches<T extends KubeObject>(resource: ResourceDescriptor<T>, handler: EventHandler<T>, options: WatchesOptions<T> = {}): this {
     const own = options.predicates ?? [];
     this.#sources.push((global, clusters) =>
-      fleetSource(this.#fleet, () => kindSource(resource, handler, ...global, ...own), { clusters }),
+      fleetSource(this.#fleet, (c) => kindSource(resource, this.#lint.recording(handler, c.name), ...global, ...own), { clusters }),
     );
     return this;
   }
@@ -104,7 +109,7 @@ export class FleetBuilder {
    */
   watchesLocal<T extends KubeObject>(resource: ResourceDescriptor<T>, handler: EventHandler<T>, options: WatchesOptions<T> = {}): this {
     const own = options.predicates ?? [];
-    this.#sources.push((global) => kindSource(resource, handler, ...global, ...own));
+    this.#sources.push((global) => kindSource(resource, this.#lint.recording(handler, undefined), ...global, ...own));
     return this;
   }
 
@@ -137,6 +142,7 @@ export class FleetBuilder {
     const name = this.#name ?? this.#for?.kind.toLowerCase();
     if (!name) throw new InvalidOptionError('builder.named', 'one of for() or named() must be called');
     const fleet = this.#fleet;
+    const lint = this.#lint;
     const builder = controllerManagedBy(fleet.local).named(name).withOptions(this.#options);
     for (const make of this.#sources) builder.watchesRawSource(make(this.#global, this.#clusters));
     return builder.build(async (req, ctx) => {
@@ -151,7 +157,7 @@ export class FleetBuilder {
       try {
         const result = await reconciler(req as ClusterRequest, {
           ...ctx,
-          client: cluster.client,
+          client: lint.checking(cluster.client, target),
           cluster,
           signal: AbortSignal.any([ctx.signal, cluster.signal]),
           log: ctx.log.child({ cluster: target }),

@@ -2,7 +2,8 @@
 // controller reconciling ConfigMaps in every member, members joining, leaving, partitioned and healed.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ConfigMapResource, NamespaceResource, SecretResource, noopLogger, type KubeObject } from 'kube-converge/meta';
+import { ConfigMapResource, NamespaceResource, SecretResource, noopLogger, type KubeObject, type Logger } from 'kube-converge/meta';
+import { enqueueRequestsFromMapFunc } from 'kube-converge/controller';
 import { Fleet, fleetControllerManagedBy, namespacesProvider, type ClusterRequest } from 'kube-converge/multicluster';
 import { TestFleet, eventually } from 'kube-converge/testing';
 
@@ -159,3 +160,57 @@ describe('namespaces as clusters', () => {
     }
   });
 });
+
+describe('the owner-reference lint', () => {
+  it('warns once when a reconciler writes into a member an object owned by an object of the hub, and lets the write through', async () => {
+    await using testFleet = await TestFleet.start({ members: 1 });
+    const warnings: Record<string, unknown>[] = [];
+    const logger = capturing(warnings);
+    const local = await testFleet.hub.newManager({ logger });
+    const fleet = new Fleet({ local, provider: testFleet.provider() });
+    const source = await testFleet.hub.client.create(ConfigMapResource, { metadata: { name: 'source', namespace: 'default' } });
+    let written = 0;
+    fleetControllerManagedBy(fleet)
+      .named('copier')
+      .watchesLocal(
+        ConfigMapResource,
+        enqueueRequestsFromMapFunc((cm) =>
+          cm.metadata.name === 'source' ? [{ cluster: 'member-0', namespace: 'default', name: 'copy' }] : [],
+        ),
+      )
+      .complete(async (req, ctx) => {
+        if (ctx.client.get(ConfigMapResource, req)) return;
+        const owner = { apiVersion: 'v1', kind: 'ConfigMap', name: 'source', uid: source.metadata.uid! };
+        await ctx.client.create(ConfigMapResource, { metadata: { name: 'copy', namespace: 'default', ownerReferences: [owner] } });
+        written++;
+      });
+    const run = local.start();
+    try {
+      await eventually(() => written === 1);
+      assert.equal(warnings.length, 1, 'one warning for the hub owner');
+      assert.equal(warnings[0]!['ownerCluster'], 'the hub');
+      assert.equal(warnings[0]!['cluster'], 'member-0');
+      assert.ok(
+        await testFleet.member('member-0').env.client.get(ConfigMapResource, { namespace: 'default', name: 'copy' }),
+        'the write went through',
+      );
+    } finally {
+      await local.shutdown();
+      await run;
+    }
+  });
+});
+
+/** A logger that keeps the fields of every warning of the fleet's lint. */
+function capturing(warnings: Record<string, unknown>[]): Logger {
+  const make = (fields: Record<string, unknown>): Logger => ({
+    debug: () => {},
+    info: () => {},
+    error: () => {},
+    warn: (f) => {
+      if (fields['component'] === 'fleet-lint') warnings.push({ ...fields, ...f });
+    },
+    child: (f) => make({ ...fields, ...f }),
+  });
+  return make({});
+}
