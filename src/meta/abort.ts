@@ -16,3 +16,9 @@ export function untilAborted<V>(p: Promise<V>, signal: AbortSignal | undefined):
     p.then(resolve, reject);
   }).finally(() => signal.removeEventListener('abort', onAbort));
 }
+
+/** Resolves once `signal` aborts (at once if it has): for a runnable whose work is all in the background. */
+export function whenAborted(signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+}

@@ -13,3 +13,4 @@ export { formatGVR } from './gvk.js';
 export { isJsonObject } from './json-object.js';
 export { fnv1a64 } from './hash.js';
 export { namespaceShardHash } from './hash.js';
+export { whenAborted } from './abort.js';

@@ -17,6 +17,7 @@
  * member is disengaged before `start` resolves.
  */
 import { type KubeObject, type Logger, type ResourceDescriptor } from '../meta/index.js';
+import { whenAborted } from '../meta/internal.js';
 import type { Runnable } from '../controller/index.js';
 import { createManager, type CacheOptions, type Manager } from '../manager/index.js';
 import type { Cluster } from './cluster.js';
@@ -106,9 +107,7 @@ export class Fleet implements ClusterSink, Runnable {
         this.#log.info({ provider: String(this.#provider) }, 'starting cluster provider');
         await this.#provider.run(this, signal);
       }
-      if (!signal.aborted) {
-        await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
-      }
+      await whenAborted(signal);
     } catch (err) {
       failure = err;
     }

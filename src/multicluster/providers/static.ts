@@ -4,6 +4,7 @@
  */
 import type { Client, RestConfig } from '../../client/index.js';
 import { loadKubeConfig } from '../../client/index.js';
+import { whenAborted } from '../../meta/internal.js';
 import type { ClusterProvider, ClusterSink } from '../provider.js';
 
 /** One cluster of a static provider: how to reach it, and its labels. */
@@ -32,7 +33,7 @@ export function staticProvider(clusters: Readonly<Record<string, StaticCluster>>
           }
         }),
       );
-      if (!signal.aborted) await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+      await whenAborted(signal);
     },
   };
 }
