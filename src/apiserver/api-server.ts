@@ -49,7 +49,7 @@ import { RequestAuthorization } from './authorization/index.js';
 import { RequestRecorder, type RecordedRequest } from './authorization/index.js';
 import { adminTokenMatcher } from './authentication/index.js';
 import { ServiceAccountTokens, type IssuedToken } from './authentication/index.js';
-import { ADMIN_USER, type UserInfo } from './ground/index.js';
+import { ADMIN_USER, NEWEST_MINOR, parseKubernetesVersion, type UserInfo } from './ground/index.js';
 import { notFound } from './ground/index.js';
 
 /** Options of `createApiServer`; every one has a default, so `{}` gives a server that behaves like a fresh envtest cluster. @extension */
@@ -75,6 +75,8 @@ export interface ApiServerOptions {
   adminToken?: string;
   /** Built-in kinds to serve besides Converge's own (`BUILTIN_KINDS`), registered after them: a kind's record, in its test. */
   extraKinds?: readonly BuiltinKind[];
+  /** The Kubernetes version to behave as, `1.31` to the newest (default the newest). */
+  kubernetesVersion?: string;
 }
 
 /** A ServiceAccount to mint a token for, and for how long (default one hour, as TokenRequest). */
@@ -139,6 +141,7 @@ export function createApiServer(options: ApiServerOptions = {}): ApiServer {
   requireInt('historySize', historySize, { min: 1 });
   requireInt('bookmarkIntervalMs', bookmarkIntervalMs, { min: 1 });
   requireInt('watchBufferSize', bufferSize, { min: 1 });
+  const kubernetesMinor = options.kubernetesVersion === undefined ? NEWEST_MINOR : parseKubernetesVersion(options.kubernetesVersion);
   const store = new Store({ historySize });
   const registry = new Registry();
   const hub = new WatchHub({ store, clock, bookmarkIntervalMs, bufferSize });
@@ -152,6 +155,7 @@ export function createApiServer(options: ApiServerOptions = {}): ApiServer {
     registry,
     hub,
     clock,
+    kubernetesMinor,
     newUid: defaultUid,
     table: options.table ?? ((objects, resource, opts) => ({ ...toTable(objects, resource, opts) })),
     onAdmissionAudit: options.onAdmissionAudit,

@@ -33,3 +33,4 @@ export { ADMIN_USER, ANONYMOUS_USER, isMaster, parseServiceAccountUsername, serv
 export type { UserInfo } from './user.js';
 export { requestAttributes } from './request-attributes.js';
 export type { RequestAttributes, ResourceAttributes } from './request-attributes.js';
+export { OLDEST_MINOR, NEWEST_MINOR, SUPPORTED_MINORS, parseKubernetesVersion } from './kubernetes-version.js';

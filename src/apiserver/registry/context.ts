@@ -23,6 +23,8 @@ export interface ServerContext {
   registry: Registry;
   hub: WatchHub;
   clock: Clock;
+  /** The Kubernetes minor version the server behaves as (31 for 1.31); see `ground/kubernetes-version.ts`. */
+  kubernetesMinor: number;
   /** Runs follow-up work (namespace and CRD cleanup) after the current request has answered. */
   defer(task: () => void): void;
   newUid(): string;
