@@ -50,3 +50,18 @@ export function takeoverBoundMs(t: LeaseTimings): number {
 export function renewDeadlineBoundMs(t: LeaseTimings): number {
   return LOAD_STRETCH * (t.renewDeadlineMs + t.retryPeriodMs);
 }
+
+/**
+ * Lease settings for managers run inside the test's own process, which share one event loop with the
+ * API server and the test: `base` (the settings on an idle machine) doubled up to a load of 16 on two
+ * cores (LOAD_STRETCH 8), and in proportion to the load above that, so a manager starved of CPU still
+ * renews before its deadline. Bounds on hand-over and takeover are then derived from the result.
+ */
+export function inProcessLease(base: LeaseTimings): LeaseTimings {
+  const stretch = LOAD_STRETCH / 4;
+  return {
+    leaseDurationMs: Math.round(base.leaseDurationMs * stretch),
+    renewDeadlineMs: Math.round(base.renewDeadlineMs * stretch),
+    retryPeriodMs: Math.round(base.retryPeriodMs * stretch),
+  };
+}

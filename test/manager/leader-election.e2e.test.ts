@@ -7,20 +7,17 @@ import { controllerManagedBy, newPredicateFuncs } from 'kube-converge/controller
 import { createManager, type Manager } from 'kube-converge/manager';
 import { ConfigMapResource, LeaseResource, noopLogger, type ObjectOf } from 'kube-converge/meta';
 import { eventually, restConfigFor } from 'kube-converge/testing';
-import { LOAD_STRETCH } from '../e2e/load-bounds.js';
+import { inProcessLease } from '../e2e/load-bounds.js';
 
 type ConfigMap = ObjectOf<typeof ConfigMapResource>;
 const NS = 'default';
 // Leases short enough for a quick test and long enough that the managers, starved of CPU on a loaded
-// 2-core machine, do not miss a renewal: 2 s at rest, stretched with the load (twice that at a load of
-// 16, which LOAD_STRETCH measures as 8). Every bound below is derived from these settings.
-const STRETCH = LOAD_STRETCH / 4;
+// 2-core machine, do not miss a renewal (`inProcessLease`: 4 s up to a load of 16, longer above it).
+// Every bound below is derived from these settings.
 const lease = {
   id: 'e2e-operator',
   namespace: NS,
-  leaseDurationMs: Math.round(2_000 * STRETCH),
-  renewDeadlineMs: Math.round(1_200 * STRETCH),
-  retryPeriodMs: Math.round(200 * STRETCH),
+  ...inProcessLease({ leaseDurationMs: 2_000, renewDeadlineMs: 1_200, retryPeriodMs: 200 }),
 };
 const isPrimary = newPredicateFuncs<ConfigMap>((o) => o.metadata.labels?.['role'] === 'primary');
 const primary = (name: string): ConfigMap => ({ metadata: { name, namespace: NS, labels: { role: 'primary' } } });

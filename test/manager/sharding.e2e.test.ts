@@ -11,12 +11,17 @@ import { namespaceSharder } from '../../src/manager/sharding/index.js';
 import { InformerCache } from '../../src/manager/cache/index.js';
 import { ConfigMapResource, LeaseResource, NamespaceResource, noopLogger, realClock, type ObjectOf } from 'kube-converge/meta';
 import { eventually, restConfigFor } from 'kube-converge/testing';
+import { LOAD_STRETCH, inProcessLease, takeoverBoundMs } from '../e2e/load-bounds.js';
 import { shardRanges } from '../../src/manager/sharding/index.js';
 
 type ConfigMap = ObjectOf<typeof ConfigMapResource>;
 const SHARDS = 4;
-// Leases short enough for a quick test, long enough that a loaded 2-core CI machine does not miss a renewal.
-const timings = { leaseDurationMs: 2_000, renewDeadlineMs: 1_200, retryPeriodMs: 200 };
+// Leases short enough for a quick test, long enough that a loaded 2-core CI machine does not miss a
+// renewal (`inProcessLease`: 4 s up to a load of 16, longer above it).
+const timings = inProcessLease({ leaseDurationMs: 2_000, renewDeadlineMs: 1_200, retryPeriodMs: 200 });
+// The most a shard movement may take (a join, a leave, a lost Lease, and the reconciles that follow
+// it): a lease duration and two retry periods, stretched with the load. Every wait below is bounded by it.
+const settleMs = takeoverBoundMs(timings);
 const shardOf = namespaceSharder(shardRanges(SHARDS));
 const isPrimary = newPredicateFuncs<ConfigMap>((o) => o.metadata.labels?.['role'] === 'primary');
 
@@ -102,7 +107,7 @@ describe('sharding end to end', () => {
       managers.push(a, b);
       const runA = a.start();
       const runB = b.start();
-      await eventually(() => a.ownedShards().length === 2 && b.ownedShards().length === 2, { timeoutMs: 5_000 });
+      await eventually(() => a.ownedShards().length === 2 && b.ownedShards().length === 2, { timeoutMs: settleMs });
       assert.deepEqual([...a.ownedShards(), ...b.ownedShards()].sort(), [0, 1, 2, 3]);
       const { metrics, healthProbe } = await a.listening();
       assert.equal((await fetch(`${healthProbe}/readyz`)).status, 200);
@@ -110,7 +115,7 @@ describe('sharding end to end', () => {
 
       // Every object is reconciled by exactly the replica owning its namespace's shard.
       for (const ns of namespaces) await admin.create(ConfigMapResource, primary(ns, 'app'));
-      await eventually(() => namespaces.every((ns) => log.some((i) => i.namespace === ns)), { timeoutMs: 5_000 });
+      await eventually(() => namespaces.every((ns) => log.some((i) => i.namespace === ns)), { timeoutMs: settleMs });
       const owner = (ns: string): string => (a.ownedShards().includes(shardOf(ns)) ? 'a' : 'b');
       for (const ns of namespaces) {
         assert.deepEqual([...new Set(log.filter((i) => i.namespace === ns).map((i) => i.replica))], [owner(ns)], ns);
@@ -127,7 +132,7 @@ describe('sharding end to end', () => {
         }
         return undefined;
       };
-      await eventually(() => ownerNamed() === 'b', { timeoutMs: 2 * timings.retryPeriodMs + 1_000 });
+      await eventually(() => ownerNamed() === 'b', { timeoutMs: LOAD_STRETCH * 2 * timings.retryPeriodMs });
       assert.throws(
         () => a.client.get(ConfigMapResource, { namespace: ofB, name: 'app' }),
         (err: unknown) => {
@@ -157,11 +162,11 @@ describe('sharding end to end', () => {
       await b.shutdown();
       await runB;
       const stoppedAt = performance.now();
-      await eventually(() => a.ownedShards().length === 4, { timeoutMs: 3_000, intervalMs: 10 });
+      await eventually(() => a.ownedShards().length === 4, { timeoutMs: settleMs, intervalMs: 10 });
       const takeover = performance.now() - stoppedAt;
       assert.ok(takeover <= timings.leaseDurationMs, `takeover took ${takeover} ms`);
       await eventually(() => orphaned.every((ns) => log.some((i) => i.replica === 'a' && i.namespace === ns && i.start > stoppingAt)), {
-        timeoutMs: 3_000,
+        timeoutMs: settleMs,
       });
       const leases = await admin.list(LeaseResource, { namespace: 'default' });
       assert.ok(!leases.items.some((l) => l.metadata.name === 'sharded-op-member-b'), 'a leaving replica deletes its member Lease');
@@ -172,7 +177,7 @@ describe('sharding end to end', () => {
       const runC = c.start();
       let round = 0;
       const joinedAt = performance.now();
-      while (!(a.ownedShards().length === 2 && c.ownedShards().length === 2) && performance.now() - joinedAt < 5_000) {
+      while (!(a.ownedShards().length === 2 && c.ownedShards().length === 2) && performance.now() - joinedAt < settleMs) {
         await touchAll(admin, namespaces, ++round);
         await new Promise((r) => setTimeout(r, 20));
       }
@@ -189,7 +194,7 @@ describe('sharding end to end', () => {
           }
           return true;
         },
-        { timeoutMs: 5_000 },
+        { timeoutMs: settleMs },
       );
       assert.ok(last > 0);
       assert.ok(
@@ -204,7 +209,7 @@ describe('sharding end to end', () => {
       assert.equal(stale.shard?.ownedHere, false);
       // a learns who took the shard at its next list of the Leases.
       await eventually(async () => (await a.explain(ConfigMapResource, { namespace: handed, name: 'app' })).shard?.owner === 'c', {
-        timeoutMs: 2_000,
+        timeoutMs: settleMs,
       });
       await a.shutdown();
       await c.shutdown();
@@ -226,9 +231,9 @@ describe('sharding end to end', () => {
     try {
       for (const ns of namespaces) await admin.create(NamespaceResource, { metadata: { name: ns } });
       const runA = a.start();
-      await eventually(() => a.ownedShards().length === SHARDS, { timeoutMs: 5_000 });
+      await eventually(() => a.ownedShards().length === SHARDS, { timeoutMs: settleMs });
       for (const ns of namespaces) await admin.create(ConfigMapResource, primary(ns, 'app'));
-      await eventually(() => namespaces.every((ns) => log.some((i) => i.namespace === ns)), { timeoutMs: 5_000 });
+      await eventually(() => namespaces.every((ns) => log.some((i) => i.namespace === ns)), { timeoutMs: settleMs });
       // The intruder's write races a's renewals (every retry period): re-read and retry on a conflict.
       for (let attempt = 0; ; attempt++) {
         const held = await admin.get(LeaseResource, { namespace: 'default', name: 'sharded-op-shard-0' });
@@ -237,18 +242,24 @@ describe('sharding end to end', () => {
         try {
           await admin.update(LeaseResource, {
             ...held,
-            spec: { ...held.spec, holderIdentity: 'intruder', leaseDurationSeconds: 30, renewTime: now, acquireTime: now },
+            spec: {
+              ...held.spec,
+              holderIdentity: 'intruder',
+              leaseDurationSeconds: Math.ceil((4 * settleMs) / 1_000),
+              renewTime: now,
+              acquireTime: now,
+            },
           });
           break;
         } catch (err) {
           if (!isConflict(err) || attempt >= 20) throw err;
         }
       }
-      await eventually(() => !a.ownedShards().includes(0), { timeoutMs: 2_000, intervalMs: 10 });
+      await eventually(() => !a.ownedShards().includes(0), { timeoutMs: settleMs, intervalMs: 10 });
       const lostAt = performance.now();
       for (const ns of namespaces) await admin.create(ConfigMapResource, primary(ns, 'late'));
       const elsewhere = namespaces.filter((ns) => shardOf(ns) !== 0);
-      await eventually(() => elsewhere.every((ns) => log.some((i) => i.namespace === ns && i.name === 'late')), { timeoutMs: 5_000 });
+      await eventually(() => elsewhere.every((ns) => log.some((i) => i.namespace === ns && i.name === 'late')), { timeoutMs: settleMs });
       await new Promise((r) => setTimeout(r, 5 * timings.retryPeriodMs));
       assert.deepEqual(
         log.filter((i) => shardOf(i.namespace) === 0 && i.start >= lostAt),
