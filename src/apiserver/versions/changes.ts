@@ -30,12 +30,12 @@ export interface VersionChange {
 const on = (minor: number): Stage => ({ minor, on: true });
 const off = (minor: number): Stage => ({ minor, on: false });
 
-/** The table. Facts the CEL environment depends on live beside the CEL library, which consults them there. */
+/** The table, one row per behaviour. */
 export const VERSION_CHANGES = {
   mutatingAdmissionPolicy: {
     on: '`admissionregistration.k8s.io/v1` MutatingAdmissionPolicy and MutatingAdmissionPolicyBinding are served and enforced',
     off: 'not served: v1alpha1 (1.32) and v1beta1 (1.34) are off by default, behind the MutatingAdmissionPolicy gate and `--runtime-config`',
-    stages: [off(32), on(36)],
+    stages: [off(32), off(34), on(36)],
     source: 'https://kep.k8s.io/3962',
     consultedBy: 'the registry serves the two kinds only while on (discovery, OpenAPI and requests follow; a request is a 404)',
   },
@@ -50,7 +50,7 @@ export const VERSION_CHANGES = {
     on: 'watch with `sendInitialEvents` streams the current state, then the `k8s.io/initial-events-end` bookmark',
     off: 'watch with `sendInitialEvents` is refused, 422 `sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled` (client-go falls back to list then watch)',
     stages: [off(27), on(32), off(33), on(34)],
-    source: 'https://github.com/kubernetes/apiserver/blob/master/pkg/features/kube_features.go (WatchList)',
+    source: 'https://kep.k8s.io/3157, defaults in https://github.com/kubernetes/apiserver/blob/master/pkg/features/kube_features.go',
     consultedBy: 'list and watch option validation',
   },
   versionEmulationFields: {
