@@ -35,6 +35,7 @@ export function versionTable(): string {
       `- **Default by version:** ${stages} (off before the first).`,
       `- **Source:** ${c.source}`,
       `- **Consulted by:** ${c.consultedBy}.`,
+      ...('note' in c ? [`- **Note:** ${c.note}.`] : []),
       '',
     );
   }

@@ -18,6 +18,7 @@ const release = (minor: number) => ({
   podGeneration: minor >= 33,
   watchList: minor === 32 || minor >= 34,
   emulationFields: minor >= 33,
+  shardSelector: minor >= 36,
 });
 
 function widgetCrd(maxLength: number) {
@@ -184,6 +185,16 @@ describe('every supported Kubernetes version, in one process', () => {
           blue.items.map((w: { metadata: { name: string } }) => w.metadata.name),
           ['blue'],
         );
+
+        // shardSelector (new in 1.36): a shard too narrow to hold either widget; older servers ignore it.
+        const shard = await expectStatus(
+          s,
+          'GET',
+          `${WIDGETS}?shardSelector=${encodeURIComponent("shardRange(object.metadata.uid, '0x0', '0x1')")}`,
+          200,
+        );
+        assert.equal(shard.items.length, expected.shardSelector ? 0 : 2);
+        assert.equal(shard.metadata.shardInfo !== undefined, expected.shardSelector);
 
         // Ratcheting: beta and on by default since 1.30, GA in 1.33: a value made invalid by a
         // tightened schema may stay while it is left unchanged, in every supported version.

@@ -110,7 +110,8 @@ export function parseListOptions(scope: Scope, watch: boolean): ListOptions {
       throw badRequest(`field label not supported: ${t.field}`);
     }
   }
-  const shardSelector = q.get('shardSelector') ?? '';
+  // Before 1.36 the parameter does not exist, and kube-apiserver ignores a parameter it does not know.
+  const shardSelector = isOn('shardedListAndWatch', scope.ctx.kubernetesMinor) ? (q.get('shardSelector') ?? '') : '';
   const inShard = shardSelector ? shardMatcher(parseShardSelector(shardSelector)) : undefined;
   const ns = scope.namespace;
   const filter = (obj: KubeObject): boolean =>

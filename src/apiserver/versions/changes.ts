@@ -25,6 +25,8 @@ export interface VersionChange {
   readonly source: string;
   /** Where this server consults the fact. */
   readonly consultedBy: string;
+  /** Where the server's stages differ from a plain cluster's defaults, and why. */
+  readonly note?: string;
 }
 
 const on = (minor: number): Stage => ({ minor, on: true });
@@ -52,6 +54,14 @@ export const VERSION_CHANGES = {
     stages: [off(27), on(32), off(33), on(34)],
     source: 'https://kep.k8s.io/3157, defaults in https://github.com/kubernetes/apiserver/blob/master/pkg/features/kube_features.go',
     consultedBy: 'list and watch option validation',
+  },
+  shardedListAndWatch: {
+    on: 'list and watch take `shardSelector` and return only the objects of that shard, lists with `metadata.shardInfo`',
+    off: '`shardSelector` is an unknown parameter and ignored: every object is returned, with no `metadata.shardInfo`',
+    stages: [on(36)],
+    source: 'https://kep.k8s.io/5866',
+    consultedBy: 'list and watch option parsing',
+    note: 'alpha in 1.36, where kube-apiserver serves it only with the ShardedListAndWatch gate on; this server serves it in 1.36 without one',
   },
   versionEmulationFields: {
     on: '`/version` also reports `emulationMajor`/`emulationMinor` (the version itself) and `minCompatibilityMajor`/`minCompatibilityMinor` (the minor before)',
