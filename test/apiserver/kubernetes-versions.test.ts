@@ -19,6 +19,7 @@ const release = (minor: number) => ({
   watchList: minor === 32 || minor >= 34,
   emulationFields: minor >= 33,
   shardSelector: minor >= 36,
+  crdConditionObservedGeneration: minor >= 36,
 });
 
 function widgetCrd(maxLength: number) {
@@ -163,7 +164,10 @@ describe('every supported Kubernetes version, in one process', () => {
         assert.equal((await s.handle({ method: 'GET', path: '/apis/admissionregistration.k8s.io/v1beta1', headers: {} })).status, 404);
 
         // The same CRD and policies, installed under every version.
-        await expectStatus(s, 'POST', CRDS, 201, widgetCrd(10));
+        const established = (await expectStatus(s, 'POST', CRDS, 201, widgetCrd(10))).status.conditions.find(
+          (c: { type: string }) => c.type === 'Established',
+        );
+        assert.equal(established.observedGeneration, expected.crdConditionObservedGeneration ? 1 : undefined);
         await expectStatus(s, 'POST', `${AR}/validatingadmissionpolicies`, 201, validatingPolicy);
         await expectStatus(s, 'POST', `${AR}/validatingadmissionpolicybindings`, 201, validatingBinding);
         const mapStatus = expected.mutatingAdmissionPolicy ? 201 : 404;

@@ -45,7 +45,7 @@ export const VERSION_CHANGES = {
     on: 'Pod `metadata.generation` is 1 on create and bumped by every spec change (not feature-gated)',
     off: 'Pod `metadata.generation` is left unset',
     stages: [on(33)],
-    source: 'https://kep.k8s.io/5067',
+    source: 'https://kep.k8s.io/5067 (kubernetes/kubernetes#130181, in 1.33)',
     consultedBy: 'the Pod strategy on create and update',
   },
   watchList: {
@@ -69,6 +69,14 @@ export const VERSION_CHANGES = {
     stages: [on(33)],
     source: 'https://kep.k8s.io/4330',
     consultedBy: 'the `/version` document',
+  },
+  crdObservedGeneration: {
+    on: "the CRD's `NamesAccepted` and `Established` conditions carry `observedGeneration`, the generation they were written for",
+    off: 'the field is not in the API: kube-apiserver drops it from CRD conditions',
+    stages: [off(35), on(36)],
+    source: 'https://kep.k8s.io/4192 (CRDObservedGenerationTracking: beta off in 1.35, on in 1.36)',
+    consultedBy: "the CRD strategy, writing the naming and establishing controllers' conditions",
+    note: 'kube-apiserver 1.36 accepts the field but its controllers do not fill it yet; this server fills it',
   },
   crdFieldSelectors: {
     on: 'CRD `selectableFields` are accepted and serve field selectors on custom resources',
