@@ -35,7 +35,7 @@ export const LAYERS = {
 };
 /** The API server's floors, ground first: a room (a folder or a top-level file of src/apiserver) imports its own floor or lower. */
 export const FLOORS = [
-  ['ground'],
+  ['ground', 'versions'],
   [
     'go-json-kind',
     'nesting',

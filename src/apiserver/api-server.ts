@@ -174,8 +174,8 @@ export function createApiServer(options: ApiServerOptions = {}): ApiServer {
     },
   };
   const storeReader = { list: (resource: string) => store.current(resource).values() };
-  for (const kind of BUILTIN_KINDS) registry.addKind(kind, storeReader);
-  for (const kind of options.extraKinds ?? []) registry.addKind(kind, storeReader);
+  for (const kind of BUILTIN_KINDS) registry.addKind(kind, storeReader, kubernetesMinor);
+  for (const kind of options.extraKinds ?? []) registry.addKind(kind, storeReader, kubernetesMinor);
   const namespaces = new NamespaceLifecycle(ctx, log);
   // The controllers subscribe to the store's events and live as long as it does.
   new CrdController(ctx, log);
@@ -247,7 +247,7 @@ export function createApiServer(options: ApiServerOptions = {}): ApiServer {
       case 'health':
         return textResponse(200, 'ok');
       case 'version':
-        return versionInfo();
+        return versionInfo(kubernetesMinor);
       case 'api':
         if (!get) break;
         return wantsAggregatedDiscovery(accept) ? aggregatedDiscovery(registry, true) : legacyApiVersions(server.serverAddress);

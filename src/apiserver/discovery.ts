@@ -10,6 +10,7 @@ import type { ApiResponse } from './wire/index.js';
 import { goJson } from './wire/index.js';
 import { jsonResponse } from './wire/index.js';
 import type { ServedResource } from './served-resource.js';
+import { isOn } from './versions/index.js';
 
 export const AGGREGATED_CONTENT_TYPE = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
 
@@ -111,16 +112,19 @@ export function aggregatedDiscovery(registry: Registry, legacy: boolean): ApiRes
   return aggregated({ kind: 'APIGroupDiscoveryList', apiVersion: 'apidiscovery.k8s.io/v2', metadata: {}, items });
 }
 
-/** `/version` is written indented and without a final newline, as kube-apiserver writes it. */
-export function versionInfo(): ApiResponse {
+/**
+ * `/version` is written indented and without a final newline, as kube-apiserver writes it. It names
+ * the minor the server behaves as; the emulation and compatibility fields come with 1.33, as they did.
+ */
+export function versionInfo(minor: number): ApiResponse {
+  const emulation = isOn('versionEmulationFields', minor)
+    ? { emulationMajor: '1', emulationMinor: String(minor), minCompatibilityMajor: '1', minCompatibilityMinor: String(minor - 1) }
+    : {};
   const info = {
     major: '1',
-    minor: '36',
-    emulationMajor: '1',
-    emulationMinor: '36',
-    minCompatibilityMajor: '1',
-    minCompatibilityMinor: '35',
-    gitVersion: 'v1.36.0-converge',
+    minor: String(minor),
+    ...emulation,
+    gitVersion: `v1.${minor}.0-converge`,
     gitCommit: '0000000000000000000000000000000000000000',
     gitTreeState: 'clean',
     buildDate: '2026-01-01T00:00:00Z',

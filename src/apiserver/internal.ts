@@ -3,6 +3,7 @@
 // requests, kubeconfigs for a server, the CRD check, bootstrap RBAC). Not in package.json's exports:
 // not part of Converge's API.
 export { kubeconfigFor } from './start.js';
+export { parseKubernetesVersion, SUPPORTED_MINORS } from './ground/index.js';
 export { grantedToAuthenticatedUsers } from './authorization/index.js';
 export type { ApiRequest } from './wire/index.js';
 export type { ApiResponse } from './wire/index.js';

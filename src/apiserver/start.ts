@@ -37,6 +37,8 @@ export interface StartApiServerOptions {
   watchBufferSize?: number;
   /** Owner-reference garbage collection (default false, like envtest). */
   garbageCollection?: boolean;
+  /** The Kubernetes version to behave as, `1.31` to the newest (default the newest; see `ApiServerOptions`). */
+  kubernetesVersion?: string;
   /** Receives the audit annotations admission policies record (see `ApiServerOptions`). */
   onAdmissionAudit?: ApiServerOptions['onAdmissionAudit'];
   logger?: Logger;
@@ -107,6 +109,7 @@ export async function startApiServer(options: StartApiServerOptions = {}): Promi
     ...(options.watchBufferSize !== undefined ? { watchBufferSize: options.watchBufferSize } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.garbageCollection !== undefined ? { garbageCollection: options.garbageCollection } : {}),
+    ...(options.kubernetesVersion !== undefined ? { kubernetesVersion: options.kubernetesVersion } : {}),
     ...(options.onAdmissionAudit ? { onAdmissionAudit: options.onAdmissionAudit } : {}),
   });
   let l: Awaited<ReturnType<typeof listen>>;

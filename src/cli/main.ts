@@ -14,6 +14,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startApiServer } from '../apiserver/index.js';
+import { parseKubernetesVersion } from '../apiserver/internal.js';
 import { createCrds, crdPaths, readCrds } from './install-crds.js';
 import { runCreate, runInit } from './init.js';
 import { CREATE_WEBHOOK_USAGE } from './create-webhook.js';
@@ -25,6 +26,7 @@ import { commandsOf, usageErrorText } from './usage-hints.js';
 
 const USAGE = `Usage:
   converge apiserver [--port N] [--host H] [--kubeconfig PATH] [--crds PATH]... [--garbage-collection] [--insecure-http]
+                     [--kubernetes-version V]
   converge why <kind>/<name> [-n NAMESPACE] [--url URL] [-o text|json]
   converge generate <module>... --out DIR [--check]
   converge init <name> [--dir DIR] [--group GROUP] [--kind KIND] [--kube-converge VERSION|PATH]
@@ -56,6 +58,8 @@ Options for apiserver:
   --garbage-collection  Delete dependents whose owners are gone (off by default, like envtest).
   --insecure-http    Serve plain HTTP instead of HTTPS. The token is still required, but travels in
                      clear text: only for clients that cannot be given a CA.
+  --kubernetes-version V  Behave as Kubernetes 1.V (1.31 to the newest, the default): /version, the API
+                     groups and versions served, and behaviour that changed between versions.
 
 ${RBAC_HELP}`;
 
@@ -89,6 +93,7 @@ async function runApiserver(args: string[]): Promise<void> {
       crds: { type: 'string', multiple: true },
       'garbage-collection': { type: 'boolean' },
       'insecure-http': { type: 'boolean' },
+      'kubernetes-version': { type: 'string' },
       help: { type: 'boolean' },
     },
     strict: true,
@@ -102,12 +107,26 @@ async function runApiserver(args: string[]): Promise<void> {
     throw new UsageError(`--port must be an integer between 0 and 65535, got ${values.port}`);
   const host = values.host ?? '127.0.0.1';
   const insecureHttp = values['insecure-http'] ?? false;
+  const kubernetesVersion = values['kubernetes-version'];
+  if (kubernetesVersion !== undefined) {
+    try {
+      parseKubernetesVersion(kubernetesVersion);
+    } catch (err) {
+      throw new UsageError(`--kubernetes-version: ${(err as Error).message}`);
+    }
+  }
   // Read the CRDs (and refuse bad ones) before anything listens.
   const crds = await readCrds(crdPaths(values.crds ?? []), warn);
   if (insecureHttp) warn('--insecure-http: serving plain HTTP. The admin token and every object cross the wire unencrypted.');
   if (!isLoopback(host))
     warn(`--host ${host} listens beyond loopback: whoever reaches the port with the kubeconfig's token is cluster admin.`);
-  const srv = await startApiServer({ port, host, insecureHttp, garbageCollection: values['garbage-collection'] ?? false });
+  const srv = await startApiServer({
+    port,
+    host,
+    insecureHttp,
+    garbageCollection: values['garbage-collection'] ?? false,
+    ...(kubernetesVersion !== undefined ? { kubernetesVersion } : {}),
+  });
   const stop = async (): Promise<void> => {
     await srv.stop();
     process.exit(0);

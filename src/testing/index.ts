@@ -4,6 +4,7 @@ export { eventually } from './eventually.js';
 export type { EventuallyOptions } from './eventually.js';
 export { TestEnv } from './test-env.js';
 export type { TestEnvOptions } from './test-env.js';
+export { kubernetesVersions } from './kubernetes-versions.js';
 export type { ServiceAccountIdentity, ServiceAccountOptions } from './service-account.js';
 export { readRbacRecording } from './rbac-recording.js';
 export type { RbacRecording } from './rbac-recording.js';

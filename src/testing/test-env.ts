@@ -49,6 +49,12 @@ export interface TestEnvOptions {
    */
   garbageCollection?: boolean;
   /**
+   * The Kubernetes version the server behaves as, `1.31` to the newest (default the newest): its
+   * `/version`, the API groups and versions it serves, and the behaviour that changed between
+   * versions (see docs/versions.md). `kubernetesVersions()` lists them, to run a test once per version.
+   */
+  kubernetesVersion?: string;
+  /**
    * Webhook configurations to install, pointed at a local HTTPS endpoint that every manager made by
    * `newManager` serves its webhooks on (certificate, CA bundle and port handled here); the
    * conversion webhooks of `crds` are pointed there too.
@@ -97,6 +103,7 @@ export class TestEnv implements AsyncDisposable {
       logger: options.logger ?? noopLogger,
       garbageCollection: options.garbageCollection ?? false,
       insecureHttp: options.insecureHttp ?? false,
+      ...(options.kubernetesVersion !== undefined ? { kubernetesVersion: options.kubernetesVersion } : {}),
     });
     let env: TestEnv;
     try {

@@ -13,7 +13,7 @@ import { Registry } from '../../src/apiserver/registry/registry.js';
 import { builtinSchemas } from '../../src/apiserver/builtin-schemas/index.js';
 import { Strategy, builtinVersion, type VersionSpec } from '../../src/apiserver/registry/strategy.js';
 import { ageColumn, cells, column, nameColumn, type TablePrinter } from '../../src/apiserver/table/index.js';
-import { fieldCause, type FieldCause } from '../../src/apiserver/ground/index.js';
+import { fieldCause, NEWEST_MINOR, type FieldCause } from '../../src/apiserver/ground/index.js';
 
 const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io';
@@ -42,7 +42,7 @@ async function call(api: ApiServer, method: string, path: string, body?: string 
 const storeReader = { list: () => [] };
 const registryOf = (kinds: readonly BuiltinKind[]): Registry => {
   const r = new Registry();
-  for (const k of kinds) r.addKind(k, storeReader);
+  for (const k of kinds) r.addKind(k, storeReader, NEWEST_MINOR);
   return r;
 };
 

@@ -17,8 +17,13 @@ const rules = (resources: string[], operations = ['CREATE', 'UPDATE'], groups = 
   resourceRules: [{ apiGroups: groups, apiVersions: ['v1'], operations, resources }],
 });
 
-function policy(name: string, spec: Obj, apiVersion = 'admissionregistration.k8s.io/v1') {
-  return { apiVersion, kind: 'MutatingAdmissionPolicy', metadata: { name }, spec: { matchConstraints: rules(['configmaps']), ...spec } };
+function policy(name: string, spec: Obj) {
+  return {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'MutatingAdmissionPolicy',
+    metadata: { name },
+    spec: { matchConstraints: rules(['configmaps']), ...spec },
+  };
 }
 
 const binding = (name: string, spec: Obj = {}) => ({
@@ -285,25 +290,15 @@ describe('MutatingAdmissionPolicy', () => {
     assert.deepEqual(fields, ['spec.mutations[0].applyConfiguration.expression', 'spec.mutations[1].jsonPatch', 'spec.reinvocationPolicy']);
   });
 
-  it('is served at v1beta1 and v1, one object seen through both', async () => {
+  it('is served at v1 only, as 1.36 serves it: v1beta1 is off by default there, and a 404', async () => {
     const s = createApiServer();
-    const beta = '/apis/admissionregistration.k8s.io/v1beta1';
-    const r = await handleJson(
-      s,
-      'POST',
-      `${beta}/mutatingadmissionpolicies`,
-      policy('beta', labelEnv.spec, 'admissionregistration.k8s.io/v1beta1'),
-    );
+    const r = await handleJson(s, 'POST', `${AR}/mutatingadmissionpolicies`, policy('defaults', labelEnv.spec));
     assert.equal(r.status, 201, r.text);
     assert.equal(r.body.spec.reinvocationPolicy, 'Never');
     assert.equal(r.body.spec.failurePolicy, 'Fail');
-    const v1 = await handleJson(s, 'GET', `${AR}/mutatingadmissionpolicies/beta`);
-    assert.equal(v1.body.apiVersion, 'admissionregistration.k8s.io/v1');
-    const discovery = await handleJson(s, 'GET', beta);
-    assert.deepEqual((discovery.body.resources as { name: string }[]).map((x) => x.name).sort(), [
-      'mutatingadmissionpolicies',
-      'mutatingadmissionpolicybindings',
-    ]);
+    const beta = '/apis/admissionregistration.k8s.io/v1beta1';
+    assert.equal((await s.handle({ method: 'GET', path: beta, headers: {} })).status, 404);
+    assert.equal((await s.handle({ method: 'GET', path: `${beta}/mutatingadmissionpolicies`, headers: {} })).status, 404);
   });
 });
 

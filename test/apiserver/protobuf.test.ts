@@ -7,10 +7,11 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { decodeProtobufDeleteOptions, PROTOBUF_MEDIA_TYPE } from '../../src/apiserver/protobuf/index.js';
 import { BUILTIN_KINDS, Registry } from '../../src/apiserver/registry/index.js';
+import { NEWEST_MINOR } from '../../src/apiserver/ground/index.js';
 import { startApi, serverFetch } from './helpers.js';
 
 const registry = new Registry();
-for (const kind of BUILTIN_KINDS) registry.addKind(kind, { list: () => [] });
+for (const kind of BUILTIN_KINDS) registry.addKind(kind, { list: () => [] }, NEWEST_MINOR);
 /** What a server with the built-in kinds makes of a protobuf object body. */
 const decodeProtobufObject = (body: string | Uint8Array): ReturnType<Registry['protobuf']['decodeObject']> =>
   registry.protobuf.decodeObject(body);

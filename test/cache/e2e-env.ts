@@ -36,9 +36,13 @@ export interface E2E {
 }
 
 export async function startE2E(
-  o: { informer?: Partial<SharedIndexInformerOptions<KubeObject>>; watchBufferSize?: number } = {},
+  o: { informer?: Partial<SharedIndexInformerOptions<KubeObject>>; watchBufferSize?: number; kubernetesVersion?: string } = {},
 ): Promise<E2E> {
-  const api = createApiServer({ bookmarkIntervalMs: 1_000, ...(o.watchBufferSize ? { watchBufferSize: o.watchBufferSize } : {}) });
+  const api = createApiServer({
+    bookmarkIntervalMs: 1_000,
+    ...(o.watchBufferSize ? { watchBufferSize: o.watchBufferSize } : {}),
+    ...(o.kubernetesVersion ? { kubernetesVersion: o.kubernetesVersion } : {}),
+  });
   const adminToken = 'e2e-admin-token';
   let listening = await listen(api, { adminToken });
   const proxy = await startTcpProxy(listening.port);

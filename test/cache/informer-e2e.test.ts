@@ -146,6 +146,20 @@ describe('informer against the local API server, with faults', () => {
     }
   });
 
+  it('falls back to LIST and WATCH against a server that refuses streaming lists (Kubernetes 1.33, WatchList off)', async () => {
+    const env = await startE2E({ informer: { reflector: { watchList: true } }, kubernetesVersion: '1.33' });
+    try {
+      await seed(env, 3);
+      await env.informer.waitForSync({ signal: AbortSignal.timeout(5000) });
+      await env.converged();
+      await env.writer.create(cmR, configMap('live'));
+      await env.converged();
+      assert.ok(env.reader.listTimes.length >= 1, 'the informer listed after the refusal');
+    } finally {
+      await env.close();
+    }
+  });
+
   it('against the server: a late handler gets the store as initial adds, a throwing handler and a blocked handler do not hold back the others', async () => {
     const env = await startE2E();
     let release!: () => void;

@@ -71,10 +71,11 @@ export interface ApiserverProcess {
   stop(): Promise<void>;
 }
 
-export async function startApiserverProcess(): Promise<ApiserverProcess> {
+/** Starts `converge apiserver` with `args` besides its kubeconfig path (`--kubernetes-version 1.31`, say). */
+export async function startApiserverProcess(args: readonly string[] = []): Promise<ApiserverProcess> {
   const dir = await mkdtemp(join(tmpdir(), 'converge-e2e-'));
   const kubeconfig = join(dir, 'kubeconfig');
-  const run = runConverge(['apiserver', '--kubeconfig', kubeconfig]);
+  const run = runConverge(['apiserver', '--kubeconfig', kubeconfig, ...args]);
   try {
     const url = await run.listening();
     return {

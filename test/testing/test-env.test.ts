@@ -5,10 +5,10 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
-import { ConfigMapResource, FakeClock, InvalidOptionError, defineResource } from 'kube-converge/meta';
+import { ConfigMapResource, FakeClock, InvalidOptionError, PodResource, defineResource } from 'kube-converge/meta';
 import { createClient, isInvalid, isNotFound, isUnauthorized, loadKubeConfig, NetworkError } from 'kube-converge/client';
 import { controllerManagedBy } from 'kube-converge/controller';
-import { CrdNotServedError, TestEnv, eventually, installCrds, loadCrds } from 'kube-converge/testing';
+import { CrdNotServedError, TestEnv, eventually, installCrds, kubernetesVersions, loadCrds } from 'kube-converge/testing';
 
 const fixtures = fileURLToPath(new URL('./fixtures/', import.meta.url));
 const Widget = defineResource<{ size?: number }, { seen?: number }>({
@@ -127,6 +127,18 @@ describe('TestEnv', () => {
     await env[Symbol.asyncDispose]();
     await assert.rejects(client.list(ConfigMapResource), NetworkError);
     client.close();
+  });
+
+  it('behaves as the Kubernetes version asked for: the server sets Pod generation from 1.33 on', async () => {
+    for (const kubernetesVersion of kubernetesVersions({ oldest: '1.32', newest: '1.33' })) {
+      await using env = await TestEnv.start({ kubernetesVersion });
+      const pod = await env.client.create(PodResource, {
+        metadata: { name: 'p', namespace: 'default' },
+        spec: { containers: [{ name: 'c', image: 'nginx' }] },
+      });
+      assert.equal(pod.metadata.generation, kubernetesVersion === '1.33' ? 1 : undefined, kubernetesVersion);
+    }
+    await assert.rejects(TestEnv.start({ kubernetesVersion: '1.30' }), /not supported: choose 1\.31 to 1\.36/);
   });
 
   it('collects garbage only when asked to, as envtest does not', async () => {

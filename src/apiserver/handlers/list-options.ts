@@ -9,6 +9,7 @@ import type { Scope } from '../registry/index.js';
 import { parseShardSelector, shardMatcher } from '../selectors/index.js';
 import { badRequest, fieldCause, invalid, timeout, type ApiStatusError, type FieldCause } from '../ground/index.js';
 import { queryBool } from './query-bool.js';
+import { isOn } from '../versions/index.js';
 
 export interface ListOptions {
   /** Parsed resourceVersion; undefined when unset or empty. */
@@ -65,11 +66,19 @@ export function parseListOptions(scope: Scope, watch: boolean): ListOptions {
       causes.push(fieldCause.forbidden('resourceVersionMatch', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'));
   }
   if (watch) {
-    if (sendInitialEvents !== undefined && matchText !== 'NotOlderThan') {
-      causes.push(
-        fieldCause.forbidden('resourceVersionMatch', "sendInitialEvents requires setting resourceVersionMatch to 'NotOlderThan'"),
-      );
-    } else if (sendInitialEvents === undefined && matchText) {
+    if (sendInitialEvents !== undefined) {
+      if (matchText !== 'NotOlderThan')
+        causes.push(
+          fieldCause.forbidden('resourceVersionMatch', "sendInitialEvents requires setting resourceVersionMatch to 'NotOlderThan'"),
+        );
+      if (!isOn('watchList', scope.ctx.kubernetesMinor))
+        causes.push(
+          fieldCause.forbidden(
+            'sendInitialEvents',
+            'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled',
+          ),
+        );
+    } else if (matchText) {
       causes.push(
         fieldCause.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'),
       );
@@ -101,7 +110,8 @@ export function parseListOptions(scope: Scope, watch: boolean): ListOptions {
       throw badRequest(`field label not supported: ${t.field}`);
     }
   }
-  const shardSelector = q.get('shardSelector') ?? '';
+  // Before 1.36 the parameter does not exist, and kube-apiserver ignores a parameter it does not know.
+  const shardSelector = isOn('shardedListAndWatch', scope.ctx.kubernetesMinor) ? (q.get('shardSelector') ?? '') : '';
   const inShard = shardSelector ? shardMatcher(parseShardSelector(shardSelector)) : undefined;
   const ns = scope.namespace;
   const filter = (obj: KubeObject): boolean =>

@@ -1,6 +1,6 @@
 /**
  * ValidatingAdmissionPolicy and ValidatingAdmissionPolicyBinding (admissionregistration.k8s.io/v1),
- * MutatingAdmissionPolicy and MutatingAdmissionPolicyBinding (v1beta1 and v1, one stored object):
+ * MutatingAdmissionPolicy and MutatingAdmissionPolicyBinding (v1, served from 1.36 on):
  * cluster-scoped, generation-tracked, the validating policy with a status subresource. Creates and
  * updates get kube-apiserver's defaults (failurePolicy Fail, matchPolicy Equivalent, empty
  * selectors, scope `*`, reinvocationPolicy Never) and its checks, including compiling every CEL
@@ -321,14 +321,11 @@ export class ValidatingAdmissionPolicyBindingStrategy extends BindingKind {
   protected readonly hasValidationActions = true;
 }
 
-/** Served at v1beta1 (1.34, 1.35) and v1 (GA in 1.36), one stored object: the versions differ only in name. */
-const mutatingVersions = (): VersionSpec[] => [builtinVersion('v1beta1', { storage: false }), builtinVersion('v1')];
-
 export class MutatingAdmissionPolicyStrategy extends PolicyKind {
   readonly kind = 'MutatingAdmissionPolicy';
   readonly plural = 'mutatingadmissionpolicies';
   override readonly printer = mutatingPolicyPrinter;
-  readonly versions: VersionSpec[] = mutatingVersions();
+  readonly versions: VersionSpec[] = [builtinVersion('v1')];
 
   protected override defaults(spec: Obj): void {
     super.defaults(spec);
@@ -343,7 +340,7 @@ export class MutatingAdmissionPolicyStrategy extends PolicyKind {
 export class MutatingAdmissionPolicyBindingStrategy extends BindingKind {
   readonly kind = 'MutatingAdmissionPolicyBinding';
   readonly plural = 'mutatingadmissionpolicybindings';
-  readonly versions: VersionSpec[] = mutatingVersions();
+  readonly versions: VersionSpec[] = [builtinVersion('v1')];
   protected readonly hasValidationActions = false;
 }
 

@@ -15,6 +15,7 @@ import { defaultPrinter, parseJsonPath } from '../table/index.js';
 import { fieldCause, type FieldCause } from '../ground/index.js';
 import { Strategy, builtinVersion, type StoreReader, type VersionSpec, type WriteContext } from './strategy.js';
 import type { BuiltinKind } from './builtin-kind.js';
+import { isOn } from '../versions/index.js';
 
 export const CRD_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io';
 type Obj = Record<string, unknown>;
@@ -162,9 +163,9 @@ export class CrdStrategy extends Strategy {
     return undefined;
   }
 
-  #status(obj: KubeObject, now: number): void {
+  #status(obj: KubeObject, ctx: WriteContext): void {
     const crd = crdOf(obj);
-    const time = formatTimestamp(now);
+    const time = formatTimestamp(ctx.now);
     const gen = obj.metadata.generation ?? 1;
     const conflict = this.#conflict(obj);
     const old = (obj.status ?? {}) as Obj;
@@ -210,6 +211,8 @@ export class CrdStrategy extends Strategy {
       const p = prev.find((x) => x.type === c.type);
       if (p && p.status === c.status) c.lastTransitionTime = p.lastTransitionTime;
     }
+    // Before 1.36 the field is not in the API: kube-apiserver drops it from CRD conditions.
+    if (!isOn('crdObservedGeneration', ctx.kubernetesMinor)) for (const c of conditions) delete c.observedGeneration;
     const terminating = prev.find((c) => c.type === 'Terminating');
     if (terminating) conditions.push(terminating);
     const versions = Array.isArray(crd.spec.versions) ? crd.spec.versions : [];
@@ -230,7 +233,7 @@ export class CrdStrategy extends Strategy {
     m.finalizers = [...finalizers, CRD_FINALIZER];
     delete obj.status;
     m.generation = 1;
-    this.#status(obj, ctx.now);
+    this.#status(obj, ctx);
   }
 
   override prepareForUpdate(obj: KubeObject, old: KubeObject, ctx: WriteContext): void {
@@ -238,7 +241,7 @@ export class CrdStrategy extends Strategy {
     obj.status = old.status;
     if (!jsonEqual(obj.spec, old.spec)) {
       (obj.metadata as Obj).generation = (old.metadata.generation ?? 1) + 1;
-      this.#status(obj, ctx.now);
+      this.#status(obj, ctx);
     }
   }
 

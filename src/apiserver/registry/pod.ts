@@ -1,5 +1,6 @@
 /**
- * Pods: stored, never run (like envtest). Generation tracked; on create the server sets
+ * Pods: stored, never run (like envtest). Generation tracked from 1.33 on (the strategy keeps it
+ * itself, since it depends on the version; before, it is left unset); on create the server sets
  * `status.phase: Pending` and `qosClass`; the spec is immutable apart from images and a few fields;
  * `/status` keeps the spec and owner references but accepts label/annotation changes; an immediate
  * delete answers with the deleted object.
@@ -9,7 +10,8 @@ import type { ServedResource } from '../served-resource.js';
 import { fieldCause, type FieldCause } from '../ground/index.js';
 import { defaultPodSpec, podSpecFields, qosClassOf, validatePodSpec } from './pod-spec.js';
 import { ageColumn, cells, column, nameColumn, type TablePrinter } from '../table/index.js';
-import { Strategy, builtinVersion, type VersionSpec } from './strategy.js';
+import { Strategy, builtinVersion, type VersionSpec, type WriteContext } from './strategy.js';
+import { isOn } from '../versions/index.js';
 import type { BuiltinKind } from './builtin-kind.js';
 
 type Obj = Record<string, unknown>;
@@ -73,7 +75,6 @@ export class PodStrategy extends Strategy {
   readonly versions: VersionSpec[] = [builtinVersion('v1', { status: true })];
   override readonly shortNames = ['po'];
   override readonly categories = ['all'];
-  override readonly tracksGeneration = true;
   override readonly returnDeletedObject = true;
   protected override readonly decodedFields = {
     ...podSpecFields('spec'),
@@ -112,7 +113,8 @@ export class PodStrategy extends Strategy {
     return r;
   }
 
-  override prepareForCreate(obj: KubeObject): void {
+  override prepareForCreate(obj: KubeObject, ctx: WriteContext): void {
+    if (isOn('podGeneration', ctx.kubernetesMinor)) (obj.metadata as Obj).generation = 1;
     obj.spec ??= {};
     defaultPodSpec(obj.spec);
     const s = obj.spec as Obj;
@@ -122,9 +124,11 @@ export class PodStrategy extends Strategy {
     obj.status = { phase: 'Pending', qosClass: qosClassOf(obj.spec) };
   }
 
-  override prepareForUpdate(obj: KubeObject, old: KubeObject): void {
+  override prepareForUpdate(obj: KubeObject, old: KubeObject, ctx: WriteContext): void {
     obj.status = old.status;
     defaultPodSpec(obj.spec);
+    if (isOn('podGeneration', ctx.kubernetesMinor) && !jsonEqual(obj.spec, old.spec))
+      (obj.metadata as Obj).generation = (old.metadata.generation ?? 0) + 1;
   }
 
   override prepareForStatusUpdate(obj: KubeObject, old: KubeObject): void {

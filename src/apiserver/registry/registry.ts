@@ -10,6 +10,7 @@ import { ProtobufBodies } from '../protobuf/index.js';
 import type { ServedResource } from '../served-resource.js';
 import { checkBuiltinKind, protobufKindsOf, type BuiltinKind } from './builtin-kind.js';
 import type { Strategy, StoreReader } from './strategy.js';
+import { servesBuiltin } from '../versions/index.js';
 
 export interface Route {
   strategy: Strategy;
@@ -67,18 +68,25 @@ export class Registry {
     return this.#generation;
   }
 
-  add(s: Strategy): void {
+  /** Serves a strategy at its served versions that `serves` keeps. */
+  add(s: Strategy, serves: (version: string) => boolean = () => true): void {
     this.remove(s.id);
     this.#byId.set(s.id, s);
-    for (const v of s.versions) if (v.served) this.#routes.set(`${s.group}/${v.name}/${s.plural}`, { strategy: s, version: v.name });
+    for (const v of s.versions)
+      if (v.served && serves(v.name)) this.#routes.set(`${s.group}/${v.name}/${s.plural}`, { strategy: s, version: v.name });
     this.#generation++;
   }
 
-  /** Serves a built-in kind from its record (its strategy made with `store`). */
-  addKind(record: BuiltinKind, store: StoreReader): void {
+  /**
+   * Serves a built-in kind from its record (its strategy made with `store`) at the versions the
+   * Kubernetes minor serves (`versions/`); a kind the minor serves at no version is not registered.
+   */
+  addKind(record: BuiltinKind, store: StoreReader, kubernetesMinor: number): void {
     const s = record.strategy(store);
     checkBuiltinKind(record, s);
-    this.add(s);
+    const serves = (version: string): boolean => servesBuiltin(s.group, version, s.plural, kubernetesMinor);
+    if (!s.versions.some((v) => v.served && serves(v.name))) return;
+    this.add(s, serves);
     this.#kinds.set(s.id, record);
     this.#protobuf = undefined;
   }

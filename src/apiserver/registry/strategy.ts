@@ -54,6 +54,8 @@ export interface WriteContext {
   fieldValidation: 'Ignore' | 'Warn' | 'Strict';
   /** Strategies append `Warning` header texts here (pruned fields, deprecations). */
   warnings: string[];
+  /** The Kubernetes minor the server behaves as, for rules that changed between versions (`versions/`). */
+  kubernetesMinor: number;
 }
 
 const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
