@@ -21,7 +21,6 @@ import {
   enqueueRequestForOwner,
   kindSource,
   type Controller,
-  type ControllerOptions,
   type EventHandler,
   type OwnsOptions,
   type Predicate,
@@ -31,6 +30,7 @@ import {
   type WatchesOptions,
   type ForOptions,
 } from '../controller/index.js';
+import { BuilderSettings } from '../controller/internal.js';
 import type { ManagerClient } from '../manager/index.js';
 import type { Cluster, ClusterRequest } from './cluster.js';
 import type { Fleet } from './fleet.js';
@@ -53,17 +53,15 @@ export function fleetControllerManagedBy(fleet: Fleet): FleetBuilder {
 type SourceFactory = (global: readonly Predicate[], clusters: (c: Cluster) => boolean) => Source;
 
 /** Builds a multi-cluster controller: what it reconciles in each cluster, which clusters, its options. */
-export class FleetBuilder {
+export class FleetBuilder extends BuilderSettings {
   readonly #fleet: Fleet;
   #for: ResourceDescriptor<KubeObject> | undefined;
   readonly #sources: SourceFactory[] = [];
-  readonly #global: Predicate[] = [];
   #clusters: (c: Cluster) => boolean = () => true;
-  #options: ControllerOptions = {};
-  #name: string | undefined;
   readonly #lint: CrossClusterOwnerLint;
 
   constructor(fleet: Fleet) {
+    super();
     this.#fleet = fleet;
     this.#lint = new CrossClusterOwnerLint(fleet.local.logger.child({ component: 'fleet-lint' }));
   }
@@ -119,32 +117,14 @@ export class FleetBuilder {
     return this;
   }
 
-  /** Adds a predicate applied to every `for`, `owns`, `watches` and `watchesLocal` source. */
-  withEventFilter(predicate: Predicate): this {
-    this.#global.push(predicate);
-    return this;
-  }
-
-  /** Replaces the controller options wholesale. */
-  withOptions(options: ControllerOptions): this {
-    this.#options = options;
-    return this;
-  }
-
-  /** Sets the controller's name (default: the lower-case kind of `for`). */
-  named(name: string): this {
-    this.#name = name;
-    return this;
-  }
-
   /** Builds the controller, adds it to the fleet's local manager and returns it. */
   build(reconciler: FleetReconciler): Controller<ManagerClient> {
-    const name = this.#name ?? this.#for?.kind.toLowerCase();
+    const name = this.controllerName ?? this.#for?.kind.toLowerCase();
     if (!name) throw new InvalidOptionError('builder.named', 'one of for() or named() must be called');
     const fleet = this.#fleet;
     const lint = this.#lint;
-    const builder = controllerManagedBy(fleet.local).named(name).withOptions(this.#options);
-    for (const make of this.#sources) builder.watchesRawSource(make(this.#global, this.#clusters));
+    const builder = controllerManagedBy(fleet.local).named(name).withOptions(this.controllerOptions);
+    for (const make of this.#sources) builder.watchesRawSource(make(this.eventFilters, this.#clusters));
     return builder.build(async (req, ctx) => {
       const target = (req as Partial<ClusterRequest>).cluster;
       if (typeof target !== 'string') {
