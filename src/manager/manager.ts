@@ -425,10 +425,21 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
     return {
       registry: this.metrics.registry,
       controllers: () => this.#controllers,
-      informers: () => this.#cache.resources().map((resource) => ({ resource, informer: this.#cache.informerFor(resource) })),
-      explain: (r, nn, signal) => this.explain(r, nn, { signal }),
+      informers: () => this.#informers(),
+      clusters: () =>
+        this.#clusters.flatMap((c) =>
+          c.names().flatMap((name) => {
+            const member = c.get(name);
+            return member ? [{ name, informers: member.manager.#informers(), controllers: member.controllers }] : [];
+          }),
+        ),
+      explain: (r, nn, signal, cluster) => this.explain(r, nn, { signal, cluster }),
       clock: this.clock,
     };
+  }
+
+  #informers(): { resource: ResourceDescriptor; informer: SharedIndexInformer<KubeObject> }[] {
+    return this.#cache.resources().map((resource) => ({ resource, informer: this.#cache.informerFor(resource) }));
   }
 
   /** The kinds this manager knows: its controllers' `for` and `owns` kinds and its cache's. */

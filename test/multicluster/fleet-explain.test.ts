@@ -1,6 +1,6 @@
 // Imports the CLI's private why command to ask through it too; the CLI has no library face.
 // `explain` for an object of a member cluster: `local.explain(kind, nn, { cluster })`, the health-probe
-// endpoint's `?cluster=` and `converge why --cluster` answer from that member's cache and the fleet
+// endpoint's `?cluster=`, the dashboard and `converge why --cluster` answer from that member's cache and the fleet
 // controller's state of `{ cluster, namespace, name }` — one member's object converged while the
 // same-named object of another keeps failing — and a cluster not engaged here is a NotFound-like
 // answer (`CONVERGE_CLUSTER_NOT_ENGAGED`, a 404 naming the engaged clusters), never a guess.
@@ -16,7 +16,7 @@ describe('explain per cluster', () => {
   it('explains a member object from its cluster and the fleet controller, and answers NotFound for a cluster not engaged', async () => {
     await using testFleet = await TestFleet.start({ members: 2 });
     for (const m of testFleet.members()) await m.env.client.create(ConfigMapResource, { metadata: { name: 'app', namespace: 'default' } });
-    const local = await testFleet.hub.newManager({ logger: noopLogger, healthProbeBindAddress: '127.0.0.1:0' });
+    const local = await testFleet.hub.newManager({ logger: noopLogger, healthProbeBindAddress: '127.0.0.1:0', dashboard: true });
     const fleet = new Fleet({ local, provider: testFleet.provider() });
     fleetControllerManagedBy(fleet)
       .for(ConfigMapResource)
@@ -63,6 +63,16 @@ describe('explain per cluster', () => {
       const notFound = await fetch(`${probe}/debug/converge/core/v1/configmaps/default/app?cluster=nowhere`);
       assert.equal(notFound.status, 404);
       assert.match(await notFound.text(), /no cluster of that name is engaged here/);
+
+      // The dashboard lists member-1's object (and not member-0's), with its explain answer.
+      const state = (await (await fetch(`${probe}/dashboard/state`)).json()) as {
+        notConverged: { kind: string; cluster?: string; name: string; report: { summary: string } }[];
+      };
+      assert.deepEqual(
+        state.notConverged.map((o) => [o.kind, o.cluster, o.name]),
+        [['ConfigMap', 'member-1', 'app']],
+      );
+      assert.match(state.notConverged[0]!.report.summary, /in cluster member-1 — controller propagate: reconcile failed/);
 
       const why = await runWhy(['configmap/app', '--cluster', 'member-1', '--url', probe], {});
       assert.match(why, /^not converged: ConfigMap default\/app in cluster member-1/);
