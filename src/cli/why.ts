@@ -1,10 +1,11 @@
 /**
- * `converge why <kind>/<name> [-n ns]`: asks a running manager's explain endpoint why an object is or
+ * `converge why <kind>/<name> [-n ns] [--cluster member]`: asks a running manager's explain endpoint why an object is or
  * is not converged, and prints the answer as a person reads it — the summary first, then conditions,
  * last reconcile, next attempt, pending finalizers and the owner's reconcile — or the report itself
  * with `-o json`. The manager is found from `--url` or `CONVERGE_MANAGER_URL` (its health-probe base
  * URL, as `mgr.listening()` or the demo prints it); the kind is matched against the kinds the manager
- * lists, by kind, plural or either with its group (`webapp`, `webapps.platform.converge.dev`).
+ * lists, by kind, plural or either with its group (`webapp`, `webapps.platform.converge.dev`). With
+ * `--cluster`, the object is one of that member cluster of the manager's fleet.
  *
  * Invariant: it only reads; any refusal (no URL, an unknown or ambiguous kind, the manager's 404)
  * becomes a `WhyError` whose message says what to do, and nothing is printed to stdout then.
@@ -14,11 +15,12 @@ import { type ConvergeReport, type ControllerReport } from '../manager/index.js'
 import { formatDuration as duration } from '../manager/internal.js';
 
 export const WHY_USAGE = `Usage:
-  converge why <kind>/<name> [-n NAMESPACE] [--url URL] [-o text|json]
+  converge why <kind>/<name> [-n NAMESPACE] [--cluster NAME] [--url URL] [-o text|json]
 
   Asks a running manager why an object is (not) converged.
   --url URL        The manager's health-probe base URL (default: $CONVERGE_MANAGER_URL).
   -n, --namespace  The object's namespace, for namespaced kinds (default "default").
+  --cluster NAME   The member cluster of the manager's fleet the object lives in (default: the manager's own).
   -o, --output     text (default) or json (the manager's report as is).
 `;
 
@@ -48,6 +50,7 @@ export async function runWhy(args: string[], env: NodeJS.ProcessEnv): Promise<st
     args,
     options: {
       namespace: { type: 'string', short: 'n' },
+      cluster: { type: 'string' },
       url: { type: 'string' },
       output: { type: 'string', short: 'o' },
       help: { type: 'boolean' },
@@ -72,12 +75,12 @@ export async function runWhy(args: string[], env: NodeJS.ProcessEnv): Promise<st
   const name = target.slice(slash + 1);
   const group = kind.group === '' ? 'core' : kind.group;
   const where = kind.namespaced ? `${encodeURIComponent(values.namespace ?? 'default')}/` : '';
-  const report = (await getJson(
-    new URL(`/debug/converge/${group}/${kind.version}/${kind.plural}/${where}${encodeURIComponent(name)}`, base),
-  )) as ConvergeReport;
+  const url = new URL(`/debug/converge/${group}/${kind.version}/${kind.plural}/${where}${encodeURIComponent(name)}`, base);
+  if (values.cluster !== undefined) url.searchParams.set('cluster', values.cluster);
+  const report = (await getJson(url)) as ConvergeReport;
   // As kubectl get answers: a missing object is an error, not "converged" (which is what a deletion reaches).
   if (report.object.exists === false) {
-    const shown = kind.namespaced ? `${values.namespace ?? 'default'}/${name}` : name;
+    const shown = `${kind.namespaced ? `${values.namespace ?? 'default'}/${name}` : name}${values.cluster !== undefined ? ` in cluster ${values.cluster}` : ''}`;
     throw new WhyError(`NotFound: ${kind.kind} ${shown} does not exist (${kind.plural}.${group}/${kind.version})`, 1);
   }
   return output === 'json' ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report);

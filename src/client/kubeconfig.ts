@@ -1,12 +1,14 @@
 /**
  * Kubeconfig loading, written for this project (no client library): the files named by `KUBECONFIG`
- * (merged as kubectl merges them) or `~/.kube/config`, one context (chosen, or `current-context`),
- * resolved into a complete `RestConfig`: server, TLS material, credentials, namespace.
+ * (merged as kubectl merges them) or `~/.kube/config`, or one kubeconfig held as text (a Secret's),
+ * one context (chosen, or `current-context`), resolved into a complete `RestConfig`: server, TLS
+ * material, credentials, namespace.
  *
  * Merge rules (kubectl's): files are read in order, missing ones skipped; for clusters, users and
  * contexts the first file that defines a name wins; `current-context` comes from the first file that
- * sets it. Relative paths inside a file resolve against that file's folder.
- * Invariant: every problem is a `KubeConfigError` naming the file, the context and the cause.
+ * sets it. Relative paths inside a file resolve against that file's folder; text has no folder, so a
+ * relative path in it is refused. Invariant: every problem is a `KubeConfigError` naming the file (or
+ * the text's origin), the context and the cause; text and files share every rule below the parse.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -30,10 +32,20 @@ export interface LoadKubeConfigOptions {
   clock?: Clock | undefined;
 }
 
+/** Options of `parseKubeConfig`: the text, what errors call it, and the loader's other options. */
+export interface ParseKubeConfigOptions extends Omit<LoadKubeConfigOptions, 'path'> {
+  /** The kubeconfig's YAML. */
+  text: string;
+  /** Where the text came from, named by errors in place of a file (e.g. `Secret fleet-system/prod`). */
+  origin?: string;
+}
+
 type Raw = Record<string, unknown>;
 
 interface Entry {
   file: string;
+  /** The folder relative paths resolve against; undefined for text, where they are refused. */
+  dir: string | undefined;
   value: Raw;
 }
 
@@ -71,6 +83,10 @@ function readKubeconfigFile(file: string): Raw {
   } catch (cause) {
     throw new KubeConfigError(file, undefined, `cannot read the file: ${(cause as Error).message}`, { cause });
   }
+  return parseDocument(file, text);
+}
+
+function parseDocument(file: string, text: string): Raw {
   let doc: unknown;
   try {
     doc = parseYaml(text);
@@ -101,31 +117,45 @@ function namedEntries(
   });
 }
 
-function mergeFiles(files: string[], explicit: boolean): Merged {
-  const merged: Merged = { files: [], clusters: new Map(), users: new Map(), contexts: new Map() };
-  for (const file of files) {
-    if (!explicit && !existsSync(file)) continue;
-    const doc = readKubeconfigFile(file);
-    merged.files.push(file);
-    for (const [map, key, field] of [
-      [merged.clusters, 'clusters', 'cluster'],
-      [merged.users, 'users', 'user'],
-      [merged.contexts, 'contexts', 'context'],
-    ] as const) {
-      for (const [name, value] of namedEntries(file, doc, key, field)) if (!map.has(name)) map.set(name, { file, value });
-    }
-    const cc = doc['current-context'];
-    if (!merged.currentContext && typeof cc === 'string' && cc) merged.currentContext = { name: cc, file };
+/** Adds one parsed document to `merged`: names it does not define yet, and its current-context if none is set. */
+function mergeDocument(merged: Merged, file: string, dir: string | undefined, doc: Raw): void {
+  merged.files.push(file);
+  for (const [map, key, field] of [
+    [merged.clusters, 'clusters', 'cluster'],
+    [merged.users, 'users', 'user'],
+    [merged.contexts, 'contexts', 'context'],
+  ] as const) {
+    for (const [name, value] of namedEntries(file, doc, key, field)) if (!map.has(name)) map.set(name, { file, dir, value });
   }
-  return merged;
+  const cc = doc['current-context'];
+  if (!merged.currentContext && typeof cc === 'string' && cc) merged.currentContext = { name: cc, file };
 }
+
+const emptyMerged = (): Merged => ({ files: [], clusters: new Map(), users: new Map(), contexts: new Map() });
 
 /** Loads a kubeconfig and resolves one context into a `RestConfig`. */
 export function loadKubeConfig(options: LoadKubeConfigOptions = {}): RestConfig {
   const { files, explicit } = kubeconfigFiles(options);
-  const merged = mergeFiles(files, explicit);
+  const merged = emptyMerged();
+  for (const file of files) if (explicit || existsSync(file)) mergeDocument(merged, file, dirname(file), readKubeconfigFile(file));
   const where = merged.files.length > 0 ? merged.files.join(delimiter) : files.join(delimiter);
   if (merged.files.length === 0) throw new KubeConfigError(where, options.context, 'no kubeconfig file exists');
+  return resolveContext(merged, where, options);
+}
+
+/**
+ * Parses a kubeconfig held as text (client-go's `RESTConfigFromKubeConfig`) and resolves one context
+ * into a `RestConfig`, by the loader's rules. Its credentials and certificates must be inline: a
+ * relative file path in it has no folder to resolve against and is refused.
+ */
+export function parseKubeConfig(options: ParseKubeConfigOptions): RestConfig {
+  const origin = options.origin ?? '<kubeconfig text>';
+  const merged = emptyMerged();
+  mergeDocument(merged, origin, undefined, parseDocument(origin, options.text));
+  return resolveContext(merged, origin, options);
+}
+
+function resolveContext(merged: Merged, where: string, options: Omit<LoadKubeConfigOptions, 'path'>): RestConfig {
   const contextName = options.context ?? merged.currentContext?.name;
   if (!contextName) throw new KubeConfigError(where, undefined, 'no context was chosen and current-context is not set');
   const ctxEntry = merged.contexts.get(contextName);
@@ -158,7 +188,11 @@ export function loadKubeConfig(options: LoadKubeConfigOptions = {}): RestConfig 
   } catch (cause) {
     throw err(clusterEntry.file, `cluster ${JSON.stringify(clusterName)} server ${JSON.stringify(server)} is not a URL`, cause);
   }
-  const fileOf = (entry: Entry, p: string): string => (isAbsolute(p) ? p : resolve(dirname(entry.file), p));
+  const fileOf = (entry: Entry, p: string): string => {
+    if (isAbsolute(p)) return p;
+    if (entry.dir === undefined) throw err(entry.file, `relative path ${JSON.stringify(p)} in a kubeconfig that is not a file`);
+    return resolve(entry.dir, p);
+  };
   const material = (entry: Entry, what: string, dataKey: string, fileKey: string): Buffer | undefined => {
     const data = str(entry.value[dataKey]);
     if (data) {

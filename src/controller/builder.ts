@@ -18,6 +18,7 @@
  */
 import { InvalidOptionError } from '../meta/index.js';
 import type { KubeObject, ResourceDescriptor } from '../meta/index.js';
+import { BuilderSettings } from './builder-settings.js';
 import { newUnmanagedController } from './controller.js';
 import type { Controller } from './controller.js';
 import { enqueueRequestForObject } from './enqueue-request-for-object.js';
@@ -25,7 +26,6 @@ import { enqueueRequestForOwner } from './enqueue-request-for-owner.js';
 import type { EventHandler } from './handler.js';
 import type { ControllerHost } from './host.js';
 import { kindSource } from './kind-source.js';
-import type { ControllerOptions } from './options.js';
 import type { Predicate } from './predicate.js';
 import type { Reconciler } from './reconciler.js';
 import type { Source } from './source.js';
@@ -56,18 +56,16 @@ export function controllerManagedBy<C>(host: ControllerHost<C>): Builder<C> {
 type SourceFactory = (global: readonly Predicate[]) => Source;
 
 /** Builds a controller step by step: what it reconciles, what it owns and watches, and its options. */
-export class Builder<C> {
+export class Builder<C> extends BuilderSettings {
   readonly #host: ControllerHost<C>;
   #for: ResourceDescriptor<KubeObject> | undefined;
   readonly #sources: SourceFactory[] = [];
-  readonly #global: Predicate[] = [];
-  #options: ControllerOptions = {};
-  #name: string | undefined;
   #ownsCalled = false;
   readonly #owned: ResourceDescriptor<KubeObject>[] = [];
   readonly #problems: { path: string; reason: string }[] = [];
 
   constructor(host: ControllerHost<C>) {
+    super();
     this.#host = host;
   }
 
@@ -110,29 +108,11 @@ export class Builder<C> {
     return this;
   }
 
-  /** Adds a predicate applied to every `for`, `owns` and `watches` source. */
-  withEventFilter(predicate: Predicate): this {
-    this.#global.push(predicate);
-    return this;
-  }
-
-  /** Replaces the controller options wholesale. */
-  withOptions(options: ControllerOptions): this {
-    this.#options = options;
-    return this;
-  }
-
-  /** Sets the controller's name (default: the lower-case kind of `for`). */
-  named(name: string): this {
-    this.#name = name;
-    return this;
-  }
-
   /** Builds the controller, adds it to the host and returns it. Throws `InvalidOptionError` naming every rule broken. */
   build(reconciler: Reconciler<C>): Controller<C> {
     const problems = [...this.#problems];
     if (this.#ownsCalled && !this.#for) problems.push({ path: 'builder.owns', reason: 'owns() can only be used together with for()' });
-    const name = this.#name ?? this.#for?.kind.toLowerCase();
+    const name = this.controllerName ?? this.#for?.kind.toLowerCase();
     if (!name) problems.push({ path: 'builder.named', reason: 'one of for() or named() must be called' });
     if (this.#sources.length === 0) {
       problems.push({
@@ -147,14 +127,14 @@ export class Builder<C> {
     }
     // Watches go in before the host sees the controller: a running host starts it at once.
     const controller = newUnmanagedController(this.#host, {
-      ...this.#options,
+      ...this.controllerOptions,
       name: name!,
       reconciler,
       forResource: this.#for,
       ownedResources: this.#owned,
     });
     // Before start, watch() records the source synchronously and cannot reject.
-    for (const make of this.#sources) void controller.watch(make(this.#global));
+    for (const make of this.#sources) void controller.watch(make(this.eventFilters));
     this.#host.add(controller);
     return controller;
   }

@@ -2,3 +2,4 @@
 // Not in package.json's exports: not part of Converge's API.
 export { noteReconcileWrite } from './reconcile-writes.js';
 export type { ReconcileState } from './reconcile-tracker.js';
+export { BuilderSettings } from './builder-settings.js';

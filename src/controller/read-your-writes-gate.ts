@@ -8,7 +8,7 @@
  * so memory stays bounded by the requests whose writes are still in flight.
  */
 import type { Clock, Logger } from '../meta/index.js';
-import { keyOf } from '../meta/index.js';
+import { defaultKeyOf } from '../workqueue/index.js';
 import type { RequestQueue } from './handler.js';
 import type { ControllerMetrics } from './host.js';
 import type { ReconcileWrite } from './reconcile-writes.js';
@@ -75,7 +75,7 @@ export class ReadYourWritesGate {
 
   /** Remembers the writes of a reconcile of `req` that just settled, those the cache has not observed yet. */
   finished(req: Request, writes: readonly ReconcileWrite[]): void {
-    const key = keyOf(req);
+    const key = defaultKeyOf(req);
     const unseen = writes.filter((w) => !w.observed());
     if (unseen.length === 0) {
       this.#pending.delete(key);
@@ -87,7 +87,7 @@ export class ReadYourWritesGate {
 
   /** Whether `req` may be reconciled now: its last writes are observed, or their time is up (naming the unseen ones). */
   check(req: Request): GateDecision {
-    const key = keyOf(req);
+    const key = defaultKeyOf(req);
     const p = this.#pending.get(key);
     if (!p) return { pass: true };
     p.writes = p.writes.filter((w) => !w.observed());

@@ -1,8 +1,9 @@
 /**
- * ReconcileTracker: per request key, the latest facts a controller knows about its reconciles — what
- * is happening to the key now (its phase), how the last reconcile ended and why, how many failed in a
- * row, and when the next attempt is due — so "why is this object not converged?" has an answer
- * without reading logs. The controller feeds it at the points of its loop (enqueue, start, finish,
+ * ReconcileTracker: per request key (the queue's: `namespace/name`, or every field of a request that
+ * carries more, as a multi-cluster `{ cluster, namespace, name }` does), the latest facts a controller
+ * knows about its reconciles — what is happening to the key now (its phase), how the last reconcile
+ * ended and why, how many failed in a row, and when the next attempt is due — so "why is this object
+ * not converged?" has an answer without reading logs. The controller feeds it at the points of its loop (enqueue, start, finish,
  * retry scheduled); nothing here touches the queue or changes what the loop does.
  *
  *     add ──▶ queued ──start──▶ reconciling ──finish──▶ done · waiting-requeue · waiting-retry · terminal
@@ -15,8 +16,9 @@
  * `maxKeys`, evicting the key updated least recently; readers get frozen snapshots, so the cost of
  * reading is paid only by whoever reads. Times are the host clock's milliseconds.
  */
-import { ConvergeError, keyOf } from '../meta/index.js';
+import { ConvergeError } from '../meta/index.js';
 import type { Clock } from '../meta/index.js';
+import { defaultKeyOf } from '../workqueue/index.js';
 import type { Request, Result } from './reconciler.js';
 
 /**
@@ -190,7 +192,7 @@ export class ReconcileTracker {
 
   /** The snapshot of `req`, or undefined if it was never seen (or was evicted). */
   state(req: Request): ReconcileState | undefined {
-    const e = this.#entries.get(keyOf(req));
+    const e = this.#entries.get(defaultKeyOf(req));
     return e && snapshot(e);
   }
 
@@ -214,7 +216,7 @@ export class ReconcileTracker {
    * past `maxKeys`.
    */
   #touch(req: Request, phase: ReconcilePhase): Entry {
-    const key = keyOf(req);
+    const key = defaultKeyOf(req);
     let e = this.#entries.get(key);
     if (e) {
       if (e !== this.#tail) {

@@ -12,8 +12,8 @@
  * never changes what the queue or the reconciler do.
  */
 import { SpanKind, SpanStatusCode, context, trace, type Link, type Span, type SpanContext } from '@opentelemetry/api';
-import { keyOf, type Clock, type KubeObject } from '../meta/index.js';
-import { queueWithAdds } from '../workqueue/index.js';
+import type { Clock, KubeObject } from '../meta/index.js';
+import { defaultKeyOf, queueWithAdds } from '../workqueue/index.js';
 import type { RequestQueue } from './handler.js';
 import type { Request, Result } from './reconciler.js';
 import { isTerminalError } from './terminal-error.js';
@@ -88,7 +88,7 @@ export class ReconcileTracing {
     const note = (items: readonly Request[]): void => {
       const event = dispatching;
       if (event === undefined || queue.shuttingDown()) return;
-      for (const item of items) this.#note(keyOf(item), event);
+      for (const item of items) this.#note(defaultKeyOf(item), event);
     };
     return queueWithAdds(queue, {
       add: (item) => {
@@ -123,7 +123,7 @@ export class ReconcileTracing {
 
   /** Starts the span of one reconcile of `req`, taking the links its key collected since the last one. */
   start(req: Request, reconcileID: string): ReconcileSpan {
-    const key = keyOf(req);
+    const key = defaultKeyOf(req);
     const waiting = this.#pending.get(key);
     this.#pending.delete(key);
     const now = this.#clock.now();

@@ -3,6 +3,7 @@
 // Each sub-folder is one of controller-runtime's packages with its own face; this file re-exports them.
 export { createManager } from './create-manager.js';
 export { Manager } from './manager.js';
+export type { ExplainClusters } from './manager.js';
 export type { ManagerOptions, LeaderElectionOptions, ShardingOptions, StalenessOptions } from './options.js';
 export { installSignalHandlers } from './signals.js';
 export type { SignalHandlers } from './signals.js';

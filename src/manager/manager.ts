@@ -39,7 +39,7 @@ import { AlreadyStartedError, Controller, type ControllerHost, type ControllerMe
 import type { WorkqueueMetricsProvider } from '../workqueue/index.js';
 import { InformerCache, InformerPermissions, createSplitClient, withReadYourWrites, type ManagerClient } from './cache/index.js';
 import { EventBroadcaster, type EventRecorder } from './events/index.js';
-import { explainObject, type ConvergeReport } from './explain/index.js';
+import { ClusterNotEngagedError, explainObject, type ConvergeReport } from './explain/index.js';
 import {
   HealthChecks,
   HttpServerRunnable,
@@ -59,6 +59,20 @@ import { ShardOwnership } from './shard-ownership.js';
 import { ShardGate, namespaceSharder, shardRanges } from './sharding/index.js';
 import { InformerStaleness, type StalenessReport } from './staleness.js';
 import { withWriteFence, type WriteAttempt } from './write-fence.js';
+
+/**
+ * Member clusters `explain` answers for (a fleet registers its own): the engaged member's manager,
+ * which holds the object's cache and API reader, and the controllers of this manager that reconcile
+ * that cluster's objects. @extension
+ */
+export interface ExplainClusters {
+  /** The engaged cluster of that name, or undefined. */
+  get(name: string): { manager: Manager; controllers: readonly Controller<unknown>[] } | undefined;
+  /** The names of the clusters engaged now, for the answer to a name that is not. */
+  names(): readonly string[];
+  /** Every controller whose requests name a cluster: left out when this manager's own objects are explained. */
+  controllers(): readonly Controller<unknown>[];
+}
 
 /** Runs controllers and everything they share: the cache, the split client, leader election, metrics, health and events. */
 export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
@@ -80,6 +94,7 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
   readonly #names = new Set<string>();
   /** Controllers added to this manager, for `explain`. */
   readonly #controllers: Controller<unknown>[] = [];
+  readonly #clusters: ExplainClusters[] = [];
   readonly #elected: Promise<void>;
   #resolveElected!: () => void;
   #failure: unknown;
@@ -206,7 +221,7 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
         healthz: this.#healthz,
         readyz: this.#readyz,
         known: () => this.#knownResources(),
-        explain: (r, nn, signal) => this.explain(r, nn, { signal }),
+        explain: (r, nn, signal, cluster) => this.explain(r, nn, { signal, cluster }),
         ...(options.dashboard ? { dashboard: this.#dashboardSource() } : {}),
       });
       this.#servers.healthProbe = new HttpServerRunnable({
@@ -352,24 +367,57 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
    * (generation vs `status.observedGeneration`, conditions that are not True, pending finalizers) and
    * what each of this manager's controllers that reconciles it (its `for` kind), or its controller
    * owner (`owns`), knows about that request. An object the cache holds costs no API call. Also served
-   * as `GET /debug/converge/<group>/<version>/<plural>/[<namespace>/]<name>` on the health-probe server.
+   * as `GET /debug/converge/<group>/<version>/<plural>/[<namespace>/]<name>[?cluster=<name>]` on the
+   * health-probe server. With `cluster`, the object is a member cluster's (see `explainClusters`),
+   * read from that member's cache, and the controllers' requests carry the cluster; a cluster not
+   * engaged here rejects with `ClusterNotEngagedError` (`CONVERGE_CLUSTER_NOT_ENGAGED`).
    */
   explain<T extends KubeObject>(
     resource: ResourceDescriptor<T>,
     nn: NamespacedName,
-    options: { signal?: AbortSignal | undefined } = {},
+    options: { signal?: AbortSignal | undefined; cluster?: string | undefined } = {},
   ): Promise<ConvergeReport> {
-    return explainObject({
+    const { cluster } = options;
+    const sharding = this.options.sharding;
+    const shardOf = this.#sharding && sharding?.by === (cluster === undefined ? 'namespace' : 'cluster') ? this.#sharding : undefined;
+    const input = {
       resource: resource as ResourceDescriptor,
       nn,
-      cache: this.#cache,
-      apiReader: this.#rest,
-      controllers: this.#controllers,
       clock: this.clock,
       signal: options.signal,
-      // Sharded by cluster, a namespace has no shard: explain names none.
-      shardOf: this.options.sharding?.by === 'namespace' && this.#sharding ? (namespace) => this.#sharding!.report(namespace) : undefined,
-    });
+      // Sharded by cluster, a namespace has no shard (and unsharded by cluster, a cluster has none).
+      shardOf: shardOf && ((key: string) => shardOf.report(key)),
+    };
+    if (cluster === undefined) {
+      const multiCluster = new Set(this.#clusters.flatMap((c) => c.controllers()));
+      const controllers = this.#controllers.filter((c) => !multiCluster.has(c));
+      return explainObject({ ...input, cache: this.#cache, apiReader: this.#rest, controllers });
+    }
+    const member = this.#clusters.map((c) => c.get(cluster)).find((m) => m !== undefined);
+    if (!member) return Promise.reject(this.#notEngaged(cluster));
+    const host = member.manager;
+    return explainObject({ ...input, cluster, cache: host.#cache, apiReader: host.#rest, controllers: member.controllers });
+  }
+
+  /**
+   * Lets `explain` answer for the objects of member clusters: a fleet registers its engaged clusters
+   * and its controllers here. @extension
+   */
+  explainClusters(clusters: ExplainClusters): void {
+    this.#clusters.push(clusters);
+  }
+
+  #notEngaged(cluster: string): ClusterNotEngagedError {
+    const shard = this.options.sharding?.by === 'cluster' ? this.#sharding?.report(cluster) : undefined;
+    if (shard && !shard.ownedHere) {
+      const owner =
+        shard.owner === undefined
+          ? 'which no replica owns now (it is being handed over)'
+          : `owned by replica ${JSON.stringify(shard.owner)} — ask that replica's /debug/converge`;
+      return new ClusterNotEngagedError(cluster, `not engaged by this replica: it is in shard ${shard.shard}, ${owner}`);
+    }
+    const engaged = [...new Set(this.#clusters.flatMap((c) => c.names()))].sort();
+    return new ClusterNotEngagedError(cluster, `no cluster of that name is engaged here (engaged: ${engaged.join(', ') || 'none'})`);
   }
 
   /** What the dashboard reads: the registry, the controllers, the cache's informers and `explain`. */
@@ -377,10 +425,21 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
     return {
       registry: this.metrics.registry,
       controllers: () => this.#controllers,
-      informers: () => this.#cache.resources().map((resource) => ({ resource, informer: this.#cache.informerFor(resource) })),
-      explain: (r, nn, signal) => this.explain(r, nn, { signal }),
+      informers: () => this.#informers(),
+      clusters: () =>
+        this.#clusters.flatMap((c) =>
+          c.names().flatMap((name) => {
+            const member = c.get(name);
+            return member ? [{ name, informers: member.manager.#informers(), controllers: member.controllers }] : [];
+          }),
+        ),
+      explain: (r, nn, signal, cluster) => this.explain(r, nn, { signal, cluster }),
       clock: this.clock,
     };
+  }
+
+  #informers(): { resource: ResourceDescriptor; informer: SharedIndexInformer<KubeObject> }[] {
+    return this.#cache.resources().map((resource) => ({ resource, informer: this.#cache.informerFor(resource) }));
   }
 
   /** The kinds this manager knows: its controllers' `for` and `owns` kinds and its cache's. */

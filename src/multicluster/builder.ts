@@ -16,12 +16,11 @@
  */
 import { InvalidOptionError, type KubeObject, type ResourceDescriptor } from '../meta/index.js';
 import {
-  controllerManagedBy,
+  newUnmanagedController,
   enqueueRequestForObject,
   enqueueRequestForOwner,
   kindSource,
   type Controller,
-  type ControllerOptions,
   type EventHandler,
   type OwnsOptions,
   type Predicate,
@@ -31,6 +30,7 @@ import {
   type WatchesOptions,
   type ForOptions,
 } from '../controller/index.js';
+import { BuilderSettings } from '../controller/internal.js';
 import type { ManagerClient } from '../manager/index.js';
 import type { Cluster, ClusterRequest } from './cluster.js';
 import type { Fleet } from './fleet.js';
@@ -53,17 +53,16 @@ export function fleetControllerManagedBy(fleet: Fleet): FleetBuilder {
 type SourceFactory = (global: readonly Predicate[], clusters: (c: Cluster) => boolean) => Source;
 
 /** Builds a multi-cluster controller: what it reconciles in each cluster, which clusters, its options. */
-export class FleetBuilder {
+export class FleetBuilder extends BuilderSettings {
   readonly #fleet: Fleet;
   #for: ResourceDescriptor<KubeObject> | undefined;
   readonly #sources: SourceFactory[] = [];
-  readonly #global: Predicate[] = [];
+  readonly #owned: ResourceDescriptor<KubeObject>[] = [];
   #clusters: (c: Cluster) => boolean = () => true;
-  #options: ControllerOptions = {};
-  #name: string | undefined;
   readonly #lint: CrossClusterOwnerLint;
 
   constructor(fleet: Fleet) {
+    super();
     this.#fleet = fleet;
     this.#lint = new CrossClusterOwnerLint(fleet.local.logger.child({ component: 'fleet-lint' }));
   }
@@ -85,6 +84,7 @@ export class FleetBuilder {
   owns<T extends KubeObject>(resource: ResourceDescriptor<T>, options: OwnsOptions<T> = {}): this {
     const own = options.predicates ?? [];
     const onlyController = options.onlyController ?? true;
+    this.#owned.push(resource as ResourceDescriptor<KubeObject>);
     this.#sources.push((global, clusters) => {
       if (!this.#for) throw new InvalidOptionError('builder.owns', 'owns() can only be used together with for()');
       const owner = this.#for;
@@ -119,56 +119,50 @@ export class FleetBuilder {
     return this;
   }
 
-  /** Adds a predicate applied to every `for`, `owns`, `watches` and `watchesLocal` source. */
-  withEventFilter(predicate: Predicate): this {
-    this.#global.push(predicate);
-    return this;
-  }
-
-  /** Replaces the controller options wholesale. */
-  withOptions(options: ControllerOptions): this {
-    this.#options = options;
-    return this;
-  }
-
-  /** Sets the controller's name (default: the lower-case kind of `for`). */
-  named(name: string): this {
-    this.#name = name;
-    return this;
-  }
-
   /** Builds the controller, adds it to the fleet's local manager and returns it. */
   build(reconciler: FleetReconciler): Controller<ManagerClient> {
-    const name = this.#name ?? this.#for?.kind.toLowerCase();
+    const name = this.controllerName ?? this.#for?.kind.toLowerCase();
     if (!name) throw new InvalidOptionError('builder.named', 'one of for() or named() must be called');
+    if (this.#sources.length === 0)
+      throw new InvalidOptionError('builder.watches', 'no watches: use for(), owns(), watches() or watchesLocal()');
     const fleet = this.#fleet;
     const lint = this.#lint;
-    const builder = controllerManagedBy(fleet.local).named(name).withOptions(this.#options);
-    for (const make of this.#sources) builder.watchesRawSource(make(this.#global, this.#clusters));
-    return builder.build(async (req, ctx) => {
-      const target = (req as Partial<ClusterRequest>).cluster;
-      if (typeof target !== 'string') {
-        ctx.log.error({ request: req }, 'request names no cluster; dropped (a watchesLocal handler must enqueue ClusterRequests)');
-        return;
-      }
-      const cluster = fleet.get(target);
-      // Disengaged since it was enqueued: its objects are no longer ours to converge.
-      if (!cluster) return;
-      try {
-        const result = await reconciler(req as ClusterRequest, {
-          ...ctx,
-          client: lint.checking(cluster.client, target),
-          cluster,
-          signal: AbortSignal.any([ctx.signal, cluster.signal]),
-          log: ctx.log.child({ cluster: target }),
-        });
-        fleet.reportReconcile(name!, target, result && (result.requeueAfter ?? 0) > 0 ? 'requeue' : 'success');
-        return result;
-      } catch (err) {
-        fleet.reportReconcile(name!, target, 'error');
-        throw err;
-      }
+    // `for` and `owns` kinds are the members' (what explain matches an object of a cluster against).
+    const controller = newUnmanagedController(fleet.local, {
+      ...this.controllerOptions,
+      name,
+      forResource: this.#for,
+      ownedResources: this.#owned,
+      reconciler: async (req, ctx) => {
+        const target = (req as Partial<ClusterRequest>).cluster;
+        if (typeof target !== 'string') {
+          ctx.log.error({ request: req }, 'request names no cluster; dropped (a watchesLocal handler must enqueue ClusterRequests)');
+          return;
+        }
+        const cluster = fleet.get(target);
+        // Disengaged since it was enqueued: its objects are no longer ours to converge.
+        if (!cluster) return;
+        try {
+          const result = await reconciler(req as ClusterRequest, {
+            ...ctx,
+            client: lint.checking(cluster.client, target),
+            cluster,
+            signal: AbortSignal.any([ctx.signal, cluster.signal]),
+            log: ctx.log.child({ cluster: target }),
+          });
+          fleet.reportReconcile(name, target, result && (result.requeueAfter ?? 0) > 0 ? 'requeue' : 'success');
+          return result;
+        } catch (err) {
+          fleet.reportReconcile(name, target, 'error');
+          throw err;
+        }
+      },
     });
+    // Watches go in before the manager sees the controller: a running manager starts it at once.
+    for (const make of this.#sources) void controller.watch(make(this.eventFilters, this.#clusters));
+    fleet.local.add(controller);
+    fleet.addController(controller as Controller<unknown>, this.#clusters);
+    return controller;
   }
 
   /** `build` without the controller. */

@@ -18,7 +18,7 @@
  */
 import { type KubeObject, type Logger, type ResourceDescriptor } from '../meta/index.js';
 import { whenAborted } from '../meta/internal.js';
-import type { Runnable } from '../controller/index.js';
+import type { Controller, Runnable } from '../controller/index.js';
 import { createManager, type CacheOptions, type Manager } from '../manager/index.js';
 import type { Cluster } from './cluster.js';
 import { fleetMetrics, type FleetMetrics } from './metrics.js';
@@ -66,6 +66,8 @@ export class Fleet implements ClusterSink, Runnable {
   #stopped = false;
   /** The fleet's metrics on the local manager's registry (multi-cluster controllers report here too). */
   readonly #metrics: FleetMetrics;
+  /** Its multi-cluster controllers and the clusters each runs in, for `explain`. */
+  readonly #controllers: { controller: Controller<unknown>; accepts: (cluster: Cluster) => boolean }[] = [];
 
   /** Adds the fleet to `local` as a runnable of every replica; it starts with `local`. */
   constructor(options: FleetOptions) {
@@ -76,6 +78,17 @@ export class Fleet implements ClusterSink, Runnable {
     this.#openShards = options.local.options.sharding?.by === 'cluster' ? new Set() : undefined;
     this.#metrics = fleetMetrics(options.local.metrics.registry);
     this.local.add(this);
+    // The local manager's explain (and /debug/converge?cluster=) answers for engaged members.
+    this.local.explainClusters({
+      get: (name) => {
+        const cluster = this.get(name);
+        return (
+          cluster && { manager: cluster.manager, controllers: this.#controllers.filter((c) => c.accepts(cluster)).map((c) => c.controller) }
+        );
+      },
+      names: () => [...this.#members.keys()],
+      controllers: () => this.#controllers.map((c) => c.controller),
+    });
   }
 
   needLeaderElection(): boolean {
@@ -114,6 +127,11 @@ export class Fleet implements ClusterSink, Runnable {
     this.#stopped = true;
     await Promise.all([...this.#members.keys()].map((name) => this.#inOrder(name, () => this.#disengageNow(name))));
     if (failure !== undefined) throw failure;
+  }
+
+  /** Registers a multi-cluster controller running in the clusters `accepts` takes, so `explain` reports it (the builder calls this). */
+  addController(controller: Controller<unknown>, accepts: (cluster: Cluster) => boolean): void {
+    this.#controllers.push({ controller, accepts });
   }
 
   /** Counts a multi-cluster controller's reconcile of `cluster` (`converge_fleet_reconcile_total`). */

@@ -1,12 +1,12 @@
 // Kubeconfig loading on real files: every auth kind, context choice and KUBECONFIG merging, in-cluster
-// config, and errors that name file, context and cause.
+// config, and errors that name file, context and cause; and a kubeconfig parsed from text.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync, rmSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, delimiter } from 'node:path';
 import { FakeClock } from 'kube-converge/meta';
-import { loadKubeConfig, inClusterConfig, getConfig, KubeConfigError, type RestConfig } from 'kube-converge/client';
+import { loadKubeConfig, parseKubeConfig, inClusterConfig, getConfig, KubeConfigError, type RestConfig } from 'kube-converge/client';
 
 let dir: string;
 before(() => {
@@ -405,6 +405,47 @@ describe('kubeconfig: every problem names file, context and cause', () => {
       c.auth!.credentials(),
       (e: unknown) => e instanceof KubeConfigError && e.file === f && e.context === 'x' && /no-such-token/.test(e.reason),
     );
+  });
+});
+
+describe('kubeconfig from text', () => {
+  const inline = kubeconfig({
+    clusters: [['c', { server: 'https://10.0.0.2:6443', 'certificate-authority-data': b64('CA PEM') }]],
+    users: [['u', { token: 'abc' }]],
+    contexts: [
+      ['one', { cluster: 'c', user: 'u', namespace: 'team-b' }],
+      ['two', { cluster: 'c', user: 'u' }],
+    ],
+    current: 'one',
+  });
+
+  it('resolves the current or the chosen context, naming its origin as the source', async () => {
+    const c = parseKubeConfig({ text: inline, origin: 'Secret fleet/prod' });
+    assert.equal(c.server, 'https://10.0.0.2:6443');
+    assert.equal(c.tls?.ca?.toString(), 'CA PEM');
+    assert.equal(c.namespace, 'team-b');
+    assert.deepEqual(c.source, { file: 'Secret fleet/prod', context: 'one' });
+    assert.deepEqual(await authHeaders(c), { authorization: 'Bearer abc' });
+    assert.equal(parseKubeConfig({ text: inline, context: 'two' }).namespace, 'default');
+  });
+
+  it('refuses a relative path, which text has no folder for, and reports problems as the file loader does', () => {
+    const relative = kubeconfig({
+      clusters: [['c', { server: 'https://10.0.0.2:6443', 'certificate-authority': 'ca.crt' }]],
+      contexts: [['x', { cluster: 'c' }]],
+      current: 'x',
+    });
+    assertKubeConfigError(() => parseKubeConfig({ text: relative, origin: 'Secret fleet/rel' }), {
+      file: 'Secret fleet/rel',
+      context: 'x',
+      cause: /relative path "ca.crt" in a kubeconfig that is not a file/,
+    });
+    assertKubeConfigError(() => parseKubeConfig({ text: 'clusters: [' }), { file: '<kubeconfig text>', cause: /invalid YAML/ });
+    assertKubeConfigError(() => parseKubeConfig({ text: inline, origin: 's', context: 'three' }), {
+      file: 's',
+      context: 'three',
+      cause: /context not found \(known: one, two\)/,
+    });
   });
 });
 

@@ -281,6 +281,18 @@ describe('ReconcileTracker on its own', () => {
     assert.deepEqual(tracker.state({ name: 'n' })?.request, { name: 'n' });
   });
 
+  it('keys a request with more fields than namespace and name by all of them, as the queue does', () => {
+    const tracker = new ReconcileTracker({ clock: new FakeClock() });
+    const inA = { cluster: 'a', namespace: 'ns', name: 'n' } as Request;
+    const inB = { cluster: 'b', namespace: 'ns', name: 'n' } as Request;
+    tracker.enqueued(inA, 0);
+    tracker.started(inA, 'id-a');
+    tracker.enqueued(inB, 0);
+    assert.equal(tracker.state(inA)?.phase, 'reconciling');
+    assert.equal(tracker.state(inB)?.phase, 'queued');
+    assert.equal(tracker.state({ namespace: 'ns', name: 'n' }), undefined);
+  });
+
   it('a delayed add keeps the earliest due time, as the queue does', () => {
     const clock = new FakeClock();
     const tracker = new ReconcileTracker({ clock });

@@ -1,7 +1,8 @@
 // Two replicas of a fleet operator sharing its member clusters through shard Leases (sharding by
 // cluster): each cluster is reconciled by one replica, and when one replica is cut off from the hub
 // (its Lease renewals fail, as if it had crashed) the other takes its clusters over within a lease
-// duration, never reconciling a cluster while the first still may.
+// duration, never reconciling a cluster while the first still may; asked about a cluster it does not
+// hold, a replica's explain names the one that does.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ConfigMapResource, noopLogger } from 'kube-converge/meta';
@@ -78,6 +79,11 @@ describe('a fleet over two replicas', () => {
       await eventually(() => names.every((c) => reconcilersOf(log, c, settled).length === 1), { timeoutMs: 5 * timings.leaseDurationMs });
       const ofA = names.filter((c) => reconcilersOf(log, c, settled)[0] === 'a');
       assert.ok(ofA.length > 0, 'replica a reconciles some clusters');
+      // Asked about a cluster it does not hold, b's explain names the replica that does.
+      await assert.rejects(b.local.explain(ConfigMapResource, { namespace: 'default', name: 'app' }, { cluster: ofA[0]! }), {
+        code: 'CONVERGE_CLUSTER_NOT_ENGAGED',
+        message: new RegExp(`^cluster "${ofA[0]}": not engaged by this replica: it is in shard \\d+, owned by replica "a"`),
+      });
 
       // a loses the hub: it stops at its renew deadline; b takes a's clusters once their Leases expire.
       const cut = performance.now();

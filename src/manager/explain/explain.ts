@@ -4,6 +4,8 @@
  * are not True, a deletion held up by finalizers) and what each controller of this manager that
  * reconciles the object, or its controller owner, knows about that request (phase, last error and its
  * API reason, failures in a row, next attempt). The report is plain JSON with a one-line `summary`.
+ * An object of a member cluster (a fleet's) is explained from that member's cache and API reader and
+ * the controllers that reconcile its cluster, whose requests carry the cluster's name.
  *
  * Invariants: an object the cache holds is explained without any API call (a live GET is made only
  * when the cache cannot answer: no informer, still syncing, another namespace, or not held, as with a
@@ -62,6 +64,8 @@ export interface ConvergeReport {
   resource: string;
   namespace?: string;
   name: string;
+  /** The member cluster the object lives in, when explained for one (a fleet's); absent: the manager's own. */
+  cluster?: string;
   converged: boolean;
   /** One line in plain words: `converged: …` or `not converged: …`. */
   summary: string;
@@ -98,7 +102,7 @@ export interface ConvergeReport {
     ready?: string;
   };
   controllers: ControllerReport[];
-  /** With sharding: the shard of the object's namespace and who owns it. */
+  /** With sharding: the shard of the object's namespace (or, sharded by cluster, of its cluster) and who owns it. */
   shard?: ShardReport;
 }
 
@@ -110,8 +114,10 @@ export interface ExplainInput {
   controllers: readonly Controller<unknown>[];
   clock: Clock;
   signal?: AbortSignal | undefined;
-  /** With sharding: the shard of a namespace and its owner. */
-  shardOf?: ((namespace: string) => ShardReport) | undefined;
+  /** The member cluster the object lives in: `cache` and `apiReader` are its, and requests carry its name. */
+  cluster?: string | undefined;
+  /** With sharding: the shard of a namespace (of a cluster's name, with `cluster`) and its owner. */
+  shardOf?: ((key: string) => ShardReport) | undefined;
 }
 
 /**
@@ -131,10 +137,14 @@ export async function explainObject(input: ExplainInput): Promise<ConvergeReport
 
   const obj = read.object;
   const object = describeObject(obj, read);
-  const shard = nn.namespace && input.shardOf ? input.shardOf(nn.namespace) : undefined;
-  const elsewhere = shard && shardElsewhereReason(nn.namespace!, shard);
+  const { cluster } = input;
+  const shardKey = cluster ?? nn.namespace;
+  const shard = shardKey && input.shardOf ? input.shardOf(shardKey) : undefined;
+  const elsewhere = shard && shardElsewhereReason(cluster !== undefined ? `cluster ${cluster}` : `namespace ${shardKey}`, shard);
+  // A member's requests carry its cluster: that is the key its controllers know them by.
+  const requestOf = (r: Request): Request => (cluster === undefined ? r : ({ cluster, ...r } as Request));
   // Elsewhere, the controllers here know nothing current of it; only the object itself is judged.
-  const controllers = elsewhere ? [] : controllerReports(resource, nn, obj, input.controllers, now, shard);
+  const controllers = elsewhere ? [] : controllerReports(resource, nn, obj, input.controllers, now, shard, requestOf);
 
   const reasons: string[] = [];
   if (peek.informer === 'syncing' && !elsewhere) reasons.push(`the cache of ${resource.kind} has not synced yet`);
@@ -158,7 +168,7 @@ export async function explainObject(input: ExplainInput): Promise<ConvergeReport
     reasons.push(`Ready=${ready.status}${ready.reason ? ` (${ready.reason}${ready.message ? `: ${firstLine(ready.message)}` : ''})` : ''}`);
 
   const converged = reasons.length === 0;
-  const who = `${resource.kind} ${nn.namespace ? `${nn.namespace}/` : ''}${nn.name}`;
+  const who = `${resource.kind} ${nn.namespace ? `${nn.namespace}/` : ''}${nn.name}${cluster !== undefined ? ` in cluster ${cluster}` : ''}`;
   const where = elsewhere ? ` (${elsewhere})` : '';
   const summary = converged
     ? `converged: ${who} — ${convergedFacts(object, controllers).join(', ')}${where}`
@@ -169,6 +179,7 @@ export async function explainObject(input: ExplainInput): Promise<ConvergeReport
     resource: resource.plural,
     ...(nn.namespace ? { namespace: nn.namespace } : {}),
     name: nn.name,
+    ...(cluster !== undefined ? { cluster } : {}),
     converged,
     summary,
     reasons,
@@ -266,17 +277,18 @@ function controllerReports(
   controllers: readonly Controller<unknown>[],
   now: number,
   shard: ShardReport | undefined,
+  requestOf: (r: Request) => Request,
 ): ControllerReport[] {
   const out: ControllerReport[] = [];
   for (const c of controllers) {
     const forKind = c.forResource;
     if (!forKind) continue;
-    if (sameKind(forKind, resource)) out.push(report(c, 'for', forKind.kind, nn, now, shard));
+    if (sameKind(forKind, resource)) out.push(report(c, 'for', forKind.kind, requestOf(nn), now, shard));
     if (obj && c.ownedResources.some((r) => sameKind(r, resource))) {
       const ref = getControllerOf(obj);
       if (ref && ref.kind === forKind.kind && groupOf(ref.apiVersion) === forKind.group) {
         const request: Request = forKind.namespaced && nn.namespace ? { namespace: nn.namespace, name: ref.name } : { name: ref.name };
-        out.push(report(c, 'owner', forKind.kind, request, now, shard));
+        out.push(report(c, 'owner', forKind.kind, requestOf(request), now, shard));
       }
     }
   }

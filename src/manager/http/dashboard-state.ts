@@ -2,7 +2,8 @@
  * What the dashboard page shows, as one JSON snapshot: per controller its queue, workers, reconcile
  * counts, latency histogram and last errors; per cached kind its informer's sync state, store size,
  * watch reconnects and relists; and the objects of the controllers' kinds that are not converged,
- * each with its `explain` answer. Rates (adds per second) are left to the page, which compares two
+ * each with its `explain` answer — the manager's own, and those of each engaged member cluster of a
+ * fleet (read from the member's cache, for the fleet's controllers). Rates (adds per second) are left to the page, which compares two
  * snapshots.
  *
  * Invariants: a snapshot is read from the manager's metrics registry, its controllers' trackers and
@@ -20,13 +21,17 @@ import type { ConvergeReport } from '../explain/index.js';
 export const MAX_NOT_CONVERGED = 50;
 const MAX_LAST_ERRORS = 5;
 
+type Informers = readonly { resource: ResourceDescriptor; informer: SharedIndexInformer<KubeObject> }[];
+
 /** Where a snapshot's facts come from: the manager's parts. */
 export interface DashboardSource {
   registry: Registry;
   controllers: () => readonly Controller<unknown>[];
   /** The cache's informers, by kind. */
-  informers: () => readonly { resource: ResourceDescriptor; informer: SharedIndexInformer<KubeObject> }[];
-  explain: (resource: ResourceDescriptor, nn: NamespacedName, signal: AbortSignal) => Promise<ConvergeReport>;
+  informers: () => Informers;
+  /** Engaged member clusters: each one's informers and the controllers whose requests name it. */
+  clusters: () => readonly { name: string; informers: Informers; controllers: readonly Controller<unknown>[] }[];
+  explain: (resource: ResourceDescriptor, nn: NamespacedName, signal: AbortSignal, cluster: string | undefined) => Promise<ConvergeReport>;
   clock: Clock;
 }
 
@@ -59,7 +64,7 @@ export interface DashboardSnapshot {
   at: string;
   controllers: ControllerSnapshot[];
   kinds: KindSnapshot[];
-  notConverged: { kind: string; namespace?: string; name: string; why: string[]; report: ConvergeReport }[];
+  notConverged: { kind: string; cluster?: string; namespace?: string; name: string; why: string[]; report: ConvergeReport }[];
   /** True when more objects were not converged than were explained. */
   truncated: boolean;
 }
@@ -72,10 +77,11 @@ export async function dashboardSnapshot(source: DashboardSource, signal: AbortSi
   const suspects = notConvergedSuspects(source);
   const notConverged = [];
   for (const s of suspects.slice(0, MAX_NOT_CONVERGED)) {
-    const report = await source.explain(s.resource, s.nn, signal);
+    const report = await source.explain(s.resource, s.nn, signal, s.cluster);
     if (report.converged) continue;
     notConverged.push({
       kind: s.resource.kind,
+      ...(s.cluster !== undefined ? { cluster: s.cluster } : {}),
       ...(s.nn.namespace ? { namespace: s.nn.namespace } : {}),
       name: s.nn.name,
       why: s.why,
@@ -159,6 +165,7 @@ function kindSnapshot(resource: ResourceDescriptor, informer: SharedIndexInforme
 interface Suspect {
   resource: ResourceDescriptor;
   nn: NamespacedName;
+  cluster?: string;
   why: string[];
 }
 
@@ -167,12 +174,25 @@ interface Suspect {
  * status, a Ready condition not True, a deletion waiting for finalizers, or a failing reconcile.
  */
 function notConvergedSuspects(source: DashboardSource): Suspect[] {
-  const informers = new Map(source.informers().map((i) => [`${i.resource.group}/${i.resource.kind}`, i.informer]));
+  const clusters = source.clusters();
+  const multiCluster = new Set(clusters.flatMap((c) => c.controllers));
+  const out = suspectsIn(
+    source.informers(),
+    source.controllers().filter((c) => !multiCluster.has(c)),
+    undefined,
+  );
+  for (const c of clusters) out.push(...suspectsIn(c.informers, c.controllers, c.name));
+  return out;
+}
+
+/** The suspects among `informers`' objects of `controllers`' kinds, in `cluster` (undefined: the manager's own). */
+function suspectsIn(informers: Informers, controllers: readonly Controller<unknown>[], cluster: string | undefined): Suspect[] {
+  const byKind = new Map(informers.map((i) => [`${i.resource.group}/${i.resource.kind}`, i.informer]));
   const out: Suspect[] = [];
   const seen = new Set<string>();
-  for (const c of source.controllers()) {
+  for (const c of controllers) {
     const resource = c.forResource;
-    const informer = resource && informers.get(`${resource.group}/${resource.kind}`);
+    const informer = resource && byKind.get(`${resource.group}/${resource.kind}`);
     if (!resource || !informer?.hasSynced()) continue;
     for (const obj of informer.getIndexer().list()) {
       const nn: NamespacedName = resource.namespaced
@@ -180,10 +200,12 @@ function notConvergedSuspects(source: DashboardSource): Suspect[] {
         : { name: obj.metadata.name ?? '' };
       const id = `${resource.group}/${resource.kind}/${keyOf(nn)}`;
       if (seen.has(id)) continue;
-      const why = signsOfNotConverged(obj, c.reconcileState(nn));
+      // A member's requests carry its cluster: that is the key its controllers know them by.
+      const request = cluster === undefined ? nn : ({ cluster, ...nn } as NamespacedName);
+      const why = signsOfNotConverged(obj, c.reconcileState(request));
       if (why.length === 0) continue;
       seen.add(id);
-      out.push({ resource, nn, why });
+      out.push({ resource, nn, ...(cluster !== undefined ? { cluster } : {}), why });
     }
   }
   return out;

@@ -4,14 +4,15 @@
  *     GET /debug/converge/<group>/<version>/<plural>/<namespace>/<name>   (namespaced kinds)
  *     GET /debug/converge/<group>/<version>/<plural>/<name>               (cluster-scoped kinds)
  *
- * with the core group spelled `core`, and `GET /debug/converge/` lists the kinds it explains (JSON
- * `{ kinds: [{ group, version, kind, plural, namespaced }] }`, for clients such as `converge why`
- * that start from a kind's name). It answers the JSON report, or 404 with a message naming what
- * is wrong (a kind this manager neither reconciles nor caches, a namespace missing or extra for the
- * kind's scope). Invariant: only kinds the manager already knows are explained, so a probe of this
- * path can never make the manager start watching something new.
+ * with `?cluster=<name>` for an object of a member cluster (a fleet's), the core group spelled `core`,
+ * and `GET /debug/converge/` lists the kinds it explains (JSON `{ kinds: [{ group, version, kind,
+ * plural, namespaced }] }`, for clients such as `converge why` that start from a kind's name). It
+ * answers the JSON report, or 404 with a message naming what is wrong (a kind this manager neither
+ * reconciles nor caches, a namespace missing or extra for the kind's scope, a cluster not engaged
+ * here). Invariant: only kinds the manager already knows are explained, so a probe of this path can
+ * never make the manager start watching something new.
  */
-import type { NamespacedName, ResourceDescriptor } from '../../meta/index.js';
+import { ConvergeError, type NamespacedName, type ResourceDescriptor } from '../../meta/index.js';
 import type { ConvergeReport } from '../explain/index.js';
 import type { HttpResponse } from './http-server.js';
 
@@ -20,9 +21,11 @@ export const EXPLAIN_PATH_PREFIX = '/debug/converge/';
 export interface ExplainRequest {
   method: string;
   pathname: string;
+  /** The member cluster asked about (`?cluster=`), if any. */
+  cluster?: string | undefined;
   /** The kinds the manager knows (its controllers' and its cache's). */
   known: () => readonly ResourceDescriptor[];
-  explain: (resource: ResourceDescriptor, nn: NamespacedName) => Promise<ConvergeReport>;
+  explain: (resource: ResourceDescriptor, nn: NamespacedName, cluster: string | undefined) => Promise<ConvergeReport>;
 }
 
 /** Answers a request whose path starts with `EXPLAIN_PATH_PREFIX`. */
@@ -45,7 +48,13 @@ export async function serveExplain(req: ExplainRequest): Promise<HttpResponse> {
     return text(404, `${resource.kind} (${gvr}) is cluster-scoped: use ${EXPLAIN_PATH_PREFIX}${gvr}/<name>\n`);
   }
   const nn: NamespacedName = rest.length === 2 ? { namespace: rest[0]!, name: rest[1]! } : { name: rest[0]! };
-  const report = await req.explain(resource, nn);
+  let report: ConvergeReport;
+  try {
+    report = await req.explain(resource, nn, req.cluster);
+  } catch (err) {
+    if (ConvergeError.is(err) && err.code === 'CONVERGE_CLUSTER_NOT_ENGAGED') return text(404, `${err.message}\n`);
+    throw err;
+  }
   return { status: 200, body: `${JSON.stringify(report, null, 2)}\n`, contentType: 'application/json' };
 }
 

@@ -16,7 +16,8 @@ export interface HealthProbeRoutes {
   readyz: HealthChecks;
   /** The kinds `explain` answers for (the manager's controllers' and its cache's). */
   known: () => readonly ResourceDescriptor[];
-  explain: (resource: ResourceDescriptor, nn: NamespacedName, signal: AbortSignal) => Promise<ConvergeReport>;
+  /** `cluster`: a member cluster's object (`?cluster=` on the path). */
+  explain: (resource: ResourceDescriptor, nn: NamespacedName, signal: AbortSignal, cluster: string | undefined) => Promise<ConvergeReport>;
   /** The dashboard's facts; absent: the dashboard is off and its paths are 404s. */
   dashboard?: DashboardSource;
 }
@@ -24,7 +25,13 @@ export interface HealthProbeRoutes {
 export function healthProbeHandler(routes: HealthProbeRoutes): HttpHandler {
   return async ({ method, url, signal }) => {
     if (url.pathname.startsWith(EXPLAIN_PATH_PREFIX)) {
-      return serveExplain({ method, pathname: url.pathname, known: routes.known, explain: (r, nn) => routes.explain(r, nn, signal) });
+      return serveExplain({
+        method,
+        pathname: url.pathname,
+        cluster: url.searchParams.get('cluster') ?? undefined,
+        known: routes.known,
+        explain: (r, nn, cluster) => routes.explain(r, nn, signal, cluster),
+      });
     }
     if (routes.dashboard && isDashboardPath(url.pathname)) {
       return serveDashboard(routes.dashboard, { method, pathname: url.pathname, signal });

@@ -5,16 +5,13 @@
  * cluster again; a deleted Secret disengages it; a kubeconfig that cannot be read is logged with the
  * Secret's name and the cluster stays as it was (engaged with its old kubeconfig, or not at all).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { SecretResource, type ObjectOf } from '../../meta/index.js';
-
-type Secret = ObjectOf<typeof SecretResource>;
-import { loadKubeConfig, type Client } from '../../client/index.js';
+import { parseKubeConfig, type Client } from '../../client/index.js';
 import { isDeletedFinalStateUnknown } from '../../cache/index.js';
 import type { ClusterProvider, ClusterSink } from '../provider.js';
 import { watchObjects } from './watch-objects.js';
+
+type Secret = ObjectOf<typeof SecretResource>;
 
 /** The label that marks a Secret as a cluster's kubeconfig, unless the provider is given another selector. */
 export const KUBECONFIG_SECRET_LABEL = 'multicluster.converge.dev/kubeconfig';
@@ -55,7 +52,8 @@ export function kubeconfigSecretsProvider(options: KubeconfigSecretsProviderOpti
         if (engaged.get(name) === kubeconfig + labelsKey) return;
         let config;
         try {
-          config = kubeconfigFromText(kubeconfig, sink.local.clock);
+          // Credentials must be inline: a Secret's kubeconfig has no folder for relative paths.
+          config = parseKubeConfig({ text: kubeconfig, origin: `Secret ${options.namespace}/${name}`, clock: sink.local.clock });
         } catch (err) {
           log.error({ err, cluster: name }, `Secret ${options.namespace}/${name} holds no usable kubeconfig; cluster left as it was`);
           return;
@@ -86,20 +84,4 @@ export function kubeconfigSecretsProvider(options: KubeconfigSecretsProviderOpti
       );
     },
   };
-}
-
-/**
- * Reads a kubeconfig held in memory through the file loader (one code path for every kubeconfig), from
- * a private temporary folder removed at once. Relative file paths in it resolve against that folder and
- * so fail: a kubeconfig in a Secret must hold its credentials inline.
- */
-function kubeconfigFromText(text: string, clock: ClusterSink['local']['clock']) {
-  const dir = mkdtempSync(join(tmpdir(), 'converge-kubeconfig-'));
-  try {
-    const path = join(dir, 'kubeconfig');
-    writeFileSync(path, text, { mode: 0o600 });
-    return loadKubeConfig({ path, clock });
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
 }
