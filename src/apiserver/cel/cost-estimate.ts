@@ -321,7 +321,14 @@ function plus(a: Estimate, b: Estimate, operands: Range, ctx: Context): Estimate
 }
 
 const QUANTIFIERS = new Set(['all', 'exists', 'exists_one']);
+const TRANSFORMS = new Set(['transformList', 'transformMap', 'transformMapEntry']);
 const isIdent = (n: Node | undefined): n is Node => n?.op === 'id';
+
+/** A two-variable comprehension: a quantifier with three arguments, or a transform with three or four. */
+const isTwoVariable = (name: string, args: Node[]): boolean =>
+  isIdent(args[1]) &&
+  (((QUANTIFIERS.has(name) || name === 'existsOne') && args.length === 3) ||
+    (TRANSFORMS.has(name) && (args.length === 3 || args.length === 4)));
 
 function call([name, args]: [string, Node[]], receiverNode: Node | undefined, ctx: Context): Estimate {
   if (name === 'has' && receiverNode === undefined) {
@@ -338,6 +345,13 @@ function call([name, args]: [string, Node[]], receiverNode: Node | undefined, ct
   if (receiverNode !== undefined && isIdent(args[0])) {
     if ((QUANTIFIERS.has(name) && args.length === 2) || ((name === 'map' || name === 'filter') && args.length >= 2)) {
       return comprehension(name, receiverNode, args, ctx);
+    }
+    if (isTwoVariable(name, args)) return twoVariableComprehension(name, receiverNode, args, ctx);
+    if (name === 'sortBy' && args.length === 2) {
+      // cel-go's expansion: the keys as `map` makes them, then the list sorted by them (one call).
+      const keys = comprehension('map', receiverNode, args, ctx);
+      const range = estimate(receiverNode, ctx);
+      return { ...range, cost: add(add(keys.cost, range.cost), ONE) };
     }
     if ((name === 'optMap' || name === 'optFlatMap') && args.length === 2) return optionalMap(name, receiverNode, args, ctx);
     if (name === 'bind' && isIdent(receiverNode) && receiverNode.args === 'cel' && args.length === 3) return bind(args, ctx);
@@ -389,20 +403,10 @@ const PRESERVES_OPAQUE = new Set(['add', 'sub', 'value', 'orValue']);
 /** Result types of functions, where certain; anything else is `dyn`, so no compile error is made up. */
 const RESULTS: Readonly<Record<string, CelType>> = {
   ...Object.fromEntries(
-    [
-      'lowerAscii',
-      'upperAscii',
-      'trim',
-      'replace',
-      'substring',
-      'reverse',
-      'charAt',
-      'string',
-      'format',
-      'strings.quote',
-      'join',
-      'find',
-    ].map((n) => [n, STRING]),
+    ['lowerAscii', 'upperAscii', 'trim', 'replace', 'substring', 'charAt', 'string', 'format', 'strings.quote', 'join', 'find'].map((n) => [
+      n,
+      STRING,
+    ]),
   ),
   ...Object.fromEntries(
     [
@@ -501,6 +505,46 @@ function comprehension(name: string, receiverNode: Node, args: Node[], ctx: Cont
     }
   }
   return { ...out, cost: add(add(range.cost, fixedCost), multiply(count, perElement)) };
+}
+
+/**
+ * A two-variable comprehension as cel-go expands it (ext/comprehensions.go): the quantifiers step
+ * as their one-variable forms do; `transformList` appends as `map` does (12 + t per element);
+ * `transformMap` steps `@mapInsert(r, k, t)` (3 + t) and `transformMapEntry` `@mapInsert(r, t)`
+ * (2 + t), from a new map (30); a filter `f` makes the step `f ? step : r`. Over a list the first
+ * variable is the index, over a map the key; the second is the element or the value.
+ */
+function twoVariableComprehension(name: string, receiverNode: Node, args: Node[], ctx: Context): Estimate {
+  const range = estimate(receiverNode, ctx);
+  const count = sizeOf(range, ctx);
+  const t = unwrap(range.type);
+  const overList = t.kind === 'list' || range.entryKind === 'list';
+  const first: Local = overList ? { type: INT, path: [], size: ONE } : iterationLocal(range);
+  const second: Local = overList
+    ? iterationLocal(range)
+    : { type: t.kind === 'map' ? t.values : DYN, path: t.kind === 'map' ? [...(range.path ?? []), '@values'] : [] };
+  const inner: Context = {
+    ...ctx,
+    scope: new Map([...ctx.scope, [args[0]!.args as string, first], [args[1]!.args as string, second]]),
+  };
+  const body = args.slice(2).map((a) => estimate(a, inner));
+  if (QUANTIFIERS.has(name) || name === 'existsOne') {
+    const p = body[0]!.cost;
+    const quantified =
+      name === 'all' ? { min: 3, max: 3 + p.max } : name === 'exists' ? { min: 4, max: 4 + p.max } : { min: p.min + 1, max: p.max + 2 };
+    const fixedCost = name === 'all' || name === 'exists' ? ONE : fixed(2);
+    return { type: BOOL, size: ONE, cost: add(add(range.cost, fixedCost), multiply(count, quantified)) };
+  }
+  const transform = body.at(-1)!;
+  const insert = name === 'transformList' ? fixed(12) : name === 'transformMap' ? fixed(3) : fixed(2);
+  const step = add(insert, transform.cost);
+  const perElement = body.length === 2 ? add(body[0]!.cost, union(ONE, step)) : step;
+  const init = name === 'transformList' ? LIST_CREATE : MAP_CREATE;
+  const out: Omit<Estimate, 'cost'> =
+    name === 'transformList'
+      ? { type: { kind: 'list', items: transform.type }, size: count, entry: union(ZERO, sizeOf(transform, inner)) }
+      : { type: name === 'transformMap' ? { kind: 'map', values: transform.type } : { kind: 'map', values: DYN }, size: count };
+  return { ...out, cost: add(add(range.cost, fixed(init + 1)), multiply(count, perElement)) };
 }
 
 /** `cel.bind(v, init, body)`: an empty iteration range (a list, 10), the initial value once, the body once. */
