@@ -38,7 +38,13 @@ export interface WriteResult {
 }
 
 export function writeContext(scope: Scope, params: WriteParams): WriteContext {
-  return { version: scope.version, now: scope.ctx.clock.now(), fieldValidation: params.fieldValidation, warnings: [] };
+  return {
+    version: scope.version,
+    kubernetesMinor: scope.ctx.kubernetesMinor,
+    now: scope.ctx.clock.now(),
+    fieldValidation: params.fieldValidation,
+    warnings: [],
+  };
 }
 
 function generateName(prefix: string): string {

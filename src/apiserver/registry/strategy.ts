@@ -48,6 +48,8 @@ export interface StoreReader {
 export interface WriteContext {
   /** The version the request came through. */
   version: string;
+  /** The Kubernetes minor the server behaves as (what CEL expressions written now may use). */
+  kubernetesMinor: number;
   /** `clock.now()` at the start of the request. */
   now: number;
   /** `fieldValidation` of the request (what to do with unknown fields). */
