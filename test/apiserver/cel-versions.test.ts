@@ -143,6 +143,34 @@ describe('the CEL environment of each Kubernetes minor', () => {
     );
   });
 
+  it('selects a field named by a CEL keyword by that name from 1.32 (compatibility 1.31), escaped on every minor', async () => {
+    const withNamespace = (rule: string) => {
+      const c = crd(rule);
+      const spec = c.spec.versions[0]!.schema.openAPIV3Schema.properties.spec as JSONSchemaProps;
+      spec.properties = { ...spec.properties, namespace: { type: 'string', maxLength: 63 } };
+      return c;
+    };
+    const probes = '/apis/example.com/v1/namespaces/default/probes';
+    const probe = (name: string, namespace: string) => ({
+      apiVersion: 'example.com/v1',
+      kind: 'Probe',
+      metadata: { name },
+      spec: { namespace },
+    });
+    for (const minor of MINORS) {
+      const server = createApiServer({ kubernetesVersion: `1.${minor}` });
+      const plain = await handleJson(server, 'POST', CRDS, withNamespace("self.namespace != 'kube-system'"));
+      if (minor < 32) {
+        assert.equal(plain.status, 422, `1.${minor}: ${plain.text}`);
+        assert.match((plain.body.details.causes as Cause[])[0]!.message, /undefined field 'namespace'/);
+        const escaped = await handleJson(server, 'POST', CRDS, withNamespace("self.__namespace__ != 'kube-system'"));
+        assert.equal(escaped.status, 201, `1.${minor}: ${escaped.text}`);
+      } else assert.equal(plain.status, 201, `1.${minor}: ${plain.text}`);
+      assert.equal((await handleJson(server, 'POST', probes, probe('ok', 'apps'))).status, 201);
+      assert.equal((await handleJson(server, 'POST', probes, probe('bad', 'kube-system'))).status, 422, `1.${minor}`);
+    }
+  });
+
   it('refuses a ValidatingAdmissionPolicy whose expression is newer than the compatibility version, on create', async () => {
     const policy = (name: string, expression: string) => ({
       apiVersion: 'admissionregistration.k8s.io/v1',

@@ -5,9 +5,9 @@
  * data, worded as kube-apiserver words them (`compilation failed: ERROR: <input>:1:6: …` with the
  * source line and a caret), never exceptions: a CRD author sees every bad rule at once.
  */
-import { estimateCostRange, CelCompileError } from './cost-estimate.js';
+import { estimateCostRange, CelCompileError, type KeywordSelection } from './cost-estimate.js';
 import { environmentFor } from './environment.js';
-import { NEWEST_STORED, type CelEnvironmentVersion } from './library-versions.js';
+import { KEYWORD_FIELD_NAMES_MINOR, libraryLevel, NEWEST_STORED, type CelEnvironmentVersion } from './library-versions.js';
 import { instrument } from './runtime-cost.js';
 import type { Declarations } from './types.js';
 
@@ -121,12 +121,15 @@ export function compile(expression: string, declarations: Declarations, version:
     };
   }
   let estimatedCostRange;
+  const keywords: KeywordSelection[] | undefined = libraryLevel(version) >= KEYWORD_FIELD_NAMES_MINOR ? [] : undefined;
   try {
-    estimatedCostRange = estimateCostRange(parsed.ast, declarations);
+    estimatedCostRange = estimateCostRange(parsed.ast, declarations, keywords);
   } catch (e) {
     if (!(e instanceof CelCompileError)) throw e;
     return { ok: false, error: `compilation failed: ${located(expression, e.position, e.message)}` };
   }
+  // Values carry a keyword field under its escaped name, so the program runs with the escaped selections.
+  if (keywords !== undefined && keywords.length > 0) parsed = engine.parse(withEscapedKeywords(parsed.ast, keywords));
   instrument(parsed.ast);
   const mentioned = new Set(identifiers(parsed.ast));
   const run = parsed as unknown as (activation: Record<string, unknown>) => unknown;
@@ -142,6 +145,15 @@ export function compile(expression: string, declarations: Declarations, version:
       run,
     },
   };
+}
+
+/** The source of `ast` with each keyword selection (`.namespace`) written as its escaped field (`.__namespace__`). */
+function withEscapedKeywords(ast: unknown, keywords: readonly KeywordSelection[]): string {
+  let out = (ast as { input: string }).input;
+  for (const { end, field } of [...keywords].sort((a, b) => b.end - a.end)) {
+    out = `${out.slice(0, end - field.length)}__${field}__${out.slice(end)}`;
+  }
+  return out;
 }
 
 function* identifiers(node: unknown): Generator<string> {

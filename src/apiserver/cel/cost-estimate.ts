@@ -11,6 +11,7 @@
  */
 import type { ASTNode } from '@marcbachmann/cel-js';
 import { DYN, declaredSize, type CelType, type Declarations } from './types.js';
+import { celFieldName } from './field-names.js';
 import { callEstimate, comparisonCost, concatenationCost, libraryEqualityCost, type Operand } from './cost-functions.js';
 import { add, fixed, ONE, sumOf, multiply, union, UNKNOWN, ZERO, type Range } from './cost-range.js';
 
@@ -52,6 +53,14 @@ interface Local {
 interface Context {
   declarations: Declarations;
   scope: ReadonlyMap<string, Local>;
+  /** Where a CEL keyword may name its escaped field (from 1.31), the selections so resolved; undefined before. */
+  keywords: KeywordSelection[] | undefined;
+}
+
+/** A selection of a CEL keyword (`self.namespace`) resolved to its escaped field (`__namespace__`): where it ends in the source. */
+export interface KeywordSelection {
+  end: number;
+  field: string;
 }
 
 type Node = { op: string; args: unknown; pos: number; end: number; input?: string };
@@ -65,9 +74,13 @@ const LIST_CREATE = 10;
 const MAP_CREATE = 30;
 const NAMESPACES = new Set(['strings', 'sets', 'jsonpatch', 'format', 'optional', 'math', 'lists', 'base64', 'cel']);
 
-/** The estimated `{min, max}` cost of `ast` under `declarations`; throws `CelCompileError` for a field the types do not have. */
-export function estimateCostRange(ast: ASTNode, declarations: Declarations): Range {
-  return estimate(ast as unknown as Node, { declarations, scope: new Map() }).cost;
+/**
+ * The estimated `{min, max}` cost of `ast` under `declarations`; throws `CelCompileError` for a
+ * field the types do not have. Given `keywords`, a keyword names its escaped field, and each such
+ * selection is added to it.
+ */
+export function estimateCostRange(ast: ASTNode, declarations: Declarations, keywords?: KeywordSelection[]): Range {
+  return estimate(ast as unknown as Node, { declarations, scope: new Map(), keywords }).cost;
 }
 
 const unwrap = (t: CelType): CelType => (t.kind === 'optional' ? t.of : t);
@@ -132,7 +145,7 @@ function estimate(node: Node, ctx: Context): Estimate {
     case '.?': {
       const [o, field] = node.args as [Node, string];
       const e = estimate(o, ctx);
-      return { type: { kind: 'optional', of: fieldType(unwrap(e.type), field, node) }, cost: add(e.cost, ONE) };
+      return { type: { kind: 'optional', of: fieldType(unwrap(e.type), field, node, ctx)[0] }, cost: add(e.cost, ONE) };
     }
     case '[]':
     case '[?]':
@@ -211,13 +224,19 @@ function identifier(name: string, ctx: Context): Estimate {
   return { type: ctx.declarations[name] ?? DYN, cost: ONE, path: [name] };
 }
 
-function fieldType(t: CelType, field: string, node: Node): CelType {
+/** The type of `field` of `t`, and the field's name there (a keyword's escaped one, where the context allows it). */
+function fieldType(t: CelType, field: string, node: Node, ctx: Context): [CelType, string] {
   if (t.kind === 'object') {
     const f = t.fields[field];
-    if (f === undefined) throw new CelCompileError(`undefined field '${field}'`, node.pos - 1);
-    return f;
+    if (f !== undefined) return [f, field];
+    // Only a keyword is escaped as `__name__` (other escapes spell out characters a selection cannot hold).
+    const escaped = `__${field}__`;
+    const byKeyword = ctx.keywords !== undefined && celFieldName(field) === escaped ? t.fields[escaped] : undefined;
+    if (byKeyword === undefined) throw new CelCompileError(`undefined field '${field}'`, node.pos - 1);
+    ctx.keywords!.push({ end: node.end, field });
+    return [byKeyword, escaped];
   }
-  return t.kind === 'map' ? t.values : DYN;
+  return [t.kind === 'map' ? t.values : DYN, field];
 }
 
 function select(node: Node, ctx: Context): Estimate {
@@ -225,10 +244,11 @@ function select(node: Node, ctx: Context): Estimate {
   const e = estimate(o, ctx);
   const t = e.type;
   // Selecting through an optional (`a.?b.c`) keeps it optional.
-  const type: CelType = t.kind === 'optional' ? { kind: 'optional', of: fieldType(unwrap(t), field, node) } : fieldType(t, field, node);
+  const [selected, name] = fieldType(unwrap(t), field, node, ctx);
+  const type: CelType = t.kind === 'optional' ? { kind: 'optional', of: selected } : selected;
   // Selecting from a map or an object costs 1; from a dynamic value, nothing more than the value.
   const cost = t.kind === 'object' || t.kind === 'map' ? add(e.cost, ONE) : e.cost;
-  return { type, cost, ...(e.path !== undefined ? { path: [...e.path, field] } : {}) };
+  return { type, cost, ...(e.path !== undefined ? { path: [...e.path, name] } : {}) };
 }
 
 function index(node: Node, ctx: Context): Estimate {
@@ -242,7 +262,11 @@ function index(node: Node, ctx: Context): Estimate {
     return { type: { kind: 'optional', of }, cost };
   }
   if (t.kind === 'object' && typeof k.literal === 'string') {
-    return { type: fieldType(t, k.literal, node), cost, ...(e.path !== undefined ? { path: [...e.path, k.literal] } : {}) };
+    return {
+      type: fieldType(t, k.literal, node, { ...ctx, keywords: undefined })[0],
+      cost,
+      ...(e.path !== undefined ? { path: [...e.path, k.literal] } : {}),
+    };
   }
   const type = t.kind === 'list' ? t.items : t.kind === 'map' ? t.values : DYN;
   const step = t.kind === 'list' ? '@items' : '@values';
@@ -337,7 +361,7 @@ function call([name, args]: [string, Node[]], receiverNode: Node | undefined, ct
     if (arg.op === '.') {
       const [o, field] = arg.args as [Node, string];
       const e = estimate(o, ctx);
-      fieldType(unwrap(e.type), field, arg);
+      fieldType(unwrap(e.type), field, arg, ctx);
       return { type: BOOL, cost: e.cost };
     }
     return { type: BOOL, cost: estimate(arg, ctx).cost };

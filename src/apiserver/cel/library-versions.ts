@@ -25,9 +25,15 @@ const KUBE = 'k8s.io/apiserver/pkg/cel/library';
 const CEL_EXT = 'github.com/google/cel-go/ext';
 const CEL = 'github.com/google/cel-go/cel';
 
-/** The base environment's libraries, oldest first. */
+/**
+ * From this minor a field named by a CEL keyword (`namespace`, `if`, …) can be selected by that name
+ * (`self.namespace`) as well as escaped (`self.__namespace__`): kube's type provider recognizes it.
+ */
+export const KEYWORD_FIELD_NAMES_MINOR = 31;
+
+/** The base environment's libraries (and the one language change, keyword field names), oldest first. */
 export const CEL_LIBRARY_VERSIONS: readonly CelLibraryVersion[] = [
-  { name: 'URLs', introducedMinor: 0, source: KUBE, functions: ['url', 'isURL', 'getScheme', 'getHost', 'getPath', 'getQuery'] },
+  { name: 'URLs', introducedMinor: 0, source: KUBE, functions: ['url', 'isURL', 'getScheme', 'getHost', 'getEscapedPath', 'getQuery'] },
   { name: 'regex', introducedMinor: 0, source: KUBE, functions: ['find', 'findAll'] },
   { name: 'lists', introducedMinor: 0, source: KUBE, functions: ['isSorted', 'sum', 'min', 'max', 'indexOf', 'lastIndexOf'] },
   { name: 'authz', introducedMinor: 27, source: KUBE, functions: ['authorizer.group', 'resource', 'check', 'allowed', 'serviceAccount'] },
@@ -39,6 +45,12 @@ export const CEL_LIBRARY_VERSIONS: readonly CelLibraryVersion[] = [
   { name: 'CIDR', introducedMinor: 30, source: KUBE, functions: ['cidr', 'isCIDR', 'containsIP', 'containsCIDR', 'prefixLength'] },
   { name: 'format', introducedMinor: 31, source: KUBE, functions: ['format.dns1123Label', 'format.named', 'validate'] },
   { name: 'authz selectors', introducedMinor: 31, source: KUBE, functions: ['fieldSelector', 'labelSelector'] },
+  {
+    name: 'CEL keywords as field names',
+    introducedMinor: KEYWORD_FIELD_NAMES_MINOR,
+    source: 'k8s.io/apiserver/pkg/cel',
+    functions: ['self.namespace (for self.__namespace__)'],
+  },
   {
     name: 'two-variable comprehensions',
     introducedMinor: 32,
