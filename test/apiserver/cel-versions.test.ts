@@ -205,6 +205,40 @@ describe('the CEL environment of each Kubernetes minor', () => {
     }
   });
 
+  it('charges an authorization check its 350 000 in admission expressions from 1.32 only (1.31 left strict cost off)', async () => {
+    const check = (path: string) => `authorizer.path('${path}').check('get').allowed()`;
+    const threeChecks = ['/a', '/b', '/c'].map(check).join(' && ');
+    for (const minor of [31, 32]) {
+      const server = createApiServer({ kubernetesVersion: `1.${minor}` });
+      const policy = {
+        apiVersion: 'admissionregistration.k8s.io/v1',
+        kind: 'ValidatingAdmissionPolicy',
+        metadata: { name: 'three-checks' },
+        spec: {
+          matchConstraints: {
+            resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['configmaps'] }],
+          },
+          validations: [{ expression: threeChecks }],
+        },
+      };
+      assert.equal((await handleJson(server, 'POST', POLICIES, policy)).status, 201);
+      const binding = {
+        apiVersion: 'admissionregistration.k8s.io/v1',
+        kind: 'ValidatingAdmissionPolicyBinding',
+        metadata: { name: 'three-checks' },
+        spec: { policyName: 'three-checks', validationActions: ['Deny'] },
+      };
+      assert.equal((await handleJson(server, 'POST', `${POLICIES.replace(/policies$/, 'policybindings')}`, binding)).status, 201);
+      const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'one' } };
+      const r = await handleJson(server, 'POST', '/api/v1/namespaces/default/configmaps', cm);
+      if (minor === 31) assert.equal(r.status, 201, r.text);
+      else {
+        assert.equal(r.status, 422, r.text);
+        assert.match(r.body.message, /operation cancelled: actual cost limit exceeded$/);
+      }
+    }
+  });
+
   it('refuses a too-new expression an update adds to a policy, beside the expression it keeps', async () => {
     const server = createApiServer({ kubernetesVersion: '1.33' });
     const expression = "object.metadata.name != 'x'";

@@ -14,6 +14,7 @@ import {
   evaluate,
   PER_CALL_LIMIT,
   RUNTIME_CEL_COST_BUDGET,
+  strictCost,
   toCelValue,
   type CelEnvironmentVersion,
   type CelType,
@@ -96,13 +97,14 @@ export function evaluateMatchConditions(
   };
   const errors: string[] = [];
   let budget = RUNTIME_CEL_COST_BUDGET;
+  const strict = strictCost(v.attributes.kubernetesMinor);
   for (const c of conditions) {
     const program = compiled(c.expression);
     if (!program.ok) {
       errors.push(`match condition '${c.name}' does not compile: ${program.error}`);
       continue;
     }
-    const r = evaluate(program.program, activation, Math.min(PER_CALL_LIMIT, budget));
+    const r = evaluate(program.program, activation, Math.min(PER_CALL_LIMIT, budget), strict);
     budget -= r.cost;
     if (!r.ok) errors.push(`expression '${c.expression}' resulted in error: ${r.error}`);
     else if (r.value === false) return { matches: false };

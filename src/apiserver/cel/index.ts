@@ -21,4 +21,5 @@ export {
   STATIC_ESTIMATED_CRD_COST_LIMIT,
   MAX_EVALUATED_MESSAGE_EXPRESSION_SIZE_BYTES,
   costErrorMessage,
+  strictCost,
 } from './limits.js';
