@@ -143,6 +143,23 @@ describe('the CEL environment of each Kubernetes minor', () => {
     );
   });
 
+  it('checks a rule a CRD update adds as a new expression, beside the rule it keeps', async () => {
+    const server = createApiServer({ kubernetesVersion: '1.33' });
+    const created = await handleJson(server, 'POST', CRDS, crd("self.version != 'x'"));
+    assert.equal(created.status, 201, created.text);
+    const update = structuredClone(created.body);
+    update.spec.versions[0].schema.openAPIV3Schema.properties.spec['x-kubernetes-validations'].push({ rule: "isSemver('1.0.0')" });
+    const r = await handleJson(server, 'PUT', `${CRDS}/probes.example.com`, update);
+    assert.equal(r.status, 422, r.text);
+    const causes = r.body.details.causes as Cause[];
+    assert.deepEqual(
+      causes.map((c) => c.field),
+      ['spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[1].rule'],
+      r.text,
+    );
+    assert.match(causes[0]!.message, /undeclared reference to 'isSemver'/);
+  });
+
   it('selects a field named by a CEL keyword by that name from 1.32 (compatibility 1.31), escaped on every minor', async () => {
     const withNamespace = (rule: string) => {
       const c = crd(rule);
