@@ -33,6 +33,7 @@ function write(over: Partial<Attributes> & { resource?: string } = {}): Attribut
     userInfo: { username: 'u', groups: [] },
     // Matching never asks the authorizer.
     authorizer: { authorize: () => ({ allowed: false, reason: '' }) } as unknown as Attributes['authorizer'],
+    kubernetesMinor: 36,
     ...over,
     resource,
     subresource,

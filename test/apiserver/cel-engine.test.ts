@@ -108,7 +108,7 @@ describe('CEL values', () => {
 
 describe('Kubernetes CEL libraries', () => {
   const cases: [string, unknown][] = [
-    ["'hello'.charAt(1) == 'e' && 'a-b-c'.replace('-', '.') == 'a.b.c' && 'abc'.reverse() == 'cba'", true],
+    ["'hello'.charAt(1) == 'e' && 'a-b-c'.replace('-', '.') == 'a.b.c'", true],
     ['strings.quote(\'a"b\') == \'"a\\\\"b"\'', true],
     ["'MiXeD'.lowerAscii() == 'mixed' && '  x '.trim() == 'x' && 'a,b'.split(',') == ['a', 'b']", true],
     ['[1, 2, 3].isSorted() && [1, 2, 3].sum() == 6 && [3, 1, 2].min() == 1 && [3, 1, 2].max() == 3', true],

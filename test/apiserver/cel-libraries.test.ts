@@ -93,3 +93,24 @@ describe('JSON Patch library', () => {
     ['"/metadata/labels/" + jsonpatch.escapeKey("example.com/environment")', '/metadata/labels/example.com~1environment'],
   ]);
 });
+
+describe('lists extension (version 3)', () => {
+  cases([
+    ['lists.range(5)', [0n, 1n, 2n, 3n, 4n]],
+    ['lists.range(0)', []],
+    ['[1, [2, [3, 4]]].flatten()', [1n, 2n, [3n, 4n]]],
+    ['[1, [2, [3, [4]]]].flatten(2)', [1n, 2n, 3n, [4n]]],
+    ['[1, 2, [], [], [3, 4]].flatten()', [1n, 2n, 3n, 4n]],
+    ["['b', 'b', 'c', 'a', 'c'].distinct()", ['b', 'c', 'a']],
+    ['[[1, 2], [-1], [3]].sortBy(l, l[0])', [[-1n], [1n, 2n], [3n]]],
+    ["[{'n': 'foo', 's': 0}, {'n': 'bar', 's': -10}, {'n': 'q', 's': 0}].sortBy(p, p.s).map(p, p.n)", ['bar', 'foo', 'q']],
+  ]);
+
+  it("[1, 'a'].sortBy(x, x) is an error: the keys are not of one type", () => {
+    assert.match(failure("[1, 'a'].sortBy(x, x)"), /list elements must have the same type/);
+  });
+
+  it('[1, [2, [3, [4]]]].flatten(-1) is an error', () => {
+    assert.match(failure('[1, [2, [3, [4]]]].flatten(-1)'), /level must be non-negative/);
+  });
+});

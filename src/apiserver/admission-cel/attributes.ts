@@ -41,4 +41,6 @@ export interface Attributes {
   userInfo: AdmissionUser;
   /** What CEL's `authorizer` asks about `userInfo` (the server's authorizer). */
   authorizer: CelAuthorizer;
+  /** The Kubernetes minor the server behaves as (whether admission expressions pay library costs). */
+  kubernetesMinor: number;
 }

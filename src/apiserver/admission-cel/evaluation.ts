@@ -6,7 +6,7 @@
  * evaluated once; an expression reading one that failed fails with its error, as kube-apiserver's
  * composited variables do.
  */
-import { evaluate, PER_CALL_LIMIT, RUNTIME_CEL_COST_BUDGET, toCelValue, type CelType } from '../cel/index.js';
+import { evaluate, PER_CALL_LIMIT, RUNTIME_CEL_COST_BUDGET, strictCost, toCelValue, type CelType } from '../cel/index.js';
 import type { KubeObject } from '../../meta/index.js';
 import { celAuthorizerOf, celRequest } from './cel-request.js';
 import type { Versioned } from './versioned.js';
@@ -23,6 +23,8 @@ const objectOf = (o: KubeObject | undefined | null): unknown => (o ? toCelValue(
 export interface Scope {
   activation: Obj;
   budget: { remaining: number };
+  /** Whether library calls pay their own cost (not on 1.31, see `strictCost`). */
+  strictCost: boolean;
   failedVariables: Map<string, string>;
   /** The environment of the policy's own expressions (every variable declared). */
   env: Environment;
@@ -45,7 +47,7 @@ export function run(expression: string, env: Environment, scope: Scope, source =
     }
   }
   // One expression may cost no more than the per-call limit (two authorization checks), all of them no more than the budget.
-  const r = evaluate(c.program, activation, Math.min(PER_CALL_LIMIT, budget.remaining));
+  const r = evaluate(c.program, activation, Math.min(PER_CALL_LIMIT, budget.remaining), scope.strictCost);
   budget.remaining -= r.cost;
   if (r.ok) return { ok: true, value: r.value };
   if (budget.remaining < 0) return { ok: false, error: OUT_OF_BUDGET, outOfBudget: true };
@@ -89,6 +91,7 @@ export function prepare(
   const scope: Scope = {
     activation,
     budget: { remaining: RUNTIME_CEL_COST_BUDGET },
+    strictCost: strictCost(write.attributes.kubernetesMinor),
     failedVariables: new Map(),
     env: { hasParams, variables: [] },
   };

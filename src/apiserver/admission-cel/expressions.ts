@@ -1,16 +1,19 @@
 /**
  * The CEL environment of admission policy expressions: `object`, `oldObject`, `request`,
  * `namespaceObject`, `authorizer` (with `authorizer.requestResource`), `variables` (the policy's
- * named variables) and, when the policy has a paramKind, `params`. Compiled programs are remembered by expression and environment, so a policy
+ * named variables) and, when the policy has a paramKind, `params`; in the CEL environment of a
+ * minor when a policy is written. Compiled programs are remembered by expression and environment, so a policy
  * is compiled once, not on every request it sees.
  */
-import { compile, type CelType, type CompileResult, type Declarations } from '../cel/index.js';
+import { compile, type CelEnvironmentVersion, type CelType, type CompileResult, type Declarations } from '../cel/index.js';
 import { withObjectLiterals } from './object-construction.js';
 
 export interface Environment {
   hasParams: boolean;
   /** The variables declared before this expression (a variable sees only the earlier ones). */
   variables: readonly string[];
+  /** Where a policy write compiles it (new or stored, at the server's minor); evaluation leaves it out: the newest stored environment. */
+  version?: CelEnvironmentVersion;
 }
 
 const DYN: CelType = { kind: 'dyn' };
@@ -33,10 +36,11 @@ function declarations(env: Environment): Declarations {
 
 /** The compiled expression, or kube-apiserver's compile error text. */
 export function compiled(expression: string, env: Environment): CompileResult {
-  const key = `${env.hasParams ? 'p' : '-'}|${env.variables.join(',')}|${expression}`;
+  const at = env.version === undefined ? '' : `${env.version.minor}${env.version.mode}`;
+  const key = `${env.hasParams ? 'p' : '-'}|${at}|${env.variables.join(',')}|${expression}`;
   let r = cache.get(key);
   if (r === undefined) {
-    r = compile(expression, declarations(env));
+    r = compile(expression, declarations(env), env.version);
     if (cache.size >= CACHE_LIMIT) cache.clear();
     cache.set(key, r);
   }

@@ -9,7 +9,17 @@
  * each condition is held to the per-call cost limit, all of them to the runtime budget.
  */
 import type { KubeObject } from '../../meta/index.js';
-import { compile, evaluate, PER_CALL_LIMIT, RUNTIME_CEL_COST_BUDGET, toCelValue, type CelType, type CompileResult } from '../cel/index.js';
+import {
+  compile,
+  evaluate,
+  PER_CALL_LIMIT,
+  RUNTIME_CEL_COST_BUDGET,
+  strictCost,
+  toCelValue,
+  type CelEnvironmentVersion,
+  type CelType,
+  type CompileResult,
+} from '../cel/index.js';
 import { fieldCause, type FieldCause } from '../ground/index.js';
 import { celAuthorizerOf, celRequest } from './cel-request.js';
 import type { Versioned } from './versioned.js';
@@ -27,18 +37,28 @@ const MAX_CONDITIONS = 64;
 const CACHE_LIMIT = 2_000;
 const cache = new Map<string, CompileResult>();
 
-function compiled(expression: string): CompileResult {
-  let r = cache.get(expression);
+/** `expression` compiled in the environment of `version`; evaluation leaves it out: the newest stored environment. */
+function compiled(expression: string, version?: CelEnvironmentVersion): CompileResult {
+  const key = version === undefined ? expression : `${version.minor}${version.mode}|${expression}`;
+  let r = cache.get(key);
   if (r === undefined) {
-    r = compile(expression, DECLARATIONS);
+    r = compile(expression, DECLARATIONS, version);
     if (cache.size >= CACHE_LIMIT) cache.clear();
-    cache.set(expression, r);
+    cache.set(key, r);
   }
   return r;
 }
 
-/** The causes a webhook's `matchConditions` (at `field`) are refused for: names, count, and expressions that do not compile. */
-export function matchConditionErrors(conditions: unknown, field: string): FieldCause[] {
+/**
+ * The causes a webhook's `matchConditions` (at `field`) are refused for: names, count, and
+ * expressions that do not compile at the server's `minor` (new ones at its compatibility version,
+ * those in `stored`, which the old configuration had, as stored ones).
+ */
+export function matchConditionErrors(
+  conditions: unknown,
+  field: string,
+  write: { minor: number; stored: ReadonlySet<string> },
+): FieldCause[] {
   if (conditions === undefined || conditions === null) return [];
   if (!Array.isArray(conditions)) return [fieldCause.invalid(field, conditions, 'must be a list')];
   const out: FieldCause[] = [];
@@ -55,7 +75,7 @@ export function matchConditionErrors(conditions: unknown, field: string): FieldC
       out.push(fieldCause.required(`${f}.expression`));
       return;
     }
-    const r = compiled(expression);
+    const r = compiled(expression, { minor: write.minor, mode: write.stored.has(expression) ? 'stored' : 'new' });
     if (!r.ok) out.push(fieldCause.invalid(`${f}.expression`, expression, r.error));
   });
   return out;
@@ -77,13 +97,14 @@ export function evaluateMatchConditions(
   };
   const errors: string[] = [];
   let budget = RUNTIME_CEL_COST_BUDGET;
+  const strict = strictCost(v.attributes.kubernetesMinor);
   for (const c of conditions) {
     const program = compiled(c.expression);
     if (!program.ok) {
       errors.push(`match condition '${c.name}' does not compile: ${program.error}`);
       continue;
     }
-    const r = evaluate(program.program, activation, Math.min(PER_CALL_LIMIT, budget));
+    const r = evaluate(program.program, activation, Math.min(PER_CALL_LIMIT, budget), strict);
     budget -= r.cost;
     if (!r.ok) errors.push(`expression '${c.expression}' resulted in error: ${r.error}`);
     else if (r.value === false) return { matches: false };

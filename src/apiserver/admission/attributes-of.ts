@@ -52,6 +52,7 @@ export function attributesOf(scope: Scope, w: WriteRequest, user: AdmissionUser)
     dryRun: w.dryRun,
     userInfo: scope.req.user ?? user,
     authorizer: scope.ctx.authorizer,
+    kubernetesMinor: scope.ctx.kubernetesMinor,
   };
 }
 

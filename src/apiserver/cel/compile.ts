@@ -1,11 +1,13 @@
 /**
- * Compiling one CEL expression against declared variables: parse, type-check with the engine,
+ * Compiling one CEL expression against declared variables, in the environment of one Kubernetes
+ * minor (new or stored expression, library-versions.ts): parse, type-check with the engine,
  * check field names and estimate the worst-case cost against the declared types. Failures are
  * data, worded as kube-apiserver words them (`compilation failed: ERROR: <input>:1:6: …` with the
  * source line and a caret), never exceptions: a CRD author sees every bad rule at once.
  */
-import { estimateCostRange, CelCompileError } from './cost-estimate.js';
+import { estimateCostRange, CelCompileError, type KeywordSelection } from './cost-estimate.js';
 import { environmentFor } from './environment.js';
+import { KEYWORD_FIELD_NAMES_MINOR, libraryLevel, NEWEST_STORED, type CelEnvironmentVersion } from './library-versions.js';
 import { instrument } from './runtime-cost.js';
 import type { Declarations } from './types.js';
 
@@ -45,8 +47,13 @@ interface EngineError {
   node?: { op: string; args: unknown };
 }
 
-function engineMessage(e: EngineError): string {
+function engineMessage(e: EngineError, functions: ReadonlySet<string>): string {
   const summary = e.summary ?? e.message.split('\n')[0] ?? e.message;
+  // A function the environment does not declare at all (absent from this minor's libraries) is, to cel-go, an unknown name.
+  const called = /^found no matching overload for '(?:[\w.<>]+\.)?(\w+)\(/.exec(summary)?.[1];
+  if (called !== undefined && !functions.has(called) && !/Namespace\./.test(summary)) {
+    return `undeclared reference to '${called}' (in container '')`;
+  }
   return (
     summary
       .replace(/^Unknown variable: (.*)$/, "undeclared reference to '$1' (in container '')")
@@ -75,12 +82,17 @@ function typeErrorPosition(expression: string, e: EngineError): number {
   return at < 0 ? start : at;
 }
 
-/** Compiles `expression` with `declarations` as its variables. */
-export function compile(expression: string, declarations: Declarations): CompileResult {
+/**
+ * Compiles `expression` with `declarations` as its variables, in the environment of `version`:
+ * a function that environment lacks is an undeclared reference or has no matching overload, as in
+ * kube-apiserver. Evaluation compiles in the newest stored environment, which has every library.
+ */
+export function compile(expression: string, declarations: Declarations, version: CelEnvironmentVersion = NEWEST_STORED): CompileResult {
   const variables = Object.keys(declarations);
   const optionals = variables.filter((v) => declarations[v]!.kind === 'optional');
   const authorizers = variables.filter((v) => declarations[v]!.kind === 'authorizer');
-  const { engine } = environmentFor(
+  const { engine, functions } = environmentFor(
+    version,
     variables.filter((v) => !optionals.includes(v) && !authorizers.includes(v)),
     optionals,
     authorizers,
@@ -90,7 +102,10 @@ export function compile(expression: string, declarations: Declarations): Compile
     parsed = engine.parse(expression);
   } catch (e) {
     const err = e as EngineError;
-    return { ok: false, error: `compilation failed: ${located(expression, err.range?.start ?? 0, `Syntax error: ${engineMessage(err)}`)}` };
+    return {
+      ok: false,
+      error: `compilation failed: ${located(expression, err.range?.start ?? 0, `Syntax error: ${engineMessage(err, functions)}`)}`,
+    };
   }
   let checked = parsed.check();
   for (let source = withPortableHas(expression, parsed.ast); !checked.valid && source !== undefined;) {
@@ -100,15 +115,21 @@ export function compile(expression: string, declarations: Declarations): Compile
   }
   if (!checked.valid) {
     const err = checked.error as unknown as EngineError;
-    return { ok: false, error: `compilation failed: ${located(expression, typeErrorPosition(expression, err), engineMessage(err))}` };
+    return {
+      ok: false,
+      error: `compilation failed: ${located(expression, typeErrorPosition(expression, err), engineMessage(err, functions))}`,
+    };
   }
   let estimatedCostRange;
+  const keywords: KeywordSelection[] | undefined = libraryLevel(version) >= KEYWORD_FIELD_NAMES_MINOR ? [] : undefined;
   try {
-    estimatedCostRange = estimateCostRange(parsed.ast, declarations);
+    estimatedCostRange = estimateCostRange(parsed.ast, declarations, keywords);
   } catch (e) {
     if (!(e instanceof CelCompileError)) throw e;
     return { ok: false, error: `compilation failed: ${located(expression, e.position, e.message)}` };
   }
+  // Values carry a keyword field under its escaped name, so the program runs with the escaped selections.
+  if (keywords !== undefined && keywords.length > 0) parsed = engine.parse(withEscapedKeywords(parsed.ast, keywords));
   instrument(parsed.ast);
   const mentioned = new Set(identifiers(parsed.ast));
   const run = parsed as unknown as (activation: Record<string, unknown>) => unknown;
@@ -124,6 +145,15 @@ export function compile(expression: string, declarations: Declarations): Compile
       run,
     },
   };
+}
+
+/** The source of `ast` with each keyword selection (`.namespace`) written as its escaped field (`.__namespace__`). */
+function withEscapedKeywords(ast: unknown, keywords: readonly KeywordSelection[]): string {
+  let out = (ast as { input: string }).input;
+  for (const { end, field } of [...keywords].sort((a, b) => b.end - a.end)) {
+    out = `${out.slice(0, end - field.length)}__${field}__${out.slice(end)}`;
+  }
+  return out;
 }
 
 function* identifiers(node: unknown): Generator<string> {

@@ -11,6 +11,7 @@
  */
 import type { ASTNode } from '@marcbachmann/cel-js';
 import { DYN, declaredSize, type CelType, type Declarations } from './types.js';
+import { celFieldName } from './field-names.js';
 import { callEstimate, comparisonCost, concatenationCost, libraryEqualityCost, type Operand } from './cost-functions.js';
 import { add, fixed, ONE, sumOf, multiply, union, UNKNOWN, ZERO, type Range } from './cost-range.js';
 
@@ -52,6 +53,14 @@ interface Local {
 interface Context {
   declarations: Declarations;
   scope: ReadonlyMap<string, Local>;
+  /** Where a CEL keyword may name its escaped field (from 1.31), the selections so resolved; undefined before. */
+  keywords: KeywordSelection[] | undefined;
+}
+
+/** A selection of a CEL keyword (`self.namespace`) resolved to its escaped field (`__namespace__`): where it ends in the source. */
+export interface KeywordSelection {
+  end: number;
+  field: string;
 }
 
 type Node = { op: string; args: unknown; pos: number; end: number; input?: string };
@@ -65,9 +74,13 @@ const LIST_CREATE = 10;
 const MAP_CREATE = 30;
 const NAMESPACES = new Set(['strings', 'sets', 'jsonpatch', 'format', 'optional', 'math', 'lists', 'base64', 'cel']);
 
-/** The estimated `{min, max}` cost of `ast` under `declarations`; throws `CelCompileError` for a field the types do not have. */
-export function estimateCostRange(ast: ASTNode, declarations: Declarations): Range {
-  return estimate(ast as unknown as Node, { declarations, scope: new Map() }).cost;
+/**
+ * The estimated `{min, max}` cost of `ast` under `declarations`; throws `CelCompileError` for a
+ * field the types do not have. Given `keywords`, a keyword names its escaped field, and each such
+ * selection is added to it.
+ */
+export function estimateCostRange(ast: ASTNode, declarations: Declarations, keywords?: KeywordSelection[]): Range {
+  return estimate(ast as unknown as Node, { declarations, scope: new Map(), keywords }).cost;
 }
 
 const unwrap = (t: CelType): CelType => (t.kind === 'optional' ? t.of : t);
@@ -132,7 +145,7 @@ function estimate(node: Node, ctx: Context): Estimate {
     case '.?': {
       const [o, field] = node.args as [Node, string];
       const e = estimate(o, ctx);
-      return { type: { kind: 'optional', of: fieldType(unwrap(e.type), field, node) }, cost: add(e.cost, ONE) };
+      return { type: { kind: 'optional', of: fieldType(unwrap(e.type), field, node, ctx)[0] }, cost: add(e.cost, ONE) };
     }
     case '[]':
     case '[?]':
@@ -211,13 +224,19 @@ function identifier(name: string, ctx: Context): Estimate {
   return { type: ctx.declarations[name] ?? DYN, cost: ONE, path: [name] };
 }
 
-function fieldType(t: CelType, field: string, node: Node): CelType {
+/** The type of `field` of `t`, and the field's name there (a keyword's escaped one, where the context allows it). */
+function fieldType(t: CelType, field: string, node: Node, ctx: Context): [CelType, string] {
   if (t.kind === 'object') {
     const f = t.fields[field];
-    if (f === undefined) throw new CelCompileError(`undefined field '${field}'`, node.pos - 1);
-    return f;
+    if (f !== undefined) return [f, field];
+    // Only a keyword is escaped as `__name__` (other escapes spell out characters a selection cannot hold).
+    const escaped = `__${field}__`;
+    const byKeyword = ctx.keywords !== undefined && celFieldName(field) === escaped ? t.fields[escaped] : undefined;
+    if (byKeyword === undefined) throw new CelCompileError(`undefined field '${field}'`, node.pos - 1);
+    ctx.keywords!.push({ end: node.end, field });
+    return [byKeyword, escaped];
   }
-  return t.kind === 'map' ? t.values : DYN;
+  return [t.kind === 'map' ? t.values : DYN, field];
 }
 
 function select(node: Node, ctx: Context): Estimate {
@@ -225,10 +244,11 @@ function select(node: Node, ctx: Context): Estimate {
   const e = estimate(o, ctx);
   const t = e.type;
   // Selecting through an optional (`a.?b.c`) keeps it optional.
-  const type: CelType = t.kind === 'optional' ? { kind: 'optional', of: fieldType(unwrap(t), field, node) } : fieldType(t, field, node);
+  const [selected, name] = fieldType(unwrap(t), field, node, ctx);
+  const type: CelType = t.kind === 'optional' ? { kind: 'optional', of: selected } : selected;
   // Selecting from a map or an object costs 1; from a dynamic value, nothing more than the value.
   const cost = t.kind === 'object' || t.kind === 'map' ? add(e.cost, ONE) : e.cost;
-  return { type, cost, ...(e.path !== undefined ? { path: [...e.path, field] } : {}) };
+  return { type, cost, ...(e.path !== undefined ? { path: [...e.path, name] } : {}) };
 }
 
 function index(node: Node, ctx: Context): Estimate {
@@ -242,7 +262,11 @@ function index(node: Node, ctx: Context): Estimate {
     return { type: { kind: 'optional', of }, cost };
   }
   if (t.kind === 'object' && typeof k.literal === 'string') {
-    return { type: fieldType(t, k.literal, node), cost, ...(e.path !== undefined ? { path: [...e.path, k.literal] } : {}) };
+    return {
+      type: fieldType(t, k.literal, node, { ...ctx, keywords: undefined })[0],
+      cost,
+      ...(e.path !== undefined ? { path: [...e.path, k.literal] } : {}),
+    };
   }
   const type = t.kind === 'list' ? t.items : t.kind === 'map' ? t.values : DYN;
   const step = t.kind === 'list' ? '@items' : '@values';
@@ -321,7 +345,14 @@ function plus(a: Estimate, b: Estimate, operands: Range, ctx: Context): Estimate
 }
 
 const QUANTIFIERS = new Set(['all', 'exists', 'exists_one']);
+const TRANSFORMS = new Set(['transformList', 'transformMap', 'transformMapEntry']);
 const isIdent = (n: Node | undefined): n is Node => n?.op === 'id';
+
+/** A two-variable comprehension: a quantifier with three arguments, or a transform with three or four. */
+const isTwoVariable = (name: string, args: Node[]): boolean =>
+  isIdent(args[1]) &&
+  (((QUANTIFIERS.has(name) || name === 'existsOne') && args.length === 3) ||
+    (TRANSFORMS.has(name) && (args.length === 3 || args.length === 4)));
 
 function call([name, args]: [string, Node[]], receiverNode: Node | undefined, ctx: Context): Estimate {
   if (name === 'has' && receiverNode === undefined) {
@@ -330,7 +361,7 @@ function call([name, args]: [string, Node[]], receiverNode: Node | undefined, ct
     if (arg.op === '.') {
       const [o, field] = arg.args as [Node, string];
       const e = estimate(o, ctx);
-      fieldType(unwrap(e.type), field, arg);
+      fieldType(unwrap(e.type), field, arg, ctx);
       return { type: BOOL, cost: e.cost };
     }
     return { type: BOOL, cost: estimate(arg, ctx).cost };
@@ -338,6 +369,13 @@ function call([name, args]: [string, Node[]], receiverNode: Node | undefined, ct
   if (receiverNode !== undefined && isIdent(args[0])) {
     if ((QUANTIFIERS.has(name) && args.length === 2) || ((name === 'map' || name === 'filter') && args.length >= 2)) {
       return comprehension(name, receiverNode, args, ctx);
+    }
+    if (isTwoVariable(name, args)) return twoVariableComprehension(name, receiverNode, args, ctx);
+    if (name === 'sortBy' && args.length === 2) {
+      // cel-go's expansion: the keys as `map` makes them, then the list sorted by them (one call).
+      const keys = comprehension('map', receiverNode, args, ctx);
+      const range = estimate(receiverNode, ctx);
+      return { ...range, cost: add(add(keys.cost, range.cost), ONE) };
     }
     if ((name === 'optMap' || name === 'optFlatMap') && args.length === 2) return optionalMap(name, receiverNode, args, ctx);
     if (name === 'bind' && isIdent(receiverNode) && receiverNode.args === 'cel' && args.length === 3) return bind(args, ctx);
@@ -389,20 +427,10 @@ const PRESERVES_OPAQUE = new Set(['add', 'sub', 'value', 'orValue']);
 /** Result types of functions, where certain; anything else is `dyn`, so no compile error is made up. */
 const RESULTS: Readonly<Record<string, CelType>> = {
   ...Object.fromEntries(
-    [
-      'lowerAscii',
-      'upperAscii',
-      'trim',
-      'replace',
-      'substring',
-      'reverse',
-      'charAt',
-      'string',
-      'format',
-      'strings.quote',
-      'join',
-      'find',
-    ].map((n) => [n, STRING]),
+    ['lowerAscii', 'upperAscii', 'trim', 'replace', 'substring', 'charAt', 'string', 'format', 'strings.quote', 'join', 'find'].map((n) => [
+      n,
+      STRING,
+    ]),
   ),
   ...Object.fromEntries(
     [
@@ -501,6 +529,46 @@ function comprehension(name: string, receiverNode: Node, args: Node[], ctx: Cont
     }
   }
   return { ...out, cost: add(add(range.cost, fixedCost), multiply(count, perElement)) };
+}
+
+/**
+ * A two-variable comprehension as cel-go expands it (ext/comprehensions.go): the quantifiers step
+ * as their one-variable forms do; `transformList` appends as `map` does (12 + t per element);
+ * `transformMap` steps `@mapInsert(r, k, t)` (3 + t) and `transformMapEntry` `@mapInsert(r, t)`
+ * (2 + t), from a new map (30); a filter `f` makes the step `f ? step : r`. Over a list the first
+ * variable is the index, over a map the key; the second is the element or the value.
+ */
+function twoVariableComprehension(name: string, receiverNode: Node, args: Node[], ctx: Context): Estimate {
+  const range = estimate(receiverNode, ctx);
+  const count = sizeOf(range, ctx);
+  const t = unwrap(range.type);
+  const overList = t.kind === 'list' || range.entryKind === 'list';
+  const first: Local = overList ? { type: INT, path: [], size: ONE } : iterationLocal(range);
+  const second: Local = overList
+    ? iterationLocal(range)
+    : { type: t.kind === 'map' ? t.values : DYN, path: t.kind === 'map' ? [...(range.path ?? []), '@values'] : [] };
+  const inner: Context = {
+    ...ctx,
+    scope: new Map([...ctx.scope, [args[0]!.args as string, first], [args[1]!.args as string, second]]),
+  };
+  const body = args.slice(2).map((a) => estimate(a, inner));
+  if (QUANTIFIERS.has(name) || name === 'existsOne') {
+    const p = body[0]!.cost;
+    const quantified =
+      name === 'all' ? { min: 3, max: 3 + p.max } : name === 'exists' ? { min: 4, max: 4 + p.max } : { min: p.min + 1, max: p.max + 2 };
+    const fixedCost = name === 'all' || name === 'exists' ? ONE : fixed(2);
+    return { type: BOOL, size: ONE, cost: add(add(range.cost, fixedCost), multiply(count, quantified)) };
+  }
+  const transform = body.at(-1)!;
+  const insert = name === 'transformList' ? fixed(12) : name === 'transformMap' ? fixed(3) : fixed(2);
+  const step = add(insert, transform.cost);
+  const perElement = body.length === 2 ? add(body[0]!.cost, union(ONE, step)) : step;
+  const init = name === 'transformList' ? LIST_CREATE : MAP_CREATE;
+  const out: Omit<Estimate, 'cost'> =
+    name === 'transformList'
+      ? { type: { kind: 'list', items: transform.type }, size: count, entry: union(ZERO, sizeOf(transform, inner)) }
+      : { type: name === 'transformMap' ? { kind: 'map', values: transform.type } : { kind: 'map', values: DYN }, size: count };
+  return { ...out, cost: add(add(range.cost, fixed(init + 1)), multiply(count, perElement)) };
 }
 
 /** `cel.bind(v, init, body)`: an empty iteration range (a list, 10), the initial value once, the body once. */

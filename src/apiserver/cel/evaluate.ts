@@ -18,9 +18,12 @@ function describe(e: unknown): string {
     .replace(/^no such overload: (.*)$/, 'no such overload: $1');
 }
 
-/** Runs `program` over `activation`, halting once its cost passes `budget`. */
-export function evaluate(program: Program, activation: Record<string, unknown>, budget: number): EvaluationResult {
-  const r = metered(budget, () => program.run(activation));
+/**
+ * Runs `program` over `activation`, halting once its cost passes `budget`. `strictCost` false (admission
+ * expressions on 1.31, see `strictCost`) charges a library call only its step, not its own cost.
+ */
+export function evaluate(program: Program, activation: Record<string, unknown>, budget: number, strictCost = true): EvaluationResult {
+  const r = metered(budget, () => program.run(activation), strictCost);
   if (r.ok) return { ok: true, value: r.value, cost: r.cost };
   if (r.error instanceof CostLimitExceeded) return { ok: false, error: r.error.message, cost: r.cost, costExceeded: true };
   return { ok: false, error: describe(r.error), cost: r.cost, costExceeded: false };

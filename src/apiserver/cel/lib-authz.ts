@@ -126,7 +126,8 @@ function serviceAccount(a: Authorizer, namespace: string, name: string): Authori
 export const celAuthorizer = (backend: CelAuthorizer, user: UserInfo, request: RequestResource): unknown =>
   new Authorizer(user, backend, request);
 
-export function registerAuthz(env: Environment): void {
+/** The authz library, and its selectors (`fieldSelector`, `labelSelector`, from 1.31) when `withSelectors`. */
+export function registerAuthz(env: Environment, withSelectors: boolean): void {
   env.registerType(AUTHORIZER_TYPE, { ctor: Authorizer, fields: { requestResource: RESOURCE_CHECK } });
   env.registerType(PATH_CHECK, { ctor: PathCheck, fields: {} });
   env.registerType(GROUP_CHECK, { ctor: GroupCheck, fields: {} });
@@ -144,7 +145,7 @@ export function registerAuthz(env: Environment): void {
   for (const field of ['subresource', 'namespace', 'name'] as const)
     fn(`${RESOURCE_CHECK}.${field}(string): ${RESOURCE_CHECK}`, (c: ResourceCheck, v: string) => c.with({ [field]: v }));
   // RBAC decides without selectors (as on a cluster), so a selector changes no check: it only costs its parse.
-  for (const selector of ['fieldSelector', 'labelSelector'])
+  for (const selector of withSelectors ? ['fieldSelector', 'labelSelector'] : [])
     fn(`${RESOURCE_CHECK}.${selector}(string): ${RESOURCE_CHECK}`, (c: ResourceCheck, v: string) => {
       charge(selectorCost(v.length) - 1);
       return c;

@@ -2,7 +2,7 @@
  * The Kubernetes format library: `format.dns1123Label()` and the other named formats, or
  * `format.named(name)`, each with `validate(s)` returning `optional.none()` when `s` is valid and
  * the list of reasons (worded as Kubernetes' validators word them) when it is not. Also the
- * strings extension's `"%s".format([...])`.
+ * strings extension's `"%s".format([...])`, which is older and in every environment.
  */
 import type { Environment } from '@marcbachmann/cel-js';
 import { dns1035LabelErrors, dns1123LabelErrors, dns1123SubdomainErrors, labelValueErrors, qualifiedNameErrors } from '../../meta/index.js';
@@ -76,7 +76,10 @@ function formatString(template: string, args: unknown[]): string {
   });
 }
 
-export function registerFormat(env: Environment, optional: OptionalFactory): void {
+/** The strings extension's `format`, in every environment; the format library when `withLibrary`. */
+export function registerFormat(env: Environment, optional: OptionalFactory, withLibrary: boolean): void {
+  env.registerFunction('string.format(list): string', (s: string, args: unknown[]) => formatString(s, args));
+  if (!withLibrary) return;
   env.registerType('Format', Format);
   const ns = registerNamespace(env, 'format');
   for (const [name, check] of Object.entries(FORMATS)) {
@@ -90,5 +93,4 @@ export function registerFormat(env: Environment, optional: OptionalFactory): voi
     const errs = f.check(s);
     return errs.length === 0 ? optional.none() : optional.of(errs);
   });
-  env.registerFunction('string.format(list): string', (s: string, args: unknown[]) => formatString(s, args));
 }

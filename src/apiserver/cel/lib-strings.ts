@@ -1,7 +1,8 @@
 /**
- * The Kubernetes strings library (cel-go's strings extension at the version kube-apiserver
- * enables) on top of the engine's own `startsWith`, `indexOf`, `split`, `lowerAscii`, `trim`, …:
- * `charAt`, `replace`, `reverse` and `strings.quote`. Indices count code points, as in CEL.
+ * The Kubernetes strings library (cel-go's strings extension at version 2, which kube-apiserver
+ * enables from 1.29) on top of the engine's own `startsWith`, `indexOf`, `split`, `lowerAscii`,
+ * `trim`, …: `charAt`, `replace` and `strings.quote` (`format` is in lib-format.ts). Not `reverse`:
+ * that came with version 3, which no Kubernetes enables. Indices count code points, as in CEL.
  */
 import type { Environment } from '@marcbachmann/cel-js';
 import { celError } from './errors.js';
@@ -22,7 +23,6 @@ export function registerStrings(env: Environment): void {
     const head = parts.slice(0, Number(n) + 1).join(to);
     return parts.length > Number(n) + 1 ? [head, ...parts.slice(Number(n) + 1)].join(from) : head;
   });
-  env.registerFunction('string.reverse(): string', (s: string) => codePoints(s).reverse().join(''));
   const strings = registerNamespace(env, 'strings');
   env.registerFunction(`${strings}.quote(string): string`, (_: unknown, s: string) => JSON.stringify(s));
 }

@@ -14,6 +14,13 @@ export const STATIC_ESTIMATED_CRD_COST_LIMIT = 100_000_000;
 /** The longest message a `messageExpression` may produce. */
 export const MAX_EVALUATED_MESSAGE_EXPRESSION_SIZE_BYTES = 5 * 1024;
 
+/**
+ * Whether admission expressions (policies, webhook match conditions) on `minor` pay the Kubernetes
+ * libraries' own run-time costs (an authorization check 350 000): StrictCostEnforcementForVAP and
+ * …ForWebhooks were off by default in 1.31 and locked on from 1.32. CRD rules always pay them.
+ */
+export const strictCost = (minor: number): boolean => minor >= 32;
+
 /** How kube-apiserver words an estimate over its limit. */
 export function costErrorMessage(costName: string, cost: number, limit: number): string {
   const factor = cost / limit;

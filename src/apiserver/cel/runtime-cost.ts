@@ -17,6 +17,8 @@ export class CostLimitExceeded extends Error {
 interface Meter {
   used: number;
   limit: number;
+  /** Whether library calls cost what kube's library cost estimator says (strict cost), or one step like any call. */
+  strict: boolean;
 }
 
 let current: Meter | undefined;
@@ -27,9 +29,12 @@ function tick(): void {
   if (current !== undefined && ++current.used > current.limit) throw new CostLimitExceeded();
 }
 
-/** Adds `cost` to the evaluation running now: a library call that costs more than the one step its node counts. */
+/**
+ * Adds `cost` to the evaluation running now: a library call that costs more than the one step its
+ * node counts. Without strict cost the call costs only its step, and nothing is added.
+ */
 export function charge(cost: number): void {
-  if (current !== undefined && (current.used += cost) > current.limit) throw new CostLimitExceeded();
+  if (current !== undefined && current.strict && (current.used += cost) > current.limit) throw new CostLimitExceeded();
 }
 
 /**
@@ -75,9 +80,13 @@ function wrap(node: ASTNode): void {
   });
 }
 
-/** Runs `fn` with a meter of `limit`: its result or what it threw, and the cost used either way. */
-export function metered<T>(limit: number, fn: () => T): { ok: true; value: T; cost: number } | { ok: false; error: unknown; cost: number } {
-  const meter: Meter = { used: 0, limit };
+/** Runs `fn` with a meter of `limit` (`strict`: library calls charge their own cost): its result or what it threw, and the cost used either way. */
+export function metered<T>(
+  limit: number,
+  fn: () => T,
+  strict: boolean,
+): { ok: true; value: T; cost: number } | { ok: false; error: unknown; cost: number } {
+  const meter: Meter = { used: 0, limit, strict };
   const outer = current;
   current = meter;
   try {

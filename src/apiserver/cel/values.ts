@@ -7,10 +7,11 @@
  */
 import type { CelType } from './types.js';
 import { environmentFor } from './environment.js';
+import { NEWEST_STORED } from './library-versions.js';
 import { celFieldName } from './field-names.js';
 
 function toDuration(s: string): unknown {
-  const { engine } = environmentFor(['s']);
+  const { engine } = environmentFor(NEWEST_STORED, ['s']);
   return engine.evaluate('duration(s)', { s });
 }
 
@@ -74,7 +75,7 @@ function untyped(value: unknown): unknown {
 }
 
 /** `optional.of(value)`: an optional CEL value (`oldSelf` under `optionalOldSelf`). */
-export const celOptionalOf = (value: unknown): unknown => environmentFor([]).optional.of(value);
+export const celOptionalOf = (value: unknown): unknown => environmentFor(NEWEST_STORED, []).optional.of(value);
 
 /** `optional.none()`: an empty optional (`oldSelf` under `optionalOldSelf` when there is no old value). */
-export const celOptionalNone = (): unknown => environmentFor([]).optional.none();
+export const celOptionalNone = (): unknown => environmentFor(NEWEST_STORED, []).optional.none();

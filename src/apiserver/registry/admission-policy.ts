@@ -5,7 +5,9 @@
  * updates get kube-apiserver's defaults (failurePolicy Fail, matchPolicy Equivalent, empty
  * selectors, scope `*`, reinvocationPolicy Never) and its checks, including compiling every CEL
  * expression: one that does not compile makes the object invalid with the compiler's message, so
- * nothing stored fails to compile at admission.
+ * nothing stored fails to compile at admission. An expression is compiled in the CEL environment of
+ * the server's minor: a new one at its compatibility version, one the old object already had (an
+ * update that kept it) as a stored one.
  */
 import type { KubeObject } from '../../meta/index.js';
 import { compileAdmissionExpression, compileMutationExpression } from '../admission-cel/index.js';
@@ -56,15 +58,35 @@ function matchResourcesCauses(m: Obj, field: string, requireRules: boolean): Fie
   return out;
 }
 
+/** How one write compiles its expressions: at the server's minor, those the old object had as stored ones. */
+interface ExpressionCompilation {
+  minor: number;
+  stored: ReadonlySet<string>;
+}
+
+/** Every expression of a stored policy (match conditions, variables, validations, messages, audit values, mutations). */
+function expressionsOf(value: unknown, out = new Set<string>()): Set<string> {
+  if (Array.isArray(value)) value.forEach((v) => expressionsOf(v, out));
+  else if (isObj(value)) {
+    for (const [k, v] of Object.entries(value)) {
+      if (typeof v === 'string' && (k === 'expression' || k === 'messageExpression' || k === 'valueExpression')) out.add(v);
+      else expressionsOf(v, out);
+    }
+  }
+  return out;
+}
+
 function compileCauses(
   expression: unknown,
   field: string,
   hasParams: boolean,
   variables: string[],
+  write: ExpressionCompilation,
   compileOne = compileAdmissionExpression,
 ): FieldCause[] {
   if (typeof expression !== 'string' || expression.trim() === '') return [fieldCause.required(field, 'expression is not specified')];
-  const error = compileOne(expression, { hasParams, variables });
+  const version = { minor: write.minor, mode: write.stored.has(expression) ? ('stored' as const) : ('new' as const) };
+  const error = compileOne(expression, { hasParams, variables, version });
   return error === undefined ? [] : [fieldCause.invalid(field, expression, error)];
 }
 
@@ -72,7 +94,7 @@ function compileCauses(
  * The checks both policy kinds share: failurePolicy, matchConstraints, paramKind, match conditions
  * and variables; answers the causes and the variables declared, for the expressions after them.
  */
-function commonPolicyCauses(spec: Obj, out: FieldCause[]): string[] {
+function commonPolicyCauses(spec: Obj, out: FieldCause[], write: ExpressionCompilation): string[] {
   if (!FAILURE_POLICIES.includes(String(spec.failurePolicy)))
     out.push(fieldCause.notSupported('spec.failurePolicy', spec.failurePolicy, FAILURE_POLICIES));
   if (!isObj(spec.matchConstraints)) out.push(fieldCause.required('spec.matchConstraints'));
@@ -91,24 +113,24 @@ function commonPolicyCauses(spec: Obj, out: FieldCause[]): string[] {
     if (typeof c.name !== 'string' || c.name === '') out.push(fieldCause.required(`${f}.name`));
     else if (seenConditions.has(c.name)) out.push(fieldCause.duplicate(`${f}.name`, c.name));
     else seenConditions.add(c.name);
-    out.push(...compileCauses(c.expression, `${f}.expression`, hasParams, []));
+    out.push(...compileCauses(c.expression, `${f}.expression`, hasParams, [], write));
   });
   const variables: string[] = [];
   list(spec.variables).forEach((v, i) => {
     const f = `spec.variables[${i}]`;
     if (typeof v.name !== 'string' || !/^[_a-zA-Z][_a-zA-Z0-9]*$/.test(v.name))
       out.push(fieldCause.invalid(`${f}.name`, v.name, 'name is not a valid CEL identifier'));
-    out.push(...compileCauses(v.expression, `${f}.expression`, hasParams, variables));
+    out.push(...compileCauses(v.expression, `${f}.expression`, hasParams, variables, write));
     if (typeof v.name === 'string') variables.push(v.name);
   });
   return variables;
 }
 
 /** The checks of kube-apiserver's `ValidateValidatingAdmissionPolicy`. */
-function policyCauses(obj: KubeObject): FieldCause[] {
+function policyCauses(obj: KubeObject, write: ExpressionCompilation): FieldCause[] {
   const spec = isObj(obj.spec) ? obj.spec : {};
   const out: FieldCause[] = [];
-  const variables = commonPolicyCauses(spec, out);
+  const variables = commonPolicyCauses(spec, out, write);
   const hasParams = spec.paramKind !== undefined;
   const validations = list(spec.validations);
   const audits = list(spec.auditAnnotations);
@@ -116,14 +138,15 @@ function policyCauses(obj: KubeObject): FieldCause[] {
     out.push(fieldCause.required('spec.validations', 'validations or auditAnnotations must contain at least one item'));
   validations.forEach((v, i) => {
     const f = `spec.validations[${i}]`;
-    out.push(...compileCauses(v.expression, `${f}.expression`, hasParams, variables));
+    out.push(...compileCauses(v.expression, `${f}.expression`, hasParams, variables, write));
     if (typeof v.message === 'string') {
       const m = v.message.trim();
       if (m === '') out.push(fieldCause.invalid(`${f}.message`, v.message, 'message must be non-empty if specified'));
       else if (m.includes('\n')) out.push(fieldCause.invalid(`${f}.message`, v.message, 'message must be a single line'));
       else if (m.length > 1024) out.push(fieldCause.invalid(`${f}.message`, v.message, 'must have a maximum length of 1024 characters'));
     }
-    if (v.messageExpression !== undefined) out.push(...compileCauses(v.messageExpression, `${f}.messageExpression`, hasParams, variables));
+    if (v.messageExpression !== undefined)
+      out.push(...compileCauses(v.messageExpression, `${f}.messageExpression`, hasParams, variables, write));
     if (v.reason !== undefined && !REASONS.includes(String(v.reason))) out.push(fieldCause.notSupported(`${f}.reason`, v.reason, REASONS));
   });
   const seenKeys = new Set<string>();
@@ -132,16 +155,16 @@ function policyCauses(obj: KubeObject): FieldCause[] {
     if (typeof a.key !== 'string' || a.key === '') out.push(fieldCause.required(`${f}.key`));
     else if (seenKeys.has(a.key)) out.push(fieldCause.duplicate(`${f}.key`, a.key));
     else seenKeys.add(a.key);
-    out.push(...compileCauses(a.valueExpression, `${f}.valueExpression`, hasParams, variables));
+    out.push(...compileCauses(a.valueExpression, `${f}.valueExpression`, hasParams, variables, write));
   });
   return out;
 }
 
 /** The checks of kube-apiserver's `ValidateMutatingAdmissionPolicy`. */
-function mutatingPolicyCauses(obj: KubeObject): FieldCause[] {
+function mutatingPolicyCauses(obj: KubeObject, write: ExpressionCompilation): FieldCause[] {
   const spec = isObj(obj.spec) ? obj.spec : {};
   const out: FieldCause[] = [];
-  const variables = commonPolicyCauses(spec, out);
+  const variables = commonPolicyCauses(spec, out, write);
   const hasParams = spec.paramKind !== undefined;
   const mutations = list(spec.mutations);
   if (mutations.length === 0) out.push(fieldCause.required('spec.mutations', 'mutations must contain at least one item'));
@@ -155,7 +178,8 @@ function mutatingPolicyCauses(obj: KubeObject): FieldCause[] {
     ] as const) {
       if (m.patchType === type) {
         if (!isObj(m[key])) out.push(fieldCause.required(`${f}.${key}`, `${key} required when patchType is ${type}`));
-        else out.push(...compileCauses(m[key].expression, `${f}.${key}.expression`, hasParams, variables, compileMutationExpression));
+        else
+          out.push(...compileCauses(m[key].expression, `${f}.${key}.expression`, hasParams, variables, write, compileMutationExpression));
       } else if (m[key] !== undefined) out.push(fieldCause.forbidden(`${f}.${key}`, `must not be specified when patchType is not ${type}`));
     }
   });
@@ -260,7 +284,7 @@ abstract class AdmissionPolicyKind extends Strategy {
   override readonly categories = ['api-extensions'];
   override readonly tracksGeneration = true;
   protected abstract defaults(spec: Obj): void;
-  protected abstract causes(obj: KubeObject): FieldCause[];
+  protected abstract causes(obj: KubeObject, write: ExpressionCompilation): FieldCause[];
 
   override prepareForCreate(obj: KubeObject, ctx: WriteContext): void {
     super.prepareForCreate(obj, ctx);
@@ -272,12 +296,12 @@ abstract class AdmissionPolicyKind extends Strategy {
     if (isObj(obj.spec)) this.defaults(obj.spec);
   }
 
-  override validate(obj: KubeObject): FieldCause[] {
-    return this.causes(obj);
+  override validate(obj: KubeObject, ctx: WriteContext): FieldCause[] {
+    return this.causes(obj, { minor: ctx.kubernetesMinor, stored: new Set() });
   }
 
-  override validateUpdate(obj: KubeObject): FieldCause[] {
-    return this.causes(obj);
+  override validateUpdate(obj: KubeObject, old: KubeObject, ctx: WriteContext): FieldCause[] {
+    return this.causes(obj, { minor: ctx.kubernetesMinor, stored: expressionsOf(old.spec) });
   }
 }
 
@@ -309,8 +333,8 @@ export class ValidatingAdmissionPolicyStrategy extends PolicyKind {
   override readonly printer = policyPrinter;
   readonly versions: VersionSpec[] = [builtinVersion('v1', { status: true })];
 
-  protected causes(obj: KubeObject): FieldCause[] {
-    return policyCauses(obj);
+  protected causes(obj: KubeObject, write: ExpressionCompilation): FieldCause[] {
+    return policyCauses(obj, write);
   }
 }
 
@@ -332,8 +356,8 @@ export class MutatingAdmissionPolicyStrategy extends PolicyKind {
     spec.reinvocationPolicy ??= 'Never';
   }
 
-  protected causes(obj: KubeObject): FieldCause[] {
-    return mutatingPolicyCauses(obj);
+  protected causes(obj: KubeObject, write: ExpressionCompilation): FieldCause[] {
+    return mutatingPolicyCauses(obj, write);
   }
 }
 

@@ -8,9 +8,9 @@
  * conditions, and the `customresourcecleanup` finalizer is added, so the kind is served as soon as
  * the create returns. Names that collide with another CRD of the group are not accepted.
  */
-import type { CustomResourceDefinition } from 'kubernetes-types/apiextensions/v1.js';
+import type { CustomResourceDefinition, JSONSchemaProps } from 'kubernetes-types/apiextensions/v1.js';
 import { CustomResourceDefinitionResource, formatTimestamp, jsonEqual, InvalidOptionError, type KubeObject } from '../../meta/index.js';
-import { celSchemaErrors, validateStructuralSchema } from '../schema/index.js';
+import { celSchemaErrors, preexistingExpressions, validateStructuralSchema, type RuleCompilation } from '../schema/index.js';
 import { defaultPrinter, parseJsonPath } from '../table/index.js';
 import { fieldCause, type FieldCause } from '../ground/index.js';
 import { Strategy, builtinVersion, type StoreReader, type VersionSpec, type WriteContext } from './strategy.js';
@@ -245,7 +245,12 @@ export class CrdStrategy extends Strategy {
     }
   }
 
-  override validate(obj: KubeObject): FieldCause[] {
+  override validate(obj: KubeObject, ctx: WriteContext): FieldCause[] {
+    return this.#validate(obj, preexistingExpressions(ctx.kubernetesMinor, []));
+  }
+
+  /** `rules`: how the CEL rules compile, new ones at the server's compatibility version. */
+  #validate(obj: KubeObject, rules: RuleCompilation): FieldCause[] {
     const out: FieldCause[] = [];
     const spec = (obj.spec ?? {}) as Obj;
     const names = (spec.names ?? {}) as Obj;
@@ -287,7 +292,7 @@ export class CrdStrategy extends Strategy {
         const structural = validateStructuralSchema(schema as never, `${f}.schema.openAPIV3Schema`) as FieldCause[];
         out.push(...structural);
         // Rules are compiled against the schema's types, which only a structural schema has.
-        if (structural.length === 0) out.push(...celSchemaErrors(schema as never, `${f}.schema.openAPIV3Schema`));
+        if (structural.length === 0) out.push(...celSchemaErrors(schema as never, `${f}.schema.openAPIV3Schema`, rules));
       }
       out.push(...printerColumnErrors(v.additionalPrinterColumns, `${f}.additionalPrinterColumns`));
       const sf = (v.selectableFields as unknown[] | undefined) ?? [];
@@ -297,8 +302,9 @@ export class CrdStrategy extends Strategy {
     return out;
   }
 
-  override validateUpdate(obj: KubeObject, old: KubeObject): FieldCause[] {
-    const out = this.validate(obj);
+  override validateUpdate(obj: KubeObject, old: KubeObject, ctx: WriteContext): FieldCause[] {
+    // A rule the old CRD already had is a stored expression: it keeps compiling after a rollback.
+    const out = this.#validate(obj, preexistingExpressions(ctx.kubernetesMinor, versionSchemas(old)));
     const a = (obj.spec ?? {}) as Obj;
     const b = (old.spec ?? {}) as Obj;
     if (a.group !== b.group) out.push(fieldCause.invalid('spec.group', a.group, 'field is immutable'));
@@ -306,6 +312,16 @@ export class CrdStrategy extends Strategy {
     out.push(...storedVersionErrors(obj));
     return out;
   }
+}
+
+/** The schemas of a CRD's versions. */
+function versionSchemas(crd: KubeObject): JSONSchemaProps[] {
+  const versions = ((crd.spec ?? {}) as Obj).versions;
+  if (!Array.isArray(versions)) return [];
+  return versions.flatMap((v: Obj | null) => {
+    const schema = (v?.schema as Obj | undefined)?.openAPIV3Schema;
+    return schema !== null && typeof schema === 'object' ? [schema as JSONSchemaProps] : [];
+  });
 }
 
 /** CustomResourceDefinitions; the strategy reads the other CRDs for name conflicts. */

@@ -54,7 +54,10 @@ export interface WriteContext {
   fieldValidation: 'Ignore' | 'Warn' | 'Strict';
   /** Strategies append `Warning` header texts here (pruned fields, deprecations). */
   warnings: string[];
-  /** The Kubernetes minor the server behaves as, for rules that changed between versions (`versions/`). */
+  /**
+   * The Kubernetes minor the server behaves as: for rules that changed between versions (`versions/`),
+   * and for which CEL libraries an expression written now may use.
+   */
   kubernetesMinor: number;
 }
 

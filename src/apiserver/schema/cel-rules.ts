@@ -1,13 +1,16 @@
 /**
- * The `x-kubernetes-validations` rules of one schema node, compiled once and kept with the node:
- * the rule program (with `self` and, for transition rules, `oldSelf` declared as the node's type),
- * its optional `messageExpression` program, and the problems that make a CRD invalid — a rule or
- * message expression that does not compile or has the wrong result type, a bad `reason` or
- * `fieldPath`. Costs are judged where the rule sits in the schema (cel-schema-check.ts), since how
- * many times a rule can run counts.
+ * The `x-kubernetes-validations` rules of one schema node, compiled: the rule program (with `self`
+ * and, for transition rules, `oldSelf` declared as the node's type), its optional
+ * `messageExpression` program, and the problems that make a CRD invalid — a rule or message
+ * expression that does not compile or has the wrong result type, a bad `reason` or `fieldPath`.
+ * For evaluation they are compiled once per node and kept, in the stored environment; a CRD write
+ * compiles them in the environment of the server's minor, where only an expression the old CRD
+ * already had is a stored one (so a rule keeps working after a rollback made its function too new
+ * for a new rule). Costs are judged where the rule sits in the schema (cel-schema-check.ts), since
+ * how many times a rule can run counts.
  */
 import type { JSONSchemaProps } from 'kubernetes-types/apiextensions/v1.js';
-import { compile, type CelType, type Program } from '../cel/index.js';
+import { compile, type CelEnvironmentVersion, type CelType, type Program } from '../cel/index.js';
 import { celTypeOf } from './cel-declarations.js';
 import { extensionsOf, type ValidationRule } from './extensions.js';
 import { fieldCause, type FieldCause } from '../ground/index.js';
@@ -28,15 +31,61 @@ export interface CompiledRule {
   problems: { field: string; cause: (path: string) => FieldCause }[];
 }
 
-const compiled = new WeakMap<JSONSchemaProps, CompiledRule[]>();
+/**
+ * How the rules of one CRD write compile: in the environment of the server's `minor`, as stored
+ * expressions when the old CRD had the same rule (or message expression) anywhere, as new ones otherwise.
+ */
+export interface RuleCompilation {
+  minor: number;
+  storedRules: ReadonlySet<string>;
+  storedMessageExpressions: ReadonlySet<string>;
+}
 
-/** The compiled rules of `schema` (one node), `root` when the node is the schema's root. */
+/** Every rule and message expression of `schemas` at any depth: what a CRD update finds already stored. */
+export function preexistingExpressions(minor: number, schemas: readonly JSONSchemaProps[]): RuleCompilation {
+  const storedRules = new Set<string>();
+  const storedMessageExpressions = new Set<string>();
+  const visit = (s: unknown): void => {
+    if (s === null || typeof s !== 'object') return;
+    if (Array.isArray(s)) return s.forEach(visit);
+    const node = s as JSONSchemaProps;
+    for (const r of extensionsOf(node)['x-kubernetes-validations'] ?? []) {
+      if (typeof r.rule === 'string') storedRules.add(r.rule);
+      if (typeof r.messageExpression === 'string' && r.messageExpression !== '') storedMessageExpressions.add(r.messageExpression);
+    }
+    [...Object.values(node.properties ?? {}), node.additionalProperties, node.items, node.allOf, node.anyOf, node.oneOf, node.not].forEach(
+      visit,
+    );
+  };
+  schemas.forEach(visit);
+  return { minor, storedRules, storedMessageExpressions };
+}
+
+const compiled = new WeakMap<JSONSchemaProps, CompiledRule[]>();
+const STORED = (): undefined => undefined;
+
+/** The compiled rules of `schema` (one node), `root` when the node is the schema's root, kept for evaluation. */
 export function rulesOf(schema: JSONSchemaProps, root = false): CompiledRule[] {
   const known = compiled.get(schema);
   if (known !== undefined) return known;
-  const rules = (extensionsOf(schema)['x-kubernetes-validations'] ?? []).map((r) => compileRule(r, celTypeOf(schema, root), schema));
+  const rules = compileRules(schema, root, STORED);
   compiled.set(schema, rules);
   return rules;
+}
+
+/** The rules of `schema` (one node) as one CRD write compiles them. */
+export function rulesForWrite(schema: JSONSchemaProps, root: boolean, write: RuleCompilation): CompiledRule[] {
+  return compileRules(schema, root, (expression, field) => {
+    const stored = field === 'rule' ? write.storedRules : write.storedMessageExpressions;
+    return { minor: write.minor, mode: stored.has(expression) ? 'stored' : 'new' };
+  });
+}
+
+/** The environment an expression of a rule (`field` says which) compiles in; undefined for the newest stored one. */
+type VersionOf = (expression: string, field: 'rule' | 'messageExpression') => CelEnvironmentVersion | undefined;
+
+function compileRules(schema: JSONSchemaProps, root: boolean, versionOf: VersionOf): CompiledRule[] {
+  return (extensionsOf(schema)['x-kubernetes-validations'] ?? []).map((r) => compileRule(r, celTypeOf(schema, root), schema, versionOf));
 }
 
 /** How kube-apiserver prints a rule inside an `Invalid value` message (Go's `%#v` of the struct). */
@@ -58,7 +107,7 @@ const invalidRule =
     message: `Invalid value: ${goRule(r)}: ${detail}`,
   });
 
-function compileRule(rule: ValidationRule, type: CelType, schema: JSONSchemaProps): CompiledRule {
+function compileRule(rule: ValidationRule, type: CelType, schema: JSONSchemaProps, versionOf: VersionOf): CompiledRule {
   const problems: CompiledRule['problems'] = [];
   const out: CompiledRule = { rule, usesOldSelf: false, fieldPath: [], problems };
   if (typeof rule.rule !== 'string' || rule.rule.trim() === '') {
@@ -66,7 +115,7 @@ function compileRule(rule: ValidationRule, type: CelType, schema: JSONSchemaProp
     return out;
   }
   const oldType: CelType = rule.optionalOldSelf === true ? { kind: 'optional', of: type } : type;
-  const c = compile(rule.rule, { self: type, oldSelf: oldType });
+  const c = compile(rule.rule, { self: type, oldSelf: oldType }, versionOf(rule.rule, 'rule'));
   if (!c.ok) problems.push({ field: 'rule', cause: invalidRule(rule, c.error) });
   else if (c.program.resultType !== 'bool' && c.program.resultType !== 'dyn') {
     problems.push({ field: 'rule', cause: invalidRule(rule, 'cel expression must evaluate to a bool') });
@@ -81,7 +130,7 @@ function compileRule(rule: ValidationRule, type: CelType, schema: JSONSchemaProp
     problems.push({ field: 'message', cause: (p) => fieldCause.invalid(p, rule.message, 'message must not contain line breaks') });
   }
   if (rule.messageExpression !== undefined) {
-    const m = compile(rule.messageExpression, { self: type, oldSelf: oldType });
+    const m = compile(rule.messageExpression, { self: type, oldSelf: oldType }, versionOf(rule.messageExpression, 'messageExpression'));
     if (!m.ok) {
       problems.push({ field: 'messageExpression', cause: invalidRule(rule, `messageExpression ${m.error}`) });
     } else if (m.program.resultType !== 'string' && m.program.resultType !== 'dyn') {

@@ -1,6 +1,7 @@
 /**
  * What a CRD's schema must satisfy for its CEL rules, checked when the CRD is written, as
- * apiextensions-apiserver checks it: every rule compiles (the problems of `rulesOf`); transition
+ * apiextensions-apiserver checks it: every rule compiles in the environment of the server's minor
+ * (new rules at its compatibility version, rules the old CRD had as stored ones); transition
  * rules sit only where an old value can be found (no `oldSelf` under a list that is not
  * `x-kubernetes-list-type: map`); each rule's estimated cost, times how many times it can run,
  * stays within the per-rule limit, and all of them together within the per-CRD limit. How many
@@ -16,7 +17,7 @@ import {
   STATIC_ESTIMATED_CRD_COST_LIMIT,
 } from '../cel/index.js';
 import { celTypeOf } from './cel-declarations.js';
-import { rulesOf } from './cel-rules.js';
+import { rulesForWrite, type RuleCompilation } from './cel-rules.js';
 import { extensionsOf } from './extensions.js';
 import { childPath, fieldCause, indexPath, type FieldCause } from '../ground/index.js';
 
@@ -26,14 +27,18 @@ const NOTABLE_COST = STATIC_ESTIMATED_CRD_COST_LIMIT / 100;
 const MOST_EXPENSIVE_NAMED = 4;
 
 interface Walk {
+  write: RuleCompilation;
   causes: FieldCause[];
   total: number;
   mostExpensive: { path: string; cost: number }[];
 }
 
-/** The problems with the CEL rules of `schema`, with field paths under `path` (the schema's own path in the CRD). */
-export function celSchemaErrors(schema: JSONSchemaProps, path: string): FieldCause[] {
-  const walk: Walk = { causes: [], total: 0, mostExpensive: [] };
+/**
+ * The problems with the CEL rules of `schema` compiled as `write` says, with field paths under
+ * `path` (the schema's own path in the CRD).
+ */
+export function celSchemaErrors(schema: JSONSchemaProps, path: string, write: RuleCompilation): FieldCause[] {
+  const walk: Walk = { write, causes: [], total: 0, mostExpensive: [] };
   visit(schema, path, walk, { root: true, cardinality: 1, uncorrelatableAt: undefined });
   if (walk.total > STATIC_ESTIMATED_CRD_COST_LIMIT) {
     for (const e of walk.mostExpensive) {
@@ -82,7 +87,7 @@ function childCount(s: JSONSchemaProps): number | undefined {
 
 function visit(s: JSONSchemaProps, path: string, walk: Walk, where: Where): void {
   if (s === null || typeof s !== 'object') return;
-  const rules = rulesOf(s, where.root);
+  const rules = rulesForWrite(s, where.root, walk.write);
   const runs = rules.length === 0 ? 1 : (where.cardinality ?? perRequest(s, where.root));
   rules.forEach((r, i) => {
     const rulePath = indexPath(childPath(path, 'x-kubernetes-validations'), i);

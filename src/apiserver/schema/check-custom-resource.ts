@@ -7,8 +7,9 @@
  */
 import type { JSONSchemaProps } from 'kubernetes-types/apiextensions/v1.js';
 import { celSchemaErrors } from './cel-schema-check.js';
+import { preexistingExpressions } from './cel-rules.js';
 import { applyDefaults } from './defaults.js';
-import type { FieldCause } from '../ground/index.js';
+import { NEWEST_MINOR, type FieldCause } from '../ground/index.js';
 import { pruneUnknownFields } from './prune.js';
 import { validateStructuralSchema } from './structural.js';
 import { validateCustomResource } from './validate-custom-resource.js';
@@ -56,7 +57,8 @@ function problemsOf(schema: JSONSchemaProps, path: string): FieldCause[] {
   let found = byPath.get(path);
   if (found === undefined) {
     const structural = validateStructuralSchema(schema, path);
-    found = structural.length > 0 ? structural : celSchemaErrors(schema, path);
+    // As a CRD created on a server of the newest minor would have its rules checked.
+    found = structural.length > 0 ? structural : celSchemaErrors(schema, path, preexistingExpressions(NEWEST_MINOR, []));
     byPath.set(path, found);
   }
   return found;

@@ -12,5 +12,7 @@ export type { SchemaExtensions } from './extensions.js';
 export { validateCustomResource } from './validate-custom-resource.js';
 export type { CustomResourceValidation } from './validate-custom-resource.js';
 export { celSchemaErrors } from './cel-schema-check.js';
+export { preexistingExpressions } from './cel-rules.js';
+export type { RuleCompilation } from './cel-rules.js';
 export { checkCustomResource } from './check-custom-resource.js';
 export type { CustomResourceCheck } from './check-custom-resource.js';
