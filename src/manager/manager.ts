@@ -32,7 +32,7 @@ import {
   type NamespacedName,
   type ResourceDescriptor,
 } from '../meta/index.js';
-import { untilAborted } from '../meta/internal.js';
+import { untilAborted, whenAborted } from '../meta/internal.js';
 import { createClient, type Client, type RestClient, type RestConfig } from '../client/index.js';
 import type { SharedIndexInformer } from '../cache/index.js';
 import { AlreadyStartedError, Controller, type ControllerHost, type ControllerMetrics, type Runnable } from '../controller/index.js';
@@ -491,10 +491,7 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
       } else {
         this.#startLeading();
       }
-      await new Promise<void>((resolve) => {
-        if (internal.aborted) resolve();
-        else internal.addEventListener('abort', () => resolve(), { once: true });
-      });
+      await whenAborted(internal);
     } catch (err) {
       if (!internal.aborted) this.#fail(err);
     } finally {
