@@ -58,11 +58,11 @@ describe('reconcile admission under leader election', () => {
     });
     const run = mgr.start();
     await mgr.elected();
-    const done = mgr.admitReconcile(req, leaderElected);
-    assert.equal(typeof done, 'function');
-    done!();
+    const admission = mgr.admitReconcile(req, leaderElected);
+    assert.ok(admission);
+    admission.done();
     clock.wake(timings.renewDeadlineMs - 1);
-    assert.equal(typeof mgr.admitReconcile(req, leaderElected), 'function', 'still inside the deadline');
+    assert.notEqual(mgr.admitReconcile(req, leaderElected), undefined, 'still inside the deadline');
     clock.wake(1);
     // No timer has run since the wake-up: the admission check itself closes the fence.
     assert.equal(mgr.admitReconcile(req, leaderElected), undefined);
@@ -92,7 +92,7 @@ describe('reconcile admission under leader election', () => {
     await fake.advance(timings.retryPeriodMs);
     assert.equal(mgr.isLeader(), false);
     assert.equal(mgr.admitReconcile(req, leaderElected), undefined);
-    assert.equal(typeof mgr.admitReconcile(req, everyReplica), 'function');
+    assert.notEqual(mgr.admitReconcile(req, everyReplica), undefined);
     await mgr.shutdown();
     await run;
   });

@@ -125,7 +125,7 @@ describe('shard coordinator', () => {
     assert.equal(gate.isOpen(3), false);
     assert.equal(gate.admit({ namespace: 'ns3', name: 'new' }), undefined);
     assert.equal(store.leases.get('op-shard-3')?.spec?.holderIdentity, 'a');
-    inFlight();
+    inFlight.done();
     await clock.advance(0);
     assert.equal(store.leases.get('op-shard-3')?.spec?.holderIdentity, '');
     assert.equal(store.leases.get('op-shard-2')?.spec?.holderIdentity, '');
