@@ -277,8 +277,10 @@ export class Controller<C = unknown> implements Runnable {
     }
   }
 
-  /** One reconcile of `req`, then the bookkeeping of its outcome. Never throws. */
-  /** `until` aborts when the controller stops or the host withdraws the request's admission. */
+  /**
+   * One reconcile of `req`, then the bookkeeping of its outcome. Never throws. `until` aborts when the
+   * controller stops or the host withdraws the request's admission.
+   */
   async #reconcileHandler(queue: RequestQueue, req: Request, dequeuedPriority: number, until: AbortSignal): Promise<void> {
     const clock = this.#host.clock;
     const startedAt = clock.now();

@@ -12,11 +12,11 @@
  * `LeaderElectionLostError` — a manager never keeps reconciling without the lease. With
  * `onLoss: 'rejoin'` the manager stays up instead: the cut leader runnables are waited for, then it
  * campaigns again and, once it wins, starts them afresh (a new term: a new group, a new write signal).
- * `admitReconcile`
- * (the controllers' gate) admits a leader-elected reconcile only while the elector's fence is open, and
- * the manager's client refuses every write once a leader's fence closed or an object's shard was lost
- * (`WriteFencedError`, checked synchronously when the write is made, before anything is sent), so a
- * reconcile already in flight when the lease lapsed cannot write after a successor may lead.
+ * `admitReconcile` (the controllers' gate) admits a leader-elected reconcile only while the elector's
+ * fence is open, and the manager's client refuses every write once a leader's fence closed or an
+ * object's shard was lost (`WriteFencedError`, checked synchronously when the write is made, before
+ * anything is sent), so a reconcile already in flight when the lease lapsed cannot write after a
+ * successor may lead.
  *
  * With `sharding`, shard ownership (`ShardOwnership`) runs from the caches' sync until after the stop:
  * it holds shard Leases, the cache watches only the namespaces of the held shards, and
