@@ -1,7 +1,7 @@
 /**
  * Controller: one work queue, the sources that feed it, and `maxConcurrentReconciles` async workers
  * that call the reconciler (controller-runtime's internal controller). It is a `Runnable`: the host
- * starts it with a signal and it runs until that signal aborts.
+ * starts it with a signal and it runs until that signal aborts; it may be started again after that.
  *
  *     sources ──events──▶ predicates ──▶ handlers ──requests──▶ queue ──get──▶ workers ──▶ reconciler
  *                                                                  ▲                          │
@@ -35,7 +35,7 @@ import {
 import type { PriorityInterface } from '../workqueue/index.js';
 import { AlreadyStartedError, CacheSyncTimeoutError } from './errors.js';
 import type { RequestQueue } from './handler.js';
-import type { ControllerHost, ControllerMetrics, Runnable } from './host.js';
+import type { Admission, ControllerHost, ControllerMetrics, Runnable } from './host.js';
 import { resolveControllerOptions } from './options.js';
 import type { ControllerOptions, ResolvedControllerOptions } from './options.js';
 import { ReadYourWritesGate } from './read-your-writes-gate.js';
@@ -108,8 +108,9 @@ export class Controller<C = unknown> implements Runnable {
   readonly #tracker: ReconcileTracker;
   readonly #tracing: ReconcileTracing;
   readonly #readYourWrites: ReadYourWritesGate | undefined;
-  /** Set by `start`: what sources added later are started with. */
+  /** Set by `start` while it runs: what sources added meanwhile are started with. */
   #running: SourceContext | undefined;
+  /** Whether a `start` is under way (one at a time; another may follow once it returned). */
   #started = false;
 
   /** Use `newController` (or the builder), which validate the name and options. */
@@ -151,20 +152,32 @@ export class Controller<C = unknown> implements Runnable {
 
   /**
    * Adds a source. Before `start` it is kept and started (and synced) with the others; once the
-   * controller runs it is started at once, without waiting for it to sync. Rejects if it cannot start.
+   * controller runs it is started at once, without waiting for it to sync (and kept for a later
+   * start, like the others). Rejects if it cannot start.
    */
   async watch(source: Source): Promise<void> {
+    this.#sources.push(source);
     if (this.#running) await source.start(this.#running);
-    else this.#sources.push(source);
   }
 
   /**
    * Runs the controller until `signal` aborts; resolves once every in-flight reconcile settled.
-   * Rejects if called twice, or if a source fails to start or sync in time (naming its kind).
+   * Rejects if it is running already, or if a source fails to start or sync in time (naming its kind).
+   * Once it returned it may be started again (a manager rejoining leader election does): the run
+   * begins from nothing, with a fresh queue its sources fill again from their caches.
    */
   async start(signal: AbortSignal): Promise<void> {
     if (this.#started) throw new AlreadyStartedError(`controller ${this.name}`);
     this.#started = true;
+    try {
+      await this.#run(signal);
+    } finally {
+      this.#running = undefined;
+      this.#started = false;
+    }
+  }
+
+  async #run(signal: AbortSignal): Promise<void> {
     this.#metrics?.maxConcurrentReconciles(this.name, this.options.maxConcurrentReconciles);
     const queue = this.#newQueue();
     // `life` also ends when start fails, so that sources already registered stop feeding a dead queue.
@@ -245,7 +258,7 @@ export class Controller<C = unknown> implements Runnable {
         // A client-go queue still hands out queued items after shutdown: they must not start.
         if (life.aborted) continue;
         if (this.#readYourWrites?.hold(next, queue)) continue;
-        const admitted = this.#host.admitReconcile ? this.#host.admitReconcile(next.item, this) : settledNothing;
+        const admitted = this.#host.admitReconcile ? this.#host.admitReconcile(next.item, this) : admittedAlways;
         if (!admitted) {
           queue.forget(next.item);
           this.#log.debug({ namespace: next.item.namespace ?? '', name: next.item.name }, 'Request dropped: not admitted by the host');
@@ -253,10 +266,10 @@ export class Controller<C = unknown> implements Runnable {
         }
         this.#metrics?.activeWorkers(this.name, 1);
         try {
-          await this.#reconcileHandler(queue, next.item, next.priority, life);
+          await this.#reconcileHandler(queue, next.item, next.priority, admitted.signal ? AbortSignal.any([life, admitted.signal]) : life);
         } finally {
           this.#metrics?.activeWorkers(this.name, -1);
-          admitted();
+          admitted.done();
         }
       } finally {
         queue.done(next.item);
@@ -264,15 +277,18 @@ export class Controller<C = unknown> implements Runnable {
     }
   }
 
-  /** One reconcile of `req`, then the bookkeeping of its outcome. Never throws. */
-  async #reconcileHandler(queue: RequestQueue, req: Request, dequeuedPriority: number, life: AbortSignal): Promise<void> {
+  /**
+   * One reconcile of `req`, then the bookkeeping of its outcome. Never throws. `until` aborts when the
+   * controller stops or the host withdraws the request's admission.
+   */
+  async #reconcileHandler(queue: RequestQueue, req: Request, dequeuedPriority: number, until: AbortSignal): Promise<void> {
     const clock = this.#host.clock;
     const startedAt = clock.now();
     const reconcileID = randomUUID();
     const log = this.#log.child({ namespace: req.namespace ?? '', name: req.name, reconcileID });
     const timeoutMs = this.options.reconciliationTimeoutMs;
     let timedOut = false;
-    let signal = life;
+    let signal = until;
     let timer: { cancel(): void } | undefined;
     if (timeoutMs > 0) {
       const timeout = new AbortController();
@@ -280,7 +296,7 @@ export class Controller<C = unknown> implements Runnable {
         timedOut = true;
         timeout.abort(new DOMException(`reconcile timed out after ${timeoutMs}ms`, 'TimeoutError'));
       }, timeoutMs);
-      signal = AbortSignal.any([life, timeout.signal]);
+      signal = AbortSignal.any([until, timeout.signal]);
     }
 
     let outcome: { ok: true; result: Result } | { ok: false; err: unknown; panic: boolean };
@@ -353,8 +369,8 @@ export class Controller<C = unknown> implements Runnable {
   }
 }
 
-/** The `done` of a host without an admission gate. */
-const settledNothing = (): void => {};
+/** The admission of every request by a host without a gate. */
+const admittedAlways: Admission = Object.freeze({ done: () => {} });
 
 /**
  * A result the queue could not act on (a delay or priority that is not a finite number) becomes an

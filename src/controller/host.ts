@@ -51,10 +51,22 @@ export interface ControllerHost<C = unknown> {
   /** Reserves a controller name; throws if it is taken (names are unique per host unless skipped). */
   registerControllerName(name: string): void;
   /**
-   * Optional gate in front of every reconcile: a `done` callback (called once that reconcile settled)
-   * lets the request through; undefined drops it unreconciled and forgotten. A sharded manager drops
-   * requests of namespaces it does not own, and waits on `done` before handing a shard to a peer; a
-   * manager with leader election drops a leader-elected `runnable`'s requests once it does not lead.
+   * Optional gate in front of every reconcile: an `Admission` lets the request through; undefined
+   * drops it unreconciled and forgotten. A sharded manager drops requests of namespaces it does not
+   * own, waits on `done` before handing a shard to a peer, and aborts the admission's signal when the
+   * shard is lost; a manager with leader election drops a leader-elected `runnable`'s requests once it
+   * does not lead.
    */
-  admitReconcile?(req: NamespacedName, runnable: Runnable): (() => void) | undefined;
+  admitReconcile?(req: NamespacedName, runnable: Runnable): Admission | undefined;
+}
+
+/** A reconcile let through by the host's gate. @extension */
+export interface Admission {
+  /**
+   * Aborts when the host withdraws the right to run this reconcile (its shard was lost): the
+   * reconcile's `ctx.signal` aborts with it. Absent when only the controller's stop can end it.
+   */
+  readonly signal?: AbortSignal | undefined;
+  /** Called once, when the reconcile settled. */
+  done(): void;
 }

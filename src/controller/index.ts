@@ -1,6 +1,6 @@
 // Public face of the controller layer: events, sources, handlers, predicates, the reconciler
 // contract, the controller and its builder, and the ControllerHost contract a manager implements.
-export type { ControllerHost, Runnable, ControllerMetrics } from './host.js';
+export type { Admission, ControllerHost, Runnable, ControllerMetrics } from './host.js';
 export type { CreateEvent, UpdateEvent, DeleteEvent, GenericEvent } from './events.js';
 export { requestFor } from './reconciler.js';
 export type { Request, Result, Reconciler, ReconcileContext } from './reconciler.js';

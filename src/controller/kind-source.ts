@@ -9,7 +9,11 @@
  * list (the registration's `hasSynced`), so the first reconciles see a complete cache.
  *
  * Each event is dispatched inside its trace span (tracing.ts), so the reconciles it enqueues link to it.
+ *
+ * A source runs once at a time: started again after its previous run's signal aborted (a controller
+ * restarted), it registers a new handler, which the informer replays its objects to once more.
  */
+import assert from 'node:assert/strict';
 import { gvkOfResource } from '../meta/index.js';
 import { formatGVK, untilAborted } from '../meta/internal.js';
 import type { Clock, KubeObject, ResourceDescriptor } from '../meta/index.js';
@@ -41,29 +45,29 @@ interface Registered<T extends KubeObject> {
   clock: Clock;
 }
 
+/** One run of a kind source: the signal that ends it, and its handler's registration once made. */
+interface Run<T extends KubeObject> {
+  readonly signal: AbortSignal;
+  /**
+   * Resolves once the handler is registered; rejects if registering failed (logged where it failed);
+   * stays pending if the run stops first.
+   */
+  readonly registered: Promise<Registered<T>>;
+  resolve(r: Registered<T>): void;
+  reject(err: unknown): void;
+}
+
 class KindSource<T extends KubeObject> implements Source {
   readonly #resource: ResourceDescriptor<T>;
   readonly #handler: EventHandler<T>;
   readonly #predicates: readonly Predicate<T>[];
-  #started = false;
-  /**
-   * Resolves once the handler is registered; rejects if registering failed (logged where it failed);
-   * stays pending if the source stops first.
-   */
-  readonly #registered: Promise<Registered<T>>;
-  #resolveRegistered!: (r: Registered<T>) => void;
-  #rejectRegistered!: (err: unknown) => void;
+  /** The current or last run; undefined before the first start. */
+  #run: Run<T> | undefined;
 
   constructor(resource: ResourceDescriptor<T>, handler: EventHandler<T>, predicates: readonly Predicate<T>[]) {
     this.#resource = resource;
     this.#handler = handler;
     this.#predicates = predicates;
-    this.#registered = new Promise((resolve, reject) => {
-      this.#resolveRegistered = resolve;
-      this.#rejectRegistered = reject;
-    });
-    // Nobody may be waiting (a source watched after start is not waited for); the failure is logged.
-    this.#registered.catch(() => {});
   }
 
   toString(): string {
@@ -71,13 +75,23 @@ class KindSource<T extends KubeObject> implements Source {
   }
 
   async start(ctx: SourceContext): Promise<void> {
-    if (this.#started) throw new AlreadyStartedError(String(this));
-    this.#started = true;
-    void this.#run(ctx);
+    if (this.#run && !this.#run.signal.aborted) throw new AlreadyStartedError(String(this));
+    let resolve!: (r: Registered<T>) => void;
+    let reject!: (err: unknown) => void;
+    const registered = new Promise<Registered<T>>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    // Nobody may be waiting (a source watched after start is not waited for); the failure is logged.
+    registered.catch(() => {});
+    const run: Run<T> = { signal: ctx.signal, registered, resolve, reject };
+    this.#run = run;
+    void this.#register(ctx, run);
   }
 
   async waitForSync({ signal }: { signal: AbortSignal }): Promise<void> {
-    const { informer, registration, clock } = await untilAborted(this.#registered, signal);
+    assert(this.#run, `${String(this)}: waitForSync is called after start, by the controller that started it`);
+    const { informer, registration, clock } = await untilAborted(this.#run.registered, signal);
     await informer.waitForSync({ signal });
     while (!registration.hasSynced()) await clock.sleep(REGISTRATION_SYNC_POLL_MS, { signal });
   }
@@ -86,7 +100,7 @@ class KindSource<T extends KubeObject> implements Source {
    * Never rejects. A kind that is not served is logged and retried until the signal aborts; a handler
    * that cannot be registered (the informer stopped) is logged and fails `waitForSync`.
    */
-  async #run({ signal, queue, host, log }: SourceContext): Promise<void> {
+  async #register({ signal, queue, host, log }: SourceContext, run: Run<T>): Promise<void> {
     const kind = formatGVK(gvkOfResource(this.#resource));
     const sourceLog = log.child({ source: String(this) });
     let informer: SharedIndexInformer<T> | undefined;
@@ -107,17 +121,17 @@ class KindSource<T extends KubeObject> implements Source {
     const dispatcher = new EventDispatcher(this.#handler, this.#predicates, queue, sourceLog);
     let registration: HandlerRegistration;
     try {
-      registration = this.#register(informer, dispatcher);
+      registration = this.#addHandler(informer, dispatcher);
     } catch (err) {
       sourceLog.error({ err, kind }, 'could not register the event handler');
-      this.#rejectRegistered(err);
+      run.reject(err);
       return;
     }
     signal.addEventListener('abort', () => registration.remove(), { once: true });
-    this.#resolveRegistered({ informer, registration, clock: host.clock });
+    run.resolve({ informer, registration, clock: host.clock });
   }
 
-  #register(informer: SharedIndexInformer<T>, dispatcher: EventDispatcher<T>): HandlerRegistration {
+  #addHandler(informer: SharedIndexInformer<T>, dispatcher: EventDispatcher<T>): HandlerRegistration {
     const kind = this.#resource.kind;
     return informer.addEventHandler({
       onAdd: (object, isInInitialList) => traceEvent(kind, 'ADDED', object, () => dispatcher.create({ object, isInInitialList })),

@@ -1,11 +1,15 @@
 /**
  * The manager's leader election: runs a `LeaderElector` on the manager's Lease, keeps
- * `leader_election_master_status` in step, and calls `onStartedLeading` once the lease is won. A lost
- * lease (the fence closed while running) is told apart from a released one (the manager stopped):
+ * `leader_election_master_status` in step, and calls `onStartedLeading` each time the lease is won. A
+ * lost lease (the fence closed while running) is told apart from a released one (the manager stopped):
  * only a loss calls `onLost`, synchronously at the instant the fence closes, so the manager can cut
- * its leader runnables before anyone else may lead. Invariant: `lost()` is true only after a loss.
+ * its leader runnables before anyone else may lead. With `onLoss: 'rejoin'` a loss ends one term, not
+ * the campaign: once the promise `onLost` returned settles (the leader runnables drained), a fresh
+ * elector campaigns again. Invariant: `lost()` is true only after a loss, and no term starts before
+ * the previous term's `onLost` settled.
  */
 import type { Clock, Logger } from '../meta/index.js';
+import { untilAborted } from '../meta/internal.js';
 import type { Client } from '../client/index.js';
 import { LeaderElectionLostError, LeaderElector, leaseLock } from './leaderelection/index.js';
 import type { ManagerMetrics } from './metrics/index.js';
@@ -17,29 +21,40 @@ export interface LeaderElectionRunnableOptions {
   metrics: ManagerMetrics;
   clock: Clock;
   logger: Logger;
+  /** Called when a term begins: the lease was won. */
   onStartedLeading(): void;
-  onLost(err: LeaderElectionLostError): void;
+  /** Called when a term ends in a loss; with rejoin, the next campaign waits until what it returns settles. */
+  onLost(err: LeaderElectionLostError): Promise<void> | void;
 }
 
 export class LeaderElectionRunnable {
-  readonly #elector: LeaderElector;
+  readonly #o: LeaderElectionRunnableOptions;
+  readonly #lease: string;
+  #elector: LeaderElector;
   #stopping: AbortSignal | undefined;
   #lost = false;
+  /** What the last loss's `onLost` returned: the next term waits for it. */
+  #drained: Promise<void> | void = undefined;
 
   constructor(o: LeaderElectionRunnableOptions) {
-    const { election: le, metrics } = o;
-    const lease = `${le.namespace}/${le.id}`;
-    metrics.leaderElectionStatus(le.id, false);
-    this.#elector = new LeaderElector({
-      lock: leaseLock({ client: o.client, namespace: le.namespace, name: le.id }),
+    this.#o = o;
+    this.#lease = `${o.election.namespace}/${o.election.id}`;
+    o.metrics.leaderElectionStatus(o.election.id, false);
+    this.#elector = this.#newElector();
+  }
+
+  #newElector(): LeaderElector {
+    const { election: le, metrics, logger } = this.#o;
+    return new LeaderElector({
+      lock: leaseLock({ client: this.#o.client, namespace: le.namespace, name: le.id }),
       identity: le.identity,
       leaseDurationMs: le.leaseDurationMs,
       renewDeadlineMs: le.renewDeadlineMs,
       retryPeriodMs: le.retryPeriodMs,
       releaseOnCancel: le.releaseOnCancel,
-      clock: o.clock,
-      logger: o.logger.child({ component: 'leader-election' }),
-      onNewLeader: (leader) => o.logger.info({ lease, leader }, 'new leader elected'),
+      clock: this.#o.clock,
+      logger: logger.child({ component: 'leader-election' }),
+      onNewLeader: (leader) => logger.info({ lease: this.#lease, leader }, 'new leader elected'),
       onStartedLeading: (leading) => {
         metrics.leaderElectionStatus(le.id, true);
         leading.addEventListener(
@@ -48,11 +63,12 @@ export class LeaderElectionRunnable {
             metrics.leaderElectionStatus(le.id, false);
             if (this.#stopping?.aborted) return;
             this.#lost = true;
-            o.onLost(new LeaderElectionLostError(lease));
+            this.#drained = this.#o.onLost(new LeaderElectionLostError(this.#lease));
           },
           { once: true },
         );
-        o.onStartedLeading();
+        this.#lost = false;
+        this.#o.onStartedLeading();
       },
     });
   }
@@ -62,14 +78,28 @@ export class LeaderElectionRunnable {
     return this.#elector.isLeading();
   }
 
-  /** Whether the lease was lost (not released at the stop). */
+  /** Whether the last term ended in a loss (not a release at the stop) and no term began since. */
   lost(): boolean {
     return this.#lost;
   }
 
-  /** Campaigns, leads and renews until `signal` aborts; an abort releases rather than loses the lease. */
+  /**
+   * Campaigns, leads and renews until `signal` aborts (an abort releases rather than loses the lease),
+   * or, with `onLoss: 'exit'`, until the lease is lost.
+   */
   async run(signal: AbortSignal): Promise<void> {
     this.#stopping = signal;
-    await this.#elector.run(signal);
+    for (;;) {
+      const outcome = await this.#elector.run(signal);
+      if (outcome === 'cancelled' || this.#o.election.onLoss === 'exit') return;
+      try {
+        // A leader runnable that never returns keeps the manager out of the election, but not from stopping.
+        await untilAborted(Promise.resolve(this.#drained), signal);
+      } catch {
+        return;
+      }
+      this.#o.logger.info({ lease: this.#lease }, 'leader runnables stopped; campaigning again');
+      this.#elector = this.#newElector();
+    }
   }
 }

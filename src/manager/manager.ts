@@ -9,15 +9,19 @@
  * The stop waits at most `gracefulShutdownTimeoutMs` (in-flight reconciles finish; queued work is not
  * started, because each controller stops taking work when its signal aborts). Losing the lease cuts:
  * leader runnables are aborted at that instant, nothing is waited for, and `start` rejects with
- * `LeaderElectionLostError` — a manager never keeps reconciling without the lease. `admitReconcile`
- * (the controllers' gate) admits a leader-elected reconcile only while the elector's fence is open, and
- * the manager's client refuses every write once a leader's fence closed or an object's shard was lost
- * (`WriteFencedError`, checked synchronously when the write is made, before anything is sent), so a
- * reconcile already in flight when the lease lapsed cannot write after a successor may lead.
+ * `LeaderElectionLostError` — a manager never keeps reconciling without the lease. With
+ * `onLoss: 'rejoin'` the manager stays up instead: the cut leader runnables are waited for, then it
+ * campaigns again and, once it wins, starts them afresh (a new term: a new group, a new write signal).
+ * `admitReconcile` (the controllers' gate) admits a leader-elected reconcile only while the elector's
+ * fence is open, and the manager's client refuses every write once a leader's fence closed or an
+ * object's shard was lost (`WriteFencedError`, checked synchronously when the write is made, before
+ * anything is sent), so a reconcile already in flight when the lease lapsed cannot write after a
+ * successor may lead.
  *
  * With `sharding`, shard ownership (`ShardOwnership`) runs from the caches' sync until after the stop:
  * it holds shard Leases, the cache watches only the namespaces of the held shards, and
- * `admitReconcile` (the controllers' gate) drops requests of other namespaces before they are reconciled.
+ * `admitReconcile` (the controllers' gate) drops requests of other namespaces before they are reconciled
+ * and hands each admitted reconcile its shard's signal, which aborts if the shard is lost.
  *
  * This class only composes the parts (each in its own file or sub-folder) and runs their lifecycle.
  *
@@ -32,10 +36,17 @@ import {
   type NamespacedName,
   type ResourceDescriptor,
 } from '../meta/index.js';
-import { untilAborted } from '../meta/internal.js';
+import { untilAborted, whenAborted } from '../meta/internal.js';
 import { createClient, type Client, type RestClient, type RestConfig } from '../client/index.js';
 import type { SharedIndexInformer } from '../cache/index.js';
-import { AlreadyStartedError, Controller, type ControllerHost, type ControllerMetrics, type Runnable } from '../controller/index.js';
+import {
+  AlreadyStartedError,
+  Controller,
+  type Admission,
+  type ControllerHost,
+  type ControllerMetrics,
+  type Runnable,
+} from '../controller/index.js';
 import type { WorkqueueMetricsProvider } from '../workqueue/index.js';
 import { InformerCache, InformerPermissions, createSplitClient, withReadYourWrites, type ManagerClient } from './cache/index.js';
 import { EventBroadcaster, type EventRecorder } from './events/index.js';
@@ -90,7 +101,10 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
   readonly #servers: { metrics?: HttpServerRunnable; healthProbe?: HttpServerRunnable } = {};
   readonly #webhookServers: WebhookServerRunnable[] = [];
   readonly #internal = new AbortController();
+  /** `leader` is this leadership term's group: with `onLoss: 'rejoin'` each term gets a fresh one. */
   readonly #groups: { http: RunnableGroup; caches: RunnableGroup; others: RunnableGroup; leader: RunnableGroup };
+  /** Every runnable that runs only on the leader, to start again in each term. */
+  readonly #leaderRunnables: Runnable[] = [];
   readonly #names = new Set<string>();
   /** Controllers added to this manager, for `explain`. */
   readonly #controllers: Controller<unknown>[] = [];
@@ -102,8 +116,8 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
   #leaderElection: LeaderElectionRunnable | undefined;
   /** Whether this manager has led under leader election: from then on, a closed fence refuses writes. */
   #led = false;
-  /** Aborts when leadership is lost: the signal every write of the manager's client carries. */
-  readonly #leadershipLost = new AbortController();
+  /** Aborts when this term's leadership is lost: the signal every write of the manager's client carries. */
+  #leadershipLost = new AbortController();
   readonly #gate: ShardGate | undefined;
   readonly #sharding: ShardOwnership | undefined;
   readonly #shardKey: ((key: string) => number) | undefined;
@@ -145,7 +159,7 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
     });
     this.client = withWriteFence(withReadYourWrites(createSplitClient({ client: this.#rest, cache: this.#cache }), this.#cache), {
       refuse: (attempt) => this.#refuseWrite(attempt),
-      signal: () => (options.leaderElection ? this.#leadershipLost.signal : undefined),
+      signal: (attempt) => this.#writeSignal(attempt),
     });
     this.#events = new EventBroadcaster({ client: this.#rest, clock: this.clock, logger: this.logger.child({ component: 'events' }) });
     this.#healthz = new HealthChecks({ path: 'healthz', logger: this.logger });
@@ -200,8 +214,12 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
         if (stale.length > 0) throw new Error(`stale informers: ${stale.map(describeStale).join('; ')}`);
       });
     }
-    const group = (name: string) => new RunnableGroup({ name, logger: this.logger, onError: (err) => this.#fail(err) });
-    this.#groups = { http: group('http-servers'), caches: group('caches'), others: group('others'), leader: group('leader-election') };
+    this.#groups = {
+      http: this.#newGroup('http-servers'),
+      caches: this.#newGroup('caches'),
+      others: this.#newGroup('others'),
+      leader: this.#newGroup('leader-election'),
+    };
     this.#groups.caches.add({ start: (signal) => this.#cache.start(signal), needLeaderElection: () => false });
     if (this.#staleness) {
       const staleness = this.#staleness;
@@ -272,7 +290,16 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
       this.logger.warn({}, 'runnable added to a stopped manager; it will not run');
       return;
     }
-    (runnable.needLeaderElection?.() === false ? this.#groups.others : this.#groups.leader).add(runnable);
+    if (runnable.needLeaderElection?.() === false) {
+      this.#groups.others.add(runnable);
+    } else {
+      this.#leaderRunnables.push(runnable);
+      this.#groups.leader.add(runnable);
+    }
+  }
+
+  #newGroup(name: string): RunnableGroup {
+    return new RunnableGroup({ name, logger: this.logger, onError: (err) => this.#fail(err) });
   }
 
   /**
@@ -291,9 +318,16 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
    * first reconcile is refused even before any timer ran). With sharding, requests of namespaces
    * outside the owned shards are dropped.
    */
-  admitReconcile(req: NamespacedName, runnable: Runnable): (() => void) | undefined {
+  admitReconcile(req: NamespacedName, runnable: Runnable): Admission | undefined {
     if (this.options.leaderElection && runnable.needLeaderElection?.() !== false && !this.#leaderElection?.isLeading()) return undefined;
-    return this.#gate ? this.#gate.admit(req) : settledNothing;
+    return this.#gate ? this.#gate.admit(req) : admittedAlways;
+  }
+
+  /** What cuts a write in flight: the loss of leadership (this term's), or of the shard of its namespace. */
+  #writeSignal(w: WriteAttempt): AbortSignal | undefined {
+    const leadership = this.options.leaderElection ? this.#leadershipLost.signal : undefined;
+    const shard = this.#gate?.signalOf(w.namespace);
+    return leadership && shard ? AbortSignal.any([leadership, shard]) : (leadership ?? shard);
   }
 
   /**
@@ -543,17 +577,19 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
             // Cut the leader runnables and their writes in flight now, before anyone else may lead.
             this.#leadershipLost.abort(err);
             this.#groups.leader.abort(err);
-            this.#fail(err);
+            if (le.onLoss === 'exit') {
+              this.#fail(err);
+              return;
+            }
+            this.logger.error({ err }, 'leadership lost; stopping the leader runnables, then campaigning again');
+            return this.#groups.leader.stop(err);
           },
         });
         electorDone = this.#leaderElection.run(leCtl.signal);
       } else {
         this.#startLeading();
       }
-      await new Promise<void>((resolve) => {
-        if (internal.aborted) resolve();
-        else internal.addEventListener('abort', () => resolve(), { once: true });
-      });
+      await whenAborted(internal);
     } catch (err) {
       if (!internal.aborted) this.#fail(err);
     } finally {
@@ -563,7 +599,8 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
     const timedOut = await stopInOrder({
       groups: [g.others, g.leader, g.caches, g.http],
       finally: () => this.#events.flush(),
-      graceMs: this.#leaderElection?.lost() ? 0 : this.options.gracefulShutdownTimeoutMs,
+      // Leader runnables cut at a loss are not waited for when the manager exits for it.
+      graceMs: this.options.leaderElection?.onLoss === 'exit' && this.#leaderElection?.lost() ? 0 : this.options.gracefulShutdownTimeoutMs,
       reason: internal.reason,
       clock: this.clock,
     });
@@ -577,8 +614,16 @@ export class Manager implements ControllerHost<ManagerClient>, AsyncDisposable {
     if (timedOut) throw timedOut;
   }
 
+  /** Starts a term: the leader runnables, afresh (a new group, a new write signal) after a term that was lost. */
   #startLeading(): void {
     this.#led = this.#leaderElection !== undefined;
+    if (this.#groups.leader.signal.aborted) {
+      // Won while the manager stops: its stop already took the last term's group; start nothing.
+      if (this.#internal.signal.aborted) return;
+      this.#leadershipLost = new AbortController();
+      this.#groups.leader = this.#newGroup('leader-election');
+      for (const r of this.#leaderRunnables) this.#groups.leader.add(r);
+    }
     this.#groups.leader.start();
     this.#resolveElected();
   }
@@ -595,5 +640,5 @@ function describeStale(r: StalenessReport): string {
   return `${r.resource} is ${seconds} s stale (cache at resourceVersion ${r.cacheResourceVersion}, server at ${r.serverResourceVersion ?? 'unknown'})`;
 }
 
-/** The `done` of a reconcile admitted without a gate. */
-const settledNothing = (): void => {};
+/** The admission of a reconcile without a gate: only the controller's stop ends it. */
+const admittedAlways: Admission = Object.freeze({ done: () => {} });

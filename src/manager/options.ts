@@ -26,6 +26,14 @@ export interface LeaderElectionOptions {
   releaseOnCancel?: boolean;
   /** Default `<hostname>_<uuid>`. */
   identity?: string;
+  /**
+   * What losing the lease does. `'exit'` (default, as controller-runtime): the manager stops and
+   * `start` rejects with `LeaderElectionLostError`. `'rejoin'`: the leader runnables are stopped (their
+   * reconciles' signals abort, the client refuses writes), the manager waits until they returned, then
+   * campaigns again and starts them afresh once it wins. Each leader runnable must then be startable
+   * again after its previous `start` returned; controllers are, with fresh queues.
+   */
+  onLoss?: 'exit' | 'rejoin';
 }
 
 /**
@@ -104,6 +112,7 @@ export const MANAGER_DEFAULTS = Object.freeze({
   renewDeadlineMs: 10_000,
   retryPeriodMs: 2_000,
   releaseOnCancel: false,
+  onLoss: 'exit',
   gracefulShutdownTimeoutMs: 30_000,
   consistentReadMs: 5_000,
   staleAfterMs: 10_000,
@@ -128,6 +137,7 @@ export interface ResolvedLeaderElection {
   readonly retryPeriodMs: number;
   readonly releaseOnCancel: boolean;
   readonly identity: string;
+  readonly onLoss: 'exit' | 'rejoin';
 }
 
 /** The sharding options with every default filled in. */
@@ -183,7 +193,10 @@ export function resolveManagerOptions(o: ManagerOptions = {}): ResolvedManagerOp
       retryPeriodMs: le.retryPeriodMs ?? MANAGER_DEFAULTS.retryPeriodMs,
       releaseOnCancel: le.releaseOnCancel ?? MANAGER_DEFAULTS.releaseOnCancel,
       identity: le.identity ?? `${hostname()}_${randomUUID()}`,
+      onLoss: le.onLoss ?? MANAGER_DEFAULTS.onLoss,
     });
+    if (leaderElection.onLoss !== 'exit' && leaderElection.onLoss !== 'rejoin')
+      throw new InvalidOptionError('leaderElection.onLoss', `must be 'exit' or 'rejoin', got ${JSON.stringify(le.onLoss)}`);
     validateLeaderElectionTimings('leaderElection', leaderElection);
   }
   const sharding = o.sharding && resolveSharding(o.sharding);

@@ -27,8 +27,8 @@ export interface WriteAttempt {
 export interface WriteFence {
   /** The error to reject this write with, or undefined to send it. Must be synchronous and cheap. */
   refuse(attempt: WriteAttempt): Error | undefined;
-  /** Aborts when the fence closes; undefined while there is nothing to close (e.g. no leader election). */
-  signal(): AbortSignal | undefined;
+  /** Aborts when the fence closes for this write; undefined while there is nothing to close (no leader election, no shard held). */
+  signal(attempt: WriteAttempt): AbortSignal | undefined;
 }
 
 /** `client` with every write checked by `fence` before it is sent. */
@@ -36,7 +36,7 @@ export function withWriteFence(client: ManagerClient, fence: WriteFence): Manage
   const guarded = <T>(attempt: WriteAttempt, send: (signal: AbortSignal | undefined) => Promise<T>): Promise<T> => {
     const refused = fence.refuse(attempt);
     if (refused) return Promise.reject(refused);
-    return send(fence.signal());
+    return send(fence.signal(attempt));
   };
   const at = (r: ResourceDescriptor<KubeObject>, nn: NamespacedName): Pick<WriteAttempt, 'resource' | 'namespace' | 'name'> => ({
     resource: r as ResourceDescriptor,

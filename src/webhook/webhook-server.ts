@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InvalidOptionError, noopLogger, type Logger } from '../meta/index.js';
-import { requireInt } from '../meta/internal.js';
+import { requireInt, whenAborted } from '../meta/internal.js';
 import type { HealthCheck } from '../manager/index.js';
 import type { WebhookServerRunnable } from '../manager/internal.js';
 import { serveAdmission, type AdmissionHandler } from './admission-handler.js';
@@ -196,10 +196,7 @@ export class WebhookServer implements WebhookServerRunnable {
     this.#bound = true;
     this.#log.info({ url, paths: [...this.#routes.keys()] }, 'serving webhooks');
     this.#resolveListening(url);
-    await new Promise<void>((resolve) => {
-      if (signal.aborted) resolve();
-      else signal.addEventListener('abort', () => resolve(), { once: true });
-    });
+    await whenAborted(signal);
     this.#bound = false;
     stopped.abort(signal.reason);
     await new Promise<void>((resolve) => {

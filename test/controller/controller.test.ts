@@ -294,9 +294,57 @@ describe('Controller reconcile loop', () => {
     await t.done;
   });
 
-  it('refuses a second start', async () => {
+  it('refuses a second start while it runs', async () => {
     const t = await running(async () => undefined);
     await assert.rejects(t.controller.start(new AbortController().signal), AlreadyStartedError);
+    t.stop.abort();
+    await t.done;
+  });
+
+  it('starts again once stopped, from a fresh queue its kind source fills again from the cache', async () => {
+    const h = new FakeHost();
+    const r = recorder(h, () => ({ requeueAfter: 60_000 }));
+    const t = await running(r.reconciler, {}, { seed: [cm('a')], host: h });
+    await step(h.clock, 1);
+    t.stop.abort();
+    await t.done;
+    t.informer.add(cm('b')); // while stopped: nobody listens
+    const again = new AbortController();
+    const done = t.controller.start(again.signal);
+    await step(h.clock, 1);
+    // Both objects once each: the first run's delayed requeue of `a` left with its queue.
+    assert.deepEqual(r.calls.map((c) => c.key).sort(), ['ns/a', 'ns/a', 'ns/b']);
+    t.informer.add(cm('c'));
+    await step(h.clock, 1);
+    assert.deepEqual(r.calls.at(-1)?.key, 'ns/c', 'one handler registered, on the new queue');
+    assert.equal(t.informer.handlers.size, 1);
+    again.abort();
+    await done;
+  });
+
+  it("aborts a reconcile's signal when the host withdraws its admission, and settles the admission once", async () => {
+    const withdrawn = new AbortController();
+    let settled = 0;
+    const h = Object.assign(new FakeHost(), {
+      admitReconcile: () => ({ signal: withdrawn.signal, done: () => void settled++ }),
+    });
+    let reason: unknown;
+    const t = await running(
+      async (_req, { signal }) => {
+        await h.clock.sleep(60_000, { signal }).catch((e: unknown) => {
+          reason = e;
+          throw e;
+        });
+      },
+      {},
+      { host: h },
+    );
+    t.informer.add(cm('a'));
+    await step(h.clock, 1);
+    withdrawn.abort(new Error('shard 3 lost'));
+    await settle();
+    assert.match(String(reason), /shard 3 lost/);
+    assert.equal(settled, 1);
     t.stop.abort();
     await t.done;
   });

@@ -1,13 +1,14 @@
 // The manager's reconcile admission under leader election, on a clock that can jump like a process
 // waking from a freeze: a leader-elected controller's request is admitted only while the fence is
 // open, refused the moment the renew deadline passed (before any timer ran), and a controller that
-// does not need leader election is admitted on every replica.
+// does not need leader election is admitted on every replica. With onLoss rejoin, a loss aborts the
+// leader runnables, refuses writes, and the next term starts only once they returned.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { StatusError, type Client } from 'kube-converge/client';
 import type { Runnable } from 'kube-converge/controller';
 import { createManager } from 'kube-converge/manager';
-import { FakeClock, noopLogger, type KubeObject, type Status } from 'kube-converge/meta';
+import { ConfigMapResource, FakeClock, noopLogger, type KubeObject, type Status } from 'kube-converge/meta';
 import { DisturbedClock } from './disturbed-clock.js';
 
 const timings = { leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 };
@@ -58,11 +59,11 @@ describe('reconcile admission under leader election', () => {
     });
     const run = mgr.start();
     await mgr.elected();
-    const done = mgr.admitReconcile(req, leaderElected);
-    assert.equal(typeof done, 'function');
-    done!();
+    const admission = mgr.admitReconcile(req, leaderElected);
+    assert.ok(admission);
+    admission.done();
     clock.wake(timings.renewDeadlineMs - 1);
-    assert.equal(typeof mgr.admitReconcile(req, leaderElected), 'function', 'still inside the deadline');
+    assert.notEqual(mgr.admitReconcile(req, leaderElected), undefined, 'still inside the deadline');
     clock.wake(1);
     // No timer has run since the wake-up: the admission check itself closes the fence.
     assert.equal(mgr.admitReconcile(req, leaderElected), undefined);
@@ -92,8 +93,55 @@ describe('reconcile admission under leader election', () => {
     await fake.advance(timings.retryPeriodMs);
     assert.equal(mgr.isLeader(), false);
     assert.equal(mgr.admitReconcile(req, leaderElected), undefined);
-    assert.equal(typeof mgr.admitReconcile(req, everyReplica), 'function');
+    assert.notEqual(mgr.admitReconcile(req, everyReplica), undefined);
     await mgr.shutdown();
     await run;
+  });
+});
+
+describe('rejoining the election after a loss', () => {
+  it('aborts the leader runnables on a loss, refuses writes, and starts them again only once they returned and the lease is won', async () => {
+    const fake = new FakeClock(0);
+    const clock = new DisturbedClock(fake);
+    const mgr = await createManager({
+      client: leaseClient().client,
+      clock,
+      logger: noopLogger,
+      leaderElection: { id: 'op', namespace: 'ns', identity: 'me', ...timings, onLoss: 'rejoin' },
+    });
+    const terms: AbortSignal[] = [];
+    let drained!: () => void;
+    const draining = new Promise<void>((resolve) => (drained = resolve));
+    mgr.add({
+      needLeaderElection: () => true,
+      start: async (signal) => {
+        terms.push(signal);
+        if (terms.length === 1) await draining; // the first term's work outlives its signal
+      },
+    });
+    const run = mgr.start();
+    let settled = false;
+    void run.finally(() => (settled = true));
+    await mgr.elected();
+    assert.equal(terms.length, 1);
+    clock.wake(timings.renewDeadlineMs);
+    assert.equal(mgr.isLeader(), false, 'the check closes the fence');
+    assert.equal(terms[0]!.aborted, true);
+    await assert.rejects(mgr.client.create(ConfigMapResource, { metadata: { namespace: 'ns', name: 'x' } }), {
+      code: 'CONVERGE_WRITE_FENCED',
+    });
+    // The Lease still names this replica, so a campaign would win at once: it waits for the drain.
+    await fake.advance(3 * timings.retryPeriodMs);
+    assert.equal(terms.length, 1);
+    assert.equal(mgr.isLeader(), false);
+    drained();
+    await fake.advance(timings.retryPeriodMs);
+    assert.equal(terms.length, 2, 'a new term started the runnable again');
+    assert.equal(terms[1]!.aborted, false);
+    assert.equal(mgr.isLeader(), true);
+    assert.equal(settled, false, 'start does not reject on a loss');
+    await mgr.shutdown();
+    await run;
+    assert.equal(terms[1]!.aborted, true);
   });
 });

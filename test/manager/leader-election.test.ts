@@ -145,6 +145,25 @@ describe('leader election', () => {
     await b.done;
   });
 
+  it('releases the version the lock holds when a renewal it never saw answered was stored, and leaves a lock another holds', async () => {
+    const clock = new FakeClock(0);
+    const lock = new MemoryLock();
+    const a = candidate(lock, clock, 'a', { releaseOnCancel: true });
+    await clock.advance(0);
+    // A renewal the stop cut short after the server stored it: the lock moved on without a seeing it.
+    lock.write({ ...lock.snapshot!.record, renewTimeMs: 500 });
+    a.ctl.abort();
+    assert.equal(await a.done, 'cancelled');
+    assert.equal(lock.snapshot!.record.holderIdentity, '');
+
+    const c = candidate(lock, clock, 'c', { releaseOnCancel: true });
+    await clock.advance(0);
+    lock.write({ ...lock.snapshot!.record, holderIdentity: 'd' });
+    c.ctl.abort();
+    await c.done;
+    assert.equal(lock.snapshot!.record.holderIdentity, 'd', 'only a lock that still names us is released');
+  });
+
   it('gives up a hung acquire attempt after the renew deadline and wins at a later retry', async () => {
     const clock = new FakeClock(0);
     const lock = new MemoryLock();

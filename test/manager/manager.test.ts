@@ -156,7 +156,10 @@ describe('manager options', () => {
     assert.equal(o.metricsBind, undefined);
     assert.equal(o.healthProbeBind, undefined);
     const le = o.leaderElection!;
-    assert.deepEqual([le.leaseDurationMs, le.renewDeadlineMs, le.retryPeriodMs, le.releaseOnCancel], [15_000, 10_000, 2_000, false]);
+    assert.deepEqual(
+      [le.leaseDurationMs, le.renewDeadlineMs, le.retryPeriodMs, le.releaseOnCancel, le.onLoss],
+      [15_000, 10_000, 2_000, false, 'exit'],
+    );
     assert.match(le.identity, /^.+_[0-9a-f-]{36}$/);
   });
 
@@ -190,6 +193,9 @@ describe('manager options', () => {
     assert.throws(() => resolveManagerOptions({ leaderElection: { id: 'x', namespace: '' } }), { path: 'leaderElection.namespace' });
     assert.throws(() => resolveManagerOptions({ leaderElection: { id: 'x', namespace: 'ns', leaseDurationMs: 5_000 } }), {
       path: 'leaderElection.leaseDurationMs',
+    });
+    assert.throws(() => resolveManagerOptions({ leaderElection: { id: 'x', namespace: 'ns', onLoss: 'restart' as never } }), {
+      path: 'leaderElection.onLoss',
     });
     assert.throws(() => resolveManagerOptions({ gracefulShutdownTimeoutMs: -1 }), { path: 'gracefulShutdownTimeoutMs' });
     assert.equal(resolveManagerOptions({ gracefulShutdownTimeoutMs: Infinity }).gracefulShutdownTimeoutMs, Infinity);

@@ -78,7 +78,7 @@ function coordinator(client: Client, clock: FakeClock, gate: ShardGate, shards: 
 }
 
 describe('shard coordinator', () => {
-  it('closes every held shard at the renew deadline when renewals fail, before its Lease could expire for others', async () => {
+  it('closes every held shard at the renew deadline when renewals fail, before its Lease could expire for others, aborting its reconciles in flight', async () => {
     const clock = new FakeClock();
     const store = leaseStore();
     const gate = gateOf();
@@ -92,14 +92,18 @@ describe('shard coordinator', () => {
     assert.deepEqual(c.owned(), [0, 1]);
     assert.equal(c.reconciledOnce(), true);
     assert.equal(store.leases.get('op-shard-0')?.spec?.holderIdentity, 'a');
+    const inFlight = gate.admit({ namespace: 'ns0', name: 'busy' })!;
     store.state.down = true;
     await clock.advance(timings.renewDeadlineMs - 1);
     assert.equal(gate.isOpen(0), true);
+    assert.equal(inFlight.signal?.aborted, false);
     await clock.advance(1);
     assert.equal(gate.isOpen(0), false);
     assert.equal(gate.isOpen(1), false);
+    assert.equal(inFlight.signal?.aborted, true, 'the reconcile in flight is cut at the deadline');
     assert.deepEqual(c.owned(), []);
     assert.equal(gate.admit({ namespace: 'ns0', name: 'x' }), undefined);
+    inFlight.done();
     ctl.abort();
     await clock.runAll();
     await run;
@@ -125,7 +129,7 @@ describe('shard coordinator', () => {
     assert.equal(gate.isOpen(3), false);
     assert.equal(gate.admit({ namespace: 'ns3', name: 'new' }), undefined);
     assert.equal(store.leases.get('op-shard-3')?.spec?.holderIdentity, 'a');
-    inFlight();
+    inFlight.done();
     await clock.advance(0);
     assert.equal(store.leases.get('op-shard-3')?.spec?.holderIdentity, '');
     assert.equal(store.leases.get('op-shard-2')?.spec?.holderIdentity, '');

@@ -132,9 +132,9 @@ describe('the shard gate', () => {
   it('drops requests of closed shards and always admits cluster-scoped ones', () => {
     const g = gate();
     assert.equal(g.admit({ namespace: 'ns0', name: 'x' }), undefined);
-    assert.equal(typeof g.admit({ name: 'cluster-wide' }), 'function');
+    assert.notEqual(g.admit({ name: 'cluster-wide' }), undefined);
     g.open(0);
-    assert.equal(typeof g.admit({ namespace: 'ns0', name: 'x' }), 'function');
+    assert.notEqual(g.admit({ namespace: 'ns0', name: 'x' }), undefined);
     assert.equal(g.admit({ namespace: 'ns1', name: 'x' }), undefined);
   });
 
@@ -146,14 +146,38 @@ describe('the shard gate', () => {
     let closed = false;
     const closing = g.close(1).then(() => (closed = true));
     assert.equal(g.admit({ namespace: 'ns1', name: 'c' }), undefined);
-    first();
-    first(); // settling twice counts once
+    first.done();
+    first.done(); // settling twice counts once
     await Promise.resolve();
     assert.equal(closed, false);
-    second();
+    second.done();
     await closing;
     assert.equal(closed, true);
     await g.close(1); // nothing in flight: resolves at once
+  });
+
+  it('aborts the signal of the reconciles in flight of a shard that is lost, not of one released, and gives a reopened shard a fresh signal', async () => {
+    const g = gate();
+    g.open(1);
+    g.open(2);
+    const lostOne = g.admit({ namespace: 'ns1', name: 'a' })!;
+    const released = g.admit({ namespace: 'ns2', name: 'b' })!;
+    const unsharded = g.admit({ name: 'cluster-wide' })!;
+    assert.equal(g.signalOf('ns1'), lostOne.signal, 'writes in the namespace carry the same signal');
+    const losing = g.lose(1);
+    const releasing = g.close(2);
+    assert.equal(lostOne.signal?.aborted, true);
+    assert.match(String(lostOne.signal?.reason), /shard 1 was lost/);
+    assert.equal(released.signal?.aborted, false, 'a release drains instead');
+    assert.equal(unsharded.signal, undefined);
+    assert.equal(g.signalOf('ns1'), undefined, 'no signal for a shard not held');
+    lostOne.done();
+    released.done();
+    await Promise.all([losing, releasing]);
+    g.open(1);
+    const again = g.admit({ namespace: 'ns1', name: 'a' })!;
+    assert.equal(again.signal?.aborted, false);
+    again.done();
   });
 });
 

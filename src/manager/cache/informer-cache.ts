@@ -34,7 +34,7 @@ import {
   type NamespacedName,
   type ResourceDescriptor,
 } from '../../meta/index.js';
-import { formatGVR, untilAborted } from '../../meta/internal.js';
+import { formatGVR, untilAborted, whenAborted } from '../../meta/internal.js';
 import { NAMESPACE_INDEX, SharedInformerFactory, type IndexFunc, type SharedIndexInformer } from '../../cache/index.js';
 import type { Client } from '../../client/index.js';
 import { CacheNotSyncedError, ShardNotOwnedError } from './errors.js';
@@ -207,10 +207,7 @@ export class InformerCache {
     this.#signal = signal;
     this.#factory.start(signal);
     for (const [sharded, resource] of this.#sharded) this.#runSharded(resource, sharded);
-    await new Promise<void>((resolve) => {
-      if (signal.aborted) resolve();
-      else signal.addEventListener('abort', () => resolve(), { once: true });
-    });
+    await whenAborted(signal);
     // Informers created while we waited were started too; wait for every one of them.
     while (this.#runs.size > 0) await Promise.all([...this.#runs]);
     await this.#factory.stopped();

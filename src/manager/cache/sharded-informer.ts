@@ -18,7 +18,7 @@
  * no object is delivered or returned twice.
  */
 import { splitKey, type KubeObject, type ResourceDescriptor } from '../../meta/index.js';
-import { untilAborted } from '../../meta/internal.js';
+import { untilAborted, whenAborted } from '../../meta/internal.js';
 import type {
   HandlerRegistration,
   IndexFunc,
@@ -209,10 +209,7 @@ export class ShardedInformer<T extends KubeObject> implements SharedIndexInforme
   async run(signal: AbortSignal): Promise<void> {
     this.#signal = signal;
     this.#factory.start(signal);
-    await new Promise<void>((resolve) => {
-      if (signal.aborted) resolve();
-      else signal.addEventListener('abort', () => resolve(), { once: true });
-    });
+    await whenAborted(signal);
     await this.#factory.stopped();
   }
 }

@@ -8,6 +8,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { InvalidOptionError, type Logger } from '../../meta/index.js';
+import { whenAborted } from '../../meta/internal.js';
 import type { Runnable } from '../../controller/index.js';
 
 export interface HttpResponse {
@@ -82,10 +83,7 @@ export class HttpServerRunnable implements Runnable {
     const url = `http://${host}:${addr.port}`;
     this.#log.info({ server: this.#name, url }, 'serving');
     this.#resolveListening(url);
-    await new Promise<void>((resolve) => {
-      if (signal.aborted) resolve();
-      else signal.addEventListener('abort', () => resolve(), { once: true });
-    });
+    await whenAborted(signal);
     stopped.abort(signal.reason);
     await new Promise<void>((resolve) => {
       server.close(() => resolve());

@@ -375,14 +375,31 @@ export class LeaderElector {
     }
   }
 
+  /**
+   * Writes the lock free if we hold it. The version we last saw may be stale: a renewal cut short by
+   * the stop may have been stored without our seeing the answer. On a failed write the lock is read
+   * once more and, if it still names us, released at the version it has now; a successor then takes
+   * over at its next retry instead of waiting for the lease to expire.
+   */
   async #release(log: Logger): Promise<void> {
+    const { lock, identity, clock } = this.#o;
     const o = this.#observed;
-    if (!o || o.snapshot.record.holderIdentity !== this.#o.identity) return;
-    const released = releasedRecord(o.snapshot.record, this.#o.clock.now());
+    if (!o || o.snapshot.record.holderIdentity !== identity) return;
     const deadline = new AbortController();
-    const timer = this.#o.clock.setTimer(() => deadline.abort(new Error('release deadline passed')), this.#o.renewDeadlineMs);
+    const timer = clock.setTimer(() => deadline.abort(new Error('release deadline passed')), this.#o.renewDeadlineMs);
+    const signal = deadline.signal;
+    const release = async (held: LockSnapshot): Promise<void> => {
+      this.#observe(await lock.update(releasedRecord(held.record, clock.now()), held.version, { signal }), clock.monotonicMs());
+    };
     try {
-      this.#observe(await this.#o.lock.update(released, o.snapshot.version, { signal: deadline.signal }), this.#o.clock.monotonicMs());
+      try {
+        await release(o.snapshot);
+      } catch (err) {
+        if (signal.aborted) throw err;
+        const current = await lock.get({ signal });
+        if (current?.record.holderIdentity !== identity) return;
+        await release(current);
+      }
       log.info({}, 'released leader lease');
     } catch (err) {
       log.error({ err }, 'failed to release leader lease');

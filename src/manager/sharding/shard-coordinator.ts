@@ -20,8 +20,8 @@
  * written and its cache synced (`whenSynced`); a release first closes the shard and waits for its
  * in-flight reconciles, then writes the Lease free; a shard whose renewal has not succeeded for
  * `renewDeadlineMs` is closed at that instant, before any other replica may take it
- * (`leaseDurationMs > renewDeadlineMs`). A reconcile already running when a shard is lost that way
- * is not cut short.
+ * (`leaseDurationMs > renewDeadlineMs`); the gate then aborts the signal of the reconciles already
+ * running in it.
  */
 import { LeaseResource, type Clock, type Logger } from '../../meta/index.js';
 import { isConflict, isNotFound, type Client } from '../../client/index.js';

@@ -8,9 +8,11 @@
  * not sharded and always pass), or, for a fleet sharded by cluster, its cluster's. A shard closed
  * because its Lease could not be renewed in time is remembered as lost until it is opened again, so
  * the manager's client can refuse writes in its namespaces (a release, which drains first, is not a
- * loss).
+ * loss). A loss also aborts the signal of every admission into that shard, so its reconciles in flight
+ * (and the writes they have on the wire) are cut at that instant; a release lets them finish.
  */
 import type { NamespacedName } from '../../meta/index.js';
+import type { Admission } from '../../controller/index.js';
 
 /** Admits only reconciles of namespaces in shards this replica owns, and drains a shard before it is given up. */
 export class ShardGate {
@@ -20,41 +22,63 @@ export class ShardGate {
   readonly #inFlight = new Map<number, number>();
   readonly #drained = new Map<number, Array<() => void>>();
   readonly #lost = new Set<number>();
+  /** Per open shard: aborted when it is lost; a fresh one each time it opens. */
+  readonly #tenure = new Map<number, AbortController>();
 
   constructor(options: { shardOf: (req: NamespacedName) => number | undefined }) {
     this.#shardOf = options.shardOf;
   }
 
-  /** A `done` callback to call once the reconcile settled, or undefined: drop the request. */
-  admit(req: NamespacedName): (() => void) | undefined {
+  /** The admission of a request (its signal aborts if its shard is lost), or undefined: drop the request. */
+  admit(req: NamespacedName): Admission | undefined {
     const shard = this.#shardOf(req);
-    if (shard === undefined) return () => {};
+    if (shard === undefined) return unsharded;
     if (!this.#open.has(shard)) return undefined;
+    const tenure = this.#tenure.get(shard)!;
     this.#inFlight.set(shard, (this.#inFlight.get(shard) ?? 0) + 1);
     let settled = false;
-    return () => {
+    const done = (): void => {
       if (settled) return;
       settled = true;
-      const left = this.#inFlight.get(shard)! - 1;
-      if (left > 0) {
-        this.#inFlight.set(shard, left);
-        return;
-      }
-      this.#inFlight.delete(shard);
-      for (const resolve of this.#drained.get(shard) ?? []) resolve();
-      this.#drained.delete(shard);
+      this.#settled(shard);
     };
+    return { signal: tenure.signal, done };
+  }
+
+  /** One reconcile of `shard` settled: the last one lets a close waiting for the shard to drain go on. */
+  #settled(shard: number): void {
+    const left = this.#inFlight.get(shard)! - 1;
+    if (left > 0) {
+      this.#inFlight.set(shard, left);
+      return;
+    }
+    this.#inFlight.delete(shard);
+    for (const resolve of this.#drained.get(shard) ?? []) resolve();
+    this.#drained.delete(shard);
   }
 
   open(shard: number): void {
     this.#lost.delete(shard);
     this.#open.add(shard);
+    const tenure = this.#tenure.get(shard);
+    if (!tenure || tenure.signal.aborted) this.#tenure.set(shard, new AbortController());
   }
 
-  /** Closes a shard whose Lease may already be another's: like `close`, and its namespaces count as lost until it opens again. */
+  /**
+   * Closes a shard whose Lease may already be another's: its reconciles in flight see their signal
+   * abort now, and its namespaces count as lost until it opens again. Resolves like `close`.
+   */
   lose(shard: number): Promise<void> {
     this.#lost.add(shard);
+    this.#tenure.get(shard)?.abort(new Error(`shard ${shard} was lost by this replica`));
     return this.close(shard);
+  }
+
+  /** Aborts when `namespace`'s shard is lost; undefined for a namespace of no shard or of a shard not held. */
+  signalOf(namespace: string): AbortSignal | undefined {
+    if (!namespace) return undefined;
+    const shard = this.#shardOf({ namespace, name: '' });
+    return shard !== undefined && this.#open.has(shard) ? this.#tenure.get(shard)?.signal : undefined;
   }
 
   /** The shard of `namespace` if this replica lost it and has not owned it again since; undefined otherwise. */
@@ -79,3 +103,6 @@ export class ShardGate {
     return this.#open.has(shard);
   }
 }
+
+/** The admission of a request that is not sharded: only the controller's stop ends it. */
+const unsharded: Admission = Object.freeze({ done: () => {} });
