@@ -5,7 +5,7 @@
  *
  * | metric (Prometheus name)                       | update point                                         |
  * |------------------------------------------------|------------------------------------------------------|
- * | `workqueue_depth`                              | +1 on an add that makes an item newly dirty, −1 on get |
+ * | `workqueue_depth`                              | +1 on an add that makes an item newly dirty, −1 on get (and, for the priority queue, on shutdown for each item it will never hand out) |
  * | `workqueue_adds_total`                         | +1 on an add that makes an item newly dirty           |
  * | `workqueue_queue_duration_seconds`             | first add (kept once per item) → get                  |
  * | `workqueue_work_duration_seconds`              | get → done                                           |
@@ -146,6 +146,13 @@ export class QueueMetrics {
       this.#addTimes.delete(key);
     }
     this.#processingStart.set(key, now);
+  }
+
+  /** `key` was queued when its queue shut down and will never be handed out: it leaves the depth. */
+  abandon(key: string, priority = 0): void {
+    if (this.#depthByPriority) this.#depthByPriority.dec(priority);
+    else this.#depth.dec();
+    this.#addTimes.delete(key);
   }
 
   /** The worker handling `key` called done. */

@@ -329,6 +329,10 @@ export class PriorityQueue<T> implements PriorityInterface<T> {
     this.#shuttingDown = true;
     this.#timer.cancel();
     this.#metrics?.stop();
+    // `get` answers shutdown from now on, so what is ready (or parked behind an item in flight) is never
+    // handed out: it leaves `workqueue_depth`, or a queue started again under the same name would
+    // count it forever on top of its own.
+    for (const e of this.#items.values()) if (e.readyAt === undefined) this.#metrics?.abandon(e.key, e.priority);
     for (let w = this.#waiters.shift(); w; w = this.#waiters.shift()) w(SHUTDOWN);
   }
 

@@ -269,6 +269,27 @@ describe('PriorityQueue', () => {
     q.shutDown();
   });
 
+  it('takes what it never hands out off the depth at shutdown, so a queue started again under its name counts only its own', async () => {
+    const clock = new FakeClock();
+    const { provider, m } = recordingProvider({ withPriority: true });
+    const q = new PriorityQueue<string>({ clock, name: 'pq', metricsProvider: provider });
+    q.addWithOpts({ priority: 2 }, 'a', 'b');
+    q.add('c');
+    q.addAfter('d', 100);
+    assert.equal((await q.get()).item, 'a');
+    q.addWithOpts({ priority: 2 }, 'a'); // parked behind its own processing
+    assert.deepEqual(Object.fromEntries(m.depthByPriority), { 0: 1, 2: 2 });
+    q.shutDown();
+    assert.deepEqual(Object.fromEntries(m.depthByPriority), { 0: 0, 2: 0 }, 'ready and parked items leave; the delayed one never counted');
+    assert.equal(q.len(), 3, 'len still reports what was queued');
+    q.done('a');
+    assert.deepEqual(Object.fromEntries(m.depthByPriority), { 0: 0, 2: 0 });
+    const again = new PriorityQueue<string>({ clock, name: 'pq', metricsProvider: provider });
+    again.add('c');
+    assert.deepEqual(Object.fromEntries(m.depthByPriority), { 0: 1, 2: 0 });
+    again.shutDown();
+  });
+
   it('moves the plain depth gauge when the provider has no priority label', () => {
     const clock = new FakeClock();
     const { provider, m } = recordingProvider();
