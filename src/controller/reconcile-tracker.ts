@@ -229,7 +229,7 @@ export class ReconcileTracker {
       key,
       prev: undefined,
       next: undefined,
-      request: req.namespace ? { namespace: req.namespace, name: req.name } : { name: req.name },
+      request: requestCopy(req),
       phase,
       nextAttemptAt: undefined,
       lastOutcome: undefined,
@@ -311,4 +311,10 @@ function messageOf(err: unknown): string {
       return `<unprintable ${typeof err}>`;
     }
   }
+}
+
+/** A copy of `req` with every field it carries (a fleet request's cluster too), without an empty namespace. */
+function requestCopy(req: Request): Request {
+  const { namespace, ...rest } = req;
+  return namespace ? { ...rest, namespace } : rest;
 }

@@ -67,7 +67,13 @@ describe('explain per cluster', () => {
       // The dashboard lists member-1's object (and not member-0's), with its explain answer.
       const state = (await (await fetch(`${probe}/dashboard/state`)).json()) as {
         notConverged: { kind: string; cluster?: string; name: string; report: { summary: string } }[];
+        controllers: { name: string; lastErrors: { request: string; message: string }[] }[];
       };
+      // Its last errors name the cluster: two members' default/app are different requests.
+      assert.deepEqual(
+        state.controllers.find((c) => c.name === 'propagate')?.lastErrors.map((e) => e.request),
+        ['default/app in cluster member-1'],
+      );
       assert.deepEqual(
         state.notConverged.map((o) => [o.kind, o.cluster, o.name]),
         [['ConfigMap', 'member-1', 'app']],

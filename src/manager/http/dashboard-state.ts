@@ -21,6 +21,11 @@ import type { ConvergeReport } from '../explain/index.js';
 export const MAX_NOT_CONVERGED = 50;
 const MAX_LAST_ERRORS = 5;
 
+/** A request as the dashboard lists it: `namespace/name`, followed by its cluster for a fleet controller's. */
+function requestText(request: NamespacedName & { cluster?: unknown }): string {
+  return typeof request.cluster === 'string' ? `${keyOf(request)} in cluster ${request.cluster}` : keyOf(request);
+}
+
 type Informers = readonly { resource: ResourceDescriptor; informer: SharedIndexInformer<KubeObject> }[];
 
 /** Where a snapshot's facts come from: the manager's parts. */
@@ -129,7 +134,7 @@ function controllerSnapshot(c: Controller<unknown>, metrics: MetricValues): Cont
     .sort((a, b) => (b.lastFinishedAt ?? 0) - (a.lastFinishedAt ?? 0))
     .slice(0, MAX_LAST_ERRORS)
     .map((s) => ({
-      request: keyOf(s.request),
+      request: requestText(s.request),
       message: s.lastError.message,
       ...(s.lastError.reason ? { reason: s.lastError.reason } : {}),
       ...(s.lastFinishedAt !== undefined ? { at: new Date(s.lastFinishedAt).toISOString() } : {}),
