@@ -145,6 +145,28 @@ describe('leader election', () => {
     await b.done;
   });
 
+  it('takes a released lock at once when the lock can watch for a release, and at its next retry when the watch fails', async () => {
+    for (const [releaseWatch, startedAt] of [
+      ['works', 1_000],
+      ['fails', 2_000],
+    ] as const) {
+      const clock = new FakeClock(0);
+      const lock = new MemoryLock();
+      lock.releaseWatch = releaseWatch;
+      const a = candidate(lock, clock, 'a', { releaseOnCancel: true });
+      await clock.advance(0);
+      const b = candidate(lock, clock, 'b');
+      await clock.advance(1_000);
+      a.ctl.abort();
+      assert.equal(await a.done, 'cancelled');
+      await clock.advance(0);
+      await clock.advance(1_000);
+      assert.deepEqual(b.events, [`started@${startedAt}`], releaseWatch);
+      b.ctl.abort();
+      await b.done;
+    }
+  });
+
   it('releases the version the lock holds when a renewal it never saw answered was stored, and leaves a lock another holds', async () => {
     const clock = new FakeClock(0);
     const lock = new MemoryLock();

@@ -77,8 +77,9 @@ export function leaderElectionRbacFile(who: OperatorIdentity): ScaffoldFile {
   const subject = `  - kind: ServiceAccount\n    name: ${who.name}\n    namespace: ${who.namespace}\n`;
   return {
     path: `${RBAC_DIR}/leader-election.yaml`,
-    content: `# The leader-election Lease, in the operator's own namespace: read it, take it, renew it. Written by
-# converge init, not generated: the tests never elect a leader, so no recording holds these calls.
+    content: `# The leader-election Lease, in the operator's own namespace: read it, take it, renew it, and watch
+# it (a standby takes it the moment the leader releases it). Written by converge init, not generated:
+# the tests never elect a leader, so no recording holds these calls.
 apiVersion: rbac.authorization.k8s.io/v1
 kind: Role
 metadata:
@@ -87,7 +88,7 @@ metadata:
 rules:
   - apiGroups: [coordination.k8s.io]
     resources: [leases]
-    verbs: [get, create, update]
+    verbs: [get, create, update, watch]
 ---
 apiVersion: rbac.authorization.k8s.io/v1
 kind: RoleBinding

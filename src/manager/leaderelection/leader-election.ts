@@ -18,7 +18,8 @@
  * aborts). A successor takes over only `leaseDurationMs > renewDeadlineMs` after it saw that renewal,
  * so two leaders never overlap, provided clocks run at the same rate (docs/manager.md gives the
  * argument). Waits are exact multiples of `retryPeriodMs` (client-go adds jitter); the fake clock
- * stays exact. The rule deciding each round (read, create, renew, take over, wait) is the pure
+ * stays exact. A candidate whose lock can watch for a release tries at once when the holder gives
+ * the lock up, instead of at its next retry. The rule deciding each round (read, create, renew, take over, wait) is the pure
  * `leaseStep`; the elector only performs its I/O and keeps time.
  */
 import assert from 'node:assert/strict';
@@ -52,6 +53,12 @@ export interface LeaseLock {
   get(options: { signal: AbortSignal }): Promise<LockSnapshot | undefined>;
   create(record: LeaderElectionRecord, options: { signal: AbortSignal }): Promise<LockSnapshot>;
   update(record: LeaderElectionRecord, version: string, options: { signal: AbortSignal }): Promise<LockSnapshot>;
+  /**
+   * Optional: resolves once the lock is seen released (no holder) or deleted after `version`, so a
+   * candidate takes it at once instead of at its next retry; rejects when it cannot tell (the watch
+   * failed or ended), and then the candidate waits out its retry period as without it.
+   */
+  released?(version: string, options: { signal: AbortSignal }): Promise<void>;
 }
 
 /** Where a `LeaderElector` is: idle, acquiring, leading since when, or stopped and why. */
@@ -190,6 +197,8 @@ export class LeaderElector {
   #reportedLeader: string | undefined;
   /** When the last successful acquire or renew attempt started (before its request was sent): the fence counts from here. */
   #lastRenewMs = -Infinity;
+  /** Whether watching the lock for a release failed once (logged once, then the candidate only polls). */
+  #releaseWatchFailed = false;
   /** Aborts the moment leadership ends; the signal handed to `onStartedLeading`. */
   #leading: AbortController | undefined;
 
@@ -258,7 +267,7 @@ export class LeaderElector {
 
   /** Retries until a round wins; resolves with when that round started, or undefined once `signal` aborts. */
   async #acquire(signal: AbortSignal, log: Logger): Promise<number | undefined> {
-    const { clock, renewDeadlineMs, retryPeriodMs } = this.#o;
+    const { clock, renewDeadlineMs } = this.#o;
     for (;;) {
       if (signal.aborted) return undefined;
       // A hung request must not stall the campaign: each attempt gets the renew deadline at most.
@@ -273,10 +282,35 @@ export class LeaderElector {
       }
       if (round.kind === 'won') return startedAt;
       try {
-        await clock.sleep(retryPeriodMs, { signal });
+        await this.#betweenRounds(signal, log);
       } catch {
         return undefined;
       }
+    }
+  }
+
+  /**
+   * Waits one retry period before the next round, or less: when the lock can tell that its holder
+   * released it (a rolling update's `releaseOnCancel`), the round starts at once. Rejects once `signal` aborts.
+   */
+  async #betweenRounds(signal: AbortSignal, log: Logger): Promise<void> {
+    const { clock, lock, retryPeriodMs } = this.#o;
+    const seen = this.#observed?.snapshot;
+    if (lock.released === undefined || seen === undefined || seen.record.holderIdentity === '') {
+      return clock.sleep(retryPeriodMs, { signal });
+    }
+    const done = new AbortController();
+    const either = AbortSignal.any([signal, done.signal]);
+    const release = lock.released(seen.version, { signal: either }).catch((err: unknown) => {
+      if (either.aborted) return new Promise<void>(() => {});
+      if (!this.#releaseWatchFailed) log.info({ err }, 'cannot watch the lock for a release; trying every retry period');
+      this.#releaseWatchFailed = true;
+      return new Promise<void>(() => {});
+    });
+    try {
+      await Promise.race([clock.sleep(retryPeriodMs, { signal: either }), release]);
+    } finally {
+      done.abort();
     }
   }
 

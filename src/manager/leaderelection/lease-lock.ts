@@ -2,7 +2,8 @@
  * The `LeaseLock` of leader election stored in a `coordination.k8s.io/v1` Lease, as controller-runtime
  * does by default. A renewal or takeover is an `update` quoting the resourceVersion it was computed
  * from, so the API server's optimistic concurrency (409 Conflict) decides races between candidates;
- * creation races resolve the same way through 409 AlreadyExists. Invariant: times are written as
+ * creation races resolve the same way through 409 AlreadyExists. A candidate watches the Lease from
+ * the version it last read to learn of a release at once. Invariant: times are written as
  * MicroTime (RFC 3339 with six fractional digits) and read back to the millisecond.
  */
 import { LeaseResource, type ObjectOf } from '../../meta/index.js';
@@ -65,6 +66,24 @@ export function leaseLock(options: { client: Client; namespace: string; name: st
         spec: specOf(record),
       };
       return snapshotOf(await client.update(LeaseResource, lease, { signal }));
+    },
+    async released(version: string, { signal }: { signal: AbortSignal }) {
+      const events = await client.watch(LeaseResource, {
+        namespace,
+        fieldSelector: `metadata.name=${name}`,
+        resourceVersion: version,
+        signal,
+      });
+      try {
+        for await (const e of events) {
+          if (e.type === 'ERROR')
+            throw new Error(`watching Lease ${namespace}/${name}: ${e.object.message ?? e.object.reason ?? 'error event'}`);
+          if (e.type === 'DELETED' || (e.type !== 'BOOKMARK' && !e.object.spec?.holderIdentity)) return;
+        }
+      } finally {
+        events.close();
+      }
+      throw new Error(`the watch on Lease ${namespace}/${name} ended before a release`);
     },
   } satisfies LeaseLock);
 }
