@@ -7,17 +7,20 @@
 //   - the floor: https.get on the same stream, each line cut from its chunk, parsed and kept in a Map.
 // The reference is client-go's JSON decoding path at 10 KB Pod events, 1,973 events/s, as published in
 // kubernetes/kubernetes#138841 (`BenchmarkPodJSONRESTClientWatch/pod_json_size=10KB`, one stream, its
-// own machine); the goal is 5× that. Prints
-// Converge's rate over that figure last.
+// own machine); the goal is 5× that. Beside the rates, the CPU µs per event of each end (the client,
+// and the server child, which reports its own), and the 1-minute load; prints Converge's rate over
+// client-go's last.
 // Run: node scripts/run-bench.mjs watch-decode-tls
 import { fork } from 'node:child_process';
 import { get } from 'node:https';
+import { loadavg } from 'node:os';
 import { createListerWatcher, createSharedIndexInformer } from 'kube-converge/cache';
 import { createClient } from 'kube-converge/client';
 import { PodResource, type KubeObject } from 'kube-converge/meta';
 import { printHeadlines, writeResult, type Headline } from './results.js';
 import { onWatchLines } from './watch-lines.js';
 
+const LOAD_AT_START = loadavg()[0]!.toFixed(2);
 const ROUNDS = Number(process.env['ROUNDS'] ?? 3);
 const CLIENT_GO_EVENTS_PER_S = 1_973;
 
@@ -34,13 +37,32 @@ const { url, caPem, objects, events, eventBytes } = await new Promise<{
 });
 const client = createClient({ config: { server: url, tls: { ca: caPem }, qps: -1 } });
 
-/** CPU ms of this process (the client; the server is another process) spent in `f`, beside its wall ms. */
-const cpu: Record<string, number[]> = { floor: [], production: [], dev: [] };
+/** The server child's CPU µs so far (user + system), asked over IPC. */
+function serverCpuUs(): Promise<number> {
+  return new Promise((resolve) => {
+    child.once('message', (m) => resolve(m as number));
+    child.send('cpu');
+  });
+}
+
+/**
+ * CPU µs per event of the client (this process) and of the server (the child) while `f` ran, beside
+ * its wall ms: on a shared or loaded machine the wall time measures the scheduler, the CPU time much
+ * less so, and the two processes' shares show which end bounds the rate.
+ */
+const cpu: Record<string, { client: number[]; server: number[] }> = {
+  floor: { client: [], server: [] },
+  production: { client: [], server: [] },
+  dev: { client: [], server: [] },
+};
 async function timed(name: string, f: () => Promise<number>): Promise<number> {
+  const s0 = await serverCpuUs();
   const c0 = process.cpuUsage();
   const ms = await f();
   const c = process.cpuUsage(c0);
-  cpu[name]!.push((c.user + c.system) / 1000);
+  const s1 = await serverCpuUs();
+  cpu[name]!.client.push((c.user + c.system) / events);
+  cpu[name]!.server.push((s1 - s0) / events);
   return ms;
 }
 
@@ -106,9 +128,10 @@ try {
   console.log(`  floor: https.get, lines parsed into a Map   ${fmt(floorRate)} events/s`);
   console.log(`  converge informer (production)              ${fmt(prodRate)} events/s  ${(prodRate / floorRate).toFixed(2)} of the floor`);
   console.log(`  converge informer (freeze, dev)             ${fmt(devRate)} events/s  ${(devRate / floorRate).toFixed(2)} of the floor`);
-  const perCpuS = (name: string): string => fmt(events / (Math.min(...cpu[name]!) / 1000));
+  const least = (xs: number[]): string => Math.min(...xs).toFixed(1);
+  const cpuOf = (name: string): string => `${name} ${least(cpu[name]!.client)} + ${least(cpu[name]!.server)}`;
   console.log(
-    `  events per CPU-second of the client (least of ${ROUNDS}; load-insensitive): floor ${perCpuS('floor')}, production ${perCpuS('production')}, dev ${perCpuS('dev')}`,
+    `  CPU µs per event, client + server (least of ${ROUNDS}; far less load-sensitive than the rates): ${cpuOf('floor')}, ${cpuOf('production')}, ${cpuOf('dev')}`,
   );
   console.log(`  client-go JSON path, published              ${fmt(CLIENT_GO_EVENTS_PER_S)} events/s`);
   const headlines: Headline[] = [
@@ -130,6 +153,8 @@ try {
       floorEventsPerS: Math.round(floorRate),
       convergeEventsPerS: Math.round(prodRate),
       convergeFreezeEventsPerS: Math.round(devRate),
+      convergeClientCpuUsPerEvent: Number(least(cpu['production']!.client)),
+      convergeServerCpuUsPerEvent: Number(least(cpu['production']!.server)),
     },
     charts: [
       {
@@ -146,6 +171,7 @@ try {
     ],
     headlines,
   });
+  console.log(`  1-minute load at start ${LOAD_AT_START}, at end ${loadavg()[0]!.toFixed(2)} (rates are meaningful below 1.5)`);
   printHeadlines(headlines);
 } finally {
   client.close();
