@@ -8,42 +8,26 @@
 // The reference is client-go's JSON decoding path at 10 KB Pod events, 1,973 events/s, as published in
 // kubernetes/kubernetes#138841 (`BenchmarkPodJSONRESTClientWatch/pod_json_size=10KB`, one stream, its
 // own machine); the goal is 5× that. Beside the rates, the CPU µs per event of each end (the client,
-// and the server child, which reports its own), and the 1-minute load; prints Converge's rate over
-// client-go's last.
+// and the server child, which reports its own; bench/watch-tls-child.ts), NODE_OPTIONS (the young
+// generation's size moves the client's CPU by a third here: BENCHMARKS.md, section 4) and the 1-minute
+// load; prints Converge's rate over client-go's last.
 // Run: node scripts/run-bench.mjs watch-decode-tls
-import { fork } from 'node:child_process';
 import { get } from 'node:https';
 import { loadavg } from 'node:os';
 import { createListerWatcher, createSharedIndexInformer } from 'kube-converge/cache';
 import { createClient } from 'kube-converge/client';
 import { PodResource, type KubeObject } from 'kube-converge/meta';
 import { printHeadlines, writeResult, type Headline } from './results.js';
+import { startWatchTlsServer } from './watch-tls-child.js';
 import { onWatchLines } from './watch-lines.js';
 
 const LOAD_AT_START = loadavg()[0]!.toFixed(2);
 const ROUNDS = Number(process.env['ROUNDS'] ?? 3);
 const CLIENT_GO_EVENTS_PER_S = 1_973;
 
-const child = fork(new URL('./watch-tls-server.ts', import.meta.url), { execArgv: ['--conditions=source', '--import', 'tsx'] });
-const { url, caPem, objects, events, eventBytes } = await new Promise<{
-  url: string;
-  caPem: string;
-  objects: number;
-  events: number;
-  eventBytes: number;
-}>((resolve, reject) => {
-  child.once('message', (m) => resolve(m as never));
-  child.once('exit', (code) => reject(new Error(`server process exited with ${code}`)));
-});
+const server = await startWatchTlsServer();
+const { url, caPem, objects, events, eventBytes } = server;
 const client = createClient({ config: { server: url, tls: { ca: caPem }, qps: -1 } });
-
-/** The server child's CPU µs so far (user + system), asked over IPC. */
-function serverCpuUs(): Promise<number> {
-  return new Promise((resolve) => {
-    child.once('message', (m) => resolve(m as number));
-    child.send('cpu');
-  });
-}
 
 /**
  * CPU µs per event of the client (this process) and of the server (the child) while `f` ran, beside
@@ -56,11 +40,11 @@ const cpu: Record<string, { client: number[]; server: number[] }> = {
   dev: { client: [], server: [] },
 };
 async function timed(name: string, f: () => Promise<number>): Promise<number> {
-  const s0 = await serverCpuUs();
+  const s0 = await server.cpuUs();
   const c0 = process.cpuUsage();
   const ms = await f();
   const c = process.cpuUsage(c0);
-  const s1 = await serverCpuUs();
+  const s1 = await server.cpuUs();
   cpu[name]!.client.push((c.user + c.system) / events);
   cpu[name]!.server.push((s1 - s0) / events);
   return ms;
@@ -155,6 +139,7 @@ try {
       convergeFreezeEventsPerS: Math.round(devRate),
       convergeClientCpuUsPerEvent: Number(least(cpu['production']!.client)),
       convergeServerCpuUsPerEvent: Number(least(cpu['production']!.server)),
+      nodeOptions: process.env['NODE_OPTIONS'] ?? '',
     },
     charts: [
       {
@@ -171,9 +156,10 @@ try {
     ],
     headlines,
   });
+  console.log(`  NODE_OPTIONS: ${process.env['NODE_OPTIONS'] ?? '(none: the default young generation)'}`);
   console.log(`  1-minute load at start ${LOAD_AT_START}, at end ${loadavg()[0]!.toFixed(2)} (rates are meaningful below 1.5)`);
   printHeadlines(headlines);
 } finally {
   client.close();
-  child.disconnect();
+  server.stop();
 }

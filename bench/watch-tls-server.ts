@@ -5,7 +5,7 @@
 // as the socket takes them, so the client is what bounds the rate. The Pods are the API server's own
 // output (test/cache/fixtures/realistic-pod.json: two managedFields entries, owner, probes, status)
 // grown to 10 KiB with environment variables, each event with its own name, uid and resourceVersion.
-// Reports { url, caPem, objects, events, eventBytes } over IPC, then answers every message with its CPU µs so far.
+// Reports { url, caPem, objects, events, eventBytes, streamBytes } over IPC, then answers every message with its CPU µs so far.
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:https';
 import { servingMaterial } from '../src/apiserver/internal.js';
@@ -66,7 +66,7 @@ const server = createServer({ cert: material.cert, key: material.key }, (req, re
 });
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 const url = `https://127.0.0.1:${(server.address() as { port: number }).port}`;
-process.send!({ url, caPem: material.caPem, objects: OBJECTS, events: EVENTS, eventBytes });
+process.send!({ url, caPem: material.caPem, objects: OBJECTS, events: EVENTS, eventBytes, streamBytes: stream.length });
 // The parent asks for this process's CPU time (µs, user + system) before and after each run.
 process.on('message', () => {
   const { user, system } = process.cpuUsage();
