@@ -30,23 +30,28 @@ const { url, caPem, objects, events, eventBytes } = server;
 const client = createClient({ config: { server: url, tls: { ca: caPem }, qps: -1 } });
 
 /**
- * CPU µs per event of the client (this process) and of the server (the child) while `f` ran, beside
- * its wall ms: on a shared or loaded machine the wall time measures the scheduler, the CPU time much
- * less so, and the two processes' shares show which end bounds the rate.
+ * CPU µs per event of the client (this process, all threads) and of the server (the child) while `f`
+ * ran, and the client's event-loop utilisation, beside its wall ms: on a shared or loaded machine the
+ * wall time measures the scheduler, the CPU time much less so; the two processes' shares show which
+ * end does the work, and a utilisation near 1 on a quiet machine says the client's main thread
+ * bounds the rate (the collector's helper threads run beside it, so its CPU may exceed the wall time).
  */
-const cpu: Record<string, { client: number[]; server: number[] }> = {
-  floor: { client: [], server: [] },
-  production: { client: [], server: [] },
-  dev: { client: [], server: [] },
+const cpu: Record<string, { client: number[]; server: number[]; elu: number[] }> = {
+  floor: { client: [], server: [], elu: [] },
+  production: { client: [], server: [], elu: [] },
+  dev: { client: [], server: [], elu: [] },
 };
 async function timed(name: string, f: () => Promise<number>): Promise<number> {
   const s0 = await server.cpuUs();
   const c0 = process.cpuUsage();
+  const e0 = performance.eventLoopUtilization();
   const ms = await f();
+  const elu = performance.eventLoopUtilization(e0);
   const c = process.cpuUsage(c0);
   const s1 = await server.cpuUs();
   cpu[name]!.client.push((c.user + c.system) / events);
   cpu[name]!.server.push((s1 - s0) / events);
+  cpu[name]!.elu.push(elu.utilization);
   return ms;
 }
 
@@ -117,6 +122,8 @@ try {
   console.log(
     `  CPU µs per event, client + server (least of ${ROUNDS}; far less load-sensitive than the rates): ${cpuOf('floor')}, ${cpuOf('production')}, ${cpuOf('dev')}`,
   );
+  const eluOf = (name: string): string => `${name} ${median(cpu[name]!.elu).toFixed(2)}`;
+  console.log(`  client event-loop utilisation (median): ${eluOf('floor')}, ${eluOf('production')}, ${eluOf('dev')}`);
   console.log(`  client-go JSON path, published              ${fmt(CLIENT_GO_EVENTS_PER_S)} events/s`);
   const headlines: Headline[] = [
     { label: 'converge informer / Map floor (10 KiB Pods over TLS)', value: prodRate / floorRate },
