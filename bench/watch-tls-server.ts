@@ -5,7 +5,8 @@
 // as the socket takes them, so the client is what bounds the rate. The Pods are the API server's own
 // output (test/cache/fixtures/realistic-pod.json: two managedFields entries, owner, probes, status)
 // grown to 10 KiB with environment variables, each event with its own name, uid and resourceVersion.
-// Reports { url, caPem, objects, events, eventBytes, streamBytes } over IPC, then answers every message with its CPU µs so far.
+// Reports { url, caPem, objects, events, eventBytes, streamBytes } over IPC, then answers every
+// message with its CPU µs so far (bench/watch-tls-child.ts asks).
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:https';
 import { servingMaterial } from '../src/apiserver/internal.js';
