@@ -7,40 +7,51 @@
 //   - the floor: https.get on the same stream, each line cut from its chunk, parsed and kept in a Map.
 // The reference is client-go's JSON decoding path at 10 KB Pod events, 1,973 events/s, as published in
 // kubernetes/kubernetes#138841 (`BenchmarkPodJSONRESTClientWatch/pod_json_size=10KB`, one stream, its
-// own machine); the goal is 5× that. Prints
-// Converge's rate over that figure last.
+// own machine); the goal is 5× that. Beside the rates, the CPU µs per event of each end (the client,
+// and the server child, which reports its own; bench/watch-tls-child.ts), NODE_OPTIONS (the young
+// generation's size moves the client's CPU by a third here: BENCHMARKS.md, section 4) and the 1-minute
+// load; prints Converge's rate over client-go's last.
 // Run: node scripts/run-bench.mjs watch-decode-tls
-import { fork } from 'node:child_process';
 import { get } from 'node:https';
+import { loadavg } from 'node:os';
 import { createListerWatcher, createSharedIndexInformer } from 'kube-converge/cache';
 import { createClient } from 'kube-converge/client';
 import { PodResource, type KubeObject } from 'kube-converge/meta';
 import { printHeadlines, writeResult, type Headline } from './results.js';
+import { startWatchTlsServer } from './watch-tls-child.js';
 import { onWatchLines } from './watch-lines.js';
 
+const LOAD_AT_START = loadavg()[0]!.toFixed(2);
 const ROUNDS = Number(process.env['ROUNDS'] ?? 3);
 const CLIENT_GO_EVENTS_PER_S = 1_973;
 
-const child = fork(new URL('./watch-tls-server.ts', import.meta.url), { execArgv: ['--conditions=source', '--import', 'tsx'] });
-const { url, caPem, objects, events, eventBytes } = await new Promise<{
-  url: string;
-  caPem: string;
-  objects: number;
-  events: number;
-  eventBytes: number;
-}>((resolve, reject) => {
-  child.once('message', (m) => resolve(m as never));
-  child.once('exit', (code) => reject(new Error(`server process exited with ${code}`)));
-});
+const server = await startWatchTlsServer();
+const { url, caPem, objects, events, eventBytes } = server;
 const client = createClient({ config: { server: url, tls: { ca: caPem }, qps: -1 } });
 
-/** CPU ms of this process (the client; the server is another process) spent in `f`, beside its wall ms. */
-const cpu: Record<string, number[]> = { floor: [], production: [], dev: [] };
+/**
+ * CPU µs per event of the client (this process, all threads) and of the server (the child) while `f`
+ * ran, and the client's event-loop utilisation, beside its wall ms: on a shared or loaded machine the
+ * wall time measures the scheduler, the CPU time much less so; the two processes' shares show which
+ * end does the work, and a utilisation near 1 on a quiet machine says the client's main thread
+ * bounds the rate (the collector's helper threads run beside it, so its CPU may exceed the wall time).
+ */
+const cpu: Record<string, { client: number[]; server: number[]; elu: number[] }> = {
+  floor: { client: [], server: [], elu: [] },
+  production: { client: [], server: [], elu: [] },
+  dev: { client: [], server: [], elu: [] },
+};
 async function timed(name: string, f: () => Promise<number>): Promise<number> {
+  const s0 = await server.cpuUs();
   const c0 = process.cpuUsage();
+  const e0 = performance.eventLoopUtilization();
   const ms = await f();
+  const elu = performance.eventLoopUtilization(e0);
   const c = process.cpuUsage(c0);
-  cpu[name]!.push((c.user + c.system) / 1000);
+  const s1 = await server.cpuUs();
+  cpu[name]!.client.push((c.user + c.system) / events);
+  cpu[name]!.server.push((s1 - s0) / events);
+  cpu[name]!.elu.push(elu.utilization);
   return ms;
 }
 
@@ -106,10 +117,13 @@ try {
   console.log(`  floor: https.get, lines parsed into a Map   ${fmt(floorRate)} events/s`);
   console.log(`  converge informer (production)              ${fmt(prodRate)} events/s  ${(prodRate / floorRate).toFixed(2)} of the floor`);
   console.log(`  converge informer (freeze, dev)             ${fmt(devRate)} events/s  ${(devRate / floorRate).toFixed(2)} of the floor`);
-  const perCpuS = (name: string): string => fmt(events / (Math.min(...cpu[name]!) / 1000));
+  const least = (xs: number[]): string => Math.min(...xs).toFixed(1);
+  const cpuOf = (name: string): string => `${name} ${least(cpu[name]!.client)} + ${least(cpu[name]!.server)}`;
   console.log(
-    `  events per CPU-second of the client (least of ${ROUNDS}; load-insensitive): floor ${perCpuS('floor')}, production ${perCpuS('production')}, dev ${perCpuS('dev')}`,
+    `  CPU µs per event, client + server (least of ${ROUNDS}; far less load-sensitive than the rates): ${cpuOf('floor')}, ${cpuOf('production')}, ${cpuOf('dev')}`,
   );
+  const eluOf = (name: string): string => `${name} ${median(cpu[name]!.elu).toFixed(2)}`;
+  console.log(`  client event-loop utilisation (median): ${eluOf('floor')}, ${eluOf('production')}, ${eluOf('dev')}`);
   console.log(`  client-go JSON path, published              ${fmt(CLIENT_GO_EVENTS_PER_S)} events/s`);
   const headlines: Headline[] = [
     { label: 'converge informer / Map floor (10 KiB Pods over TLS)', value: prodRate / floorRate },
@@ -130,6 +144,9 @@ try {
       floorEventsPerS: Math.round(floorRate),
       convergeEventsPerS: Math.round(prodRate),
       convergeFreezeEventsPerS: Math.round(devRate),
+      convergeClientCpuUsPerEvent: Number(least(cpu['production']!.client)),
+      convergeServerCpuUsPerEvent: Number(least(cpu['production']!.server)),
+      nodeOptions: process.env['NODE_OPTIONS'] ?? '',
     },
     charts: [
       {
@@ -146,8 +163,10 @@ try {
     ],
     headlines,
   });
+  console.log(`  NODE_OPTIONS: ${process.env['NODE_OPTIONS'] ?? '(none: the default young generation)'}`);
+  console.log(`  1-minute load at start ${LOAD_AT_START}, at end ${loadavg()[0]!.toFixed(2)} (rates are meaningful below 1.5)`);
   printHeadlines(headlines);
 } finally {
   client.close();
-  child.disconnect();
+  server.stop();
 }

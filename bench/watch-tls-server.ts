@@ -5,7 +5,8 @@
 // as the socket takes them, so the client is what bounds the rate. The Pods are the API server's own
 // output (test/cache/fixtures/realistic-pod.json: two managedFields entries, owner, probes, status)
 // grown to 10 KiB with environment variables, each event with its own name, uid and resourceVersion.
-// Reports { url, caPem, objects, events, eventBytes } over IPC.
+// Reports { url, caPem, objects, events, eventBytes, streamBytes } over IPC, then answers every
+// message with its CPU µs so far (bench/watch-tls-child.ts asks).
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:https';
 import { servingMaterial } from '../src/apiserver/internal.js';
@@ -26,8 +27,13 @@ function pod(i: number, rv: number): Record<string, unknown> {
   p.metadata.uid = `00000000-0000-4000-8000-${i.toString(16).padStart(12, '0')}`;
   p.metadata.resourceVersion = String(rv);
   const env = (p.spec.containers[0]!.env ??= []);
-  for (let k = 0; JSON.stringify(p).length < TARGET_BYTES; k++)
-    env.push({ name: `FEATURE_FLAG_${k}`, value: `enabled-for-tenant-${(i * 31 + k) % 997}` });
+  // Serialising once and adding each entry's length (and its comma) gives the length a stringify
+  // after every push would, without writing 10 KiB per entry.
+  for (let k = 0, length = JSON.stringify(p).length; length < TARGET_BYTES; k++) {
+    const entry = { name: `FEATURE_FLAG_${k}`, value: `enabled-for-tenant-${(i * 31 + k) % 997}` };
+    length += JSON.stringify(entry).length + (env.length > 0 ? 1 : 0);
+    env.push(entry);
+  }
   return p;
 }
 
@@ -61,7 +67,12 @@ const server = createServer({ cert: material.cert, key: material.key }, (req, re
 });
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 const url = `https://127.0.0.1:${(server.address() as { port: number }).port}`;
-process.send!({ url, caPem: material.caPem, objects: OBJECTS, events: EVENTS, eventBytes });
+process.send!({ url, caPem: material.caPem, objects: OBJECTS, events: EVENTS, eventBytes, streamBytes: stream.length });
+// The parent asks for this process's CPU time (µs, user + system) before and after each run.
+process.on('message', () => {
+  const { user, system } = process.cpuUsage();
+  process.send!(user + system);
+});
 process.on('disconnect', () => {
   server.closeAllConnections();
   server.close();

@@ -62,6 +62,13 @@ describe('watch decoder', () => {
     assert.deepEqual(decodeChunks([line.subarray(0, atE), line.subarray(atE, atE), line.subarray(atE)]), [ev(1, '𝄞é')]);
   });
 
+  it('decodes lines longer than any chunk, of growing and shrinking size, split into small chunks', () => {
+    const sized = [100_000, 20, 300_000, 5_000, 70_000, 10].map((n, i) => ev(i, 'x'.repeat(n) + (i % 2 ? 'é' : '')));
+    const text = Buffer.from(sized.map((e) => JSON.stringify(e) + '\n').join(''));
+    const chunks = Array.from({ length: Math.ceil(text.length / 4_093) }, (_, i) => text.subarray(i * 4_093, (i + 1) * 4_093));
+    assert.deepEqual(decodeChunks(chunks), sized);
+  });
+
   it('skips blank lines and tolerates CRLF line ends', () => {
     const text = `\n${JSON.stringify(ev(1))}\r\n\n${JSON.stringify(ev(2))}\n  \n`;
     assert.deepEqual(decodeChunks([Buffer.from(text)]), [ev(1), ev(2)]);
