@@ -88,10 +88,21 @@ describe('IP library: ip.isCanonical', () => {
 });
 
 describe('JSON Patch library', () => {
-  cases([
+  for (const [expression, want] of [
     ['jsonpatch.escapeKey("k8s.io/my~label")', 'k8s.io~1my~0label'],
     ['"/metadata/labels/" + jsonpatch.escapeKey("example.com/environment")', '/metadata/labels/example.com~1environment'],
-  ]);
+  ]) {
+    it(expression!, () => {
+      const c = compile(expression!, {}, undefined, { patchTypes: true });
+      assert.ok(c.ok, c.ok ? '' : c.error);
+      const r = evaluate(c.program, {}, PER_CALL_LIMIT);
+      assert.deepEqual(r.ok ? r.value : r.error, want);
+    });
+  }
+
+  it("is only in the environment of a mutating policy's mutations, as kube-apiserver's patch types are", () => {
+    assert.match(failure('jsonpatch.escapeKey("a/b")'), /undeclared reference to 'jsonpatch'|found no matching overload/);
+  });
 });
 
 describe('lists extension (version 3)', () => {

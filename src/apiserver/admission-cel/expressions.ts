@@ -1,7 +1,8 @@
 /**
  * The CEL environment of admission policy expressions: `object`, `oldObject`, `request`,
  * `namespaceObject`, `authorizer` (with `authorizer.requestResource`), `variables` (the policy's
- * named variables) and, when the policy has a paramKind, `params`; in the CEL environment of a
+ * named variables) and, when the policy has a paramKind, `params`; a mutation's expression also
+ * has the JSON Patch library; in the CEL environment of a
  * minor when a policy is written. Compiled programs are remembered by expression and environment, so a policy
  * is compiled once, not on every request it sees.
  */
@@ -14,6 +15,8 @@ export interface Environment {
   variables: readonly string[];
   /** Where a policy write compiles it (new or stored, at the server's minor); evaluation leaves it out: the newest stored environment. */
   version?: CelEnvironmentVersion;
+  /** A mutation's expression: the patch types environment, with the JSON Patch library (not a variable's or condition's). */
+  patchTypes?: boolean;
 }
 
 const DYN: CelType = { kind: 'dyn' };
@@ -37,10 +40,10 @@ function declarations(env: Environment): Declarations {
 /** The compiled expression, or kube-apiserver's compile error text. */
 export function compiled(expression: string, env: Environment): CompileResult {
   const at = env.version === undefined ? '' : `${env.version.minor}${env.version.mode}`;
-  const key = `${env.hasParams ? 'p' : '-'}|${at}|${env.variables.join(',')}|${expression}`;
+  const key = `${env.hasParams ? 'p' : '-'}${env.patchTypes === true ? 'm' : '-'}|${at}|${env.variables.join(',')}|${expression}`;
   let r = cache.get(key);
   if (r === undefined) {
-    r = compile(expression, declarations(env), env.version);
+    r = compile(expression, declarations(env), env.version, { patchTypes: env.patchTypes === true });
     if (cache.size >= CACHE_LIMIT) cache.clear();
     cache.set(key, r);
   }
@@ -58,5 +61,5 @@ export function compileAdmissionExpression(expression: string, env: Environment)
  * compiles in `env`; otherwise the compiler's message.
  */
 export function compileMutationExpression(expression: string, env: Environment): string | undefined {
-  return compileAdmissionExpression(withObjectLiterals(expression), env);
+  return compileAdmissionExpression(withObjectLiterals(expression), { ...env, patchTypes: true });
 }

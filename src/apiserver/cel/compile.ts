@@ -6,7 +6,7 @@
  * source line and a caret), never exceptions: a CRD author sees every bad rule at once.
  */
 import { estimateCostRange, CelCompileError, type KeywordSelection } from './cost-estimate.js';
-import { environmentFor } from './environment.js';
+import { environmentFor, type EnvironmentExtras } from './environment.js';
 import { KEYWORD_FIELD_NAMES_MINOR, libraryLevel, NEWEST_STORED, type CelEnvironmentVersion } from './library-versions.js';
 import { instrument } from './runtime-cost.js';
 import type { Declarations } from './types.js';
@@ -87,7 +87,12 @@ function typeErrorPosition(expression: string, e: EngineError): number {
  * a function that environment lacks is an undeclared reference or has no matching overload, as in
  * kube-apiserver. Evaluation compiles in the newest stored environment, which has every library.
  */
-export function compile(expression: string, declarations: Declarations, version: CelEnvironmentVersion = NEWEST_STORED): CompileResult {
+export function compile(
+  expression: string,
+  declarations: Declarations,
+  version: CelEnvironmentVersion = NEWEST_STORED,
+  extras: EnvironmentExtras = {},
+): CompileResult {
   const variables = Object.keys(declarations);
   const optionals = variables.filter((v) => declarations[v]!.kind === 'optional');
   const authorizers = variables.filter((v) => declarations[v]!.kind === 'authorizer');
@@ -96,6 +101,7 @@ export function compile(expression: string, declarations: Declarations, version:
     variables.filter((v) => !optionals.includes(v) && !authorizers.includes(v)),
     optionals,
     authorizers,
+    extras,
   );
   let parsed;
   try {

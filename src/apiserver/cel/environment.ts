@@ -2,7 +2,8 @@
  * The CEL environments Kubernetes expressions are compiled in: the engine's standard library,
  * macros and optional types, plus the Kubernetes libraries the environment's level has
  * (library-versions.ts: strings, lists, regex, URLs, quantity, IP/CIDR, format, sets, semver,
- * two-variable comprehensions, authz and its selectors), and the JSON Patch key escape of mutating policies.
+ * two-variable comprehensions, authz and its selectors), and, for a mutating policy's mutations only
+ * (kube-apiserver's "patch types" environment), the JSON Patch key escape.
  * Building is the expensive part, so one is built per library set and variable set, and kept:
  * the new-expression environment of one minor is the stored one of the minor below, and a process
  * serving every version builds each set once. Variables are declared `dyn` (or `optional<dyn>`) to
@@ -37,6 +38,7 @@ function build(
   variables: readonly string[],
   optionals: readonly string[],
   authorizers: readonly string[],
+  patchTypes: boolean,
 ): CelEnvironment {
   const engine = new Environment({ enableOptionalTypes: true, homogeneousAggregateLiterals: false });
   const optional = optionalFactory(engine);
@@ -53,7 +55,7 @@ function build(
   if (libraries.has('two-variable comprehensions')) registerComprehensions(engine);
   if (libraries.has('semver')) registerSemver(engine);
   if (libraries.has('lists (version 3)')) registerExtLists(engine);
-  registerJsonPatch(engine);
+  if (patchTypes) registerJsonPatch(engine);
   registerOptionalMacros(engine, optional);
   for (const v of variables) engine.registerVariable(v, 'dyn');
   // An optional variable is declared as one, or the engine cannot type what `.value()` returns.
@@ -64,22 +66,30 @@ function build(
 
 const environments = new Map<string, CelEnvironment>();
 
+/** What an environment has beyond its version's libraries and its variables. */
+export interface EnvironmentExtras {
+  /** A mutating policy's mutation expression: the JSON Patch library (`jsonpatch.escapeKey`). */
+  patchTypes?: boolean;
+}
+
 /**
  * The environment of `version` declaring exactly `variables` (and `optionals` as optional values,
- * `authorizers` as authz library authorizers), built on first use and kept.
+ * `authorizers` as authz library authorizers), with `extras`, built on first use and kept.
  */
 export function environmentFor(
   version: CelEnvironmentVersion,
   variables: readonly string[],
   optionals: readonly string[] = [],
   authorizers: readonly string[] = [],
+  extras: EnvironmentExtras = {},
 ): CelEnvironment {
   const level = libraryLevel(version);
   const libraries = new Set(CEL_LIBRARY_VERSIONS.filter((l) => l.introducedMinor <= level).map((l) => l.name));
-  const key = [[...libraries], variables, optionals, authorizers].map((vs) => [...vs].sort().join(',')).join(';');
+  const patchTypes = extras.patchTypes === true;
+  const key = [[...libraries], variables, optionals, authorizers, [String(patchTypes)]].map((vs) => [...vs].sort().join(',')).join(';');
   let env = environments.get(key);
   if (env === undefined) {
-    env = build(libraries, [...variables].sort(), [...optionals].sort(), [...authorizers].sort());
+    env = build(libraries, [...variables].sort(), [...optionals].sort(), [...authorizers].sort(), patchTypes);
     environments.set(key, env);
   }
   return env;

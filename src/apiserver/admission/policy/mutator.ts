@@ -69,7 +69,7 @@ export function mutate(input: EvaluationInput, object: KubeObject, shape: Shape)
     if ('error' in scope) return { ok: false, error: scope.error };
     const apply = m.patchType === 'ApplyConfiguration';
     const source = String(((apply ? m.applyConfiguration : m.jsonPatch) as Obj | undefined)?.expression ?? '');
-    const r = run(withObjectLiterals(source), scope.env, scope, source);
+    const r = run(withObjectLiterals(source), { ...scope.env, patchTypes: true }, scope, source);
     if (!r.ok) return { ok: false, error: r.error };
     const value = toJson(r.value);
     const next = apply ? applyConfiguration(current, value, shape) : jsonPatch(current, value);
