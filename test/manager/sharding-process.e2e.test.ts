@@ -5,13 +5,13 @@
 // namespace falls in comes from the private sharding package, to check the split.
 import { after, before, describe, it, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createClient, loadKubeConfig, type Client } from 'kube-converge/client';
 import { ConfigMapResource, NamespaceResource } from 'kube-converge/meta';
 import { eventually } from 'kube-converge/testing';
 import { startApiserverProcess, type ApiserverProcess } from '../e2e/apiserver-process.js';
 import { LOAD_STRETCH, PROCESS_START_MS, type LeaseTimings } from '../e2e/load-bounds.js';
+import { FixtureProcess, wallMs } from '../e2e/fixture-process.js';
 import { namespaceSharder } from '../../src/manager/sharding/index.js';
 import { namingSchemes } from './fixtures/naming-schemes.js';
 import { shardRanges } from '../../src/manager/sharding/index.js';
@@ -32,7 +32,6 @@ const BOUND_MS = LEASE.leaseDurationMs + 2 * LEASE.retryPeriodMs;
  */
 const HANDOVER_MS = LEASE.retryPeriodMs;
 const shardOf = namespaceSharder(shardRanges(SHARDS));
-const wallMs = (): number => performance.timeOrigin + performance.now();
 
 interface Interval {
   replica: string;
@@ -43,35 +42,20 @@ interface Interval {
   end: number;
 }
 
-class Replica {
+class Replica extends FixtureProcess {
   owned: number[] = [];
   alive = true;
   readonly intervals: Interval[] = [];
-  stderr = '';
-  readonly child: ChildProcess;
-  readonly exited: Promise<number | null>;
 
   constructor(
     readonly identity: string,
     kubeconfig: string,
     shardingId: string,
   ) {
-    this.child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', fixture], {
-      env: { ...process.env, KUBECONFIG: kubeconfig, IDENTITY: identity, SHARDS: String(SHARDS), SHARDING_ID: shardingId, ...timings },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let buffered = '';
-    this.child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-      buffered += chunk;
-      const lines = buffered.split('\n');
-      buffered = lines.pop()!;
-      for (const line of lines) this.#line(JSON.parse(line) as Record<string, unknown>);
-    });
-    this.child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (this.stderr += chunk));
-    this.exited = new Promise((resolve) => this.child.once('exit', (code) => resolve(code)));
+    super(fixture, { KUBECONFIG: kubeconfig, IDENTITY: identity, SHARDS: String(SHARDS), SHARDING_ID: shardingId, ...timings });
   }
 
-  #line(l: Record<string, unknown>): void {
+  protected line(l: Record<string, unknown>): void {
     if (Array.isArray(l['owned'])) this.owned = l['owned'] as number[];
     else this.intervals.push({ replica: this.identity, ...(l as Omit<Interval, 'replica'>) });
   }

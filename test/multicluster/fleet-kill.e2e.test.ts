@@ -6,11 +6,11 @@
 // cut short counts as running until the kill.
 import { after, before, describe, it, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { ConfigMapResource } from 'kube-converge/meta';
 import { TestFleet, eventually } from 'kube-converge/testing';
 import { LOAD_STRETCH, PROCESS_START_MS, type LeaseTimings } from '../e2e/load-bounds.js';
+import { FixtureProcess, wallMs } from '../e2e/fixture-process.js';
 
 const fixture = fileURLToPath(new URL('./fixtures/fleet-replica.ts', import.meta.url));
 const MEMBERS = 6;
@@ -32,7 +32,6 @@ const LEASE: LeaseTimings = {
  * to a retry period (stretched with the load like the lease): two periods more.
  */
 const TAKEOVER_MS = LEASE.leaseDurationMs + 2 * LEASE.retryPeriodMs + 2 * LEASE.retryPeriodMs;
-const wallMs = (): number => performance.timeOrigin + performance.now();
 
 interface Interval {
   replica: string;
@@ -42,37 +41,22 @@ interface Interval {
   end?: number;
 }
 
-class Replica {
+class Replica extends FixtureProcess {
   owned: number[] = [];
   /** When `owned` last changed, as the replica printed it. */
   ownedAt = 0;
   readonly engaged = new Map<string, number>();
   readonly intervals = new Map<number, Interval>();
   killedAt: number | undefined;
-  stderr = '';
-  readonly child: ChildProcess;
-  readonly exited: Promise<number | null>;
 
   constructor(
     readonly identity: string,
     env: Record<string, string>,
   ) {
-    this.child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', fixture], {
-      env: { ...process.env, ...env, IDENTITY: identity },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let buffered = '';
-    this.child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-      buffered += chunk;
-      const lines = buffered.split('\n');
-      buffered = lines.pop()!;
-      for (const line of lines) this.#line(JSON.parse(line) as Record<string, unknown>);
-    });
-    this.child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (this.stderr += chunk));
-    this.exited = new Promise((resolve) => this.child.once('exit', (code) => resolve(code)));
+    super(fixture, { ...env, IDENTITY: identity });
   }
 
-  #line(l: Record<string, unknown>): void {
+  protected line(l: Record<string, unknown>): void {
     const at = l['at'] as number;
     if (Array.isArray(l['owned'])) [this.owned, this.ownedAt] = [l['owned'] as number[], at];
     else if (typeof l['engaged'] === 'string') this.engaged.set(l['engaged'], at);
