@@ -79,6 +79,14 @@ class Member {
     return Number(line.split(' ')[1]);
   }
 
+  /** Ends the process however it is (a frozen one too) and closes its proxy. */
+  async kill(): Promise<void> {
+    this.child.kill('SIGCONT');
+    this.child.kill('SIGKILL');
+    await this.exited;
+    await this.proxy.close();
+  }
+
   has(word: string): boolean {
     return this.lines.some((l) => l.split(' ')[0] === word);
   }
@@ -184,12 +192,7 @@ describe('leader fencing across processes', () => {
     };
     const members = await Promise.all([start(`${leaseId}-a`), start(`${leaseId}-b`)]);
     t.after(async () => {
-      for (const m of members) {
-        m.child.kill('SIGCONT');
-        m.child.kill('SIGKILL');
-        await m.exited;
-        await m.proxy.close();
-      }
+      for (const m of members) await m.kill();
     });
     await Promise.all(members.map((m) => m.waitFor('standby', PROCESS_START_MS)));
     // The Lease is new, so the first to ask takes it; the other sees it held and waits.
@@ -317,12 +320,7 @@ describe('leader fencing across processes', () => {
     t.after(async () => {
       following.abort();
       await followed;
-      for (const m of members) {
-        m.child.kill('SIGCONT');
-        m.child.kill('SIGKILL');
-        await m.exited;
-        await m.proxy.close();
-      }
+      for (const m of members) await m.kill();
     });
     await Promise.all(members.map((m) => m.waitFor('standby', PROCESS_START_MS)));
     await eventually(() => members.some((m) => m.has('leading')), { timeoutMs: takeoverBoundMs(REJOIN), message: 'a leader' });
