@@ -75,7 +75,8 @@ export class MemoryLock implements LeaseLock {
    */
   #released(version: string, signal: AbortSignal): Promise<void> {
     if (this.releaseWatch === 'fails') return Promise.reject(new Error('403 Forbidden: cannot watch leases'));
-    if (this.releaseWatch === 'none') return new Promise<void>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
+    if (this.releaseWatch === 'none')
+      return new Promise<void>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
     const isReleased = (): boolean =>
       this.snapshot !== undefined && Number(this.snapshot.version) > Number(version) && this.snapshot.record.holderIdentity === '';
     if (isReleased()) return Promise.resolve();
