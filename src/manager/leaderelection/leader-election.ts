@@ -24,7 +24,7 @@
  */
 import assert from 'node:assert/strict';
 import { InvalidOptionError, type Clock, type Logger, type Timer } from '../../meta/index.js';
-import { requireDuration } from '../../meta/internal.js';
+import { requireDuration, whenAborted } from '../../meta/internal.js';
 
 /** What a lock stores (the fields of a Lease spec that election uses). Times are epoch ms. */
 export interface LeaderElectionRecord {
@@ -301,11 +301,11 @@ export class LeaderElector {
     }
     const done = new AbortController();
     const either = AbortSignal.any([signal, done.signal]);
+    // A watch that fails leaves the wait to the retry period (logged once: it fails the same way each round).
     const release = lock.released(seen.version, { signal: either }).catch((err: unknown) => {
-      if (either.aborted) return new Promise<void>(() => {});
-      if (!this.#releaseWatchFailed) log.info({ err }, 'cannot watch the lock for a release; trying every retry period');
-      this.#releaseWatchFailed = true;
-      return new Promise<void>(() => {});
+      if (!either.aborted && !this.#releaseWatchFailed) log.info({ err }, 'cannot watch the lock for a release; trying every retry period');
+      if (!either.aborted) this.#releaseWatchFailed = true;
+      return whenAborted(either);
     });
     try {
       await Promise.race([clock.sleep(retryPeriodMs, { signal: either }), release]);
