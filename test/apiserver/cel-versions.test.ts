@@ -100,6 +100,18 @@ describe('the CEL environment of each Kubernetes minor', () => {
     }
   });
 
+  it("refuses jsonpatch.escapeKey in a CRD rule on every minor: it belongs to mutating policies' mutations only", async () => {
+    for (const minor of MINORS) {
+      const server = createApiServer({ kubernetesVersion: `1.${minor}` });
+      const rule = 'jsonpatch.escapeKey(self.name) != ""';
+      const r = await handleJson(server, 'POST', CRDS, crd(rule));
+      assert.equal(r.status, 422, `1.${minor}: ${r.text}`);
+      const causes = r.body.details.causes as Cause[];
+      assert.equal(causes[0]!.field, RULE_FIELD);
+      assert.match(causes[0]!.message, NOT_IN_ENVIRONMENT, `1.${minor}`);
+    }
+  });
+
   it('compiles a stored expression with every library of the server minor, and a new one without the newest', () => {
     const declarations = { self: { kind: 'object', fields: { version: { kind: 'string', maxLength: 32 } } } as CelType };
     const rule = 'isSemver(self.version) && semver(self.version).major() >= 1';
