@@ -60,6 +60,7 @@ export {
   newControllerRef,
 } from './owners.js';
 export { formatTimestamp } from './timestamp.js';
+export { compareResourceVersion } from './resource-version.js';
 export {
   setStatusCondition,
   findStatusCondition,

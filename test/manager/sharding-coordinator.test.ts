@@ -4,7 +4,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Client } from 'kube-converge/client';
-import { FakeClock, noopLogger, type KubeObject } from 'kube-converge/meta';
+import { FakeClock, LeaseResource, noopLogger, type KubeObject } from 'kube-converge/meta';
 import { assignedShards } from '../../src/manager/sharding/index.js';
 import { ShardCoordinator, ShardGate } from '../../src/manager/sharding/index.js';
 
@@ -12,23 +12,62 @@ type Lease = KubeObject & {
   spec?: { holderIdentity?: string; leaseDurationSeconds?: number; renewTime?: string; acquireTime?: string; leaseTransitions?: number };
 };
 
-/** Leases kept in memory with resourceVersions and 409s, as the API server keeps them; `down` fails every call. */
-function leaseStore() {
+type LeaseEvent = { type: 'ADDED' | 'MODIFIED' | 'DELETED'; object: Lease };
+
+/**
+ * Leases kept in memory with resourceVersions and 409s, as the API server keeps them; `down` fails
+ * every call. With `watch`, lists carry a resourceVersion and the store serves watches of its writes.
+ */
+function leaseStore({ watch = false }: { watch?: boolean } = {}) {
   const leases = new Map<string, Lease>();
   let rv = 0;
   const state = { down: false };
+  const watchers = new Set<(e: LeaseEvent) => void>();
+  const emit = (type: LeaseEvent['type'], l: Lease): void => {
+    for (const w of watchers) w({ type, object: structuredClone(l) });
+  };
   const check = (): void => {
     if (state.down) throw new Error('connection refused');
   };
   const stored = (l: Lease): Lease => {
     const copy: Lease = { ...structuredClone(l), metadata: { ...l.metadata, resourceVersion: String(++rv) } };
+    const type = leases.has(copy.metadata.name!) ? 'MODIFIED' : 'ADDED';
     leases.set(copy.metadata.name!, copy);
+    emit(type, copy);
     return structuredClone(copy);
   };
   const client = {
     async list() {
       check();
-      return { items: [...leases.values()].map((l) => structuredClone(l)), metadata: {} };
+      return { items: [...leases.values()].map((l) => structuredClone(l)), metadata: watch ? { resourceVersion: String(rv) } : {} };
+    },
+    async watch(_r: unknown, o: { signal?: AbortSignal }) {
+      check();
+      if (!watch) throw new Error('405 MethodNotAllowed');
+      const queue: LeaseEvent[] = [];
+      let wake: (() => void) | undefined;
+      let closed = false;
+      const push = (e: LeaseEvent): void => {
+        queue.push(e);
+        wake?.();
+      };
+      const close = (): void => {
+        closed = true;
+        watchers.delete(push);
+        wake?.();
+      };
+      watchers.add(push);
+      o.signal?.addEventListener('abort', close, { once: true });
+      return {
+        close,
+        async *[Symbol.asyncIterator]() {
+          while (!closed) {
+            const e = queue.shift();
+            if (e) yield e;
+            else await new Promise<void>((r) => (wake = r));
+          }
+        },
+      };
     },
     async create(_r: unknown, l: Lease) {
       check();
@@ -53,10 +92,25 @@ function leaseStore() {
       const rv = o?.preconditions?.resourceVersion;
       if (rv !== undefined && rv !== l.metadata.resourceVersion) throw new Error('409 Conflict');
       leases.delete(nn.name);
+      emit('DELETED', l);
       return structuredClone(l);
     },
   } as unknown as Client;
-  return { client, leases, state, put: stored };
+  return { client, leases, state, put: stored, watchers };
+}
+
+/** A client of `store` that fails every call while `who` is in `silent` (a crashed replica, to the others). */
+function switchedClient(store: ReturnType<typeof leaseStore>, silent: ReadonlySet<string>, who: string): Client {
+  return new Proxy(store.client, {
+    get: (target, key) => {
+      const f = (target as unknown as Record<string | symbol, unknown>)[key];
+      if (typeof f !== 'function') return f;
+      return async (...args: unknown[]) => {
+        if (silent.has(who)) throw new Error('connection refused');
+        return (f as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
 }
 
 const timings = { leaseDurationMs: 1_000, renewDeadlineMs: 600, retryPeriodMs: 100 };
@@ -204,17 +258,7 @@ describe('shard coordinator', () => {
     const ctl = new AbortController();
     // Each member talks to the store through its own switch, so one can fall silent (a crash, to the others).
     const silent = new Set<string>();
-    const clientOf = (who: string): Client =>
-      new Proxy(store.client, {
-        get: (target, key) => {
-          const f = (target as unknown as Record<string | symbol, unknown>)[key];
-          if (typeof f !== 'function') return f;
-          return async (...args: unknown[]) => {
-            if (silent.has(who)) throw new Error('connection refused');
-            return (f as (...a: unknown[]) => unknown).apply(target, args);
-          };
-        },
-      });
+    const clientOf = (who: string): Client => switchedClient(store, silent, who);
     const members = new Map(names.map((n) => [n, coordinator(clientOf(n), clock, gateOf(), 12, n)]));
     const runs = [...members.values()].map((m) => m.run(ctl.signal));
     for (let i = 0; i < 10; i++) await clock.advance(timings.retryPeriodMs);
@@ -247,5 +291,73 @@ describe('shard coordinator', () => {
     ctl.abort();
     await clock.runAll();
     await Promise.all(runs);
+  });
+
+  describe('following the Leases with a watch', () => {
+    /** a, then b half a retry period later, so that b renews between a's rounds; settled on 2 + 2 of 4 shards. */
+    async function twoReplicas() {
+      const clock = new FakeClock();
+      const store = leaseStore({ watch: true });
+      const silent = new Set<string>();
+      const a = coordinator(switchedClient(store, silent, 'a'), clock, gateOf(), 4, 'a');
+      const b = coordinator(switchedClient(store, silent, 'b'), clock, gateOf(), 4, 'b');
+      const stopA = new AbortController();
+      const stopB = new AbortController();
+      const runA = a.run(stopA.signal);
+      await clock.advance(timings.retryPeriodMs / 2);
+      const runB = b.run(stopB.signal);
+      for (let i = 0; i < 6; i++) await clock.advance(timings.retryPeriodMs);
+      assert.deepEqual([a.owned(), b.owned()], [assignedShards('a', ['a', 'b'], 4), assignedShards('b', ['a', 'b'], 4)]);
+      // When b's Leases were last written, on the shared fake clock.
+      let bWroteAt = 0;
+      store.watchers.add((e) => {
+        if (e.object.spec?.holderIdentity === 'b') bWroteAt = clock.monotonicMs();
+      });
+      const stop = async (): Promise<void> => {
+        stopA.abort();
+        stopB.abort();
+        await clock.runAll();
+        await Promise.all([runA, runB]);
+      };
+      return { clock, store, silent, a, b, stopB, bWroteAt: () => bWroteAt, stop };
+    }
+
+    it("takes a crashed replica's shards the instant its Leases expire, counted from the renewal the watch saw, not from a later list", async () => {
+      const { clock, silent, a, b, bWroteAt, stop } = await twoReplicas();
+      const bShards = b.owned();
+      await clock.advance(timings.retryPeriodMs + timings.retryPeriodMs / 4);
+      silent.add('b');
+      const lastRenewal = bWroteAt();
+      assert.ok(lastRenewal > 0 && clock.monotonicMs() - lastRenewal < timings.retryPeriodMs / 2, 'b renewed between two of a’s rounds');
+      await clock.advance(lastRenewal + timings.leaseDurationMs - 1 - clock.monotonicMs());
+      assert.ok(!bShards.some((s) => a.owned().includes(s)), 'b’s Leases are valid for a whole lease duration after its last renewal');
+      await clock.advance(1);
+      assert.deepEqual(a.owned(), [0, 1, 2, 3], 'taken at the expiry, not at a’s next round half a retry period later');
+      await stop();
+    });
+
+    it("takes a leaving replica's shards as soon as it released them and deleted its member Lease, without waiting for a round", async () => {
+      const { clock, store, a, b, stopB, stop } = await twoReplicas();
+      await clock.advance(timings.retryPeriodMs / 4);
+      stopB.abort();
+      await clock.advance(0);
+      assert.deepEqual(b.owned(), []);
+      assert.equal(store.leases.has('op-member-b'), false);
+      assert.deepEqual(a.owned(), [0, 1, 2, 3], 'taken in the same instant');
+      await stop();
+    });
+
+    it('keeps a list answered before a renewal from taking back the renewal the watch reported', async () => {
+      const { clock, store, a, stop } = await twoReplicas();
+      // Every list from now on answers with the state before b's next renewal: stale, as a slow list is.
+      const real = store.client.list.bind(store.client);
+      let frozen: unknown;
+      (store.client as unknown as { list: () => Promise<unknown> }).list = async () => (frozen ??= await real(LeaseResource));
+      await clock.advance(timings.retryPeriodMs);
+      assert.equal(a.holderOf(3), 'b', 'b keeps renewing on the watch while every list is stale');
+      for (let i = 0; i < 3 * (timings.leaseDurationMs / timings.retryPeriodMs); i++) await clock.advance(timings.retryPeriodMs);
+      assert.deepEqual(a.owned(), assignedShards('a', ['a', 'b'], 4), 'b never looked expired to a');
+      await stop();
+    });
   });
 });

@@ -4,10 +4,12 @@
  * this replica saw it. A replica that has just started cannot tell a Lease renewed a second ago from
  * one abandoned minutes ago — both look unchanged since it first saw them — so each Lease is also
  * `trusted` once it was written after it was first seen, or it was first seen a lease duration
- * ago. Invariant: a Lease missing from the latest list is forgotten.
+ * ago. Invariant: a Lease missing from the latest list is forgotten, and a record never goes back to
+ * an older resourceVersion (a list answered before a write the watch already reported).
  */
 import type { LockSnapshot, Observation } from '../leaderelection/index.js';
 import { observe } from '../leaderelection/index.js';
+import { compareResourceVersion } from '../../meta/index.js';
 
 export class LeaseView {
   readonly #observed = new Map<string, Observation>();
@@ -21,9 +23,10 @@ export class LeaseView {
     for (const name of [...this.#observed.keys()]) if (!listed.has(name)) this.forget(name);
   }
 
-  /** One Lease as read or written now. */
+  /** One Lease as read, watched or written now; ignored when it is older than the one held. */
   record(name: string, snapshot: LockSnapshot, monotonicMs: number): void {
     const prev = this.#observed.get(name);
+    if (prev && compareResourceVersion(snapshot.version, prev.snapshot.version) === -1) return;
     if (!prev) this.#firstSeen.set(name, monotonicMs);
     else if (prev.snapshot.version !== snapshot.version) this.#written.add(name);
     this.#observed.set(name, observe(prev, snapshot, monotonicMs));
@@ -48,6 +51,17 @@ export class LeaseView {
     const o = this.#observed.get(name);
     if (!o || o.snapshot.record.holderIdentity === '') return false;
     return o.atMs + o.snapshot.record.leaseDurationSeconds * 1000 > monotonicMs;
+  }
+
+  /** When the soonest-expiring Lease that `holder` does not hold and that is valid now stops being valid, on our clock. */
+  nextExpiryOfOthers(holder: string, monotonicMs: number): number | undefined {
+    let soonest: number | undefined;
+    for (const [name, o] of this.#observed) {
+      if (o.snapshot.record.holderIdentity === holder || !this.valid(name, monotonicMs)) continue;
+      const expiry = o.atMs + o.snapshot.record.leaseDurationSeconds * 1000;
+      if (soonest === undefined || expiry < soonest) soonest = expiry;
+    }
+    return soonest;
   }
 
   /** Whether `valid` can be believed: the record changed since we first saw it, or we have watched it for its whole duration. */

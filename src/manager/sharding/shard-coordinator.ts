@@ -2,7 +2,10 @@
  * Shard ownership across replicas, through Leases in one namespace: `<id>-shard-<i>` for each shard
  * and `<id>-member-<identity>` for each replica. Every `retryPeriodMs` a replica lists the Leases,
  * renews its member Lease and the shard Leases it holds, and deletes member Leases that expired (a
- * crashed replica's; the delete quotes the resourceVersion seen, so one renewed meanwhile stays). The
+ * crashed replica's; the delete quotes the resourceVersion seen, so one renewed meanwhile stays).
+ * Between rounds it follows the Leases with a watch, so that another replica's renewal is timed when
+ * it was written, and it runs a round early at the instant another's Lease expires and at once when
+ * one is released or a member leaves. The
  * live members (member Leases valid on OUR clock, as leader election measures) decide the
  * assignment (`assignedShards`: the same blocks on every replica that sees the same members); a
  * replica releases the shards it holds outside its block and acquires the free or expired ones in
@@ -14,7 +17,8 @@
  * watched them for their duration, so that it is never assigned a shard it still believes held. It
  * acquires from the round after it joined, by when replicas started at the same time see each other. A
  * crashed replica's shards are thus re-owned by the survivors' assignment one lease duration after
- * its last renewal was seen, plus up to one retry period for the round that notices.
+ * its last renewal was seen — as it was written, on the watch — plus the round that takes them. When
+ * the watch is down, the renewal is seen on the next list, up to one retry period later.
  *
  * Invariants (with the shard gate): a shard is opened for reconciles only after its Lease was
  * written and its cache synced (`whenSynced`); a release first closes the shard and waits for its
@@ -29,6 +33,7 @@ import { leaseLock, leaseStep, releasedRecord, snapshotOf, type LockSnapshot } f
 import type { ShardGate } from './shard-gate.js';
 import { assignedShards } from './shard-assignment.js';
 import { LeaseView } from './lease-view.js';
+import { followLeases } from './lease-watch.js';
 
 /** Options of a `ShardCoordinator`: its client, Lease namespace and names, identity, shard count, timings and hooks. */
 export interface ShardCoordinatorOptions {
@@ -78,6 +83,13 @@ export class ShardCoordinator {
   readonly #log: Logger;
   #joined = false;
   #rounds = 0;
+  /** Whether a watch is following the Leases now. */
+  #following = false;
+  /** Aborted to end the current wait between rounds early; undefined during a round. */
+  #nap: AbortController | undefined;
+  /** A wake-up asked for during a round: the next wait ends at once. */
+  #wakePending = false;
+  #expiryTimer: { cancel(): void } | undefined;
 
   constructor(options: ShardCoordinatorOptions) {
     this.#o = options;
@@ -110,23 +122,79 @@ export class ShardCoordinator {
       const attempt = new AbortController();
       const timer = this.#o.clock.setTimer(() => attempt.abort(new Error('sharding round timed out')), this.#o.renewDeadlineMs);
       try {
-        if (await this.#round(AbortSignal.any([signal, attempt.signal]))) this.#rounds++;
+        if (await this.#round(AbortSignal.any([signal, attempt.signal]), signal)) this.#rounds++;
       } catch (err) {
         if (!signal.aborted) this.#log.warn({ err }, 'sharding round failed; retrying');
       } finally {
         timer.cancel();
       }
-      try {
-        await this.#o.clock.sleep(this.#o.retryPeriodMs, { signal });
-      } catch {
-        break;
-      }
+      await this.#waitForNextRound(signal);
     }
+    this.#expiryTimer?.cancel();
     await this.#leave();
   }
 
-  /** One round; false until this replica has joined (trusting what it sees) and announced itself. */
-  async #round(signal: AbortSignal): Promise<boolean> {
+  /** Waits one retry period, or less: until another replica's Lease expires, or a wake-up (a release, a leave). */
+  async #waitForNextRound(signal: AbortSignal): Promise<void> {
+    if (this.#wakePending || signal.aborted) {
+      this.#wakePending = false;
+      return;
+    }
+    const nap = (this.#nap = new AbortController());
+    this.#armExpiryWake();
+    try {
+      await this.#o.clock.sleep(this.#o.retryPeriodMs, { signal: AbortSignal.any([signal, nap.signal]) });
+    } catch {
+      // Woken early or stopping: the loop tells which.
+    } finally {
+      this.#nap = undefined;
+      this.#expiryTimer?.cancel();
+    }
+  }
+
+  /** Ends the wait between rounds now, or the next one if a round is running. */
+  #wake(): void {
+    if (this.#nap) this.#nap.abort();
+    else this.#wakePending = true;
+  }
+
+  /** During a wait, a timer at the instant the soonest of the others' valid Leases expires on our clock. */
+  #armExpiryWake(): void {
+    this.#expiryTimer?.cancel();
+    this.#expiryTimer = undefined;
+    if (!this.#nap) return;
+    const now = this.#o.clock.monotonicMs();
+    const expiry = this.#view.nextExpiryOfOthers(this.#o.identity, now);
+    if (expiry !== undefined) this.#expiryTimer = this.#o.clock.setTimer(() => this.#wake(), expiry - now);
+  }
+
+  /** A Lease written or deleted, as the watch reported it: recorded when it arrived; a release or a leave wakes the loop. */
+  #onWatched(name: string, snapshot: LockSnapshot | undefined): void {
+    const now = this.#o.clock.monotonicMs();
+    const wasOthers = this.#heldByOther(name) && this.#view.valid(name, now);
+    if (snapshot) this.#view.record(name, snapshot, now);
+    else this.#view.forget(name);
+    if (wasOthers && !this.#view.valid(name, now)) this.#wake();
+    else this.#armExpiryWake();
+  }
+
+  /** Starts following the Leases from `resourceVersion` unless a watch already is; it ends with `signal` or on failure. */
+  #follow(resourceVersion: string | undefined, signal: AbortSignal): void {
+    if (this.#following || !resourceVersion || signal.aborted) return;
+    this.#following = true;
+    const { client, namespace, id } = this.#o;
+    followLeases({ client, namespace, prefix: `${id}-`, resourceVersion, signal, onLease: (name, snap) => this.#onWatched(name, snap) })
+      .catch((err: unknown) => {
+        if (!signal.aborted)
+          this.#log.debug({ err }, 'the watch on the sharding Leases failed; following them by list until the next round');
+      })
+      .finally(() => {
+        this.#following = false;
+      });
+  }
+
+  /** One round; false until this replica has joined (trusting what it sees) and announced itself. `stop` ends the watch it starts. */
+  async #round(signal: AbortSignal, stop: AbortSignal): Promise<boolean> {
     const { clock, shards, id, namespace, client, identity } = this.#o;
     const list = await client.list(LeaseResource, { namespace, signal });
     // Timestamped when the answer arrived, never earlier: a lease seen is counted from when it was visible.
@@ -138,6 +206,7 @@ export class ShardCoordinator {
       if (name.startsWith(`${id}-`)) listed.set(name, snapshotOf(lease));
     }
     this.#view.update(listed, seenAt);
+    this.#follow(list.metadata.resourceVersion, stop);
 
     if (!this.#joined) {
       const doubtful = this.#view.names().filter((n) => this.#heldByOther(n) && !this.#view.trusted(n, seenAt));
