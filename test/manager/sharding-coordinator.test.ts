@@ -295,12 +295,23 @@ describe('shard coordinator', () => {
 
   describe('following the Leases with a watch', () => {
     /** a, then b half a retry period later, so that b renews between a's rounds; settled on 2 + 2 of 4 shards. */
-    async function twoReplicas() {
+    async function twoReplicas({ shardWriteMsOfB = 0 } = {}) {
       const clock = new FakeClock();
       const store = leaseStore({ watch: true });
       const silent = new Set<string>();
       const a = coordinator(switchedClient(store, silent, 'a'), clock, gateOf(), 4, 'a');
-      const b = coordinator(switchedClient(store, silent, 'b'), clock, gateOf(), 4, 'b');
+      // b's shard Lease writes may take fake time, so that they land after its member Lease's.
+      const slowShards = new Proxy(switchedClient(store, silent, 'b'), {
+        get: (target, key) => {
+          const f = (target as unknown as Record<string | symbol, (...a: unknown[]) => Promise<unknown>>)[key]!;
+          if (key !== 'update') return f;
+          return async (r: unknown, l: Lease, ...rest: unknown[]) => {
+            if (l.metadata.name?.includes('-shard-')) await clock.sleep(shardWriteMsOfB);
+            return f.call(target, r, l, ...rest);
+          };
+        },
+      });
+      const b = coordinator(slowShards, clock, gateOf(), 4, 'b');
       const stopA = new AbortController();
       const stopB = new AbortController();
       const runA = a.run(stopA.signal);
@@ -333,6 +344,18 @@ describe('shard coordinator', () => {
       assert.ok(!bShards.some((s) => a.owned().includes(s)), 'b’s Leases are valid for a whole lease duration after its last renewal');
       await clock.advance(1);
       assert.deepEqual(a.owned(), [0, 1, 2, 3], 'taken at the expiry, not at a’s next round half a retry period later');
+      await stop();
+    });
+
+    it("takes a crashed replica's shard Leases, renewed after its member Lease, at their own expiry", async () => {
+      const { clock, silent, a, bWroteAt, stop } = await twoReplicas({ shardWriteMsOfB: 3 });
+      await clock.advance(timings.retryPeriodMs + timings.retryPeriodMs / 4);
+      silent.add('b');
+      const lastShardRenewal = bWroteAt();
+      await clock.advance(lastShardRenewal + timings.leaseDurationMs - 1 - clock.monotonicMs());
+      assert.deepEqual(a.owned(), assignedShards('a', ['a', 'b'], 4), 'b’s member Lease expired 3 ms ago, its shard Leases not yet');
+      await clock.advance(1);
+      assert.deepEqual(a.owned(), [0, 1, 2, 3], 'taken when the shard Leases expired, not at the next round');
       await stop();
     });
 

@@ -53,13 +53,14 @@ export class LeaseView {
     return o.atMs + o.snapshot.record.leaseDurationSeconds * 1000 > monotonicMs;
   }
 
-  /** When the soonest-expiring Lease that `holder` does not hold and that is valid now stops being valid, on our clock. */
-  nextExpiryOfOthers(holder: string, monotonicMs: number): number | undefined {
+  /** The soonest instant after `afterMs` at which a Lease held by someone other than `holder` expires, on our clock. */
+  nextExpiryOfOthers(holder: string, afterMs: number): number | undefined {
     let soonest: number | undefined;
-    for (const [name, o] of this.#observed) {
-      if (o.snapshot.record.holderIdentity === holder || !this.valid(name, monotonicMs)) continue;
+    for (const o of this.#observed.values()) {
+      const who = o.snapshot.record.holderIdentity;
+      if (who === '' || who === holder) continue;
       const expiry = o.atMs + o.snapshot.record.leaseDurationSeconds * 1000;
-      if (soonest === undefined || expiry < soonest) soonest = expiry;
+      if (expiry > afterMs && (soonest === undefined || expiry < soonest)) soonest = expiry;
     }
     return soonest;
   }

@@ -89,6 +89,8 @@ export class ShardCoordinator {
   #nap: AbortController | undefined;
   /** A wake-up asked for during a round: the next wait ends at once. */
   #wakePending = false;
+  /** When the last round began, on our clock: it judged every Lease that expired before then. */
+  #roundStartedAt = 0;
   #expiryTimer: { cancel(): void } | undefined;
 
   constructor(options: ShardCoordinatorOptions) {
@@ -120,6 +122,7 @@ export class ShardCoordinator {
   async run(signal: AbortSignal): Promise<void> {
     while (!signal.aborted) {
       const attempt = new AbortController();
+      this.#roundStartedAt = this.#o.clock.monotonicMs();
       const timer = this.#o.clock.setTimer(() => attempt.abort(new Error('sharding round timed out')), this.#o.renewDeadlineMs);
       try {
         if (await this.#round(AbortSignal.any([signal, attempt.signal]), signal)) this.#rounds++;
@@ -158,14 +161,17 @@ export class ShardCoordinator {
     else this.#wakePending = true;
   }
 
-  /** During a wait, a timer at the instant the soonest of the others' valid Leases expires on our clock. */
+  /**
+   * During a wait, a timer at the instant the soonest of the others' Leases expires on our clock, from
+   * those valid when the last round began: one that expired while that round ran wakes the loop at once.
+   */
   #armExpiryWake(): void {
     this.#expiryTimer?.cancel();
     this.#expiryTimer = undefined;
     if (!this.#nap) return;
-    const now = this.#o.clock.monotonicMs();
-    const expiry = this.#view.nextExpiryOfOthers(this.#o.identity, now);
-    if (expiry !== undefined) this.#expiryTimer = this.#o.clock.setTimer(() => this.#wake(), expiry - now);
+    const expiry = this.#view.nextExpiryOfOthers(this.#o.identity, this.#roundStartedAt);
+    if (expiry !== undefined)
+      this.#expiryTimer = this.#o.clock.setTimer(() => this.#wake(), Math.max(0, expiry - this.#o.clock.monotonicMs()));
   }
 
   /** A Lease written or deleted, as the watch reported it: recorded when it arrived; a release or a leave wakes the loop. */
