@@ -1,8 +1,9 @@
 // The fault explorer against the catalogue of buggy operators (test/testing/catalogue): for each bug
 // class, the explorer reports the buggy operator with a seed, the seed replays the same minimal
 // failure, and the fixed twin passes. Bugs of input handling are found by `exploreInputs` from the
-// Widget schema alone; the others by fault schedules over a small scenario. Budgets are small: this
-// runs in `npm test`; bench/testing/catalogue.bench.ts measures time to first failure at full speed.
+// Widget schema alone; the others by fault schedules over a small scenario. Seed counts are small and
+// bound the search rather than time, so that a loaded machine runs the same schedules: this runs in
+// `npm test`; bench/testing/catalogue.bench.ts measures time to first failure at full speed.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { hunt } from './catalogue/hunt.js';
@@ -23,18 +24,18 @@ describe('the explorer on the catalogue of operator bugs', () => {
 
   for (const entry of CATALOGUE) {
     it(`finds ${entry.name} (${entry.bugClass}), replays it by its seed, and passes the fixed twin`, async () => {
-      const found = await hunt(entry, { fixed: false, seeds: SEARCH_SEEDS, budgetMs: 30_000 });
+      const found = await hunt(entry, { fixed: false, seeds: SEARCH_SEEDS, budgetMs: Infinity });
       assert.ok(found.found, `${entry.name}: no failure in ${found.runs} runs`);
       assert.match(found.report!, new RegExp(`replay it with seeds: \\[${found.seed}\\]`));
       console.log(`${entry.name}: found after ${found.runs} runs\n${found.report}`);
 
-      const again = await hunt(entry, { fixed: false, seeds: [found.seed!], budgetMs: 30_000 });
+      const again = await hunt(entry, { fixed: false, seeds: [found.seed!], budgetMs: Infinity });
       assert.deepEqual(
         { seed: again.seed, minimal: stable(again.minimal), reason: stable(again.reason) },
         { seed: found.seed, minimal: stable(found.minimal), reason: stable(found.reason) },
       );
 
-      const fixed = await hunt(entry, { fixed: true, seeds: FIXED_SEEDS, budgetMs: 30_000 });
+      const fixed = await hunt(entry, { fixed: true, seeds: FIXED_SEEDS, budgetMs: Infinity });
       assert.equal(fixed.found, false, fixed.report);
     });
   }
