@@ -352,5 +352,21 @@ describe('the CEL environment of each Kubernetes minor', () => {
     };
     assert.deepEqual(refused(map, jsonPatch, jsonPatch), ['spec.mutations[0].jsonPatch.expression'], 'a kept JSONPatch is new');
     assert.deepEqual(refused(map, applied, jsonPatch), [], 'a JSONPatch equal to an old ApplyConfiguration is stored');
+
+    // Match conditions are looked up trimmed among the old ones as written, so one kept with spaces around it is new.
+    const padded = { matchConditions: [{ name: 'm', expression: ` ${semver} ` }] };
+    assert.deepEqual(refused(vap, { ...kept, ...padded }, { ...kept, ...padded }), ['spec.matchConditions[0].expression']);
+    const webhooks = (expression: string): KubeObject => ({
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingWebhookConfiguration',
+      metadata: { name: 'w' },
+      webhooks: [{ name: 'w.example.com', matchConditions: [{ name: 'm', expression }] }],
+    });
+    const hooks = strategyOf('ValidatingWebhookConfiguration');
+    assert.deepEqual(hooks.validateUpdate(webhooks(` ${semver}`), webhooks(semver), ctx), [], 'trimmed, it is the old one');
+    assert.deepEqual(
+      hooks.validateUpdate(webhooks(` ${semver}`), webhooks(` ${semver}`), ctx).map((c) => c.field),
+      ['webhooks[0].matchConditions[0].expression'],
+    );
   });
 });
