@@ -19,8 +19,9 @@
  * so two leaders never overlap, provided clocks run at the same rate (docs/manager.md gives the
  * argument). Waits are exact multiples of `retryPeriodMs` (client-go adds jitter); the fake clock
  * stays exact. A candidate whose lock can watch keeps one watch on it for its whole campaign and
- * tries at once when the holder gives the lock up, instead of at its next retry. The rule deciding each round (read, create, renew, take over, wait) is the pure
- * `leaseStep`; the elector only performs its I/O and keeps time.
+ * tries at once when the holder gives the lock up, instead of at its next retry. The rule deciding
+ * each round (read, create, renew, take over, wait) is the pure `leaseStep`; the elector only
+ * performs its I/O and keeps time.
  */
 import assert from 'node:assert/strict';
 import { InvalidOptionError, type Clock, type Logger, type Timer } from '../../meta/index.js';
