@@ -108,9 +108,11 @@ function goType(schemas: BuiltinSchemas, s: SchemaObject): string | undefined {
 }
 
 /**
- * Where the type check stands at a value, as Go's decoder would: decoding a struct (an object whose
- * declared fields it checks), or a value of schema `s` (a field, a list item, a map value) inside the
- * struct named `struct`. `path` is the Go path of JSON field names.
+ * Where the type check stands, as Go's decoder would: decoding an object as the struct `schema` of
+ * the component `component` (it checks the declared fields), or decoding a value as the schema
+ * `value` (a field, a list item, a map value) inside the struct named `struct`. Once a list or map
+ * value decoded, the second form is what each of its items or values is decoded as. `path` is the Go
+ * path of JSON field names.
  */
 type GoAt =
   { schema: SchemaObject; component: string; path: readonly string[] } | { value: SchemaObject; struct: string; path: readonly string[] };
