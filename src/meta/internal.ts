@@ -14,3 +14,4 @@ export { isJsonObject } from './json-object.js';
 export { fnv1a64 } from './hash.js';
 export { namespaceShardHash } from './hash.js';
 export { whenAborted } from './abort.js';
+export { clusterKeyOf } from './keys.js';

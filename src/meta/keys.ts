@@ -17,6 +17,14 @@ export function keyOf(nn: NamespacedName): string {
   return nn.namespace ? `${nn.namespace}/${nn.name}` : nn.name;
 }
 
+/**
+ * `keyOf`, followed by ` in cluster <name>` when `cluster` is a string (a fleet's request or object
+ * names its member cluster; the manager's own carry none): how explain and the dashboard show one.
+ */
+export function clusterKeyOf(nn: NamespacedName & { cluster?: unknown }): string {
+  return typeof nn.cluster === 'string' ? `${keyOf(nn)} in cluster ${nn.cluster}` : keyOf(nn);
+}
+
 /** The key of an object; throws if it has no metadata or name. */
 export function objectKey(obj: Pick<KubeObject, 'metadata'>): string {
   const m = obj?.metadata;

@@ -1,4 +1,4 @@
-// Imports the private cel/ and schema/ faces: a rollback cannot be staged over HTTP (a server keeps its own storage), so the rule check and evaluation it leads to are called directly.
+// Imports the private cel/, schema/ and registry/ faces: a rollback cannot be staged over HTTP (a server keeps its own storage), so the rule check, the policy strategies and evaluation it leads to are called directly.
 // The CEL environment of each Kubernetes minor: a new rule (CRD create, or a changed rule) or policy
 // expression compiles at the compatibility version, one minor below the server's, so a function
 // newer than that is refused with kube-apiserver's compile error; a rule the CRD already had compiles
@@ -10,6 +10,8 @@ import type { JSONSchemaProps } from 'kubernetes-types/apiextensions/v1.js';
 import { createApiServer } from 'kube-converge/apiserver';
 import { compile, CEL_LIBRARY_VERSIONS, type CelType } from '../../src/apiserver/cel/index.js';
 import { celSchemaErrors, preexistingExpressions, validateCustomResource } from '../../src/apiserver/schema/index.js';
+import { BUILTIN_KINDS, type WriteContext } from '../../src/apiserver/registry/index.js';
+import type { KubeObject } from 'kube-converge/meta';
 import { handleJson } from './helpers.js';
 
 const MINORS = [31, 32, 33, 34, 35, 36];
@@ -287,5 +289,84 @@ describe('the CEL environment of each Kubernetes minor', () => {
     const r = await handleJson(server, 'PUT', `${POLICIES}/p`, update);
     assert.equal(r.status, 422, r.text);
     assert.equal((r.body.details.causes as Cause[])[0]!.field, 'spec.validations[1].expression');
+  });
+
+  it('keeps an expression stored on a policy update only in the kind of field that held it, as kube groups old expressions', () => {
+    // A stored policy written by a 1.33 server before a rollback, or kept since: isSemver is newer than
+    // 1.33's compatibility version, so it compiles only as a stored expression.
+    const semver = "isSemver('1.0.0')";
+    const strategyOf = (kind: string) => BUILTIN_KINDS.map((k) => k.strategy({ list: () => [] })).find((s) => s.kind === kind)!;
+    const ctx: WriteContext = { version: 'v1', now: 0, fieldValidation: 'Strict', warnings: [], kubernetesMinor: 33 };
+    const matchConstraints = {
+      resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['configmaps'], scope: '*' }],
+      matchPolicy: 'Equivalent',
+      namespaceSelector: {},
+      objectSelector: {},
+    };
+    const object = (kind: string, spec: Record<string, unknown>): KubeObject => ({
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind,
+      metadata: { name: 'p' },
+      spec: { failurePolicy: 'Fail', matchConstraints, ...spec },
+    });
+    const refused = (kind: string, old: Record<string, unknown>, updated: Record<string, unknown>): string[] =>
+      strategyOf(kind)
+        .validateUpdate(object(kind, updated), object(kind, old), ctx)
+        .map((c) => c.field);
+
+    const vap = 'ValidatingAdmissionPolicy';
+    const kept = { validations: [{ expression: semver }] };
+    assert.deepEqual(refused(vap, kept, kept), [], 'kept where it was: stored');
+    assert.deepEqual(
+      refused(vap, kept, { validations: [{ expression: 'true' }], matchConditions: [{ name: 'm', expression: semver }] }),
+      ['spec.matchConditions[0].expression'],
+      'moved from a validation to a match condition: new',
+    );
+    assert.deepEqual(
+      refused(vap, kept, { validations: [{ expression: 'true', messageExpression: `${semver} ? 'a' : 'b'` }] }),
+      ['spec.validations[0].messageExpression'],
+      'a message expression is looked up among old message expressions only',
+    );
+    // kube's own quirk: variables are looked up among the old validations, and old variables are not kept.
+    assert.deepEqual(
+      refused(vap, kept, { ...kept, variables: [{ name: 'v', expression: semver }] }),
+      [],
+      'a variable equal to an old validation',
+    );
+    const withVariable = { variables: [{ name: 'v', expression: semver }], validations: [{ expression: 'variables.v' }] };
+    assert.deepEqual(refused(vap, withVariable, withVariable), ['spec.variables[0].expression'], 'a kept variable is new');
+    const condition = { validations: [{ expression: 'true' }], matchConditions: [{ name: 'm', expression: semver }] };
+    assert.deepEqual(
+      refused(vap, condition, { ...condition, matchConditions: [{ name: 'm', expression: ` ${semver} ` }] }),
+      [],
+      'a match condition is looked up trimmed',
+    );
+
+    // kube's other quirk: a JSONPatch mutation is looked up among the old ApplyConfiguration expressions.
+    const map = 'MutatingAdmissionPolicy';
+    const patch = `${semver} ? [JSONPatch{op: 'add', path: '/metadata/labels/a', value: 'b'}] : []`;
+    const jsonPatch = { reinvocationPolicy: 'Never', mutations: [{ patchType: 'JSONPatch', jsonPatch: { expression: patch } }] };
+    const applied = {
+      reinvocationPolicy: 'Never',
+      mutations: [{ patchType: 'ApplyConfiguration', applyConfiguration: { expression: patch } }],
+    };
+    assert.deepEqual(refused(map, jsonPatch, jsonPatch), ['spec.mutations[0].jsonPatch.expression'], 'a kept JSONPatch is new');
+    assert.deepEqual(refused(map, applied, jsonPatch), [], 'a JSONPatch equal to an old ApplyConfiguration is stored');
+
+    // Match conditions are looked up trimmed among the old ones as written, so one kept with spaces around it is new.
+    const padded = { matchConditions: [{ name: 'm', expression: ` ${semver} ` }] };
+    assert.deepEqual(refused(vap, { ...kept, ...padded }, { ...kept, ...padded }), ['spec.matchConditions[0].expression']);
+    const webhooks = (expression: string): KubeObject => ({
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingWebhookConfiguration',
+      metadata: { name: 'w' },
+      webhooks: [{ name: 'w.example.com', matchConditions: [{ name: 'm', expression }] }],
+    });
+    const hooks = strategyOf('ValidatingWebhookConfiguration');
+    assert.deepEqual(hooks.validateUpdate(webhooks(` ${semver}`), webhooks(semver), ctx), [], 'trimmed, it is the old one');
+    assert.deepEqual(
+      hooks.validateUpdate(webhooks(` ${semver}`), webhooks(` ${semver}`), ctx).map((c) => c.field),
+      ['webhooks[0].matchConditions[0].expression'],
+    );
   });
 });

@@ -4,20 +4,21 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { leaseStep, observe } from '../../src/manager/leaderelection/index.js';
-import { FakeClock, noopLogger } from 'kube-converge/meta';
-import { MemoryLock } from './memory-lock.js';
+import { FakeClock, noopLogger, type Logger } from 'kube-converge/meta';
+import { captureLogger } from '../cache/helpers.js';
+import { MemoryLock, type LockMode } from './memory-lock.js';
 import { LeaderElector, type LeaderElectionRecord, type LeaseLock } from '../../src/manager/leaderelection/index.js';
 
 const timings = { leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 };
 
-function candidate(lock: LeaseLock, clock: FakeClock, identity: string, extra: { releaseOnCancel?: boolean } = {}) {
+function candidate(lock: LeaseLock, clock: FakeClock, identity: string, extra: { releaseOnCancel?: boolean; logger?: Logger } = {}) {
   const events: string[] = [];
   let leaderSignal: AbortSignal | undefined;
   const elector = new LeaderElector({
     lock,
     identity,
     clock,
-    logger: noopLogger,
+    logger: extra.logger ?? noopLogger,
     releaseOnCancel: extra.releaseOnCancel ?? false,
     ...timings,
     onStartedLeading: (signal) => {
@@ -165,6 +166,61 @@ describe('leader election', () => {
       b.ctl.abort();
       await b.done;
     }
+  });
+
+  it('keeps one watch on the lock for the whole campaign, reopened only after it ended, from the newest version seen', async () => {
+    const clock = new FakeClock(0);
+    const lock = new MemoryLock();
+    lock.releaseWatch = 'works';
+    let bMode: LockMode = 'ok';
+    // a creates the lock (version 1) at 0 and renews it every 2 s; b reads it at 1 s and every 2 s after.
+    const a = candidate(lock, clock, 'a', { releaseOnCancel: true });
+    await clock.advance(1_000);
+    const b = candidate(
+      lock.view(() => bMode),
+      clock,
+      'b',
+    );
+    await clock.advance(0);
+    for (let i = 0; i < 5; i++) await clock.advance(2_000);
+    assert.deepEqual(lock.watchesFrom, ['1'], 'five retry periods, one watch');
+    // At 12.5 s the server ends the watch, which saw a's renewal to version 7 at 12 s; b last read 6 at 11 s
+    // and its round at 13 s fails, so it reopens from the watch's newer version.
+    await clock.advance(1_500);
+    lock.endWatches();
+    bMode = 'fail';
+    await clock.advance(500);
+    bMode = 'ok';
+    assert.deepEqual(lock.watchesFrom, ['1', '7']);
+    await clock.advance(4_000);
+    assert.deepEqual(lock.watchesFrom, ['1', '7']);
+    // The reopened watch still wakes b at the release.
+    await clock.advance(500);
+    a.ctl.abort();
+    assert.equal(await a.done, 'cancelled');
+    await clock.advance(0);
+    assert.deepEqual(b.events, ['started@17500']);
+    b.ctl.abort();
+    await b.done;
+  });
+
+  it('logs a watch that cannot be opened once, and tries it again at each wait, polling meanwhile', async () => {
+    const clock = new FakeClock(0);
+    const lock = new MemoryLock();
+    lock.releaseWatch = 'fails';
+    const logger = captureLogger();
+    const a = candidate(lock, clock, 'a');
+    await clock.advance(0);
+    const b = candidate(lock, clock, 'b', { logger });
+    for (let i = 0; i < 3; i++) await clock.advance(2_000);
+    assert.equal(lock.watchesFrom.length, 4);
+    assert.deepEqual(
+      logger.lines.filter((l) => l.msg.startsWith('cannot watch')).map((l) => l.fields['identity']),
+      ['b'],
+    );
+    a.ctl.abort();
+    b.ctl.abort();
+    await Promise.all([a.done, b.done]);
   });
 
   it('releases the version the lock holds when a renewal it never saw answered was stored, and leaves a lock another holds', async () => {

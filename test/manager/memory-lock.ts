@@ -1,11 +1,12 @@
 // Imports the manager's private lease lock types, which this in-memory lock implements for the tests.
-import { type LeaderElectionRecord, type LeaseLock, type LockSnapshot } from '../../src/manager/leaderelection/index.js';
+import { type LeaderElectionRecord, type LeaseLock, type LockChange, type LockSnapshot } from '../../src/manager/leaderelection/index.js';
 /**
  * An in-memory `LeaseLock` for leader-election tests, with the API server's optimistic concurrency
  * (a stale version or an existing lock is a 409). `mode` injects failures for every caller; `view()`
  * gives one candidate its own failure mode over the same record (one leader's network fails, not the
- * successor's). `releaseWatch` gives the lock a `released` watch that works, or one that fails at once
- * (a 403 on watch). Invariant: every successful write bumps the version.
+ * successor's). `releaseWatch` gives the lock a `watch` that works, or one that fails at once (a 403 on
+ * watch); `watchesFrom` lists the version each watch request started from, and `endWatches()` ends the
+ * open ones as a server does. Invariant: every successful write bumps the version.
  */
 
 export type LockMode = 'ok' | 'fail' | 'hang';
@@ -15,8 +16,11 @@ export class MemoryLock implements LeaseLock {
   snapshot: LockSnapshot | undefined;
   mode: LockMode = 'ok';
   releaseWatch: 'none' | 'works' | 'fails' = 'none';
+  /** The version each watch request started from, in order. */
+  readonly watchesFrom: string[] = [];
   #rv = 0;
   readonly #writeListeners = new Set<() => void>();
+  readonly #openWatches = new Set<() => void>();
 
   get(o: { signal: AbortSignal }): Promise<LockSnapshot | undefined> {
     return this.view(() => this.mode).get(o);
@@ -27,8 +31,13 @@ export class MemoryLock implements LeaseLock {
   update(record: LeaderElectionRecord, version: string, o: { signal: AbortSignal }): Promise<LockSnapshot> {
     return this.view(() => this.mode).update(record, version, o);
   }
-  released(version: string, o: { signal: AbortSignal }): Promise<void> {
-    return this.#released(version, o.signal);
+  watch(version: string, onChange: (change: LockChange) => void, o: { signal: AbortSignal }): Promise<void> {
+    return this.#watch(version, onChange, o.signal);
+  }
+
+  /** Ends every open watch cleanly, as an API server does when a watch's timeout passes. */
+  endWatches(): void {
+    for (const end of this.#openWatches) end();
   }
 
   /** Writes `record` as a new version (also what an intruder does behind the candidates' backs). */
@@ -65,29 +74,38 @@ export class MemoryLock implements LeaseLock {
       },
       ...(this.releaseWatch === 'none'
         ? {}
-        : { released: (version: string, o: { signal: AbortSignal }) => this.#released(version, o.signal) }),
+        : {
+            watch: (version: string, onChange: (change: LockChange) => void, o: { signal: AbortSignal }) =>
+              this.#watch(version, onChange, o.signal),
+          }),
     };
   }
 
   /**
-   * Resolves once a write after `version` leaves the lock without a holder; rejects on abort, or at once
-   * when watches fail; with `releaseWatch` 'none' it never learns of a release (as a lock that cannot tell).
+   * Reports each write after `version` (writes it missed before it opened as one change: the record
+   * now, as a server compacts history) until `signal` aborts or `endWatches()`; rejects at once when
+   * watches fail; with `releaseWatch` 'none' it never reports anything (as a lock that cannot tell).
    */
-  #released(version: string, signal: AbortSignal): Promise<void> {
-    if (this.releaseWatch === 'fails') return Promise.reject(new Error('403 Forbidden: cannot watch leases'));
-    if (this.releaseWatch === 'none')
-      return new Promise<void>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
-    const isReleased = (): boolean =>
-      this.snapshot !== undefined && Number(this.snapshot.version) > Number(version) && this.snapshot.record.holderIdentity === '';
-    if (isReleased()) return Promise.resolve();
-    return new Promise<void>((resolve, reject) => {
-      const check = (): void => {
-        if (!isReleased()) return;
-        this.#writeListeners.delete(check);
+  async #watch(version: string, onChange: (change: LockChange) => void, signal: AbortSignal): Promise<void> {
+    this.watchesFrom.push(version);
+    if (this.releaseWatch === 'fails') throw new Error('403 Forbidden: cannot watch leases');
+    const report = (): void => {
+      const s = this.snapshot;
+      if (s === undefined || this.releaseWatch === 'none') return;
+      onChange({ kind: s.record.holderIdentity === '' ? 'released' : 'held', version: s.version });
+    };
+    if (this.snapshot !== undefined && Number(this.snapshot.version) > Number(version)) report();
+    if (signal.aborted) return;
+    await new Promise<void>((resolve) => {
+      const end = (): void => {
+        this.#writeListeners.delete(report);
+        this.#openWatches.delete(end);
+        signal.removeEventListener('abort', end);
         resolve();
       };
-      this.#writeListeners.add(check);
-      signal.addEventListener('abort', () => (this.#writeListeners.delete(check), reject(signal.reason)), { once: true });
+      this.#writeListeners.add(report);
+      this.#openWatches.add(end);
+      signal.addEventListener('abort', end, { once: true });
     });
   }
 }

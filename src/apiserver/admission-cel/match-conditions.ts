@@ -75,7 +75,8 @@ export function matchConditionErrors(
       out.push(fieldCause.required(`${f}.expression`));
       return;
     }
-    const r = compiled(expression, { minor: write.minor, mode: write.stored.has(expression) ? 'stored' : 'new' });
+    // Looked up trimmed, as kube-apiserver compiles and looks up a condition (the old ones as written).
+    const r = compiled(expression, { minor: write.minor, mode: write.stored.has(expression.trim()) ? 'stored' : 'new' });
     if (!r.ok) out.push(fieldCause.invalid(`${f}.expression`, expression, r.error));
   });
   return out;

@@ -9,7 +9,7 @@ import type { FieldSet } from '../apply/index.js';
 import type { RequestAdmission } from '../admission/index.js';
 import { headerOf } from '../wire/index.js';
 import { badRequest, fieldCause, invalid } from '../ground/index.js';
-import { builtinSchemas, firstTypeError } from '../builtin-schemas/index.js';
+import { builtinSchemas, inspectBody, type UnknownField } from '../builtin-schemas/index.js';
 
 export interface WriteParams {
   dryRun: boolean;
@@ -63,16 +63,41 @@ export function checkTypeMeta(
 }
 
 /**
+ * The unknown fields the decode walk found in a built-in body, kept until the write pipeline takes
+ * them (see `takeUnknownFields`). Keyed by the body itself: admission that changes a body returns a
+ * new object (a JSON patch works on a copy), so a body that reaches the pipeline as itself still has
+ * exactly these fields; the steps in between touch only declared metadata fields.
+ */
+const decodedUnknown = new WeakMap<KubeObject, { component: string; unknown: UnknownField[] }>();
+
+/**
+ * The unknown fields the decode walk listed for `obj` as the kind `component`, if it is a decoded
+ * request body as it was decoded, once (a second take answers undefined: the first one's caller
+ * dropped them); undefined otherwise, and the caller walks the object itself.
+ */
+export function takeUnknownFields(obj: KubeObject, component: string): UnknownField[] | undefined {
+  const decoded = decodedUnknown.get(obj);
+  decodedUnknown.delete(obj);
+  return decoded?.component === component ? decoded.unknown : undefined;
+}
+
+/**
  * A built-in body with a field of a JSON kind its Go type cannot take is a 400 in the Go decoder's
  * words (first field in body order), whatever `fieldValidation` says: kube-apiserver cannot decode it
  * at all. Checked here, where request bodies are decoded, so the server's own writes never pay for
- * the walk. A kind without a schema keeps the one check that `spec` and `status` are objects.
+ * the walk. The same walk lists the body's unknown fields, which the write pipeline reports and drops
+ * after admission, as before. A kind without a schema keeps the one check that `spec` and `status` are objects.
  */
 function checkFieldTypes(scope: Scope, obj: KubeObject, kind: string): void {
   const schemas = builtinSchemas();
   const component = schemas.componentOf({ group: scope.strategy.group, version: scope.version, kind });
-  const goError = component === undefined ? undefined : firstTypeError(schemas, component, obj as unknown as Record<string, unknown>);
-  if (goError !== undefined) throw badRequest(`${kind} in version "${scope.version}" cannot be handled as a ${kind}: ${goError}`);
+  if (component !== undefined) {
+    const found = inspectBody(schemas, component, obj as unknown as Record<string, unknown>, { types: true });
+    if (found.typeError !== undefined) {
+      throw badRequest(`${kind} in version "${scope.version}" cannot be handled as a ${kind}: ${found.typeError}`);
+    }
+    decodedUnknown.set(obj, { component, unknown: found.unknown });
+  }
   for (const f of ['spec', 'status']) {
     const v = obj[f];
     if (v !== undefined && v !== null && (typeof v !== 'object' || Array.isArray(v))) {

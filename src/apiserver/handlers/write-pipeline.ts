@@ -12,7 +12,7 @@ import { formatTimestamp, jsonEqual, type KubeObject } from '../../meta/index.js
 import { metaOf, present, storageKey, type Scope, type ServerContext } from '../registry/index.js';
 import { recordManagedFields, shapeOf, type FieldSet } from '../apply/index.js';
 import type { Strategy, WriteContext } from '../registry/index.js';
-import { builtinSchemas, dropUnknownFields } from '../builtin-schemas/index.js';
+import { builtinSchemas, dropFields, inspectBody } from '../builtin-schemas/index.js';
 import {
   alreadyExists,
   badRequest,
@@ -26,7 +26,7 @@ import {
 } from '../ground/index.js';
 import { validateObjectMeta } from '../registry/index.js';
 import { enforceOwnerReferencePermissions, validateWrite } from '../admission/index.js';
-import type { WriteParams } from './params.js';
+import { takeUnknownFields, type WriteParams } from './params.js';
 
 const NAME_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
 const NAMESPACES = { group: '', plural: 'namespaces' };
@@ -69,7 +69,11 @@ function checkUnknownFields(scope: Scope, obj: KubeObject, wctx: WriteContext): 
   const schemas = builtinSchemas();
   const component = schemas.componentOf({ group: strategy.group, version, kind: strategy.kind });
   if (component === undefined) return;
-  const unknown = dropUnknownFields(schemas, component, obj as unknown as Record<string, unknown>);
+  // A request body as decoded was walked then (with its types); an object admission or the server built is walked here.
+  const listed =
+    takeUnknownFields(obj, component) ??
+    inspectBody(schemas, component, obj as unknown as Record<string, unknown>, { types: false }).unknown;
+  const unknown = dropFields(listed);
   if (unknown.length === 0) return;
   if (wctx.fieldValidation === 'Strict') {
     const list = unknown.map((p) => `unknown field "${p}"`).join(', ');

@@ -6,8 +6,8 @@
  * selectors, scope `*`, reinvocationPolicy Never) and its checks, including compiling every CEL
  * expression: one that does not compile makes the object invalid with the compiler's message, so
  * nothing stored fails to compile at admission. An expression is compiled in the CEL environment of
- * the server's minor: a new one at its compatibility version, one the old object already had (an
- * update that kept it) as a stored one.
+ * the server's minor: a new one at its compatibility version, one the old object already had in the
+ * same kind of field (an update that kept it there) as a stored one.
  */
 import type { KubeObject } from '../../meta/index.js';
 import { compileAdmissionExpression, compileMutationExpression } from '../admission-cel/index.js';
@@ -58,34 +58,79 @@ function matchResourcesCauses(m: Obj, field: string, requireRules: boolean): Fie
   return out;
 }
 
-/** How one write compiles its expressions: at the server's minor, those the old object had as stored ones. */
-interface ExpressionCompilation {
-  minor: number;
-  stored: ReadonlySet<string>;
+/**
+ * The expressions of an old policy that an update may keep as stored ones, by the kind of field that
+ * held them, as kube-apiserver's `preexistingExpressions` groups them: an expression compiles as
+ * stored only in a field of the kind that already held it, so one moved to another kind of field
+ * compiles as new. Two quirks are kube's own: a variable counts as stored when it equals an old
+ * validation's expression (old variables are not collected), and a JSONPatch mutation when it equals
+ * an old ApplyConfiguration's (old JSONPatch expressions are collected but never consulted).
+ */
+interface StoredExpressions {
+  matchConditions: ReadonlySet<string>;
+  validations: ReadonlySet<string>;
+  messageExpressions: ReadonlySet<string>;
+  auditAnnotations: ReadonlySet<string>;
+  applyConfigurations: ReadonlySet<string>;
 }
 
-/** Every expression of a stored policy (match conditions, variables, validations, messages, audit values, mutations). */
-function expressionsOf(value: unknown, out = new Set<string>()): Set<string> {
-  if (Array.isArray(value)) value.forEach((v) => expressionsOf(v, out));
-  else if (isObj(value)) {
-    for (const [k, v] of Object.entries(value)) {
-      if (typeof v === 'string' && (k === 'expression' || k === 'messageExpression' || k === 'valueExpression')) out.add(v);
-      else expressionsOf(v, out);
-    }
-  }
-  return out;
+/** How one write compiles its expressions: at the server's minor, those the old object had in the same kind of field as stored ones. */
+interface ExpressionCompilation {
+  minor: number;
+  stored: StoredExpressions;
 }
+
+const strings = (values: unknown[]): Set<string> => new Set(values.filter((v): v is string => typeof v === 'string'));
+
+/** The expressions of a stored policy's spec, by kind of field (kube's `find…PolicyPreexistingExpressions`). */
+function storedExpressionsOf(spec: unknown): StoredExpressions {
+  const s = isObj(spec) ? spec : {};
+  const validations = list(s.validations);
+  return {
+    matchConditions: strings(list(s.matchConditions).map((c) => c.expression)),
+    validations: strings(validations.map((v) => v.expression)),
+    messageExpressions: strings(validations.map((v) => v.messageExpression).filter((e) => e !== '')),
+    auditAnnotations: strings(list(s.auditAnnotations).map((a) => a.valueExpression)),
+    applyConfigurations: strings(list(s.mutations).map((m) => (isObj(m.applyConfiguration) ? m.applyConfiguration.expression : undefined))),
+  };
+}
+
+const NOTHING_STORED: StoredExpressions = {
+  matchConditions: new Set(),
+  validations: new Set(),
+  messageExpressions: new Set(),
+  auditAnnotations: new Set(),
+  applyConfigurations: new Set(),
+};
+
+/**
+ * How one field's expression compiles: the write's minor and the old expressions of its kind of field.
+ * A match condition is looked up trimmed (kube compiles and looks up the trimmed condition), every
+ * other expression as written.
+ */
+interface FieldCompilation {
+  minor: number;
+  stored: ReadonlySet<string>;
+  trimmed: boolean;
+}
+
+const storedIn = (write: ExpressionCompilation, kind: keyof StoredExpressions, trimmed = false): FieldCompilation => ({
+  minor: write.minor,
+  stored: write.stored[kind],
+  trimmed,
+});
 
 function compileCauses(
   expression: unknown,
   field: string,
   hasParams: boolean,
   variables: string[],
-  write: ExpressionCompilation,
+  write: FieldCompilation,
   compileOne = compileAdmissionExpression,
 ): FieldCause[] {
   if (typeof expression !== 'string' || expression.trim() === '') return [fieldCause.required(field, 'expression is not specified')];
-  const version = { minor: write.minor, mode: write.stored.has(expression) ? ('stored' as const) : ('new' as const) };
+  const stored = write.stored.has(write.trimmed ? expression.trim() : expression);
+  const version = { minor: write.minor, mode: stored ? ('stored' as const) : ('new' as const) };
   const error = compileOne(expression, { hasParams, variables, version });
   return error === undefined ? [] : [fieldCause.invalid(field, expression, error)];
 }
@@ -113,14 +158,14 @@ function commonPolicyCauses(spec: Obj, out: FieldCause[], write: ExpressionCompi
     if (typeof c.name !== 'string' || c.name === '') out.push(fieldCause.required(`${f}.name`));
     else if (seenConditions.has(c.name)) out.push(fieldCause.duplicate(`${f}.name`, c.name));
     else seenConditions.add(c.name);
-    out.push(...compileCauses(c.expression, `${f}.expression`, hasParams, [], write));
+    out.push(...compileCauses(c.expression, `${f}.expression`, hasParams, [], storedIn(write, 'matchConditions', true)));
   });
   const variables: string[] = [];
   list(spec.variables).forEach((v, i) => {
     const f = `spec.variables[${i}]`;
     if (typeof v.name !== 'string' || !/^[_a-zA-Z][_a-zA-Z0-9]*$/.test(v.name))
       out.push(fieldCause.invalid(`${f}.name`, v.name, 'name is not a valid CEL identifier'));
-    out.push(...compileCauses(v.expression, `${f}.expression`, hasParams, variables, write));
+    out.push(...compileCauses(v.expression, `${f}.expression`, hasParams, variables, storedIn(write, 'validations')));
     if (typeof v.name === 'string') variables.push(v.name);
   });
   return variables;
@@ -138,7 +183,7 @@ function policyCauses(obj: KubeObject, write: ExpressionCompilation): FieldCause
     out.push(fieldCause.required('spec.validations', 'validations or auditAnnotations must contain at least one item'));
   validations.forEach((v, i) => {
     const f = `spec.validations[${i}]`;
-    out.push(...compileCauses(v.expression, `${f}.expression`, hasParams, variables, write));
+    out.push(...compileCauses(v.expression, `${f}.expression`, hasParams, variables, storedIn(write, 'validations')));
     if (typeof v.message === 'string') {
       const m = v.message.trim();
       if (m === '') out.push(fieldCause.invalid(`${f}.message`, v.message, 'message must be non-empty if specified'));
@@ -146,7 +191,9 @@ function policyCauses(obj: KubeObject, write: ExpressionCompilation): FieldCause
       else if (m.length > 1024) out.push(fieldCause.invalid(`${f}.message`, v.message, 'must have a maximum length of 1024 characters'));
     }
     if (v.messageExpression !== undefined)
-      out.push(...compileCauses(v.messageExpression, `${f}.messageExpression`, hasParams, variables, write));
+      out.push(
+        ...compileCauses(v.messageExpression, `${f}.messageExpression`, hasParams, variables, storedIn(write, 'messageExpressions')),
+      );
     if (v.reason !== undefined && !REASONS.includes(String(v.reason))) out.push(fieldCause.notSupported(`${f}.reason`, v.reason, REASONS));
   });
   const seenKeys = new Set<string>();
@@ -155,7 +202,7 @@ function policyCauses(obj: KubeObject, write: ExpressionCompilation): FieldCause
     if (typeof a.key !== 'string' || a.key === '') out.push(fieldCause.required(`${f}.key`));
     else if (seenKeys.has(a.key)) out.push(fieldCause.duplicate(`${f}.key`, a.key));
     else seenKeys.add(a.key);
-    out.push(...compileCauses(a.valueExpression, `${f}.valueExpression`, hasParams, variables, write));
+    out.push(...compileCauses(a.valueExpression, `${f}.valueExpression`, hasParams, variables, storedIn(write, 'auditAnnotations')));
   });
   return out;
 }
@@ -179,7 +226,16 @@ function mutatingPolicyCauses(obj: KubeObject, write: ExpressionCompilation): Fi
       if (m.patchType === type) {
         if (!isObj(m[key])) out.push(fieldCause.required(`${f}.${key}`, `${key} required when patchType is ${type}`));
         else
-          out.push(...compileCauses(m[key].expression, `${f}.${key}.expression`, hasParams, variables, write, compileMutationExpression));
+          out.push(
+            ...compileCauses(
+              m[key].expression,
+              `${f}.${key}.expression`,
+              hasParams,
+              variables,
+              storedIn(write, 'applyConfigurations'),
+              compileMutationExpression,
+            ),
+          );
       } else if (m[key] !== undefined) out.push(fieldCause.forbidden(`${f}.${key}`, `must not be specified when patchType is not ${type}`));
     }
   });
@@ -297,11 +353,11 @@ abstract class AdmissionPolicyKind extends Strategy {
   }
 
   override validate(obj: KubeObject, ctx: WriteContext): FieldCause[] {
-    return this.causes(obj, { minor: ctx.kubernetesMinor, stored: new Set() });
+    return this.causes(obj, { minor: ctx.kubernetesMinor, stored: NOTHING_STORED });
   }
 
   override validateUpdate(obj: KubeObject, old: KubeObject, ctx: WriteContext): FieldCause[] {
-    return this.causes(obj, { minor: ctx.kubernetesMinor, stored: expressionsOf(old.spec) });
+    return this.causes(obj, { minor: ctx.kubernetesMinor, stored: storedExpressionsOf(old.spec) });
   }
 }
 

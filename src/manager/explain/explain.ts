@@ -19,6 +19,7 @@ import {
   type NamespacedName,
   type ResourceDescriptor,
 } from '../../meta/index.js';
+import { clusterKeyOf } from '../../meta/internal.js';
 import type { Client } from '../../client/index.js';
 import type { Controller, Request } from '../../controller/index.js';
 import type { ReconcileState } from '../../controller/internal.js';
@@ -168,7 +169,7 @@ export async function explainObject(input: ExplainInput): Promise<ConvergeReport
     reasons.push(`Ready=${ready.status}${ready.reason ? ` (${ready.reason}${ready.message ? `: ${firstLine(ready.message)}` : ''})` : ''}`);
 
   const converged = reasons.length === 0;
-  const who = `${resource.kind} ${nn.namespace ? `${nn.namespace}/` : ''}${nn.name}${cluster !== undefined ? ` in cluster ${cluster}` : ''}`;
+  const who = `${resource.kind} ${clusterKeyOf({ ...nn, cluster })}`;
   const where = elsewhere ? ` (${elsewhere})` : '';
   const summary = converged
     ? `converged: ${who} — ${convergedFacts(object, controllers).join(', ')}${where}`

@@ -12,6 +12,7 @@
  */
 import type { Registry } from 'prom-client';
 import { keyOf, type Clock, type KubeObject, type NamespacedName, type ResourceDescriptor } from '../../meta/index.js';
+import { clusterKeyOf } from '../../meta/internal.js';
 import type { SharedIndexInformer } from '../../cache/index.js';
 import type { Controller } from '../../controller/index.js';
 import type { ReconcileState } from '../../controller/internal.js';
@@ -20,11 +21,6 @@ import type { ConvergeReport } from '../explain/index.js';
 /** Enough to act on, few enough to read on one page. */
 export const MAX_NOT_CONVERGED = 50;
 const MAX_LAST_ERRORS = 5;
-
-/** A request as the dashboard lists it: `namespace/name`, followed by its cluster for a fleet controller's. */
-function requestText(request: NamespacedName & { cluster?: unknown }): string {
-  return typeof request.cluster === 'string' ? `${keyOf(request)} in cluster ${request.cluster}` : keyOf(request);
-}
 
 type Informers = readonly { resource: ResourceDescriptor; informer: SharedIndexInformer<KubeObject> }[];
 
@@ -134,7 +130,7 @@ function controllerSnapshot(c: Controller<unknown>, metrics: MetricValues): Cont
     .sort((a, b) => (b.lastFinishedAt ?? 0) - (a.lastFinishedAt ?? 0))
     .slice(0, MAX_LAST_ERRORS)
     .map((s) => ({
-      request: requestText(s.request),
+      request: clusterKeyOf(s.request),
       message: s.lastError.message,
       ...(s.lastError.reason ? { reason: s.lastError.reason } : {}),
       ...(s.lastFinishedAt !== undefined ? { at: new Date(s.lastFinishedAt).toISOString() } : {}),

@@ -4,6 +4,7 @@ export { LeaderElector, validateLeaderElectionTimings, leaseStep, observe, relea
 export type {
   LeaderElectionRecord,
   LockSnapshot,
+  LockChange,
   LeaseLock,
   ElectorState,
   LeaderElectorOptions,

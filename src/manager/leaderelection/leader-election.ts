@@ -18,13 +18,15 @@
  * aborts). A successor takes over only `leaseDurationMs > renewDeadlineMs` after it saw that renewal,
  * so two leaders never overlap, provided clocks run at the same rate (docs/manager.md gives the
  * argument). Waits are exact multiples of `retryPeriodMs` (client-go adds jitter); the fake clock
- * stays exact. A candidate whose lock can watch for a release tries at once when the holder gives
- * the lock up, instead of at its next retry. The rule deciding each round (read, create, renew, take over, wait) is the pure
- * `leaseStep`; the elector only performs its I/O and keeps time.
+ * stays exact. A candidate whose lock can watch keeps one watch on it for its whole campaign and
+ * tries at once when the holder gives the lock up, instead of at its next retry. The rule deciding
+ * each round (read, create, renew, take over, wait) is the pure `leaseStep`; the elector only
+ * performs its I/O and keeps time.
  */
 import assert from 'node:assert/strict';
 import { InvalidOptionError, type Clock, type Logger, type Timer } from '../../meta/index.js';
-import { requireDuration, whenAborted } from '../../meta/internal.js';
+import { requireDuration } from '../../meta/internal.js';
+import { ReleaseWatch } from './release-watch.js';
 
 /** What a lock stores (the fields of a Lease spec that election uses). Times are epoch ms. */
 export interface LeaderElectionRecord {
@@ -42,6 +44,12 @@ export interface LockSnapshot {
   version: string;
 }
 
+/** A change a lock's watch saw: what it left the lock as, and its version (a bookmark only moves the version). */
+export interface LockChange {
+  kind: 'released' | 'held' | 'bookmark';
+  version: string;
+}
+
 /**
  * Storage for one election. `update` must fail when `version` is stale and `create` when the lock
  * exists (the API server's 409s); the elector treats any failure as "not this time".
@@ -54,11 +62,13 @@ export interface LeaseLock {
   create(record: LeaderElectionRecord, options: { signal: AbortSignal }): Promise<LockSnapshot>;
   update(record: LeaderElectionRecord, version: string, options: { signal: AbortSignal }): Promise<LockSnapshot>;
   /**
-   * Optional: resolves once the lock is seen released (no holder) or deleted after `version`, so a
-   * candidate takes it at once instead of at its next retry; rejects when it cannot tell (the watch
-   * failed or ended), and then the candidate waits out its retry period as without it.
+   * Optional: watches the lock from `version` until `signal` aborts, telling `onChange` of each
+   * change (a release is a write leaving no holder, or a deletion). Resolves when the watch ends and
+   * rejects when it fails (a 403 on watch, an error event such as 410 Gone). A candidate keeps one
+   * open for its whole campaign to take a released lock at once instead of at its next retry, and
+   * reopens it at its next wait when it ended or failed (then it waits out the retry period as without it).
    */
-  released?(version: string, options: { signal: AbortSignal }): Promise<void>;
+  watch?(version: string, onChange: (change: LockChange) => void, options: { signal: AbortSignal }): Promise<void>;
 }
 
 /** Where a `LeaderElector` is: idle, acquiring, leading since when, or stopped and why. */
@@ -197,8 +207,8 @@ export class LeaderElector {
   #reportedLeader: string | undefined;
   /** When the last successful acquire or renew attempt started (before its request was sent): the fence counts from here. */
   #lastRenewMs = -Infinity;
-  /** Whether watching the lock for a release failed once (logged once, then the candidate only polls). */
-  #releaseWatchFailed = false;
+  /** The campaign's watch for a release, while acquiring with a lock that can watch. */
+  #releaseWatch: ReleaseWatch | undefined;
   /** Aborts the moment leadership ends; the signal handed to `onStartedLeading`. */
   #leading: AbortController | undefined;
 
@@ -265,52 +275,40 @@ export class LeaderElector {
     return reason;
   }
 
-  /** Retries until a round wins; resolves with when that round started, or undefined once `signal` aborts. */
-  async #acquire(signal: AbortSignal, log: Logger): Promise<number | undefined> {
-    const { clock, renewDeadlineMs } = this.#o;
-    for (;;) {
-      if (signal.aborted) return undefined;
-      // A hung request must not stall the campaign: each attempt gets the renew deadline at most.
-      const attempt = new AbortController();
-      const timer = clock.setTimer(() => attempt.abort(new Error('acquire attempt timed out')), renewDeadlineMs);
-      const startedAt = clock.monotonicMs();
-      let round: RoundOutcome;
-      try {
-        round = await this.#tryAcquireOrRenew(AbortSignal.any([signal, attempt.signal]), log);
-      } finally {
-        timer.cancel();
-      }
-      if (round.kind === 'won') return startedAt;
-      try {
-        await this.#betweenRounds(signal, log);
-      } catch {
-        return undefined;
-      }
-    }
-  }
-
   /**
-   * Waits one retry period before the next round, or less: when the lock can tell that its holder
-   * released it (a rolling update's `releaseOnCancel`), the round starts at once. Rejects once `signal` aborts.
+   * Retries until a round wins; resolves with when that round started, or undefined once `signal`
+   * aborts. Between rounds it waits one retry period, or less: when the lock can tell that its holder
+   * released it (a rolling update's `releaseOnCancel`), the next round starts at once.
    */
-  async #betweenRounds(signal: AbortSignal, log: Logger): Promise<void> {
-    const { clock, lock, retryPeriodMs } = this.#o;
-    const seen = this.#observed?.snapshot;
-    if (lock.released === undefined || seen === undefined || seen.record.holderIdentity === '') {
-      return clock.sleep(retryPeriodMs, { signal });
-    }
-    const done = new AbortController();
-    const either = AbortSignal.any([signal, done.signal]);
-    // A watch that fails leaves the wait to the retry period (logged once: it fails the same way each round).
-    const release = lock.released(seen.version, { signal: either }).catch((err: unknown) => {
-      if (!either.aborted && !this.#releaseWatchFailed) log.info({ err }, 'cannot watch the lock for a release; trying every retry period');
-      if (!either.aborted) this.#releaseWatchFailed = true;
-      return whenAborted(either);
-    });
+  async #acquire(signal: AbortSignal, log: Logger): Promise<number | undefined> {
+    const { clock, lock, renewDeadlineMs, retryPeriodMs } = this.#o;
+    const campaign = new AbortController();
+    const watch = lock.watch?.bind(lock);
+    const releases = watch && new ReleaseWatch({ watch, clock, logger: log, signal: AbortSignal.any([signal, campaign.signal]) });
+    this.#releaseWatch = releases;
     try {
-      await Promise.race([clock.sleep(retryPeriodMs, { signal: either }), release]);
+      for (;;) {
+        if (signal.aborted) return undefined;
+        // A hung request must not stall the campaign: each attempt gets the renew deadline at most.
+        const attempt = new AbortController();
+        const timer = clock.setTimer(() => attempt.abort(new Error('acquire attempt timed out')), renewDeadlineMs);
+        const startedAt = clock.monotonicMs();
+        let round: RoundOutcome;
+        try {
+          round = await this.#tryAcquireOrRenew(AbortSignal.any([signal, attempt.signal]), log);
+        } finally {
+          timer.cancel();
+        }
+        if (round.kind === 'won') return startedAt;
+        try {
+          await (releases ? releases.wait(retryPeriodMs) : clock.sleep(retryPeriodMs, { signal }));
+        } catch {
+          return undefined;
+        }
+      }
     } finally {
-      done.abort();
+      this.#releaseWatch = undefined;
+      campaign.abort();
     }
   }
 
@@ -361,6 +359,7 @@ export class LeaderElector {
 
   #observe(snapshot: LockSnapshot, monotonicMs: number): void {
     this.#observed = observe(this.#observed, snapshot, monotonicMs);
+    this.#releaseWatch?.saw(snapshot.version);
     const holder = snapshot.record.holderIdentity;
     if (holder !== this.#reportedLeader) {
       this.#reportedLeader = holder;

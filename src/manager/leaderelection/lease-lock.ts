@@ -2,14 +2,14 @@
  * The `LeaseLock` of leader election stored in a `coordination.k8s.io/v1` Lease, as controller-runtime
  * does by default. A renewal or takeover is an `update` quoting the resourceVersion it was computed
  * from, so the API server's optimistic concurrency (409 Conflict) decides races between candidates;
- * creation races resolve the same way through 409 AlreadyExists. A candidate watches the Lease from
- * the version it last read to learn of a release at once. Invariant: times are written as
+ * creation races resolve the same way through 409 AlreadyExists. A candidate keeps a watch on the
+ * Lease to learn of a release at once. Invariant: times are written as
  * MicroTime (RFC 3339 with six fractional digits) and read back to the millisecond.
  */
 import { LeaseResource, type ObjectOf } from '../../meta/index.js';
 import { formatMicroTime } from '../../meta/internal.js';
 import { isNotFound, type Client } from '../../client/index.js';
-import type { LeaderElectionRecord, LeaseLock, LockSnapshot } from './leader-election.js';
+import type { LeaderElectionRecord, LeaseLock, LockChange, LockSnapshot } from './leader-election.js';
 
 type Lease = ObjectOf<typeof LeaseResource>;
 
@@ -67,23 +67,27 @@ export function leaseLock(options: { client: Client; namespace: string; name: st
       };
       return snapshotOf(await client.update(LeaseResource, lease, { signal }));
     },
-    async released(version: string, { signal }: { signal: AbortSignal }) {
+    async watch(version: string, onChange: (change: LockChange) => void, { signal }: { signal: AbortSignal }) {
       const events = await client.watch(LeaseResource, {
         namespace,
         fieldSelector: `metadata.name=${name}`,
         resourceVersion: version,
+        // Bookmarks keep the version fresh, so that a watch reopened after the server ended it is not 410 Gone.
+        allowWatchBookmarks: true,
         signal,
       });
       try {
         for await (const e of events) {
           if (e.type === 'ERROR')
             throw new Error(`watching Lease ${namespace}/${name}: ${e.object.message ?? e.object.reason ?? 'error event'}`);
-          if (e.type === 'DELETED' || (e.type !== 'BOOKMARK' && !e.object.spec?.holderIdentity)) return;
+          const at = e.object.metadata.resourceVersion;
+          if (at === undefined) continue;
+          const kind = e.type === 'BOOKMARK' ? 'bookmark' : e.type === 'DELETED' || !e.object.spec?.holderIdentity ? 'released' : 'held';
+          onChange({ kind, version: at });
         }
       } finally {
         events.close();
       }
-      throw new Error(`the watch on Lease ${namespace}/${name} ended before a release`);
     },
   } satisfies LeaseLock);
 }
