@@ -9,7 +9,7 @@
 import { LeaseResource, type ObjectOf } from '../../meta/index.js';
 import { formatMicroTime } from '../../meta/internal.js';
 import { isNotFound, type Client } from '../../client/index.js';
-import type { LeaderElectionRecord, LeaseLock, LockChange, LockSnapshot } from './leader-election.js';
+import type { LeaderElectionRecord, LeaseLock, LockChange, LockSnapshot } from './lock.js';
 
 type Lease = ObjectOf<typeof LeaseResource>;
 

@@ -7,7 +7,7 @@
  * time, and a release wakes a wait only when it is newer than what the candidate last read or wrote.
  */
 import type { Clock, Logger } from '../../meta/index.js';
-import type { LeaseLock, LockChange } from './leader-election.js';
+import type { LeaseLock, LockChange } from './lock.js';
 
 /** A lock's watch (`LeaseLock.watch`), bound to its lock. */
 export type LockWatch = NonNullable<LeaseLock['watch']>;
