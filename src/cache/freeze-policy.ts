@@ -96,9 +96,10 @@ function adopt(next: object, prev: object): object {
 
 /**
  * The empty objects of `metadata.managedFields[*].fieldsV1` (some hundred per entry, `"f:name":{}`)
- * are replaced by the one shared frozen `{}`, and nothing is frozen. Those empty objects are most of what a cached object with
- * managedFields holds beyond its JSON.parse result; the walk covers only that subtree, so an object
- * without managedFields (the manager drops them by default) costs one property read.
+ * are replaced by the one shared frozen `{}`, and nothing is frozen. Those empty objects are most of
+ * what a cached object with managedFields holds beyond its JSON.parse result; the walk covers only
+ * that subtree, so an object without managedFields (the manager drops them by default) costs one
+ * property read.
  */
 export function shareEmptyManagedFields<T extends { metadata?: { managedFields?: unknown } }>(obj: T): T {
   const entries = obj.metadata?.managedFields;
