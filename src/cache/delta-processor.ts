@@ -6,7 +6,8 @@
  *   RealFIFO ──apply(delta)──▶ freeze ──▶ IndexedStore (write) ──▶ ProcessorListener × N
  *
  * Freezing happens here, once per object, in tests and development (the `freeze` option; production
- * stores objects as decoded, sharing only managedFields' empty objects): a watched object just before the store keeps it, a relisted
+ * stores objects as decoded, sharing the parts equal to the stored version and managedFields' empty
+ * objects: `shareWithStored`): a watched object just before the store keeps it, a relisted
  * one as it arrives (`prepareListed`, called by the FIFO for each object of a LIST page or streaming
  * list, so the relist in the making holds frozen, transformed objects and not raw ones). An object
  * whose key the store already holds at the same resourceVersion is not frozen again: the stored
@@ -22,7 +23,7 @@
  */
 import { type KubeObject, type Logger } from '../meta/index.js';
 import { deepFreezeFresh } from '../meta/internal.js';
-import { shareEmptyManagedFields } from './freeze-policy.js';
+import { shareWithStored } from './freeze-policy.js';
 import type { Delta } from './fifo.js';
 import type { IndexedStore } from './indexer.js';
 import type { Notification, ProcessorListener } from './processor-listener.js';
@@ -36,14 +37,14 @@ export class DeltaProcessor<T extends KubeObject> {
   readonly #log: Logger;
   /** The listeners due at each queued `SyncAll`, oldest first (the FIFO keeps the deltas in the same order). */
   readonly #pendingSyncs: ProcessorListener<T>[][] = [];
-  /** What a fresh object becomes before it is stored: deep-frozen, or as decoded with managedFields' empty objects shared. */
-  readonly #seal: (raw: T) => T;
+  /** What a fresh object becomes before it is stored (`stored`: the version the store holds): deep-frozen, or as decoded sharing what is equal. */
+  readonly #seal: (raw: T, stored: T | undefined) => T;
 
   /** `freeze`: deep-freeze every stored object (tests and development), or store it as decoded (production). */
   constructor(indexer: IndexedStore<T>, log: Logger, freeze: boolean) {
     this.#indexer = indexer;
     this.#log = log;
-    this.#seal = freeze ? (deepFreezeFresh as (raw: T) => T) : shareEmptyManagedFields;
+    this.#seal = freeze ? (deepFreezeFresh as (raw: T) => T) : shareWithStored;
   }
 
   addListener(listener: ProcessorListener<T>): void {
@@ -102,7 +103,7 @@ export class DeltaProcessor<T extends KubeObject> {
   #reuseOrSeal(prev: T | undefined, raw: T): T {
     const rv = raw.metadata?.resourceVersion;
     if (prev !== undefined && rv && prev.metadata.resourceVersion === rv) return prev;
-    return this.#seal(raw);
+    return this.#seal(raw, prev);
   }
 
   readonly applyFailed = (error: unknown, delta: Delta<T>): void => {

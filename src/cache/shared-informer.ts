@@ -50,8 +50,9 @@ export interface SharedIndexInformerOptions<T extends KubeObject> {
   /**
    * Deep-freeze every stored object, so a write to a cached object throws (default: on unless
    * `NODE_ENV` is `production`, see `freezeByDefault`). Off, objects are stored as decoded, but for
-   * managedFields' empty objects, which share one frozen `{}` either way (`shareEmptyManagedFields`);
-   * they are still read-only by contract, which tests (freezing) check.
+   * managedFields' empty objects, which share one frozen `{}` either way, and the parts of an update's
+   * spec and status equal to the stored version's, which are the stored ones (`shareWithStored`); they
+   * are still read-only by contract, which tests (freezing) check.
    */
   freeze?: boolean | undefined;
   /** List/watch tuning passed to the reflector. */
