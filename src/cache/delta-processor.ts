@@ -6,9 +6,8 @@
  *   RealFIFO ──apply(delta)──▶ freeze ──▶ IndexedStore (write) ──▶ ProcessorListener × N
  *
  * Freezing happens here, once per object, in tests and development (the `freeze` option; production
- * stores objects as decoded, sharing the parts equal to the stored version, `adoptStored`, and
- * managedFields' empty objects, a relisted object's at once and a watched one's once it has been
- * current for a while, `DeferredSharing`): a watched object just before the store keeps it, a relisted
+ * stores objects as decoded, sharing the parts equal to the stored version and managedFields' empty
+ * objects: `shareWithStored`): a watched object just before the store keeps it, a relisted
  * one as it arrives (`prepareListed`, called by the FIFO for each object of a LIST page or streaming
  * list, so the relist in the making holds frozen, transformed objects and not raw ones). An object
  * whose key the store already holds at the same resourceVersion is not frozen again: the stored
@@ -22,10 +21,9 @@
  *
  * Invariant: nothing here calls upstream; the only outputs are the store and the listeners' buffers.
  */
-import { type Clock, type KubeObject, type Logger } from '../meta/index.js';
+import { type KubeObject, type Logger } from '../meta/index.js';
 import { deepFreezeFresh } from '../meta/internal.js';
-import { DeferredSharing } from './deferred-sharing.js';
-import { adoptStored, shareEmptyManagedFields } from './freeze-policy.js';
+import { shareWithStored } from './freeze-policy.js';
 import type { Delta } from './fifo.js';
 import type { IndexedStore } from './indexer.js';
 import type { Notification, ProcessorListener } from './processor-listener.js';
@@ -41,20 +39,12 @@ export class DeltaProcessor<T extends KubeObject> {
   readonly #pendingSyncs: ProcessorListener<T>[][] = [];
   /** What a fresh object becomes before it is stored (`stored`: the version the store holds): deep-frozen, or as decoded sharing what is equal. */
   readonly #seal: (raw: T, stored: T | undefined) => T;
-  /** Production only: shares a watched object's managedFields' empty objects once it has been current for a while. */
-  readonly #deferred: DeferredSharing<T> | undefined;
 
   /** `freeze`: deep-freeze every stored object (tests and development), or store it as decoded (production). */
-  constructor(indexer: IndexedStore<T>, log: Logger, freeze: boolean, clock: Clock) {
+  constructor(indexer: IndexedStore<T>, log: Logger, freeze: boolean) {
     this.#indexer = indexer;
     this.#log = log;
-    this.#seal = freeze ? (deepFreezeFresh as (raw: T) => T) : adoptStored;
-    this.#deferred = freeze ? undefined : new DeferredSharing(clock, (key) => indexer.getByKey(key));
-  }
-
-  /** The informer stopped: nothing pending is shared any more. */
-  stop(): void {
-    this.#deferred?.stop();
+    this.#seal = freeze ? (deepFreezeFresh as (raw: T) => T) : shareWithStored;
   }
 
   addListener(listener: ProcessorListener<T>): void {
@@ -79,7 +69,6 @@ export class DeltaProcessor<T extends KubeObject> {
         const prev = indexer.getByKey(delta.key);
         const obj = this.#reuseOrSeal(prev, delta.object);
         indexer.upsert(delta.key, obj);
-        if (obj !== prev) this.#deferred?.note(delta.key, obj);
         if (prev === undefined) this.#distribute({ kind: 'add', obj, isInInitialList });
         else if (!isSyncUpdate(prev, obj)) this.#distribute({ kind: 'update', old: prev, obj });
         return;
@@ -107,12 +96,8 @@ export class DeltaProcessor<T extends KubeObject> {
     }
   };
 
-  /** A relist's object as it arrives: the stored one if it is the same version, else this one sealed, its empty objects shared. */
-  readonly prepareListed = (key: string, raw: T): T => {
-    const prev = this.#indexer.getByKey(key);
-    const obj = this.#reuseOrSeal(prev, raw);
-    return obj === prev || this.#deferred === undefined ? obj : shareEmptyManagedFields(obj);
-  };
+  /** A relist's object as it arrives: the stored one if it is the same version, else this one sealed. */
+  readonly prepareListed = (key: string, raw: T): T => this.#reuseOrSeal(this.#indexer.getByKey(key), raw);
 
   /** The stored object when it is the same version as `raw` (equal, and frozen if freezing is on), else `raw` sealed. */
   #reuseOrSeal(prev: T | undefined, raw: T): T {

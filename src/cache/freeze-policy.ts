@@ -1,8 +1,8 @@
 /**
  * How an informer's store seals the objects it keeps: deep-frozen in tests and development, and in
  * production not frozen but sharing what it can: the parts equal to the version the store already
- * holds (`adoptStored`), and the empty objects of managedFields (`shareEmptyManagedFields`). Both
- * are the cache's policy, not meta's vocabulary, so they live here and stay off the faces. Invariant: an object sealed either way holds the same
+ * holds, and the empty objects of managedFields. Both are the cache's policy, not meta's vocabulary,
+ * so they live here and stay off the faces. Invariant: an object sealed either way holds the same
  * JSON values as it was decoded with; only frozenness and the identity of its subobjects differ.
  */
 
@@ -23,17 +23,16 @@ export function freezeByDefault(): boolean {
 /**
  * What production caches do with a new version of an object instead of `deepFreezeFresh`: in its
  * `spec` and `status`, every object or array equal (same JSON at the same path) to the one in
- * `stored`, the version the store holds, is replaced by the stored one; nothing is frozen. (The
- * empty objects of managedFields are shared too, by `shareEmptyManagedFields`: a listed object's at
- * once, a watched object's once it has been current for a while, see deferred-sharing.ts.) An update
- * usually changes a few fields of a large object (a status update leaves the spec alone); without
- * this, the unchanged parts are fresh copies that live as long as the cache keeps them, and with
- * 10 KiB Pods the collector's copying and promoting them cost more than decoding them. The comparison
- * reads the stored version, which costs more than it saves on small objects, so it is limited to
- * `spec` and `status`: a ConfigMap pays two property reads. Handlers may then see `old.spec ===
- * obj.spec` when the spec did not change.
+ * `stored`, the version the store holds, is replaced by the stored one; then managedFields' empty
+ * objects are shared (`shareEmptyManagedFields`); nothing is frozen. An update usually changes a few
+ * fields of a large object (a status update leaves the spec alone); without this, the unchanged
+ * parts are fresh copies that live as long as the cache keeps them, and with 10 KiB Pods the
+ * collector's copying and promoting them cost more than decoding them. The comparison reads the
+ * stored version, which costs more than it saves on small objects, so it is limited to `spec` and
+ * `status`: a ConfigMap pays two property reads. Handlers may then see `old.spec === obj.spec` when
+ * the spec did not change.
  */
-export function adoptStored<T extends object>(raw: T, stored: T | undefined): T {
+export function shareWithStored<T extends { metadata?: { managedFields?: unknown } }>(raw: T, stored: T | undefined): T {
   if (stored !== undefined) {
     const r = raw as Record<string, unknown>;
     const q = stored as Record<string, unknown>;
@@ -41,7 +40,7 @@ export function adoptStored<T extends object>(raw: T, stored: T | undefined): T 
     if (typeof r['spec'] === 'object' && typeof q['spec'] === 'object') adoptMember(r, q, 'spec');
     if (typeof r['status'] === 'object' && typeof q['status'] === 'object') adoptMember(r, q, 'status');
   }
-  return raw;
+  return shareEmptyManagedFields(raw);
 }
 
 /** Puts `stored[k]` in place of `raw[k]` when they are the same JSON, else adopts what is equal below. */

@@ -50,10 +50,9 @@ export interface SharedIndexInformerOptions<T extends KubeObject> {
   /**
    * Deep-freeze every stored object, so a write to a cached object throws (default: on unless
    * `NODE_ENV` is `production`, see `freezeByDefault`). Off, objects are stored as decoded, but for
-   * managedFields' empty objects, which share one frozen `{}` either way (a watched object's once it
-   * has been current for a second), and the parts of an update's spec and status equal to the stored
-   * version's, which are the stored ones (`adoptStored`); they are still read-only by contract, which
-   * tests (freezing) check.
+   * managedFields' empty objects, which share one frozen `{}` either way, and the parts of an update's
+   * spec and status equal to the stored version's, which are the stored ones (`shareWithStored`); they
+   * are still read-only by contract, which tests (freezing) check.
    */
   freeze?: boolean | undefined;
   /** List/watch tuning passed to the reflector. */
@@ -118,7 +117,7 @@ class DefaultSharedIndexInformer<T extends KubeObject> implements SharedIndexInf
       onIndexError: (index, key, error) =>
         this.#log.error({ index, key, error }, 'index function failed; object stored without values for that index'),
     });
-    this.#processor = new DeltaProcessor<T>(this.#indexer, this.#log, o.freeze ?? freezeByDefault(), this.#clock);
+    this.#processor = new DeltaProcessor<T>(this.#indexer, this.#log, o.freeze ?? freezeByDefault());
     const processor = this.#processor;
     this.#fifo = new RealFIFO<T>({
       sink: {
@@ -256,7 +255,6 @@ class DefaultSharedIndexInformer<T extends KubeObject> implements SharedIndexInf
       this.#stopped = true;
       this.#resyncTimer?.cancel();
       this.#fifo.close();
-      this.#processor.stop();
       for (const l of this.#processor.listeners) l.stop();
       if (!this.#synced) {
         const error = new InformerStoppedError(this.name, 'sync');

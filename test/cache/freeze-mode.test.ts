@@ -5,7 +5,7 @@
 import { afterEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ConfigMapResource, type KubeObject } from 'kube-converge/meta';
-import { adoptStored, freezeByDefault } from '../../src/cache/freeze-policy.js';
+import { freezeByDefault, shareWithStored } from '../../src/cache/freeze-policy.js';
 import { TestEnv } from 'kube-converge/testing';
 import { cm } from './fake-client.js';
 import { harness } from './helpers.js';
@@ -104,10 +104,10 @@ describe('freezing cached objects', () => {
     await h.stop();
   });
 
-  it('adoptStored takes a stored part only when it is the same JSON', () => {
+  it('shareWithStored takes a stored part only when it is the same JSON', () => {
     const share = (next: string, prev: string): { kept: Record<string, unknown>; stored: Record<string, unknown> } => {
       const stored = JSON.parse(prev) as Record<string, unknown>;
-      const kept = adoptStored(JSON.parse(next) as KubeObject, stored as KubeObject) as Record<string, unknown>;
+      const kept = shareWithStored(JSON.parse(next) as KubeObject, stored as KubeObject) as Record<string, unknown>;
       assert.deepEqual(kept, JSON.parse(next), 'values never change');
       return { kept, stored };
     };
