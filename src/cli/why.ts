@@ -13,6 +13,7 @@
 import { parseArgs } from 'node:util';
 import { type ConvergeReport, type ControllerReport } from '../manager/index.js';
 import { formatDuration as duration } from '../manager/internal.js';
+import { clusterKeyOf } from '../meta/internal.js';
 
 export const WHY_USAGE = `Usage:
   converge why <kind>/<name> [-n NAMESPACE] [--cluster NAME] [--url URL] [-o text|json]
@@ -80,7 +81,7 @@ export async function runWhy(args: string[], env: NodeJS.ProcessEnv): Promise<st
   const report = (await getJson(url)) as ConvergeReport;
   // As kubectl get answers: a missing object is an error, not "converged" (which is what a deletion reaches).
   if (report.object.exists === false) {
-    const shown = `${kind.namespaced ? `${values.namespace ?? 'default'}/${name}` : name}${values.cluster !== undefined ? ` in cluster ${values.cluster}` : ''}`;
+    const shown = clusterKeyOf({ namespace: kind.namespaced ? (values.namespace ?? 'default') : '', name, cluster: values.cluster });
     throw new WhyError(`NotFound: ${kind.kind} ${shown} does not exist (${kind.plural}.${group}/${kind.version})`, 1);
   }
   return output === 'json' ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report);
