@@ -26,6 +26,8 @@ describe('memory gate', () => {
       Object.keys(baselines.figures).sort(),
       'the probe measures exactly the figures with baselines',
     );
+    const broken = Object.entries(measured).filter(([, bytes]) => !(bytes > 0));
+    assert.deepEqual(broken, [], 'every figure is a positive number of bytes (anything else is a broken measurement)');
     const over = Object.entries(measured)
       .filter(([name, bytes]) => bytes > baselines.figures[name]! * LIMIT)
       .map(
