@@ -187,10 +187,16 @@ interface Ingest {
   ms: number;
   cpuMs: number;
 }
-const cpuNow = (): number => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-};
+/** Starts the clocks of one ingest; the function it returns reads both. */
+function startTiming(): () => Ingest {
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  return () => {
+    const ms = performance.now() - t0;
+    const cpu = process.cpuUsage(c0);
+    return { ms, cpuMs: (cpu.user + cpu.system) / 1000 };
+  };
+}
 
 async function ingestConverge({ converge: client }: Clients, freeze = false): Promise<Ingest> {
   const lw = createListerWatcher<KubeObject>({ client, resource: ConfigMapResource, namespace: 'ingest' });
@@ -205,16 +211,14 @@ async function ingestConverge({ converge: client }: Clients, freeze = false): Pr
   const all = new Promise<void>((r) => (done = r));
   informer.addEventHandler({ onUpdate: () => void (++seen === updates && done()) });
   const ac = new AbortController();
-  const c0 = cpuNow();
-  const t0 = performance.now();
+  const timing = startTiming();
   const run = informer.run(ac.signal);
   await all;
-  const ms = performance.now() - t0;
-  const cpuMs = cpuNow() - c0;
+  const measured = timing();
   if (informer.lastSyncResourceVersion() !== finalRv) throw new Error(`stopped at ${informer.lastSyncResourceVersion()}, not ${finalRv}`);
   ac.abort();
   await run;
-  return { ms, cpuMs };
+  return measured;
 }
 
 /** GET `path` on `base` and parse the JSON body. */
@@ -236,8 +240,7 @@ function getJson<R>(base: string, path: string): Promise<R> {
  * and kept in the Map by namespace/name, until every update arrived. No indexes, handlers or freeze.
  */
 async function ingestFloor(): Promise<Ingest> {
-  const c0 = cpuNow();
-  const t0 = performance.now();
+  const timing = startTiming();
   const store = new Map<string, KubeObject>();
   const list = await getJson<{ items: KubeObject[] }>(
     replayUrl,
@@ -262,10 +265,9 @@ async function ingestFloor(): Promise<Ingest> {
     req.on('error', (e) => (seen >= updates ? resolve() : reject(e)));
     req.end();
   });
-  const ms = performance.now() - t0;
-  const cpuMs = cpuNow() - c0;
+  const measured = timing();
   if (store.get('ingest/cfg-0')?.metadata.resourceVersion === undefined) throw new Error('floor kept nothing');
-  return { ms, cpuMs };
+  return measured;
 }
 
 async function ingestClientNode({ kc, core }: Clients): Promise<Ingest> {
@@ -276,14 +278,12 @@ async function ingestClientNode({ kc, core }: Clients): Promise<Ingest> {
   let done!: () => void;
   const all = new Promise<void>((r) => (done = r));
   informer.on('update', () => void (++seen === updates && done()));
-  const c0 = cpuNow();
-  const t0 = performance.now();
+  const timing = startTiming();
   await informer.start();
   await all;
-  const ms = performance.now() - t0;
-  const cpuMs = cpuNow() - c0;
+  const measured = timing();
   await informer.stop();
-  return { ms, cpuMs };
+  return measured;
 }
 
 // ---- run ------------------------------------------------------------------------------------------
@@ -318,49 +318,47 @@ try {
   console.log(`  client-node  ${fmt(liveTheirs.ms, 0)} ms  ${fmt(rate(liveTheirs.ms), 0)} events/s`);
 
   const ceiling = await parseCeiling();
-  // One unmeasured replayed ingest each (warm JITs), then INGEST_ROUNDS interleaved rounds; the least of each reported.
-  await ingestFloor();
-  await ingestConverge(replayed);
-  await ingestConverge(replayed, true);
-  await ingestClientNode(replayed);
-  const floorRuns: Ingest[] = [];
-  const oursRuns: Ingest[] = [];
-  const devRuns: Ingest[] = [];
-  const theirsRuns: Ingest[] = [];
-  let oursPeak = 0;
-  let theirsPeak = 0;
-  // Every client runs inside peakHeap, so each starts from the same collected heap: when only some
-  // did, the comparison depended on which (a run right after a full GC meets a heap limit sized from
-  // the small live heap, and collects on a different schedule).
+  const clients = {
+    floor: ingestFloor,
+    ours: () => ingestConverge(replayed),
+    dev: () => ingestConverge(replayed, true),
+    theirs: () => ingestClientNode(replayed),
+  };
+  // One unmeasured replayed ingest each (warm JITs), then INGEST_ROUNDS interleaved rounds. Every client
+  // runs inside peakHeap, so each starts from the same collected heap: when only some did, the
+  // comparison depended on which (a run right after a full GC meets a heap limit sized from the small
+  // live heap, and collects on a different schedule).
+  for (const run of Object.values(clients)) await run();
+  const runs = new Map<keyof typeof clients, { ingest: Ingest; peak: number }[]>();
   for (let round = 0; round < INGEST_ROUNDS; round++) {
-    floorRuns.push((await peakHeap(ingestFloor))[0]);
-    const [o, op] = await peakHeap(() => ingestConverge(replayed));
-    devRuns.push((await peakHeap(() => ingestConverge(replayed, true)))[0]);
-    const [t, tp] = await peakHeap(() => ingestClientNode(replayed));
-    oursRuns.push(o);
-    theirsRuns.push(t);
-    oursPeak = Math.max(oursPeak, op);
-    theirsPeak = Math.max(theirsPeak, tp);
+    for (const [name, run] of Object.entries(clients) as [keyof typeof clients, () => Promise<Ingest>][]) {
+      const [ingest, peak] = await peakHeap(run);
+      runs.set(name, [...(runs.get(name) ?? []), { ingest, peak }]);
+    }
   }
-  /** The least wall time and the least CPU time of a client's rounds. */
-  const summary = (runs: Ingest[]): Ingest => ({ ms: Math.min(...runs.map((r) => r.ms)), cpuMs: Math.min(...runs.map((r) => r.cpuMs)) });
-  const floor = summary(floorRuns);
-  const ours = summary(oursRuns);
-  const dev = summary(devRuns);
-  const theirs = summary(theirsRuns);
+  /** A client's least wall time, least CPU time and greatest peak heap growth over its rounds. */
+  const summary = (name: keyof typeof clients): Ingest & { peak: number } => {
+    const rs = runs.get(name)!;
+    return {
+      ms: Math.min(...rs.map((r) => r.ingest.ms)),
+      cpuMs: Math.min(...rs.map((r) => r.ingest.cpuMs)),
+      peak: Math.max(...rs.map((r) => r.peak)),
+    };
+  };
+  const floor = summary('floor');
+  const ours = summary('ours');
+  const dev = summary('dev');
+  const theirs = summary('theirs');
   console.log(
     `ingest of ${updates} updates replayed at socket speed (${fmt(ceiling.bytes / 2 ** 20)} MiB of watch stream; least of ${INGEST_ROUNDS} rounds)`,
   );
-  const shares = (ms: number): string => `${fmt(ceiling.ms / ms, 2)} of the ceiling, ${fmt(floor.ms / ms, 2)} of the floor`;
+  const shares = (r: Ingest & { peak: number }): string =>
+    `${fmt(rate(r.ms), 0)} events/s  ${fmt(ceiling.ms / r.ms, 2)} of the ceiling, ${fmt(floor.ms / r.ms, 2)} of the floor  peak heap growth ${fmt(r.peak)} MiB`;
   console.log(`  JSON.parse ceiling         ${fmt(ceiling.ms, 0)} ms  ${fmt(rate(ceiling.ms), 0)} events/s`);
-  console.log(`  Map floor (socket)         ${fmt(floor.ms, 0)} ms  ${fmt(rate(floor.ms), 0)} events/s  ${shares(floor.ms)}`);
-  console.log(
-    `  converge (production)      ${fmt(ours.ms, 0)} ms  ${fmt(rate(ours.ms), 0)} events/s  ${shares(ours.ms)}  peak heap growth ${fmt(oursPeak)} MiB`,
-  );
-  console.log(`  converge (freeze, dev)     ${fmt(dev.ms, 0)} ms  ${fmt(rate(dev.ms), 0)} events/s  ${shares(dev.ms)}`);
-  console.log(
-    `  client-node                ${fmt(theirs.ms, 0)} ms  ${fmt(rate(theirs.ms), 0)} events/s  ${shares(theirs.ms)}  peak heap growth ${fmt(theirsPeak)} MiB`,
-  );
+  console.log(`  Map floor (socket)         ${fmt(floor.ms, 0)} ms  ${shares(floor)}`);
+  console.log(`  converge (production)      ${fmt(ours.ms, 0)} ms  ${shares(ours)}`);
+  console.log(`  converge (freeze, dev)     ${fmt(dev.ms, 0)} ms  ${shares(dev)}`);
+  console.log(`  client-node                ${fmt(theirs.ms, 0)} ms  ${shares(theirs)}`);
   console.log(`  converge/client-node ingest rate: ${fmt(theirs.ms / ours.ms, 2)}x`);
   // CPU time of this process (the client; the replay server is another process), which the machine's
   // load moves far less than wall time: at socket speed each client is bound by its own CPU.
